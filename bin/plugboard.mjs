@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The `plugboard` command in a checkout: runs the TypeScript sources through tsx, so the CLI is
+// always the code you are looking at. The packaged app bundles the same entry.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/main/cli/main.ts');
+process.exitCode = await main(process.argv.slice(2));

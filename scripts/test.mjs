@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, then every test suite, stopping at the first that fails.
+// Suites that cannot run on this machine say so themselves and count as skipped, never passed.
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  ['lint', 'npm', ['run', '--silent', 'lint']],
+  ['unit and integration tests', 'npx', ['vitest', 'run']],
+];
+
+const only = process.argv.slice(2);
+for (const [name, cmd, args] of steps) {
+  if (only.length > 0 && !only.some((o) => name.includes(o))) continue;
+  const started = Date.now();
+  process.stdout.write(`\n▶ ${name}\n`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: process.env });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (r.status !== 0) {
+    process.stdout.write(`\n✖ ${name} failed (${secs} s)\n`);
+    process.exit(r.status ?? 1);
+  }
+  process.stdout.write(`✔ ${name} (${secs} s)\n`);
+}

@@ -1,0 +1,120 @@
+/**
+ * `plugboard call <plugin> <function>`: one call, streamed as it arrives, then the result. Each
+ * `--input` is one passthrough turn, sent while the previous turn kept the session.
+ */
+import { chunkText, resultText } from '../../../shared/chunks';
+import { describeFailure, failure, type Failure } from '../../../shared/failures';
+import type { CallEvent } from '../../../shared/model';
+import type { CallOutcome } from '../../host/dialects/types';
+import { EXIT_FAILED, EXIT_OK, jsonLine, parse, parseJsonObject, parsePositiveInt, type Out } from '../io';
+import { openTarget, type CliEnv } from '../session';
+
+export const callHelp = `Usage: plugboard call <plugin> <function> [options]
+
+Calls one function of a plugin and streams its output as it arrives.
+<plugin> is a plugin folder, a manifest file, or the id of an installed plugin.
+
+Options:
+  --args JSON        arguments, a JSON object (default {})
+  --input TEXT       a passthrough turn, sent while the plugin keeps the session (repeatable)
+  --json             one JSON object per line: stream, complete, error, health, log
+  --timeout-ms N     the call's inactivity timeout (default: the plugin's, 30000)
+  --data-dir DIR     where installed plugins live (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  -h, --help         this help
+
+Exit status: 0 when the call succeeds, 1 when it fails (any failure code, or success: false),
+2 on a usage error.`;
+
+export async function callCommand(argv: string[], env: CliEnv): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    {
+      args: { type: 'string' },
+      input: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      'timeout-ms': { type: 'string' },
+      'data-dir': { type: 'string' },
+    },
+    { min: 2, max: 2, names: '<plugin> and <function>' },
+  );
+  const [pluginArg, fn] = positionals as [string, string];
+  const args = parseJsonObject(values.args, '--args');
+  const inactivityMs = parsePositiveInt(values['timeout-ms'], '--timeout-ms');
+  const inputs = values.input ?? [];
+  const json = values.json === true;
+  const out = env.out;
+
+  const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json });
+  if (!opened.ok) return reportFailure(out, json, opened.failure);
+  const { sup, host, grants } = opened;
+  const printer = new Printer(out, json);
+  const stopSignals = env.onInterrupt(() => current?.cancel('interrupted (Ctrl-C)'));
+  let current: { cancel(reason?: string): void } | null = null;
+  try {
+    const callOpts = {
+      ...(inactivityMs ? { inactivityMs } : {}),
+      allowPassthrough: grants.passthrough,
+      onEvent: (e: CallEvent) => printer.event(e),
+    };
+    const first = sup.call(fn, args, callOpts);
+    current = first;
+    let outcome: CallOutcome = await first.done;
+    for (let i = 0; i < inputs.length; i++) {
+      if (!outcome.ok || !outcome.value.success) break;
+      if (!outcome.value.keepSession) {
+        outcome = failure('cancelled', `the plugin ended the passthrough session before --input ${i + 1} of ${inputs.length} could be sent`);
+        printer.event({ type: 'error', callId: '', failure: outcome });
+        break;
+      }
+      const turn = sup.input(inputs[i] as string, callOpts);
+      current = turn;
+      outcome = await turn.done;
+    }
+    sup.endPassthrough('the command finished');
+    return outcome.ok && outcome.value.success ? EXIT_OK : EXIT_FAILED;
+  } finally {
+    stopSignals.dispose();
+    await host.shutdown();
+  }
+}
+
+function reportFailure(out: Out, json: boolean, f: Failure): number {
+  if (json) jsonLine(out, { type: 'error', code: f.code, message: f.message, ...(f.details ? { details: f.details } : {}) });
+  else out.stderr(`${describeFailure(f)}\n`);
+  return EXIT_FAILED;
+}
+
+/** Writes call events as they come: raw text for people, one object per line with --json. */
+class Printer {
+  private endsWithNewline = true;
+
+  constructor(
+    private readonly out: Out,
+    private readonly json: boolean,
+  ) {}
+
+  event(e: CallEvent): void {
+    if (this.json) {
+      if (e.type === 'stream') jsonLine(this.out, { type: 'stream', data: e.data });
+      else if (e.type === 'complete') jsonLine(this.out, { type: 'complete', success: e.success, data: e.data, keep_session: e.keepSession });
+      else jsonLine(this.out, { type: 'error', code: e.failure.code, message: e.failure.message, ...(e.failure.details ? { details: e.failure.details } : {}) });
+      return;
+    }
+    if (e.type === 'stream') return this.text(chunkText(e.data));
+    if (!this.endsWithNewline) this.text('\n');
+    if (e.type === 'complete') {
+      const body = resultText(e.data);
+      if (body) this.text(body.endsWith('\n') ? body : `${body}\n`);
+      if (!e.success) this.out.stderr('(the plugin reported success: false)\n');
+      if (e.keepSession) this.out.stderr('(the plugin keeps the session: send the next turn with --input)\n');
+      return;
+    }
+    this.out.stderr(`${describeFailure(e.failure)}\n`);
+  }
+
+  private text(t: string): void {
+    if (!t) return;
+    this.out.stdout(t);
+    this.endsWithNewline = t.endsWith('\n');
+  }
+}

@@ -1,0 +1,35 @@
+/** `plugboard check <plugin>`: the checks of host/check.ts, as a list or as JSON. */
+import { checkPlugin, type CheckStatus } from '../../host/check';
+import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
+import type { CliEnv } from '../session';
+
+export const checkHelp = `Usage: plugboard check <plugin> [--json]
+
+Checks a plugin before you publish it: the manifest, launch, handshake, declared versus
+announced tools, ping behaviour, a clean exit on shutdown, and nothing left running.
+<plugin> is a plugin folder or a manifest file.
+
+Options:
+  --json      one JSON object: {"ok": bool, "plugin": id, "checks": [{name, status, detail}]}
+  -h, --help  this help
+
+Exit status: 0 when every check passes (warnings allowed), 1 otherwise, 2 on a usage error.`;
+
+const MARK: Record<CheckStatus, string> = { pass: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' };
+
+export async function checkCommand(argv: string[], env: CliEnv): Promise<number> {
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: '<plugin>' });
+  const { spec, items } = await checkPlugin(positionals[0] as string);
+  const ok = items.every((i) => i.status !== 'fail');
+  if (values.json) {
+    jsonLine(env.out, { ok, plugin: spec?.id ?? null, checks: items });
+  } else {
+    for (const i of items) {
+      const [first, ...more] = i.detail.split('\n');
+      env.out.stdout(`${MARK[i.status]}  ${i.name.padEnd(9)}  ${first}\n`);
+      for (const line of more) env.out.stdout(`${' '.repeat(17)}${line}\n`);
+    }
+    env.out.stdout(ok ? `\n${spec?.id}: all checks passed\n` : `\n${spec?.id ?? positionals[0]}: some checks failed\n`);
+  }
+  return ok ? EXIT_OK : EXIT_FAILED;
+}

@@ -1,0 +1,74 @@
+/**
+ * The `plugboard` command: call, check and bench plugins with the same host and supervisor as
+ * the app. Exit status: 0 done, 1 failed, 2 usage error.
+ */
+import { toDisposable } from '../../shared/lifecycle';
+import { benchCommand, benchHelp } from './commands/bench';
+import { callCommand, callHelp } from './commands/call';
+import { checkCommand, checkHelp } from './commands/check';
+import { EXIT_OK, EXIT_USAGE, UsageError, processOut, type Out } from './io';
+import type { CliEnv } from './session';
+
+interface Command {
+  summary: string;
+  help: string;
+  run(argv: string[], env: CliEnv): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  call: { summary: 'call one function of a plugin and stream its output', help: callHelp, run: callCommand },
+  check: { summary: 'check a plugin before publishing it', help: checkHelp, run: checkCommand },
+  bench: { summary: 'measure call latency through one running plugin', help: benchHelp, run: benchCommand },
+};
+
+export function mainHelp(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `Usage: plugboard <command> [options]
+
+Runs, checks and measures plugins of every protocol Plugboard speaks: G-Assist V2, JSON-RPC
+(Mehrhof, planner/executor), rterm.plugin.v1 and MCP.
+
+Commands:
+${lines.join('\n')}
+
+Run "plugboard <command> --help" for a command's options.`;
+}
+
+export async function main(argv: string[], out: Out = processOut): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '-h' || name === '--help' || name === 'help') {
+    out.stdout(`${mainHelp()}\n`);
+    return name ? EXIT_OK : EXIT_USAGE;
+  }
+  const cmd = COMMANDS[name];
+  if (!cmd) {
+    out.stderr(`plugboard: unknown command "${name}"\n\n${mainHelp()}\n`);
+    return EXIT_USAGE;
+  }
+  if (rest.includes('-h') || rest.includes('--help')) {
+    out.stdout(`${cmd.help}\n`);
+    return EXIT_OK;
+  }
+  const env: CliEnv = {
+    out,
+    onInterrupt(fn) {
+      const handler = (): void => fn();
+      process.on('SIGINT', handler);
+      process.on('SIGTERM', handler);
+      return toDisposable(() => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      });
+    },
+  };
+  try {
+    return await cmd.run(rest, env);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      out.stderr(`plugboard ${name}: ${e.message}\n\n${cmd.help}\n`);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Opens the plugin a command names in a fresh host, and wires the host's health and log events
+ * to the output (JSON lines with --json; warnings on stderr otherwise).
+ */
+import { failure, type Failure } from '../../shared/failures';
+import type { Disposable } from '../../shared/lifecycle';
+import { PluginHost } from '../host/host';
+import type { PluginSupervisor } from '../host/supervisor/supervisor';
+import { jsonLine, type Out } from './io';
+import { resolveTarget } from './target';
+
+export interface CliEnv {
+  out: Out;
+  /** Runs `fn` on Ctrl-C / SIGTERM while the returned disposable lives. */
+  onInterrupt(fn: () => void): Disposable;
+}
+
+export interface OpenOptions {
+  dataDir: string | undefined;
+  out: Out;
+  json: boolean;
+}
+
+export type Opened =
+  | { ok: true; host: PluginHost; sup: PluginSupervisor; grants: { passthrough: boolean } }
+  | { ok: false; failure: Failure };
+
+export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened> {
+  const resolved = resolveTarget(arg);
+  if (!resolved.ok) return { ok: false, failure: failure('launch_failed', resolved.message) };
+  const { spec, warnings } = resolved.target;
+  const host = new PluginHost();
+  for (const w of warnings) {
+    if (opts.json) jsonLine(opts.out, { type: 'log', pluginId: spec.id, source: 'host', level: 'warn', message: `manifest: ${w}` });
+    else opts.out.stderr(`warning: ${w}\n`);
+  }
+  if (opts.json) {
+    host.onDidChangeHealth((h) =>
+      jsonLine(opts.out, { type: 'health', pluginId: h.pluginId, state: h.state, reason: h.reason, pingRttMs: h.pingRttMs, restarts: h.restarts, pid: h.pid }),
+    );
+    host.onDidLog((l) => jsonLine(opts.out, { type: 'log', pluginId: l.pluginId, source: l.source, level: l.level, message: l.message }));
+  } else {
+    host.onDidLog((l) => {
+      if (l.source === 'host' && (l.level === 'warn' || l.level === 'error')) opts.out.stderr(`[${l.pluginId}] ${l.message}\n`);
+    });
+  }
+  const sup = await host.add(spec);
+  return { ok: true, host, sup, grants: { passthrough: true } };
+}

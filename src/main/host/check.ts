@@ -1,0 +1,165 @@
+/**
+ * What a plugin author wants to know before publishing: does the manifest read, does the plugin
+ * launch and shake hands, do the tools it announces match the ones it declares, does it answer
+ * pings, does it exit cleanly on shutdown, and is nothing of it left running afterwards.
+ */
+import { describeFailure } from '../../shared/failures';
+import type { PluginSpec, ToolSpec } from '../../shared/model';
+import { DIALECT_FACTORIES } from './dialects';
+import { describeManifestErrors, loadManifest } from './manifests';
+import { planLaunch, type SettingValue } from './process/launch';
+import { Instance } from './supervisor/instance';
+
+export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
+
+export interface CheckItem {
+  name: 'manifest' | 'launch' | 'handshake' | 'tools' | 'ping' | 'shutdown' | 'cleanup';
+  status: CheckStatus;
+  detail: string;
+}
+
+export interface CheckOptions {
+  parentEnv?: NodeJS.ProcessEnv;
+  settings?: Record<string, SettingValue>;
+  allowedCapabilities?: readonly string[];
+  /** Pings to send; the median round trip is reported. */
+  pings?: number;
+}
+
+export async function checkPlugin(target: string, opts: CheckOptions = {}): Promise<{ spec?: PluginSpec; items: CheckItem[] }> {
+  const items: CheckItem[] = [];
+  const m = loadManifest(target);
+  if (!m.ok) {
+    items.push({ name: 'manifest', status: 'fail', detail: describeManifestErrors(m) });
+    return { items };
+  }
+  const spec = m.spec;
+  items.push({
+    name: 'manifest',
+    status: m.warnings.length > 0 ? 'warn' : 'pass',
+    detail: [`${spec.manifestPath} (${spec.manifestFormat}): ${spec.id} ${spec.version}, ${spec.dialect} over ${spec.framing}`, ...m.warnings].join('\n'),
+  });
+
+  const plan = planLaunch({ spec, settings: opts.settings ?? {}, parentEnv: opts.parentEnv ?? process.env });
+  if (!plan.ok) {
+    items.push({ name: 'launch', status: 'fail', detail: describeFailure(plan) });
+    return { spec, items };
+  }
+  const logs: string[] = [];
+  const started = Date.now();
+  const inst = await Instance.launch({
+    spec,
+    plan,
+    dialect: DIALECT_FACTORIES[spec.dialect],
+    allowedCapabilities: opts.allowedCapabilities ?? spec.capabilities,
+    hooks: {
+      diagnostic: (level, msg) => logs.push(`${level}: ${msg}`),
+      pluginLog: () => {},
+      stderr: () => {},
+      toolsChanged: () => {},
+    },
+  });
+  if (!(inst instanceof Instance)) {
+    if (inst.code === 'launch_failed') {
+      items.push({ name: 'launch', status: 'fail', detail: describeFailure(inst) });
+    } else {
+      items.push({ name: 'launch', status: 'pass', detail: plan.displayCommand.join(' ') });
+      items.push({ name: 'handshake', status: 'fail', detail: describeFailure(inst) });
+    }
+    return { spec, items };
+  }
+  items.push({ name: 'launch', status: 'pass', detail: plan.displayCommand.join(' ') });
+  const hs = inst.handshake;
+  items.push({
+    name: 'handshake',
+    status: 'pass',
+    detail: `${spec.dialect === 'jsonrpc' && !spec.init ? 'no handshake in this protocol; process up' : 'answered'} in ${Date.now() - started} ms${hs?.name ? ` (${hs.name}${hs.version ? ` ${hs.version}` : ''})` : ''}`,
+  });
+  items.push(compareTools(spec, hs?.tools));
+
+  if (spec.dialect === 'rterm-v1') {
+    items.push({ name: 'ping', status: 'skip', detail: 'rterm.plugin.v1 runs one process per call: no pings' });
+  } else {
+    const rtts: number[] = [];
+    const errors: string[] = [];
+    let outcome = 'answered';
+    for (let i = 0; i < (opts.pings ?? 3); i++) {
+      const t0 = performance.now();
+      const p = await inst.session.ping(spec.timeouts.pingTimeoutMs);
+      if (p.type === 'answered') {
+        rtts.push(performance.now() - t0);
+        if (p.error) errors.push(p.error);
+      } else {
+        outcome = p.type;
+        break;
+      }
+    }
+    if (outcome !== 'answered') {
+      items.push({
+        name: 'ping',
+        status: 'warn',
+        detail: `no answer to ping within ${spec.timeouts.pingTimeoutMs} ms: Plugboard cannot tell when this plugin freezes while idle (answer ping, even with an error, to fix)`,
+      });
+    } else {
+      rtts.sort((a, b) => a - b);
+      const median = (rtts[Math.floor(rtts.length / 2)] ?? 0).toFixed(2);
+      items.push({
+        name: 'ping',
+        status: 'pass',
+        detail: errors.length > 0 ? `answered with an error ("${errors[0]}"), which counts as alive; median ${median} ms` : `answered ${rtts.length}/${rtts.length}, median ${median} ms`,
+      });
+    }
+  }
+  for (const l of logs.filter((l) => l.startsWith('warn') || l.startsWith('error'))) items.push({ name: 'handshake', status: 'warn', detail: l });
+
+  const stop = await inst.stop();
+  inst.dispose();
+  const grace = spec.timeouts.stopGraceMs;
+  const code = stop.exit.code;
+  if (stop.stage === 'graceful' || stop.stage === 'already-exited') {
+    items.push({
+      name: 'shutdown',
+      status: code === 0 ? 'pass' : 'warn',
+      detail: `exited${code === 0 ? '' : ` with code ${code}`} ${stop.ms} ms after ${spec.dialect === 'gassist-v2' || spec.dialect === 'jsonrpc' ? 'shutdown and ' : ''}stdin closing`,
+    });
+  } else {
+    items.push({
+      name: 'shutdown',
+      status: 'fail',
+      detail:
+        stop.stage === 'terminated'
+          ? `still running ${grace} ms after shutdown and stdin closing: it needed SIGTERM. Exit when stdin ends.`
+          : `ignored shutdown, stdin closing and SIGTERM: it needed SIGKILL. Exit when stdin ends.`,
+    });
+  }
+  items.push(
+    stop.orphans
+      ? { name: 'cleanup', status: 'fail', detail: 'processes the plugin started were still running after it exited (Plugboard killed them); stop your children on exit' }
+      : { name: 'cleanup', status: 'pass', detail: 'nothing of the plugin is left running' },
+  );
+  return { spec, items };
+}
+
+function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined): CheckItem {
+  const declared = spec.tools.map((t) => t.name);
+  if (!announced) {
+    return { name: 'tools', status: 'pass', detail: `${declared.length} declared (the protocol announces none): ${declared.join(', ') || 'none'}` };
+  }
+  const said = announced.map((t) => t.name);
+  if (spec.dialect === 'mcp' && declared.length === 0) {
+    return { name: 'tools', status: 'pass', detail: `${said.length} announced by tools/list: ${said.join(', ') || 'none'}` };
+  }
+  const missing = declared.filter((n) => !said.includes(n));
+  const extra = said.filter((n) => !declared.includes(n));
+  if (missing.length > 0) {
+    return {
+      name: 'tools',
+      status: 'fail',
+      detail: `declared in the manifest but not announced by the plugin: ${missing.join(', ')}${extra.length ? `; announced but not declared: ${extra.join(', ')}` : ''}`,
+    };
+  }
+  if (extra.length > 0) {
+    return { name: 'tools', status: 'warn', detail: `announced but not declared in the manifest (a model never sees them): ${extra.join(', ')}` };
+  }
+  return { name: 'tools', status: 'pass', detail: `${declared.length} declared, all announced: ${declared.join(', ')}` };
+}

@@ -1,0 +1,261 @@
+/**
+ * Generic JSON-RPC 2.0 plugins, over NDJSON or length-prefixed frames: Mehrhof providers, agents
+ * and workflows, and the planner/executor method set. A tool is named by its wire method.
+ *
+ * - Mehrhof `agent.run` streams `stream {type, data}` notifications, then sends the final
+ *   response; only the response ends the call, and every chunk before it is kept in order.
+ * - A result that carries `{error}` is a failure, whatever the envelope says.
+ * - Planner streams (`stream_start` / `stream_data` / `stream_end`) are checked: sequence numbers
+ *   must run without gaps and the announced total must match; a gap names the missing chunk.
+ * - `ping` answered with an error still proves the process alive; a plugin that never answers a
+ *   ping is noted once and left to the process-level watchdog.
+ */
+import { failure, ok, type Failure, type Result } from '../../../shared/failures';
+import type { LogLevel, RpcFlavor } from '../../../shared/model';
+import { rpcCodeMeaning } from '../rpc/codes';
+import { RpcPeer, type RpcError, type RpcId, type RpcOutcome } from '../rpc/peer';
+import { PlannerStreams } from './planner-streams';
+import { asRecord, describeValue } from './values';
+import {
+  abortedFailure,
+  type CallOutcome,
+  type CallRequest,
+  type CallSink,
+  type DialectFactory,
+  type DialectSession,
+  type HandshakeInfo,
+  type PingOutcome,
+  type SessionContext,
+} from './types';
+
+export interface BatchCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+interface ActiveCall {
+  id: RpcId;
+  sink: CallSink;
+  fail(f: Failure): void;
+}
+
+class JsonRpcSession implements DialectSession {
+  readonly cancelStopsWork = false;
+  private readonly peer: RpcPeer;
+  private readonly flavor: RpcFlavor;
+  private readonly active = new Map<RpcId, ActiveCall>();
+  private readonly streams: PlannerStreams;
+  private pingSupport: 'unknown' | 'yes' | 'no' = 'unknown';
+
+  constructor(private readonly ctx: SessionContext) {
+    this.flavor = ctx.spec.rpcFlavor;
+    this.peer = new RpcPeer((m) => ctx.send(m), {
+      notification: (method, params) => this.onNotification(method, params),
+      stray: (id, outcome, why) => this.onStray(id, outcome, why),
+      invalid: (_v, why) => ctx.diagnostic('warn', `ignored a message that is not JSON-RPC: ${why}`),
+    });
+    this.streams = new PlannerStreams({
+      callFor: (taskId) => this.callFor(taskId),
+      chunk: (call, data) => {
+        const a = this.active.get(call);
+        if (!a) return;
+        a.sink.activity();
+        a.sink.stream(data);
+      },
+      broken: (call, message) => this.active.get(call)?.fail(failure('malformed_response', message)),
+      diagnostic: (message) => ctx.diagnostic('warn', message),
+    });
+  }
+
+  get pendingCount(): number {
+    return this.peer.pendingCount + this.active.size + this.streams.openCount;
+  }
+
+  receive(value: unknown): void {
+    this.peer.receive(value);
+  }
+
+  junk(text: string, reason: string): Failure | undefined {
+    this.ctx.diagnostic('warn', `stdout line ignored (${reason}): ${text}`);
+    return undefined;
+  }
+
+  async handshake(timeoutMs: number): Promise<Result<HandshakeInfo>> {
+    const init = this.ctx.spec.init;
+    if (!init) return ok({ raw: null });
+    const outcome = await this.peer.request(init.method, init.params, { timeoutMs }).outcome;
+    if (outcome.type === 'timeout') return failure('handshake_failed', `no answer to ${init.method} within ${timeoutMs} ms`);
+    if (outcome.type === 'error') {
+      return failure('handshake_failed', `${init.method} failed: ${this.errorText(outcome.error)}`, this.errorDetails(outcome.error));
+    }
+    if (outcome.type !== 'result') return failure('handshake_failed', `${init.method} ended: ${outcome.type}`);
+    const inner = resultError(outcome.value);
+    if (inner !== undefined) return failure('handshake_failed', `${init.method} returned an error: ${inner}`);
+    const r = asRecord(outcome.value);
+    const info: HandshakeInfo = { raw: outcome.value };
+    if (typeof r?.name === 'string') info.name = r.name;
+    if (Array.isArray(r?.capabilities)) info.capabilities = r.capabilities.filter((c): c is string => typeof c === 'string');
+    return ok(info);
+  }
+
+  call(req: CallRequest, sink: CallSink): Promise<CallOutcome> {
+    const pending = this.peer.request(req.tool, req.args ?? {}, { signal: req.signal });
+    return new Promise<CallOutcome>((resolve) => {
+      const done = (outcome: CallOutcome): void => {
+        if (!this.active.delete(pending.id)) return;
+        this.streams.closeFor(pending.id);
+        pending.settle();
+        resolve(outcome);
+      };
+      this.active.set(pending.id, { id: pending.id, sink, fail: done });
+      pending.outcome.then((outcome) => {
+        if (outcome.type === 'result') {
+          const broken = this.streams.checkComplete(pending.id);
+          if (broken) return done(failure('malformed_response', broken));
+          const inner = resultError(outcome.value);
+          if (inner !== undefined) return done(failure('plugin_error', inner, { data: outcome.value }));
+          return done({ ok: true, value: { success: true, data: outcome.value, keepSession: false } });
+        }
+        if (outcome.type === 'error') {
+          return done(failure('plugin_error', this.errorText(outcome.error), this.errorDetails(outcome.error)));
+        }
+        if (outcome.type === 'settled') return;
+        const reason = outcome.type === 'closed' ? `connection closed: ${outcome.reason}` : `call ${outcome.type}`;
+        done(abortedFailure(req.signal, failure('cancelled', reason)));
+      });
+    });
+  }
+
+  /** Several calls in one batch array; each answer is read like a single call's. */
+  async callBatch(calls: BatchCall[], signal: AbortSignal): Promise<CallOutcome[]> {
+    const pending = this.peer.batch(calls.map((c) => ({ method: c.tool, params: c.args ?? {} })), { signal });
+    return Promise.all(
+      pending.map(async (p): Promise<CallOutcome> => {
+        const outcome = await p.outcome;
+        if (outcome.type === 'result') {
+          const inner = resultError(outcome.value);
+          if (inner !== undefined) return failure('plugin_error', inner, { data: outcome.value });
+          return { ok: true, value: { success: true, data: outcome.value, keepSession: false } };
+        }
+        if (outcome.type === 'error') return failure('plugin_error', this.errorText(outcome.error), this.errorDetails(outcome.error));
+        return abortedFailure(signal, failure('cancelled', `batch entry ${outcome.type}`));
+      }),
+    );
+  }
+
+  async ping(timeoutMs: number): Promise<PingOutcome> {
+    if (this.pingSupport === 'no') return { type: 'unsupported' };
+    const outcome = await this.peer.request('ping', {}, { timeoutMs }).outcome;
+    if (outcome.type === 'result' || outcome.type === 'error') {
+      this.pingSupport = 'yes';
+      return outcome.type === 'error' ? { type: 'answered', error: outcome.error.message } : { type: 'answered' };
+    }
+    if (this.pingSupport === 'unknown') {
+      // Real Mehrhof plugins may ignore ping entirely. Say so once instead of killing them.
+      this.pingSupport = 'no';
+      this.ctx.diagnostic(
+        'warn',
+        'the plugin does not answer ping; freeze detection while idle is off for it (crashes and call deadlines still apply)',
+      );
+      return { type: 'unsupported' };
+    }
+    return { type: 'timeout' };
+  }
+
+  farewell(): void {
+    // Mehrhof's shutdown is a request; the answer is not awaited: stop never depends on it.
+    this.peer.request('shutdown', {}, { timeoutMs: 1000 });
+  }
+
+  dispose(): void {
+    this.peer.close('plugin stopped');
+    for (const a of [...this.active.values()]) a.fail(failure('cancelled', 'plugin stopped'));
+  }
+
+  private onNotification(method: string, params: unknown): void {
+    const p = asRecord(params) ?? {};
+    switch (method) {
+      case 'stream': {
+        // Mehrhof stream events carry no request id: they belong to the one running call.
+        const call = this.callFor(undefined);
+        if (call === undefined) {
+          this.ctx.diagnostic('warn', 'stream notification with no call running');
+          return;
+        }
+        const a = this.active.get(call) as ActiveCall;
+        a.sink.activity();
+        a.sink.stream(params);
+        return;
+      }
+      case 'stream_start':
+        return this.streams.start(p);
+      case 'stream_data':
+        return this.streams.data(p);
+      case 'stream_end':
+        return this.streams.end(p);
+      case 'log': {
+        const level = (['debug', 'info', 'warn', 'error'] as LogLevel[]).find((l) => l === p.level) ?? 'info';
+        this.ctx.pluginLog(level, typeof p.message === 'string' ? p.message : describeValue(params));
+        return;
+      }
+      default:
+        for (const a of this.active.values()) a.sink.activity();
+        this.ctx.diagnostic('debug', `ignored notification "${method}"`);
+    }
+  }
+
+  /** The running call a stream belongs to: by task id when it names one, else the only one. */
+  private callFor(taskId: unknown): RpcId | undefined {
+    if ((typeof taskId === 'number' || typeof taskId === 'string') && this.active.has(taskId)) return taskId;
+    if (this.active.size === 1) return this.active.keys().next().value as RpcId;
+    return undefined;
+  }
+
+  private onStray(id: RpcId | null, outcome: RpcOutcome, why: string): void {
+    if (outcome.type === 'error') {
+      this.ctx.diagnostic('error', `plugin reported an error not tied to a running request (${why}): ${this.errorText(outcome.error)}`);
+    } else if (id !== null) {
+      this.ctx.diagnostic('warn', `ignored a response (${why})`);
+    } else {
+      this.ctx.diagnostic('warn', `ignored a result with id null`);
+    }
+  }
+
+  private errorText(e: RpcError): string {
+    const meaning = rpcCodeMeaning(this.flavor, e.code);
+    const data = asRecord(e.data);
+    const type = typeof data?.type === 'string' ? `${data.type}: ` : '';
+    const detail = typeof data?.details === 'string' ? ` (${data.details})` : '';
+    return `${type}${e.message}${detail} [${e.code}${meaning ? ` ${meaning}` : ''}]`;
+  }
+
+  private errorDetails(e: RpcError): Failure['details'] {
+    const details: NonNullable<Failure['details']> = { rpcCode: e.code };
+    const meaning = rpcCodeMeaning(this.flavor, e.code);
+    if (meaning) details.rpcMeaning = meaning;
+    if (e.data !== undefined) details.data = e.data;
+    return details;
+  }
+}
+
+/** A failure carried inside `result` (`{"error": "Invalid URL"}`), as Mehrhof plugins do. */
+function resultError(value: unknown): string | undefined {
+  const r = asRecord(value);
+  if (!r || !('error' in r) || r.error === null || r.error === undefined || r.error === false) return undefined;
+  const e = r.error;
+  if (typeof e === 'string') return e;
+  const er = asRecord(e);
+  if (er && typeof er.message === 'string') return typeof er.code === 'number' ? `${er.message} (${er.code})` : er.message;
+  return describeValue(e);
+}
+
+export function createJsonRpcSession(ctx: SessionContext): JsonRpcSession {
+  return new JsonRpcSession(ctx);
+}
+
+export type { JsonRpcSession };
+
+export const jsonrpcDialect: DialectFactory = {
+  create: (ctx) => new JsonRpcSession(ctx),
+  maxConcurrentCalls: 1,
+};

@@ -1,0 +1,226 @@
+/**
+ * MCP servers, through the official SDK's `Client` over a transport of ours: the supervised
+ * process, its framing caps and its watchdog stay Plugboard's, while the protocol (initialize,
+ * capabilities, tools/list, tools/call, progress, cancellation) stays the SDK's.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
+import { failure, ok, type Failure, type Result } from '../../../shared/failures';
+import type { LogLevel, ToolSpec } from '../../../shared/model';
+import { asRecord, describeValue } from './values';
+import {
+  abortedFailure,
+  type CallOutcome,
+  type CallRequest,
+  type CallSink,
+  type DialectFactory,
+  type DialectSession,
+  type HandshakeInfo,
+  type PingOutcome,
+  type SessionContext,
+} from './types';
+
+const CLIENT_INFO = { name: 'plugboard', version: '0.1.0' };
+
+/**
+ * The SDK's transport contract over a process the supervisor owns.
+ *
+ * Progress notifications for our calls are taken here, synchronously, instead of going through
+ * the SDK: the SDK dispatches notifications on a later microtask but responses at once, so the
+ * last progress of a call that arrives in the same read as its result would be dropped as
+ * "unknown token". Stream chunks must never be dropped or reordered.
+ */
+class SupervisedTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private closed = false;
+  readonly progress = new Map<string, (params: Record<string, unknown>) => void>();
+
+  constructor(private readonly write: (message: unknown) => void) {}
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new Error('the plugin process is gone');
+    this.write(message);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.onclose?.();
+  }
+
+  deliver(value: unknown): void {
+    const msg = asRecord(value);
+    if (msg?.method === 'notifications/progress') {
+      const params = asRecord(msg.params);
+      const sink = typeof params?.progressToken === 'string' ? this.progress.get(params.progressToken) : undefined;
+      if (sink && params) return sink(params);
+    }
+    // The SDK sorts requests, responses and notifications itself and reports anything else via onerror.
+    this.onmessage?.(value as JSONRPCMessage);
+  }
+}
+
+const MCP_LEVELS: Record<string, LogLevel> = {
+  debug: 'debug',
+  info: 'info',
+  notice: 'info',
+  warning: 'warn',
+  error: 'error',
+  critical: 'error',
+  alert: 'error',
+  emergency: 'error',
+};
+
+class McpSession implements DialectSession {
+  readonly cancelStopsWork = true;
+  private nextToken = 1;
+  private readonly transport: SupervisedTransport;
+  private readonly client: Client;
+
+  constructor(private readonly ctx: SessionContext) {
+    this.transport = new SupervisedTransport((m) => ctx.send(m));
+    this.client = new Client(CLIENT_INFO, { capabilities: {} });
+    this.client.onerror = (e) => ctx.diagnostic('warn', `MCP: ${e.message}`);
+    this.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      const level = MCP_LEVELS[n.params.level] ?? 'info';
+      const data = n.params.data;
+      ctx.pluginLog(level, `${n.params.logger ? `${n.params.logger}: ` : ''}${typeof data === 'string' ? data : describeValue(data)}`);
+    });
+    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      this.listTools(this.ctx.spec.timeouts.handshakeMs).then((r) => {
+        if (r.ok) ctx.toolsChanged(r.value);
+        else ctx.diagnostic('warn', `tools/list after list_changed failed: ${r.message}`);
+      });
+    });
+  }
+
+  /**
+   * Requests the SDK is still waiting on. Reads the SDK's private maps: there is no public
+   * accessor, and the leak tests need the real number, not our own guess at it.
+   */
+  get pendingCount(): number {
+    const c = this.client as unknown as Record<string, { size?: number } | undefined>;
+    const sdk = (c._responseHandlers?.size ?? 0) + (c._progressHandlers?.size ?? 0) + (c._timeoutInfo?.size ?? 0);
+    return sdk + this.transport.progress.size;
+  }
+
+  receive(value: unknown): void {
+    this.transport.deliver(value);
+  }
+
+  junk(text: string, reason: string): Failure | undefined {
+    this.ctx.diagnostic('warn', `stdout line ignored (${reason}): ${text}`);
+    return undefined;
+  }
+
+  async handshake(timeoutMs: number): Promise<Result<HandshakeInfo>> {
+    try {
+      await this.client.connect(this.transport, { timeout: timeoutMs });
+    } catch (e) {
+      const msg = (e as Error).message;
+      if (/protocol version/i.test(msg)) return failure('protocol_version_mismatch', msg);
+      return failure('handshake_failed', `initialize failed: ${msg}`);
+    }
+    const tools = await this.listTools(timeoutMs);
+    if (!tools.ok) return failure('handshake_failed', tools.message);
+    const server = this.client.getServerVersion();
+    const info: HandshakeInfo = { raw: server ?? null, tools: tools.value };
+    if (server?.name) info.name = server.name;
+    if (server?.version) info.version = server.version;
+    return ok(info);
+  }
+
+  private async listTools(timeoutMs: number): Promise<Result<ToolSpec[]>> {
+    if (!this.client.getServerCapabilities()?.tools) return ok([]);
+    const out: ToolSpec[] = [];
+    let cursor: string | undefined;
+    try {
+      do {
+        const page = await this.client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+        for (const t of page.tools) {
+          out.push({ name: t.name, description: t.description ?? '', parameters: t.inputSchema as Record<string, unknown> });
+        }
+        cursor = page.nextCursor;
+      } while (cursor);
+    } catch (e) {
+      return failure('handshake_failed', `tools/list failed: ${(e as Error).message}`);
+    }
+    return ok(out);
+  }
+
+  async call(req: CallRequest, sink: CallSink): Promise<CallOutcome> {
+    // Our own progress token, so the server streams progress and the transport routes it here.
+    const progressToken = `plugboard-${this.nextToken++}`;
+    this.transport.progress.set(progressToken, (p) => {
+      sink.activity();
+      sink.stream(typeof p.message === 'string' ? p.message : { progress: p.progress, total: p.total });
+    });
+    try {
+      const result = await this.client.callTool({ name: req.tool, arguments: req.args ?? {}, _meta: { progressToken } }, undefined, {
+        signal: req.signal,
+        // Plugboard's own inactivity timer and hard cap decide; the SDK's must never fire first.
+        timeout: this.ctx.spec.timeouts.callHardCapMs + 60_000,
+      });
+      sink.activity();
+      const r = asRecord(result) ?? {};
+      const data = resultData(r);
+      if (r.isError === true) {
+        return failure('plugin_error', typeof data === 'string' ? data : `the tool reported an error: ${describeValue(data)}`, { data: result });
+      }
+      return { ok: true, value: { success: true, data, keepSession: false } };
+    } catch (e) {
+      if (req.signal.aborted) return abortedFailure(req.signal, failure('cancelled', 'call cancelled'));
+      if (e instanceof McpError) {
+        if (e.code === ErrorCode.ConnectionClosed) return failure('cancelled', 'connection closed');
+        return failure('plugin_error', e.message, { rpcCode: e.code, ...(e.data !== undefined ? { data: e.data } : {}) });
+      }
+      return failure('plugin_error', (e as Error).message);
+    } finally {
+      this.transport.progress.delete(progressToken);
+    }
+  }
+
+  async ping(timeoutMs: number): Promise<PingOutcome> {
+    try {
+      await this.client.ping({ timeout: timeoutMs });
+      return { type: 'answered' };
+    } catch (e) {
+      if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) return { type: 'timeout' };
+      if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return { type: 'timeout' };
+      return { type: 'answered', error: (e as Error).message };
+    }
+  }
+
+  farewell(): void {
+    // MCP over stdio has no shutdown message: closing stdin is the signal.
+  }
+
+  dispose(): void {
+    void this.transport.close();
+  }
+}
+
+/** What a person wants to see of a tool result: structured content, else the text, else the blocks. */
+function resultData(r: Record<string, unknown>): unknown {
+  if (r.structuredContent !== undefined) return r.structuredContent;
+  const content = Array.isArray(r.content) ? r.content : [];
+  const texts = content.map((c) => asRecord(c)).filter((c) => c?.type === 'text' && typeof c.text === 'string');
+  if (texts.length === content.length) return texts.map((c) => c?.text as string).join('\n');
+  return content;
+}
+
+export const mcpDialect: DialectFactory = {
+  create: (ctx) => new McpSession(ctx),
+  maxConcurrentCalls: 8,
+};

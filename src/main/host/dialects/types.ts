@@ -1,0 +1,96 @@
+/**
+ * What every protocol adapter offers the supervisor. A session lives as long as one plugin
+ * process; it owns the protocol state (pending ids, open streams) and nothing else: processes,
+ * timers for deadlines and restarts belong to the supervisor.
+ */
+import type { Failure, Result } from '../../../shared/failures';
+import type { Disposable } from '../../../shared/lifecycle';
+import type { CallCompletion, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
+
+export interface ChatMessage {
+  role: string;
+  content: string;
+}
+
+export interface CallRequest {
+  tool: string;
+  args: Record<string, unknown>;
+  /** The conversation so far; empty unless the plugin may read it. */
+  context: ChatMessage[];
+  systemInfo: string;
+  /** Aborted by the supervisor on cancel, deadline or death. The session must clean up on abort. */
+  signal: AbortSignal;
+}
+
+export interface CallSink {
+  /** One stream chunk, in order. */
+  stream(data: unknown): void;
+  /** A message that belongs to this call arrived (resets the inactivity timer). */
+  activity(): void;
+}
+
+export type CallOutcome = { ok: true; value: CallCompletion } | Failure;
+
+export interface HandshakeInfo {
+  name?: string;
+  version?: string;
+  protocolVersion?: string;
+  /** Tools the plugin announced, when its protocol announces any. */
+  tools?: ToolSpec[];
+  /** Capabilities the plugin asked for in its handshake (rterm). */
+  capabilities?: string[];
+  raw: unknown;
+}
+
+export type PingOutcome =
+  | { type: 'answered'; error?: string }
+  | { type: 'timeout' }
+  /** The plugin has shown it does not answer pings at all; idle freeze detection is off. */
+  | { type: 'unsupported' };
+
+export interface SessionContext {
+  spec: PluginSpec;
+  /** Core-owned capability allow-list for this plugin binding. */
+  allowedCapabilities: readonly string[];
+  send(message: unknown): void;
+  /** A diagnostic of the host about this plugin (stray ids, junk, protocol slips). */
+  diagnostic(level: LogLevel, message: string): void;
+  /** A log message the plugin sent through its protocol. */
+  pluginLog(level: LogLevel, message: string): void;
+  /** The announced tool list changed at run time (MCP list_changed). */
+  toolsChanged(tools: ToolSpec[]): void;
+}
+
+export interface DialectSession extends Disposable {
+  /** A decoded message from the plugin. */
+  receive(value: unknown): void;
+  /**
+   * A line or frame that is not JSON. Most dialects log it and carry on; strict ones return the
+   * failure that ends the plugin.
+   */
+  junk(text: string, reason: string): Failure | undefined;
+  handshake(timeoutMs: number): Promise<Result<HandshakeInfo>>;
+  call(req: CallRequest, sink: CallSink): Promise<CallOutcome>;
+  /** Passthrough input (G-Assist). Absent when the protocol has none. */
+  input?(text: string, sink: CallSink, signal: AbortSignal, ackMs: number): Promise<CallOutcome>;
+  ping(timeoutMs: number): Promise<PingOutcome>;
+  /** The protocol's goodbye (`shutdown`), sent before stdin closes. */
+  farewell(): void;
+  /** Protocol-level entries waiting for an answer. Zero when idle. */
+  readonly pendingCount: number;
+  /** Whether a cancelled call stops in the plugin (MCP) or runs on (G-Assist, JSON-RPC). */
+  readonly cancelStopsWork: boolean;
+}
+
+export interface DialectFactory {
+  create(ctx: SessionContext): DialectSession;
+  /** Calls a running plugin may take at once. */
+  maxConcurrentCalls: number;
+}
+
+/** Abort reasons the supervisor uses, so sessions can tell a cancel from a deadline. */
+export function abortedFailure(signal: AbortSignal, fallback: Failure): Failure {
+  const r: unknown = signal.reason;
+  if (typeof r === 'object' && r !== null && (r as Failure).ok === false) return r as Failure;
+  return fallback;
+}

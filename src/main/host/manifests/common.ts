@@ -1,0 +1,79 @@
+/**
+ * What every manifest reader shares: the result type, field-precise error formatting, and the
+ * defaults a PluginSpec starts from.
+ */
+import path from 'node:path';
+import type { z } from 'zod';
+import { DEFAULT_TIMEOUTS, type JsonSchema, type PluginSpec, type Timeouts, type ToolSpec } from '../../../shared/model';
+
+export type ManifestResult =
+  | { ok: true; spec: PluginSpec; warnings: string[] }
+  | { ok: false; file: string; errors: string[] };
+
+/** `functions[2].parameters.type` from a zod path. */
+export function formatPath(p: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const seg of p) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? String(seg) : `.${String(seg)}`;
+  }
+  return out || '(top level)';
+}
+
+export function formatIssues(error: z.ZodError): string[] {
+  return error.issues.map((i) => {
+    const message = i.message.replace(/^Invalid (input|option): /, '');
+    return `${formatPath(i.path)}: ${message}`;
+  });
+}
+
+export function invalid(file: string, errors: string[]): ManifestResult {
+  return { ok: false, file, errors };
+}
+
+/** A plugin id: lower-case letters, digits, dot, dash and underscore, starting with a letter or digit. */
+export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Turns any name into a usable id (folder names, MCPB names). */
+export function toId(name: string): string {
+  const id = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 64);
+  return id || 'plugin';
+}
+
+export function withTimeouts(overrides: Partial<Timeouts> | undefined, base: Partial<Timeouts> = {}): Timeouts {
+  return { ...DEFAULT_TIMEOUTS, ...base, ...(overrides ?? {}) };
+}
+
+/** The fields every spec needs, with the defaults a manifest does not have to give. */
+export function baseSpec(manifestPath: string, fields: Pick<PluginSpec, 'id' | 'name' | 'dialect' | 'manifestFormat' | 'command'> & Partial<PluginSpec>): PluginSpec {
+  const dir = path.dirname(manifestPath);
+  return {
+    version: '0.0.0',
+    description: '',
+    framing: 'ndjson',
+    manifestPath,
+    dir,
+    cwd: dir,
+    env: {},
+    persistent: true,
+    tools: [],
+    capabilities: [],
+    timeouts: withTimeouts(undefined),
+    settings: [],
+    rpcFlavor: 'generic',
+    userCommands: [],
+    autoApprovedTools: [],
+    promptEnrichment: false,
+    ...fields,
+  };
+}
+
+export const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };
+
+export function tool(name: string, description: string, parameters: JsonSchema = EMPTY_OBJECT_SCHEMA, tags?: string[]): ToolSpec {
+  return tags && tags.length > 0 ? { name, description, parameters, tags } : { name, description, parameters };
+}

@@ -1,0 +1,294 @@
+/**
+ * One plugin process: spawned in its own process group with an explicit environment, stdout fed
+ * to a frame decoder, stderr kept in a bounded ring, and a stop sequence that always ends with
+ * nothing of the group left running.
+ */
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { failure, type Failure } from '../../../shared/failures';
+import { Emitter, delay, type Disposable } from '../../../shared/lifecycle';
+import type { Decoder } from '../framing';
+import { LineRing } from './ring';
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when the exit was asked for (stop or kill), false when the plugin died on its own. */
+  expected: boolean;
+}
+
+export interface SpawnOptions {
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  launchMs: number;
+  decoder: Decoder;
+  /** For failure messages: the command as the user wrote it. */
+  displayCommand: string[];
+  pathSearched: string;
+  stderrLines?: number;
+}
+
+/** How a stop went: which step ended the plugin, and whether its group outlived it. */
+export interface StopResult {
+  exit: ExitInfo;
+  /** `graceful`: it exited after shutdown and stdin close; otherwise the signal it needed. */
+  stage: 'already-exited' | 'graceful' | 'terminated' | 'killed';
+  /** Processes of the plugin's group were still running after it exited (and were killed). */
+  orphans: boolean;
+  /** From the start of the stop to the exit of the plugin. */
+  ms: number;
+}
+
+export interface StopOptions {
+  /** Sent before stdin closes: the dialect's `shutdown`, if it has one. */
+  farewell?: () => void;
+  graceMs: number;
+  termGraceMs: number;
+}
+
+/**
+ * Process groups this process started and has not yet seen die. If the host itself exits without
+ * stopping its plugins (a crash, process.exit), the exit hook kills them: no orphans.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  liveGroups.add(pid);
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const g of liveGroups) killGroup(g, 'SIGKILL');
+    });
+  }
+}
+
+/** How long to wait for stdout to drain after the process exits, so no output is lost. */
+const DRAIN_AFTER_EXIT_MS = 50;
+/** Last resort after SIGKILL: the kernel reaps almost at once; this bounds the wait regardless. */
+const KILL_WAIT_MS = 2000;
+
+export class PluginProcess implements Disposable {
+  readonly stderr: LineRing;
+  private readonly child: ChildProcessWithoutNullStreams;
+  private exitInfo: ExitInfo | null = null;
+  private expectingExit = false;
+  private readonly exited: Promise<ExitInfo>;
+  private framingFailed = false;
+
+  private readonly _onDidReceive = new Emitter<Buffer>();
+  private readonly _onDidStderr = new Emitter<string>();
+  private readonly _onDidFramingError = new Emitter<string>();
+  private readonly _onDidExit = new Emitter<ExitInfo>();
+  /** Raw stdout bytes arrived (any output counts as a sign of life). */
+  readonly onDidReceive = this._onDidReceive.event;
+  /** One complete stderr line. */
+  readonly onDidStderr = this._onDidStderr.event;
+  /** The decoder hit a size cap; the process is already being killed. */
+  readonly onDidFramingError = this._onDidFramingError.event;
+  readonly onDidExit = this._onDidExit.event;
+
+  private constructor(child: ChildProcessWithoutNullStreams, options: SpawnOptions) {
+    this.child = child;
+    this.stderr = new LineRing(options.stderrLines ?? 500);
+    let stdoutEnded = false;
+    let onStdoutEnd: (() => void) | null = null;
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (this.framingFailed) return;
+      this._onDidReceive.fire(chunk);
+      const err = options.decoder.push(chunk);
+      if (err) {
+        this.framingFailed = true;
+        this._onDidFramingError.fire(err.reason);
+      }
+    });
+    child.stdout.on('end', () => {
+      stdoutEnded = true;
+      onStdoutEnd?.();
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (text: string) => {
+      for (const line of this.stderr.write(text)) this._onDidStderr.fire(line);
+    });
+    // A plugin that exits or closes stdin makes writes fail with EPIPE; the exit path reports it.
+    child.stdin.on('error', () => {});
+    child.stdout.on('error', () => {});
+    child.stderr.on('error', () => {});
+    this.exited = new Promise<ExitInfo>((resolve) => {
+      child.once('exit', (code, signal) => {
+        const finish = (): void => {
+          for (const line of this.stderr.flush()) this._onDidStderr.fire(line);
+          this.exitInfo = { code, signal, expected: this.expectingExit };
+          resolve(this.exitInfo);
+          this._onDidExit.fire(this.exitInfo);
+        };
+        if (stdoutEnded) return finish();
+        // Let buffered stdout reach the decoder first: a crash keeps what it already said.
+        const t = setTimeout(finish, DRAIN_AFTER_EXIT_MS);
+        onStdoutEnd = () => {
+          clearTimeout(t);
+          finish();
+        };
+      });
+    });
+  }
+
+  /** Spawns and waits until the process is running, within `launchMs`. */
+  static async start(options: SpawnOptions): Promise<PluginProcess | Failure> {
+    const details = { command: options.displayCommand, pathSearched: options.pathSearched, cwd: options.cwd };
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(options.file, options.args, {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // Its own process group on POSIX, so a stop reaches grandchildren too.
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+      });
+    } catch (e) {
+      return failure('launch_failed', `could not start ${options.file}: ${(e as Error).message}`, details);
+    }
+    const started = await new Promise<true | Failure>((resolve) => {
+      const timer = setTimeout(() => {
+        resolve(failure('launch_failed', `the process did not start within ${options.launchMs} ms`, details));
+      }, options.launchMs);
+      child.once('spawn', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      child.once('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(timer);
+        resolve(failure('launch_failed', `could not start ${options.file}: ${e.code ?? ''} ${e.message}`.trim(), details));
+      });
+    });
+    if (started !== true) {
+      killGroup(child.pid, 'SIGKILL');
+      return started;
+    }
+    trackGroup(child.pid);
+    return new PluginProcess(child, options);
+  }
+
+  get pid(): number | null {
+    return this.child.pid ?? null;
+  }
+
+  get hasExited(): boolean {
+    return this.exitInfo !== null;
+  }
+
+  get exit(): Promise<ExitInfo> {
+    return this.exited;
+  }
+
+  write(bytes: Buffer): void {
+    if (this.exitInfo || this.child.stdin.destroyed || this.child.stdin.writableEnded) return;
+    this.child.stdin.write(bytes);
+  }
+
+  /** Pause or resume reading stdout (backpressure from a slow consumer). */
+  setPaused(paused: boolean): void {
+    if (paused) this.child.stdout.pause();
+    else this.child.stdout.resume();
+  }
+
+  /** Immediate SIGKILL of the whole group. */
+  kill(): void {
+    this.expectingExit = true;
+    killGroup(this.child.pid, 'SIGKILL');
+  }
+
+  /**
+   * The stop sequence: farewell, close stdin, grace; SIGTERM to the group, grace; SIGKILL to the
+   * group. Whatever the leader did, the group is killed at the end so grandchildren die too.
+   */
+  async stop(options: StopOptions): Promise<StopResult> {
+    const started = Date.now();
+    this.expectingExit = true;
+    let stage: StopResult['stage'] = 'already-exited';
+    if (!this.exitInfo) {
+      stage = 'graceful';
+      try {
+        options.farewell?.();
+      } catch {
+        // The farewell is a courtesy; a broken pipe must not stop the stop.
+      }
+      this.child.stdin.end();
+      if (!(await this.exitWithin(options.graceMs))) {
+        stage = 'terminated';
+        killGroup(this.child.pid, 'SIGTERM');
+        if (!(await this.exitWithin(options.termGraceMs))) {
+          stage = 'killed';
+          killGroup(this.child.pid, 'SIGKILL');
+          await this.exitWithin(KILL_WAIT_MS);
+        }
+      }
+    }
+    const ms = Date.now() - started;
+    const orphans = groupAlive(this.child.pid);
+    if (orphans) killGroup(this.child.pid, 'SIGKILL');
+    if (this.child.pid !== undefined) liveGroups.delete(this.child.pid);
+    return { exit: this.exitInfo ?? { code: null, signal: 'SIGKILL', expected: true }, stage, orphans, ms };
+  }
+
+  /** True while any process of the plugin's group is still running. */
+  groupAlive(): boolean {
+    return groupAlive(this.child.pid);
+  }
+
+  private async exitWithin(ms: number): Promise<boolean> {
+    if (this.exitInfo) return true;
+    const ac = new AbortController();
+    const result = await Promise.race([this.exited.then(() => true), delay(ms, ac.signal).then(() => false)]);
+    ac.abort();
+    return result;
+  }
+
+  dispose(): void {
+    if (!this.exitInfo) this.kill();
+    else if (groupAlive(this.child.pid)) killGroup(this.child.pid, 'SIGKILL');
+    if (this.exitInfo && this.child.pid !== undefined) liveGroups.delete(this.child.pid);
+    this._onDidReceive.dispose();
+    this._onDidStderr.dispose();
+    this._onDidFramingError.dispose();
+    this._onDidExit.dispose();
+  }
+}
+
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  if (process.platform === 'win32') {
+    // No process groups: taskkill /T walks the tree. There is no graceful SIGTERM equivalent.
+    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true });
+    return;
+  }
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+export function groupAlive(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  if (process.platform === 'win32') {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The environment a plugin starts with: a short allow-list of the parent's, then what the manifest
+ * and the user's settings set. Nothing else leaks, so an API key in the app's environment never
+ * reaches a plugin that was not given it.
+ */
+
+const POSIX_ALLOW = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TERM', 'TMPDIR'];
+const WINDOWS_ALLOW = [
+  'APPDATA',
+  'COMSPEC',
+  'HOMEDRIVE',
+  'HOMEPATH',
+  'LOCALAPPDATA',
+  'PATH',
+  'PATHEXT',
+  'PROCESSOR_ARCHITECTURE',
+  'PROGRAMDATA',
+  'PROGRAMFILES',
+  'PROGRAMFILES(X86)',
+  'SYSTEMDRIVE',
+  'SYSTEMROOT',
+  'TEMP',
+  'TMP',
+  'USERNAME',
+  'USERPROFILE',
+  'WINDIR',
+];
+
+/** The parent variables a plugin may see, by name (case-insensitive on Windows). */
+export function allowedParentEnv(
+  parent: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (platform === 'win32') {
+    for (const [k, v] of Object.entries(parent)) {
+      if (v !== undefined && WINDOWS_ALLOW.includes(k.toUpperCase())) out[k] = v;
+    }
+    return out;
+  }
+  for (const [k, v] of Object.entries(parent)) {
+    if (v === undefined) continue;
+    if (POSIX_ALLOW.includes(k) || k.startsWith('LC_')) out[k] = v;
+  }
+  return out;
+}
+
+export interface PluginEnvInput {
+  parent: NodeJS.ProcessEnv;
+  /** From the manifest (Mehrhof defaults, MCPB mcp_config.env, plugboard.json env). */
+  manifest: Record<string, string>;
+  /** From the user's settings; wins over the manifest. */
+  settings?: Record<string, string>;
+  /** Set when the plugin runs with a Python interpreter. */
+  python?: { libsDir: string };
+  /** Variables the host itself provides (PLUGBOARD_*). */
+  host?: Record<string, string>;
+  platform?: NodeJS.Platform;
+}
+
+export function buildPluginEnv(input: PluginEnvInput): Record<string, string> {
+  const platform = input.platform ?? process.platform;
+  const env: Record<string, string> = {
+    ...allowedParentEnv(input.parent, platform),
+    ...input.manifest,
+    ...(input.settings ?? {}),
+    ...(input.host ?? {}),
+  };
+  if (input.python) {
+    env.PYTHONUNBUFFERED = '1';
+    const sep = platform === 'win32' ? ';' : ':';
+    env.PYTHONPATH = env.PYTHONPATH ? `${input.python.libsDir}${sep}${env.PYTHONPATH}` : input.python.libsDir;
+  }
+  return env;
+}

@@ -1,0 +1,107 @@
+/**
+ * A bounded ring of text lines: the last N stderr lines of a plugin. Splits chunks into lines,
+ * truncates monster lines, and never holds more than `maxLines` lines of `maxLineChars` each, so a
+ * plugin that floods stderr costs a fixed amount of memory.
+ */
+export class LineRing {
+  private readonly lines: string[] = [];
+  private head = 0;
+  private partial = '';
+  private total = 0;
+
+  constructor(
+    private readonly maxLines = 500,
+    private readonly maxLineChars = 2000,
+  ) {}
+
+  /** Lines ever pushed, including those the ring no longer holds. */
+  get totalLines(): number {
+    return this.total;
+  }
+
+  /** Feed raw text; returns the complete lines it contained (already truncated). */
+  write(text: string): string[] {
+    const parts = (this.partial + text).split('\n');
+    this.partial = parts.pop() ?? '';
+    if (this.partial.length > this.maxLineChars) {
+      // A line with no end in sight: keep its head as a line of its own, drop the rest.
+      parts.push(this.partial);
+      this.partial = '';
+    }
+    const out: string[] = [];
+    for (const raw of parts) {
+      const line = this.clip(raw.endsWith('\r') ? raw.slice(0, -1) : raw);
+      this.push(line);
+      out.push(line);
+    }
+    return out;
+  }
+
+  /** Flush a final unterminated line (at process exit). */
+  flush(): string[] {
+    if (this.partial === '') return [];
+    const line = this.clip(this.partial);
+    this.partial = '';
+    this.push(line);
+    return [line];
+  }
+
+  /** The last `n` lines, oldest first. */
+  tail(n = this.maxLines): string[] {
+    const all = this.lines.length < this.maxLines ? this.lines.slice() : [...this.lines.slice(this.head), ...this.lines.slice(0, this.head)];
+    return n >= all.length ? all : all.slice(all.length - n);
+  }
+
+  private clip(line: string): string {
+    return line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}… (truncated)` : line;
+  }
+
+  private push(line: string): void {
+    this.total++;
+    if (this.lines.length < this.maxLines) {
+      this.lines.push(line);
+      return;
+    }
+    this.lines[this.head] = line;
+    this.head = (this.head + 1) % this.maxLines;
+  }
+}
+
+/**
+ * Lets at most `perSecond` events through in any one-second window and counts the rest, so a
+ * flooding plugin cannot flood the UI. `take()` says whether to emit; `drainSuppressed()` reports
+ * what was held back once the window rolls over.
+ */
+export class RateGate {
+  private windowStart = 0;
+  private inWindow = 0;
+  private suppressed = 0;
+
+  constructor(
+    private readonly perSecond: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  take(): { pass: boolean; suppressedBefore: number } {
+    const t = this.now();
+    let suppressedBefore = 0;
+    if (t - this.windowStart >= 1000) {
+      this.windowStart = t;
+      this.inWindow = 0;
+      suppressedBefore = this.suppressed;
+      this.suppressed = 0;
+    }
+    if (this.inWindow < this.perSecond) {
+      this.inWindow++;
+      return { pass: true, suppressedBefore };
+    }
+    this.suppressed++;
+    return { pass: false, suppressedBefore };
+  }
+
+  drainSuppressed(): number {
+    const n = this.suppressed;
+    this.suppressed = 0;
+    return n;
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Runs one call or passthrough turn on an instance under its deadlines: an inactivity timer that
+ * every message for the call resets, a hard cap, cancellation, and the instance's death. Whatever
+ * ends the call first decides its outcome, at once; chunks already streamed stay delivered, and
+ * nothing is emitted for the call after its final event.
+ */
+import { failure, type Failure } from '../../../shared/failures';
+import type { CallEvent, PluginSpec } from '../../../shared/model';
+import { abortedFailure, type CallOutcome, type CallRequest, type CallSink } from '../dialects/types';
+import type { Instance } from './instance';
+
+export type CallKind = { type: 'call'; tool: string; args: Record<string, unknown> } | { type: 'input'; text: string };
+
+interface RunOptions {
+  context?: CallRequest['context'];
+  systemInfo?: string;
+  inactivityMs?: number;
+  onEvent?(event: CallEvent): void;
+}
+
+interface Running {
+  inst: Instance;
+  ac: AbortController;
+  finished: boolean;
+}
+
+const STDERR_TAIL = 20;
+
+export class CallRunner {
+  private readonly running = new Map<string, Running>();
+
+  constructor(
+    private readonly spec: PluginSpec,
+    private readonly broadcast: (e: CallEvent) => void,
+  ) {}
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  async run(callId: string, inst: Instance, kind: CallKind, opts: RunOptions, ac: AbortController): Promise<CallOutcome> {
+    const t = this.spec.timeouts;
+    const inactivityMs = opts.inactivityMs ?? t.callInactivityMs;
+    const entry: Running = { inst, ac, finished: false };
+    this.running.set(callId, entry);
+    const inactivity = setTimeout(
+      () => ac.abort(failure('timeout', `no answer or stream chunk from the plugin for ${inactivityMs} ms`)),
+      inactivityMs,
+    );
+    const cap = setTimeout(() => ac.abort(failure('timeout', `the call passed its ${t.callHardCapMs} ms cap`)), t.callHardCapMs);
+    const sink: CallSink = {
+      stream: (data) => {
+        if (entry.finished) return;
+        inactivity.refresh();
+        this.emit({ type: 'stream', callId, data }, opts);
+      },
+      activity: () => {
+        if (!entry.finished) inactivity.refresh();
+      },
+    };
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<Failure>((resolve) => {
+      onAbort = () => resolve(abortedFailure(ac.signal, failure('cancelled', 'cancelled')));
+      if (ac.signal.aborted) onAbort();
+      else ac.signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      const work =
+        kind.type === 'call'
+          ? inst.session.call(
+              { tool: kind.tool, args: kind.args, context: opts.context ?? [], systemInfo: opts.systemInfo ?? '', signal: ac.signal },
+              sink,
+            )
+          : inst.session.input
+            ? inst.session.input(kind.text, sink, ac.signal, t.inputAckMs)
+            : Promise.resolve<CallOutcome>(failure('plugin_error', `${this.spec.id} has no passthrough input`));
+      return await Promise.race([work, aborted]);
+    } finally {
+      entry.finished = true;
+      clearTimeout(inactivity);
+      clearTimeout(cap);
+      if (onAbort) ac.signal.removeEventListener('abort', onAbort);
+      this.running.delete(callId);
+    }
+  }
+
+  /** Emits the call's final event and hands the outcome back. */
+  report(callId: string, outcome: CallOutcome, opts: RunOptions): CallOutcome {
+    if (outcome.ok) this.emit({ type: 'complete', callId, ...outcome.value }, opts);
+    else this.emit({ type: 'error', callId, failure: outcome }, opts);
+    return outcome;
+  }
+
+  /** Fails every call running on an instance with its cause of death. */
+  abortFor(inst: Instance, cause: Failure): void {
+    for (const r of this.running.values()) if (r.inst === inst) r.ac.abort(cause);
+  }
+
+  abortAll(cause: Failure): void {
+    for (const r of this.running.values()) r.ac.abort(cause);
+  }
+
+  /** Adds the plugin's last stderr lines (and launch facts) to a failure that lacks them. */
+  withStderr(outcome: CallOutcome, inst: Instance): CallOutcome {
+    if (outcome.ok || outcome.details?.stderrTail) return outcome;
+    const base = inst.details();
+    return { ...outcome, details: { ...base, stderrTail: base.stderrTail?.slice(-STDERR_TAIL), ...outcome.details } };
+  }
+
+  private emit(e: CallEvent, opts: RunOptions): void {
+    try {
+      opts.onEvent?.(e);
+    } finally {
+      this.broadcast(e);
+    }
+  }
+}

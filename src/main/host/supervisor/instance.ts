@@ -1,0 +1,173 @@
+/**
+ * One running plugin: its process, its framing and its protocol session, launched and shaken
+ * hands with under deadlines. Reports its own death once, as a classified failure.
+ */
+import { failure, type Failure, type FailureDetails } from '../../../shared/failures';
+import { DisposableStore, Emitter, type Disposable } from '../../../shared/lifecycle';
+import type { LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
+import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
+import { createCodec } from '../framing';
+import { PluginProcess, type ExitInfo, type StopResult } from '../process/child';
+import type { LaunchPlan } from '../process/launch';
+
+export interface InstanceHooks {
+  diagnostic(level: LogLevel, message: string): void;
+  pluginLog(level: LogLevel, message: string): void;
+  stderr(line: string): void;
+  toolsChanged(tools: ToolSpec[]): void;
+}
+
+const STDERR_TAIL_LINES = 20;
+
+export class Instance implements Disposable {
+  private readonly store = new DisposableStore();
+  private readonly _onDidDie = new Emitter<Failure>();
+  /** The plugin died on its own, or broke its framing. Fires once. */
+  readonly onDidDie = this._onDidDie.event;
+  private dead: Failure | null = null;
+  handshake: HandshakeInfo | null = null;
+  /** When the plugin last wrote anything: any output counts as a sign of life. */
+  lastLifeAt = Date.now();
+
+  private constructor(
+    readonly spec: PluginSpec,
+    readonly plan: LaunchPlan,
+    readonly proc: PluginProcess,
+    readonly session: DialectSession,
+  ) {}
+
+  get pid(): number | null {
+    return this.proc.pid;
+  }
+
+  get isDead(): boolean {
+    return this.dead !== null;
+  }
+
+  get deathCause(): Failure | null {
+    return this.dead;
+  }
+
+  static async launch(opts: {
+    spec: PluginSpec;
+    plan: LaunchPlan;
+    dialect: DialectFactory;
+    allowedCapabilities: readonly string[];
+    hooks: InstanceHooks;
+  }): Promise<Instance | Failure> {
+    const { spec, plan, hooks } = opts;
+    let session: DialectSession | null = null;
+    let instance: Instance | null = null;
+    const codec = createCodec(spec.framing, {
+      message: (v) => session?.receive(v),
+      junk: (text, reason) => {
+        const fatal = session?.junk(text, reason);
+        if (fatal) instance?.die(fatal, true);
+      },
+    });
+    const proc = await PluginProcess.start({
+      file: plan.file,
+      args: plan.args,
+      cwd: plan.cwd,
+      env: plan.env,
+      launchMs: spec.timeouts.launchMs,
+      decoder: codec.decoder,
+      displayCommand: plan.displayCommand,
+      pathSearched: plan.pathSearched,
+    });
+    if (!(proc instanceof PluginProcess)) return proc;
+    session = opts.dialect.create({
+      spec,
+      allowedCapabilities: opts.allowedCapabilities,
+      send: (m) => proc.write(codec.encoder.encode(m)),
+      diagnostic: hooks.diagnostic,
+      pluginLog: hooks.pluginLog,
+      toolsChanged: hooks.toolsChanged,
+    });
+    const inst = new Instance(spec, plan, proc, session);
+    instance = inst;
+    inst.wire(hooks);
+
+    const died = new Promise<Failure>((resolve) => inst.onDidDie(resolve));
+    const shaken = await Promise.race([session.handshake(spec.timeouts.handshakeMs), died]);
+    if (!shaken.ok) {
+      const f: Failure =
+        shaken.code === 'crashed'
+          ? failure('handshake_failed', `the plugin exited during the handshake (${shaken.message})`, shaken.details)
+          : { ...shaken, details: { ...inst.details(), ...shaken.details } };
+      await inst.stop();
+      inst.dispose();
+      return f;
+    }
+    inst.handshake = shaken.value;
+    return inst;
+  }
+
+  private wire(hooks: InstanceHooks): void {
+    const { proc } = this;
+    this.store.add(proc.onDidReceive(() => (this.lastLifeAt = Date.now())));
+    this.store.add(proc.onDidStderr((line) => hooks.stderr(line)));
+    this.store.add(
+      proc.onDidFramingError((reason) => this.die(failure('malformed_response', `the plugin broke its framing: ${reason}`), true)),
+    );
+    this.store.add(
+      proc.onDidExit((exit) => {
+        if (exit.expected) return;
+        this.die(failure('crashed', describeExit(exit), this.details(exit)), false);
+      }),
+    );
+  }
+
+  /** Facts for a failure message: command, cwd, exit, stderr tail. */
+  details(exit?: ExitInfo): FailureDetails {
+    const d: FailureDetails = {
+      command: this.plan.displayCommand,
+      cwd: this.plan.cwd,
+      stderrTail: this.proc.stderr.tail(STDERR_TAIL_LINES),
+    };
+    if (exit) {
+      d.exitCode = exit.code;
+      d.signal = exit.signal;
+    }
+    return d;
+  }
+
+  /** Marks the instance dead with a cause, killing it when it is still running. */
+  die(cause: Failure, kill: boolean): void {
+    if (this.dead) return;
+    this.dead = cause.details ? cause : { ...cause, details: this.details() };
+    if (kill) this.proc.kill();
+    // Tell the owner first, so the cause it sees is this one and not the session closing.
+    this._onDidDie.fire(this.dead);
+    this.session.dispose();
+  }
+
+  /** The stop sequence of ARCHITECTURE.md; resolves when nothing of the plugin runs. */
+  async stop(): Promise<StopResult> {
+    const t = this.spec.timeouts;
+    const result = await this.proc.stop({
+      farewell: () => this.session.farewell(),
+      graceMs: t.stopGraceMs,
+      termGraceMs: t.termGraceMs,
+    });
+    this.session.dispose();
+    return result;
+  }
+
+  kill(): void {
+    this.proc.kill();
+  }
+
+  dispose(): void {
+    this.store.dispose();
+    this.session.dispose();
+    this.proc.dispose();
+    this._onDidDie.dispose();
+  }
+}
+
+export function describeExit(exit: ExitInfo): string {
+  if (exit.signal) return `the plugin was killed by ${exit.signal}`;
+  if (exit.code === 0) return 'the plugin exited (code 0) without finishing';
+  return `the plugin exited with code ${exit.code}`;
+}

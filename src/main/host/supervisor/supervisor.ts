@@ -1,0 +1,501 @@
+/**
+ * The life of one plugin: start, health, calls, passthrough, watchdog and restarts, following the
+ * supervision defaults of ARCHITECTURE.md (all configurable per plugin through its timeouts).
+ *
+ * Persistent plugins keep one instance up; the others start one per call (and keep it only while
+ * a passthrough session is open). A call in flight when its plugin dies fails at once with the
+ * cause of death, keeping the chunks it already streamed; cancel ends a call at any moment.
+ */
+import { randomUUID } from 'node:crypto';
+import { failure, ok, type Failure, type Result } from '../../../shared/failures';
+import { Emitter, type Disposable } from '../../../shared/lifecycle';
+import type { CallEvent, HealthEvent, HealthState, LogEvent, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
+import type { CallOutcome, ChatMessage, DialectFactory } from '../dialects/types';
+import type { LaunchPlan } from '../process/launch';
+import { RateGate } from '../process/ring';
+import { validateArguments } from '../validate';
+import { CallRunner, type CallKind } from './call-runner';
+import { Instance } from './instance';
+import { Slots } from './slots';
+import { Watchdog } from './watchdog';
+
+export interface SupervisorOptions {
+  spec: PluginSpec;
+  dialect: DialectFactory;
+  /** The core-owned capability allow-list for this plugin binding. */
+  allowedCapabilities: readonly string[];
+  /** Computes what to spawn, at every start (settings may have changed). */
+  plan(): LaunchPlan | Failure;
+  enabled?: boolean;
+  /** Log lines per second per plugin before the rest are counted instead of emitted. */
+  logRatePerSecond?: number;
+}
+
+export interface CallOptions {
+  context?: ChatMessage[];
+  systemInfo?: string;
+  signal?: AbortSignal;
+  /** Overrides the plugin's call inactivity timeout. */
+  inactivityMs?: number;
+  /** Whether a `keep_session` answer may open a passthrough session (capability gate). */
+  allowPassthrough?: boolean;
+  onEvent?(event: CallEvent): void;
+}
+
+export interface CallHandle {
+  readonly callId: string;
+  readonly done: Promise<CallOutcome>;
+  cancel(reason?: string): void;
+}
+
+export interface PassthroughEvent {
+  pluginId: string;
+  active: boolean;
+  reason: string;
+}
+
+export class PluginSupervisor implements Disposable {
+  readonly spec: PluginSpec;
+  private state: HealthState;
+  private reason = '';
+  private cause: Failure | undefined;
+  private pingRttMs: number | null = null;
+  private restarts = 0;
+  private attempts = 0;
+  private readyAt = 0;
+  private userStopped = false;
+  private disposed = false;
+  private enabled: boolean;
+
+  /** The held instance: always for persistent plugins, during passthrough for the others. */
+  private instance: Instance | null = null;
+  private starting: Promise<Result<Instance>> | null = null;
+  private watchdog: Watchdog | null = null;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly ephemeral = new Set<Instance>();
+  private readonly stopping = new Set<Promise<unknown>>();
+  private readonly slots: Slots;
+  private readonly runner: CallRunner;
+  private announced: ToolSpec[] | undefined;
+  private passthrough: { startedAt: number; cap: ReturnType<typeof setTimeout> } | null = null;
+  private readonly logGate: RateGate;
+
+  private readonly _onDidChangeHealth = new Emitter<HealthEvent>();
+  private readonly _onDidLog = new Emitter<LogEvent>();
+  private readonly _onDidCallEvent = new Emitter<CallEvent>();
+  private readonly _onDidChangeTools = new Emitter<ToolSpec[]>();
+  private readonly _onDidChangePassthrough = new Emitter<PassthroughEvent>();
+  readonly onDidChangeHealth = this._onDidChangeHealth.event;
+  readonly onDidLog = this._onDidLog.event;
+  readonly onDidCallEvent = this._onDidCallEvent.event;
+  readonly onDidChangeTools = this._onDidChangeTools.event;
+  readonly onDidChangePassthrough = this._onDidChangePassthrough.event;
+
+  constructor(private readonly opts: SupervisorOptions) {
+    this.spec = opts.spec;
+    this.enabled = opts.enabled !== false;
+    this.state = this.enabled ? 'stopped' : 'disabled';
+    this.slots = new Slots(opts.dialect.maxConcurrentCalls);
+    this.logGate = new RateGate(opts.logRatePerSecond ?? 200);
+    this.runner = new CallRunner(this.spec, (e) => this._onDidCallEvent.fire(e));
+  }
+
+  get health(): HealthEvent {
+    const h: HealthEvent = {
+      pluginId: this.spec.id,
+      state: this.state,
+      reason: this.reason,
+      pingRttMs: this.pingRttMs,
+      restarts: this.restarts,
+      pid: this.instance?.pid ?? [...this.ephemeral][0]?.pid ?? null,
+      at: Date.now(),
+    };
+    if (this.cause) h.failure = this.cause;
+    return h;
+  }
+
+  /** Declared tools, completed by what the running plugin announced (MCP schemas, G-Assist commands). */
+  get tools(): ToolSpec[] {
+    const out = new Map<string, ToolSpec>();
+    for (const t of this.spec.tools) out.set(t.name, t);
+    for (const t of this.announced ?? []) {
+      const d = out.get(t.name);
+      if (!d || isEmptySchema(d.parameters)) out.set(t.name, d ? { ...d, parameters: t.parameters } : t);
+    }
+    return [...out.values()];
+  }
+
+  get announcedTools(): ToolSpec[] | undefined {
+    return this.announced;
+  }
+
+  get inPassthrough(): boolean {
+    return this.passthrough !== null;
+  }
+
+  /** Protocol entries still waiting, across instances (leak checks). */
+  get pendingCount(): number {
+    let n = this.instance?.session.pendingCount ?? 0;
+    for (const e of this.ephemeral) n += e.session.pendingCount;
+    return n + this.runner.runningCount + this.slots.waiting;
+  }
+
+  /** Starts a persistent plugin (user action: clears a user stop and the restart budget). */
+  async start(): Promise<Result<void>> {
+    if (!this.enabled) return failure('tool_not_exposed', `${this.spec.id} is disabled`);
+    this.userStopped = false;
+    this.restarts = 0;
+    this.attempts = 0;
+    if (!this.spec.persistent) return ok(undefined);
+    const r = await this.ensureInstance();
+    return r.ok ? ok(undefined) : r;
+  }
+
+  /** User stop: nothing restarts it until the user starts it or calls it again. */
+  async stop(reason = 'stopped by the user'): Promise<void> {
+    this.userStopped = true;
+    this.clearRestart();
+    this.endPassthrough(reason);
+    this.runner.abortAll(failure('cancelled', `${this.spec.id} was ${reason}`));
+    const all = [this.instance, ...this.ephemeral].filter((i): i is Instance => i !== null);
+    this.instance = null;
+    this.disposeWatchdog();
+    await Promise.all(all.map((i) => this.retire(i)));
+    await Promise.all([...this.stopping]);
+    if (this.enabled) this.setState('stopped', reason);
+  }
+
+  async restart(): Promise<Result<void>> {
+    await this.stop('restarting at the user’s request');
+    return this.start();
+  }
+
+  async setEnabled(enabled: boolean): Promise<void> {
+    if (enabled === this.enabled) return;
+    if (!enabled) {
+      await this.stop('disabled');
+      this.enabled = false;
+      this.setState('disabled', 'disabled by the user');
+      return;
+    }
+    this.enabled = true;
+    this.setState('stopped', 'enabled');
+    if (this.spec.persistent) await this.start();
+  }
+
+  call(tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
+    return this.begin({ type: 'call', tool, args }, opts);
+  }
+
+  /** One passthrough turn: the user's text goes to the plugin as `input`. Never logged. */
+  input(text: string, opts: CallOptions = {}): CallHandle {
+    return this.begin({ type: 'input', text }, opts);
+  }
+
+  /** Leaves passthrough (the user's Exit, the cap, or the plugin's own choice). */
+  endPassthrough(reason = 'ended by the user'): void {
+    const p = this.passthrough;
+    if (!p) return;
+    this.passthrough = null;
+    clearTimeout(p.cap);
+    this._onDidChangePassthrough.fire({ pluginId: this.spec.id, active: false, reason });
+    if (!this.spec.persistent && this.instance && this.runner.runningCount === 0) {
+      const inst = this.instance;
+      this.instance = null;
+      this.disposeWatchdog();
+      void this.retire(inst).then(() => this.settleIdleState());
+    }
+  }
+
+  private begin(kind: CallKind, opts: CallOptions): CallHandle {
+    const callId = randomUUID();
+    const ac = new AbortController();
+    if (opts.signal) {
+      const outer = opts.signal;
+      if (outer.aborted) ac.abort(failure('cancelled', 'cancelled before it started'));
+      else outer.addEventListener('abort', () => ac.abort(failure('cancelled', 'cancelled')), { once: true });
+    }
+    const done = this.runCall(callId, kind, opts, ac).then((o) => this.runner.report(callId, o, opts));
+    return { callId, done, cancel: (reason) => ac.abort(failure('cancelled', reason ?? 'cancelled by the user')) };
+  }
+
+  private async runCall(callId: string, kind: CallKind, opts: CallOptions, ac: AbortController): Promise<CallOutcome> {
+    if (!this.enabled) return failure('tool_not_exposed', `${this.spec.id} is disabled`);
+    // Check arguments before anything starts when the schema is known; again once the running
+    // plugin has announced a better one (MCP tools/list).
+    let checked: ToolSpec['parameters'] | undefined;
+    if (kind.type === 'call') {
+      const known = this.tools.find((t) => t.name === kind.tool);
+      if (known && !isEmptySchema(known.parameters)) {
+        checked = known.parameters;
+        const invalid = validateArguments(kind.tool, checked, kind.args);
+        if (invalid) return invalid;
+      }
+    } else if (!this.passthrough || !this.instance || this.instance.isDead) {
+      return failure('cancelled', `no passthrough session is open with ${this.spec.id}`);
+    }
+    if (!(await this.slots.acquire(ac.signal))) return failure('cancelled', 'cancelled while waiting for the plugin');
+    try {
+      const got =
+        kind.type === 'input'
+          ? this.heldInstance()
+          : this.spec.persistent || this.instance
+            ? await this.ensureInstance()
+            : await this.launchEphemeral();
+      if (!got.ok) return got;
+      const inst = got.value;
+      if (kind.type === 'call') {
+        const known = this.tools.find((t) => t.name === kind.tool);
+        const invalid = known && known.parameters !== checked && validateArguments(kind.tool, known.parameters, kind.args);
+        if (invalid) {
+          if (inst !== this.instance) void this.retire(inst);
+          return invalid;
+        }
+      }
+      if (ac.signal.aborted) return failure('cancelled', 'cancelled before it started');
+      this.watchdog?.pause();
+      this.setState('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
+      const outcome = await this.runner.run(callId, inst, kind, opts, ac);
+      this.afterCall(inst, kind, outcome, opts);
+      return this.runner.withStderr(outcome, inst);
+    } finally {
+      this.slots.release();
+      this.settleIdleState();
+    }
+  }
+
+  private afterCall(inst: Instance, kind: CallKind, outcome: CallOutcome, opts: CallOptions): void {
+    const held = inst === this.instance;
+    if (!outcome.ok) {
+      if (kind.type === 'input' || outcome.code !== 'cancelled') this.endPassthrough(`the turn failed: ${outcome.code}`);
+      if (inst.isDead) return;
+      if (outcome.code === 'timeout') {
+        inst.die(this.runner.withStderr(outcome, inst) as Failure, true);
+      } else if (outcome.code === 'cancelled' && !inst.session.cancelStopsWork && held) {
+        // The plugin cannot be told to stop: restart it, or the next call queues behind the old one.
+        void this.recycle(inst, 'restarted to stop a cancelled call');
+      } else if (!held) {
+        void this.retire(inst);
+      }
+      return;
+    }
+    const keep = outcome.value.keepSession && inst.session.input !== undefined && opts.allowPassthrough !== false;
+    if (keep) {
+      if (!held) {
+        this.ephemeral.delete(inst);
+        this.hold(inst);
+      }
+      if (!this.passthrough) this.openPassthrough();
+      return;
+    }
+    if (this.passthrough) this.endPassthrough('the plugin ended the session');
+    else if (!held) void this.retire(inst);
+  }
+
+  private openPassthrough(): void {
+    const cap = setTimeout(() => this.endPassthrough('session cap reached'), this.spec.timeouts.callHardCapMs);
+    this.passthrough = { startedAt: Date.now(), cap };
+    this._onDidChangePassthrough.fire({ pluginId: this.spec.id, active: true, reason: 'the plugin kept the session' });
+  }
+
+  private heldInstance(): Result<Instance> {
+    return this.instance && !this.instance.isDead ? ok(this.instance) : failure('cancelled', 'the passthrough session has ended');
+  }
+
+  private ensureInstance(): Promise<Result<Instance>> {
+    if (this.instance && !this.instance.isDead) return Promise.resolve(ok(this.instance));
+    if (!this.starting) {
+      this.clearRestart();
+      this.userStopped = false;
+      this.starting = this.launch().then((r) => {
+        this.starting = null;
+        if (r.ok) this.hold(r.value);
+        else this.setState('failed', r.message, r);
+        return r;
+      });
+    }
+    return this.starting;
+  }
+
+  private async launchEphemeral(): Promise<Result<Instance>> {
+    const r = await this.launch();
+    if (!r.ok) {
+      this.setState('failed', r.message, r);
+      return r;
+    }
+    this.ephemeral.add(r.value);
+    r.value.onDidDie((f) => this.onDeath(r.value, f));
+    return r;
+  }
+
+  private async launch(): Promise<Result<Instance>> {
+    this.setState('starting', 'launching');
+    const plan = this.opts.plan();
+    if (!plan.ok) return plan;
+    const inst = await Instance.launch({
+      spec: this.spec,
+      plan,
+      dialect: this.opts.dialect,
+      allowedCapabilities: this.opts.allowedCapabilities,
+      hooks: {
+        diagnostic: (level, m) => this.log('host', level, m),
+        pluginLog: (level, m) => this.log('plugin', level, m),
+        stderr: (line) => this.log('stderr', 'info', line),
+        toolsChanged: (tools) => this.setAnnounced(tools),
+      },
+    });
+    if (!(inst instanceof Instance)) return inst;
+    if (this.disposed) {
+      await this.retire(inst);
+      return failure('cancelled', 'the host is shutting down');
+    }
+    if (inst.handshake?.tools) this.setAnnounced(inst.handshake.tools);
+    return ok(inst);
+  }
+
+  private hold(inst: Instance): void {
+    this.instance = inst;
+    this.readyAt = Date.now();
+    inst.onDidDie((f) => this.onDeath(inst, f));
+    this.watchdog = new Watchdog(inst.session, this.spec.timeouts, {
+      lastLifeAt: () => inst.lastLifeAt,
+      answered: (rtt) => (this.pingRttMs = rtt),
+      unresponsive: (why) => inst.die(failure('unresponsive', `the plugin stopped responding: ${why}`), true),
+    });
+    this.settleIdleState();
+  }
+
+  private onDeath(inst: Instance, cause: Failure): void {
+    this.runner.abortFor(inst, cause);
+    this.ephemeral.delete(inst);
+    void this.retire(inst);
+    if (inst !== this.instance) {
+      if (!this.instance) this.setState('crashed', cause.message, cause);
+      return;
+    }
+    this.instance = null;
+    this.disposeWatchdog();
+    this.endPassthrough(`the plugin died: ${cause.code}`);
+    if (this.userStopped || this.disposed) return;
+    const state: HealthState = cause.code === 'unresponsive' || cause.code === 'timeout' ? 'unresponsive' : 'crashed';
+    this.setState(state, cause.message, cause);
+    if (this.spec.persistent) this.scheduleRestart(cause);
+  }
+
+  private scheduleRestart(cause: Failure): void {
+    const t = this.spec.timeouts;
+    if (this.readyAt > 0 && Date.now() - this.readyAt >= t.restartBudgetResetMs) this.attempts = 0;
+    if (this.attempts >= t.restartDelaysMs.length) {
+      this.setState('failed', `gave up after ${this.attempts} restarts; last cause: ${cause.message}`, cause);
+      return;
+    }
+    const wait = t.restartDelaysMs[this.attempts++] as number;
+    this.restarts++;
+    this.setState('restarting', `restart ${this.attempts} of ${t.restartDelaysMs.length} in ${wait} ms, after: ${cause.message}`, cause);
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      if (this.userStopped || this.disposed || (this.instance && !this.instance.isDead)) return;
+      this.starting = this.launch().then((r) => {
+        this.starting = null;
+        if (r.ok) this.hold(r.value);
+        else if (!this.userStopped && !this.disposed) this.scheduleRestart(r);
+        return r;
+      });
+    }, wait);
+  }
+
+  /** Stops and starts again without touching the restart budget (not a crash). */
+  private async recycle(inst: Instance, reason: string): Promise<void> {
+    if (inst === this.instance) {
+      this.instance = null;
+      this.disposeWatchdog();
+    }
+    this.setState('restarting', reason);
+    await this.retire(inst);
+    if (this.spec.persistent && !this.userStopped && !this.disposed) await this.ensureInstance();
+    else this.settleIdleState();
+  }
+
+  /** Runs the stop sequence of an instance and remembers it until it ends. */
+  private retire(inst: Instance): Promise<void> {
+    this.ephemeral.delete(inst);
+    const p = inst
+      .stop()
+      .catch(() => undefined)
+      .then(() => {
+        inst.dispose();
+        this.stopping.delete(p);
+      });
+    this.stopping.add(p);
+    return p;
+  }
+
+  private settleIdleState(): void {
+    if (this.disposed || this.runner.runningCount > 0 || this.starting) return;
+    if (this.state === 'restarting' || this.state === 'failed' || this.state === 'crashed' || this.state === 'unresponsive') {
+      if (!this.instance) return;
+    }
+    if (this.instance && !this.instance.isDead) {
+      this.setState('ready', this.passthrough ? 'in passthrough' : 'idle');
+      this.watchdog?.resume();
+    } else if (!this.spec.persistent && this.state === 'busy') {
+      this.setState('stopped', 'idle (starts on the next call)');
+    }
+  }
+
+  private setAnnounced(tools: ToolSpec[]): void {
+    this.announced = tools;
+    this._onDidChangeTools.fire(this.tools);
+  }
+
+  private setState(state: HealthState, reason: string, cause?: Failure): void {
+    if (state === this.state && reason === this.reason) return;
+    this.state = state;
+    this.reason = reason;
+    this.cause = cause;
+    if (state === 'ready') this.cause = undefined;
+    this._onDidChangeHealth.fire(this.health);
+  }
+
+  private log(source: LogSource, level: LogLevel, message: string): void {
+    const gate = this.logGate.take();
+    if (gate.suppressedBefore > 0) {
+      this._onDidLog.fire({ pluginId: this.spec.id, source: 'host', level: 'warn', message: `${gate.suppressedBefore} log lines suppressed (rate limit)`, at: Date.now() });
+    }
+    if (gate.pass) this._onDidLog.fire({ pluginId: this.spec.id, source, level, message, at: Date.now() });
+  }
+
+  private clearRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+
+  private disposeWatchdog(): void {
+    this.watchdog?.dispose();
+    this.watchdog = null;
+  }
+
+  /** Stops everything and waits until no process of this plugin runs. */
+  async shutdown(): Promise<void> {
+    await this.stop('host shutting down');
+    this.disposed = true;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.clearRestart();
+    this.disposeWatchdog();
+    this.runner.abortAll(failure('cancelled', 'the host is shutting down'));
+    for (const i of [this.instance, ...this.ephemeral]) i?.kill();
+    this._onDidChangeHealth.dispose();
+    this._onDidLog.dispose();
+    this._onDidCallEvent.dispose();
+    this._onDidChangeTools.dispose();
+    this._onDidChangePassthrough.dispose();
+  }
+}
+
+function isEmptySchema(s: Record<string, unknown>): boolean {
+  const props = s.properties as Record<string, unknown> | undefined;
+  return !props || Object.keys(props).length === 0;
+}

@@ -1,0 +1,188 @@
+/**
+ * The plugin model: what every manifest format is normalized into, and the states and events
+ * the host reports. Pure types and constants; imports nothing from node, DOM or electron.
+ */
+import type { Failure } from './failures';
+
+export const DIALECTS = ['gassist-v2', 'jsonrpc', 'rterm-v1', 'mcp'] as const;
+export type Dialect = (typeof DIALECTS)[number];
+
+export const FRAMINGS = ['ndjson', 'length-prefixed'] as const;
+export type Framing = (typeof FRAMINGS)[number];
+
+export type ManifestFormat = 'gassist' | 'mehrhof' | 'rterm' | 'mcpb' | 'plugboard';
+
+/** How JSON-RPC error codes -32000..-32099 are read: each system gives them its own meanings. */
+export type RpcFlavor = 'mehrhof' | 'planner' | 'generic';
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: JsonSchema;
+  tags?: string[];
+}
+
+/** A user setting a plugin declares (MCPB user_config, Mehrhof env, plugboard.json settings). */
+export interface SettingSpec {
+  key: string;
+  type: 'string' | 'number' | 'boolean' | 'directory' | 'file';
+  title: string;
+  description: string;
+  required: boolean;
+  sensitive: boolean;
+  multiple: boolean;
+  default?: string | number | boolean | string[];
+  min?: number;
+  max?: number;
+  /** Environment variable the value is passed in, when the manifest maps it to one. */
+  env?: string;
+}
+
+export interface Timeouts {
+  /** Spawn to a running process. */
+  launchMs: number;
+  /** initialize / handshake / init call. */
+  handshakeMs: number;
+  /** Idle ping interval; 0 disables pings. */
+  pingIntervalMs: number;
+  pingTimeoutMs: number;
+  maxMissedPings: number;
+  /** A call fails with `timeout` after this long without any message for it. */
+  callInactivityMs: number;
+  /** No call or passthrough session lasts longer than this. */
+  callHardCapMs: number;
+  /** Passthrough `input` must be acknowledged within this. */
+  inputAckMs: number;
+  /** Stop: after shutdown + stdin close, wait this long before SIGTERM. */
+  stopGraceMs: number;
+  /** Stop: after SIGTERM, wait this long before SIGKILL. */
+  termGraceMs: number;
+  /** Back-off before each automatic restart; its length is the number of tries. */
+  restartDelaysMs: number[];
+  /** Running this long without a crash resets the restart budget. */
+  restartBudgetResetMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = {
+  launchMs: 2000,
+  handshakeMs: 5000,
+  pingIntervalMs: 1000,
+  pingTimeoutMs: 1000,
+  maxMissedPings: 2,
+  callInactivityMs: 30_000,
+  callHardCapMs: 300_000,
+  inputAckMs: 2000,
+  stopGraceMs: 500,
+  termGraceMs: 2000,
+  restartDelaysMs: [1000, 5000, 30_000],
+  restartBudgetResetMs: 60_000,
+};
+
+/** The reference deadlines of `rterm.plugin.v1`: handshake 2 s, whole call 5 s, exit 0.5 s. */
+export const RTERM_TIMEOUTS: Partial<Timeouts> = {
+  handshakeMs: 2000,
+  callInactivityMs: 5000,
+  callHardCapMs: 5000,
+  stopGraceMs: 500,
+  pingIntervalMs: 0,
+};
+
+export interface PluginSpec {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  dialect: Dialect;
+  framing: Framing;
+  manifestFormat: ManifestFormat;
+  /** Absolute path of the manifest file. */
+  manifestPath: string;
+  /** Absolute path of the plugin folder. */
+  dir: string;
+  /**
+   * The command and its arguments as the manifest gives them. `${…}` placeholders (MCPB) are
+   * substituted, and the command resolved to an absolute path, at launch.
+   */
+  command: string[];
+  /** Working directory, absolute, inside `dir`. */
+  cwd: string;
+  env: Record<string, string>;
+  persistent: boolean;
+  tools: ToolSpec[];
+  /** Capabilities the manifest requests. */
+  capabilities: string[];
+  timeouts: Timeouts;
+  settings: SettingSpec[];
+  /** JSON-RPC dialect: the call made first (Mehrhof `<type>.init`), if any. */
+  init?: { method: string; params: unknown };
+  rpcFlavor: RpcFlavor;
+  /** G-Assist `protocol_version`, rterm `protocol_version`; informative elsewhere. */
+  protocolVersion?: string;
+  /** jaato-style registry facts, where the manifest gives them. */
+  userCommands: UserCommandSpec[];
+  autoApprovedTools: string[];
+  systemInstructions?: string;
+  promptEnrichment: boolean;
+}
+
+export interface UserCommandSpec {
+  name: string;
+  description: string;
+  /** Whether the command's output goes into the conversation a model sees. */
+  shareWithModel: boolean;
+}
+
+export const HEALTH_STATES = [
+  'stopped',
+  'starting',
+  'ready',
+  'busy',
+  'unresponsive',
+  'crashed',
+  'restarting',
+  'failed',
+  'disabled',
+] as const;
+export type HealthState = (typeof HEALTH_STATES)[number];
+
+export interface HealthEvent {
+  pluginId: string;
+  state: HealthState;
+  /** Why the state changed, in words. */
+  reason: string;
+  /** Round trip of the last answered ping, in milliseconds. */
+  pingRttMs: number | null;
+  /** Automatic restarts since the last user start. */
+  restarts: number;
+  pid: number | null;
+  /** The failure that caused this state, when one did. */
+  failure?: Failure;
+  at: number;
+}
+
+export type LogSource = 'stderr' | 'plugin' | 'host';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+export interface LogEvent {
+  pluginId: string;
+  source: LogSource;
+  level: LogLevel;
+  message: string;
+  at: number;
+}
+
+/** The outcome of a call or a passthrough turn that the plugin completed. */
+export interface CallCompletion {
+  success: boolean;
+  data: unknown;
+  /** The plugin asks to keep talking to the user directly (G-Assist passthrough). */
+  keepSession: boolean;
+}
+
+export type CallEvent =
+  | { type: 'stream'; callId: string; data: unknown }
+  | ({ type: 'complete'; callId: string } & CallCompletion)
+  | { type: 'error'; callId: string; failure: Failure };

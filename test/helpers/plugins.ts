@@ -1,0 +1,58 @@
+/**
+ * Test plugins: copies a fixture script from test/fixtures/lib into a fresh folder with a
+ * plugboard.json of the test's choosing. Folders live under test/.tmp so Node module resolution
+ * still finds the repository's node_modules.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const FIXTURES = path.join(REPO, 'test', 'fixtures');
+const TMP = path.join(REPO, 'test', '.tmp');
+
+export type FixtureScript = 'gassist' | 'jsonrpc' | 'rterm';
+
+export interface FixtureOptions {
+  script: FixtureScript;
+  id?: string;
+  mode?: string;
+  env?: Record<string, string>;
+  /** Extra plugboard.json fields (functions, timeouts, framing, init, rpc_flavor, capabilities…). */
+  manifest?: Record<string, unknown>;
+}
+
+const PROTOCOL: Record<FixtureScript, string> = { gassist: 'gassist-v2', jsonrpc: 'jsonrpc', rterm: 'rterm-v1' };
+
+const made: string[] = [];
+
+export function tmpDir(prefix = 'case'): string {
+  mkdirSync(TMP, { recursive: true });
+  const dir = mkdtempSync(path.join(TMP, `${prefix}-`));
+  made.push(dir);
+  return dir;
+}
+
+export function fixturePlugin(opts: FixtureOptions): string {
+  const id = opts.id ?? `${opts.script}-fixture`;
+  const dir = tmpDir(id);
+  cpSync(path.join(FIXTURES, 'lib', `${opts.script}.mjs`), path.join(dir, 'plugin.mjs'));
+  const env: Record<string, string> = { ...(opts.env ?? {}) };
+  if (opts.mode) env.FIXTURE_MODE = opts.mode;
+  if (opts.script === 'rterm') env.PLUGIN_ID ??= id;
+  const manifest = {
+    id,
+    name: id,
+    version: '1.0.0',
+    protocol: PROTOCOL[opts.script],
+    command: ['node', 'plugin.mjs'],
+    env,
+    ...(opts.manifest ?? {}),
+  };
+  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest, null, 2));
+  return dir;
+}
+
+export function cleanupFixtures(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+}
