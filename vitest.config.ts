@@ -8,6 +8,8 @@ export default defineConfig({
     exclude: ['**/node_modules/**', 'test/.tmp/**'],
     pool: 'forks',
     maxWorkers: 2,
+    // Memory-bound checks call gc() before they measure.
+    execArgv: ['--expose-gc'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: process.env.CI ? ['default'] : ['default'],

@@ -4,6 +4,7 @@
  * nothing of the group left running.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { failure, type Failure } from '../../../shared/failures';
 import { Emitter, delay, type Disposable } from '../../../shared/lifecycle';
 import type { Decoder } from '../framing';
@@ -228,7 +229,12 @@ export class PluginProcess implements Disposable {
     }
     const ms = Date.now() - started;
     const orphans = groupAlive(this.child.pid);
-    if (orphans) killGroup(this.child.pid, 'SIGKILL');
+    if (orphans) {
+      killGroup(this.child.pid, 'SIGKILL');
+      // Signals land asynchronously: resolve only once nothing of the group runs.
+      const until = Date.now() + KILL_WAIT_MS;
+      while (groupAlive(this.child.pid) && Date.now() < until) await delay(10);
+    }
     if (this.child.pid !== undefined) liveGroups.delete(this.child.pid);
     return { exit: this.exitInfo ?? { code: null, signal: 'SIGKILL', expected: true }, stage, orphans, ms };
   }
@@ -275,20 +281,40 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
   }
 }
 
+/**
+ * True while a live (non-zombie) process is in the group. On Linux this reads /proc, because a
+ * signal-0 probe also succeeds for zombies that init has not reaped yet, which would report
+ * long-dead children as still running.
+ */
 export function groupAlive(pid: number | undefined): boolean {
   if (pid === undefined) return false;
-  if (process.platform === 'win32') {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
+  if (process.platform === 'linux') return liveMembersLinux(pid);
   try {
-    process.kill(-pid, 0);
+    process.kill(process.platform === 'win32' ? pid : -pid, 0);
     return true;
   } catch {
     return false;
   }
+}
+
+function liveMembersLinux(pgid: number): boolean {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return false;
+  }
+  for (const e of entries) {
+    if (e.charCodeAt(0) < 48 || e.charCodeAt(0) > 57) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after the command name, which may itself contain spaces and parentheses.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (rest[0] !== 'Z' && Number(rest[2]) === pgid) return true;
+  }
+  return false;
 }

@@ -252,8 +252,10 @@ export class PluginSupervisor implements Disposable {
           return invalid;
         }
       }
+      // A verdict on the plugin's health may be pending (a ping out while it was idle): wait for it.
+      await this.watchdog?.pause();
+      if (inst.isDead) return inst.deathCause ?? failure('crashed', 'the plugin died before the call started');
       if (ac.signal.aborted) return failure('cancelled', 'cancelled before it started');
-      this.watchdog?.pause();
       this.setState('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
       const outcome = await this.runner.run(callId, inst, kind, opts, ac);
       this.afterCall(inst, kind, outcome, opts);
@@ -438,7 +440,7 @@ export class PluginSupervisor implements Disposable {
     if (this.instance && !this.instance.isDead) {
       this.setState('ready', this.passthrough ? 'in passthrough' : 'idle');
       this.watchdog?.resume();
-    } else if (!this.spec.persistent && this.state === 'busy') {
+    } else if (!this.spec.persistent && (this.state === 'busy' || this.state === 'ready')) {
       this.setState('stopped', 'idle (starts on the next call)');
     }
   }

@@ -1,8 +1,13 @@
 /**
  * Idle-time liveness: ping every interval while the plugin has nothing to do, count a miss when a
  * ping's deadline passes with no sign of life at all, and report the plugin unresponsive after
- * `maxMissedPings` misses in a row. Never runs during a call: the G-Assist SDKs are
- * single-threaded and answer a ping only after the running command ends.
+ * `maxMissedPings` misses in a row.
+ *
+ * No new ping starts during a call: the G-Assist SDKs are single-threaded and answer a ping only
+ * after the running command ends. But a call that arrives while a verdict is pending (a ping out,
+ * or a miss already counted) waits for that verdict first: a ping sent while idle reaches the
+ * plugin before the call does, so waiting is safe, and a frozen plugin then fails the call with
+ * `unresponsive` instead of swallowing it until the call's own deadline.
  */
 import type { Disposable } from '../../../shared/lifecycle';
 import type { Timeouts } from '../../../shared/model';
@@ -16,10 +21,10 @@ export interface WatchdogHooks {
 
 export class Watchdog implements Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** Bumped on every pause: a ping answered after a pause belongs to a past generation. */
-  private generation = 0;
+  /** The ping exchange under way, if any (resolves after its verdict is recorded). */
+  private inflight: Promise<void> | null = null;
   private misses = 0;
-  private running = false;
+  private scheduling = false;
   private off = false;
 
   constructor(
@@ -28,60 +33,71 @@ export class Watchdog implements Disposable {
     private readonly hooks: WatchdogHooks,
   ) {}
 
-  /** Start (or resume) pinging; the first ping goes after one interval. */
+  /** Start (or resume) pinging; the next ping goes after one interval. */
   resume(): void {
-    if (this.off || this.running || this.t.pingIntervalMs <= 0) return;
-    this.running = true;
-    this.misses = 0;
-    this.schedule(this.t.pingIntervalMs);
+    if (this.off || this.scheduling || this.t.pingIntervalMs <= 0) return;
+    this.scheduling = true;
+    if (!this.inflight) this.schedule(this.t.pingIntervalMs);
   }
 
-  pause(): void {
-    this.running = false;
-    this.generation++;
+  /**
+   * Stops starting new pings, and resolves once no verdict is pending: at once when the plugin
+   * is above suspicion, after the answer (or the kill) when a ping is out or a miss is counted.
+   */
+  async pause(): Promise<void> {
+    this.scheduling = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    while (this.inflight) await this.inflight;
   }
 
   private schedule(ms: number): void {
-    const gen = this.generation;
-    this.timer = setTimeout(() => void this.tick(gen), ms);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.ping();
+    }, ms);
   }
 
-  private async tick(gen: number): Promise<void> {
-    if (gen !== this.generation || !this.running) return;
+  private ping(): void {
+    if (this.off || this.inflight) return;
+    this.inflight = this.exchange().then((again) => {
+      this.inflight = null;
+      if (again) this.ping();
+    });
+  }
+
+  /** One ping and its verdict; true when the plugin is suspect and must be asked again at once. */
+  private async exchange(): Promise<boolean> {
     const sentAt = Date.now();
     const outcome = await this.session.ping(this.t.pingTimeoutMs);
-    if (gen !== this.generation || !this.running) return;
+    if (this.off) return false;
     if (outcome.type === 'unsupported') {
       this.off = true;
-      this.running = false;
-      return;
+      return false;
     }
-    if (outcome.type === 'answered') {
+    if (outcome.type === 'answered' || this.hooks.lastLifeAt() >= sentAt) {
+      // A pong, or any other message: both are signs of life.
       this.misses = 0;
       const rtt = Date.now() - sentAt;
-      this.hooks.answered(rtt);
-      this.schedule(Math.max(0, this.t.pingIntervalMs - rtt));
-      return;
-    }
-    if (this.hooks.lastLifeAt() >= sentAt) {
-      // No pong, but the plugin said something: any message is a sign of life.
-      this.misses = 0;
-      this.schedule(Math.max(0, this.t.pingIntervalMs - (Date.now() - sentAt)));
-      return;
+      if (outcome.type === 'answered') this.hooks.answered(rtt);
+      if (this.scheduling) this.schedule(Math.max(0, this.t.pingIntervalMs - rtt));
+      return false;
     }
     this.misses++;
     if (this.misses >= this.t.maxMissedPings) {
-      this.running = false;
+      this.off = true;
       this.hooks.unresponsive(`missed ${this.misses} pings in a row (${this.t.pingTimeoutMs} ms deadline each) while idle`);
-      return;
+      return false;
     }
-    this.schedule(0);
+    // Suspect: ask again at once, and keep asking until a verdict, even if a call is waiting.
+    return true;
   }
 
   dispose(): void {
-    this.pause();
     this.off = true;
+    this.scheduling = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
   }
 }

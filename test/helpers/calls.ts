@@ -1,0 +1,72 @@
+/** Runs a call through a supervisor and keeps everything it emitted, in order. */
+import type { CallOutcome } from '../../src/main/host/dialects/types';
+import { PluginHost, type AddOptions } from '../../src/main/host/host';
+import { loadManifest } from '../../src/main/host/manifests';
+import type { CallOptions, PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
+import { TEST_RUN_MARK } from './processes';
+import type { CallEvent, HealthEvent, HealthState, LogEvent, PluginSpec } from '../../src/shared/model';
+
+export interface Collected {
+  outcome: CallOutcome;
+  chunks: unknown[];
+  events: CallEvent[];
+  ms: number;
+}
+
+export async function collect(sup: PluginSupervisor, tool: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<Collected> {
+  const events: CallEvent[] = [];
+  const t0 = performance.now();
+  const outcome = await sup.call(tool, args, { ...opts, onEvent: (e) => events.push(e) }).done;
+  return { outcome, events, chunks: events.filter((e) => e.type === 'stream').map((e) => (e as { data: unknown }).data), ms: performance.now() - t0 };
+}
+
+export function specOf(dir: string): PluginSpec {
+  const r = loadManifest(dir);
+  if (!r.ok) throw new Error(`${r.file}: ${r.errors.join('; ')}`);
+  return r.spec;
+}
+
+/** A host that records every health and log event, per plugin. */
+export class RecordingHost extends PluginHost {
+  readonly health: HealthEvent[] = [];
+  readonly logs: LogEvent[] = [];
+
+  constructor() {
+    // Marks every plugin process, so leak checks see this worker's processes only.
+    super({ hostEnv: () => ({ [TEST_RUN_MARK.split('=')[0] as string]: TEST_RUN_MARK.split('=')[1] as string }) });
+    this.onDidChangeHealth((h) => this.health.push(h));
+    this.onDidLog((l) => this.logs.push(l));
+  }
+
+  async addDir(dir: string, opts: AddOptions = {}): Promise<PluginSupervisor> {
+    return this.add(specOf(dir), opts);
+  }
+
+  states(pluginId: string, since = 0): HealthState[] {
+    return this.health.slice(since).filter((h) => h.pluginId === pluginId).map((h) => h.state);
+  }
+
+  /** Resolves when the plugin reaches `state` (or rejects after `ms`). */
+  waitFor(pluginId: string, state: HealthState, ms = 10_000, since = 0): Promise<HealthEvent> {
+    return new Promise((resolve, reject) => {
+      const hit = this.health.slice(since).find((h) => h.pluginId === pluginId && h.state === state);
+      if (hit) return resolve(hit);
+      const timer = setTimeout(() => {
+        sub.dispose();
+        reject(new Error(`${pluginId} did not reach ${state} within ${ms} ms (states: ${this.states(pluginId).join(' → ')})`));
+      }, ms);
+      const sub = this.onDidChangeHealth((h) => {
+        if (h.pluginId === pluginId && h.state === state) {
+          clearTimeout(timer);
+          sub.dispose();
+          resolve(h);
+        }
+      });
+    });
+  }
+}
+
+export function expectFailure(outcome: CallOutcome): Extract<CallOutcome, { ok: false }> {
+  if (outcome.ok) throw new Error(`expected a failure, got success: ${JSON.stringify(outcome.value)}`);
+  return outcome;
+}

@@ -1,0 +1,122 @@
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
+import { collect, expectFailure, RecordingHost } from '../helpers/calls';
+import { leftovers } from '../helpers/processes';
+
+const host = new RecordingHost();
+afterEach(async () => {
+  await host.shutdown();
+  expect(await leftovers()).toEqual([]);
+});
+afterAll(() => {
+  host.dispose();
+  cleanupFixtures();
+});
+
+describe('G-Assist V2 dialect', () => {
+  it('initializes, announces commands without on_input, and streams an execute completed by notification', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'gassist-node'));
+    const r = await collect(sup, 'count', { n: 4 });
+    expect(r.outcome).toEqual({ ok: true, value: { success: true, data: 'counted to 4', keepSession: false } });
+    expect(r.chunks).toEqual(['1\n', '2\n', '3\n', '4\n']);
+    expect(r.events.at(-1)?.type).toBe('complete');
+    const announced = sup.announcedTools?.map((t) => t.name) ?? [];
+    expect(announced).toContain('count');
+    expect(announced).not.toContain('on_input');
+    expect(sup.pendingCount).toBe(0);
+  });
+
+  it('runs a Python plugin from its folder with libs/ on PYTHONPATH, unbuffered, with context [] never null', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'gassist-python'));
+    const hello = await collect(sup, 'say_hello', { name: 'Ada' });
+    expect(hello.outcome).toEqual({ ok: true, value: { success: true, data: 'Hello, Ada!', keepSession: false } });
+    // PYTHONUNBUFFERED: chunks arrive as they are written (200 ms apart), not all at the end.
+    const times: number[] = [];
+    const t0 = performance.now();
+    await sup.call('count_slowly', { n: 3 }, { onEvent: (e) => e.type === 'stream' && times.push(performance.now() - t0) }).done;
+    expect(times).toHaveLength(3);
+    expect((times[2] as number) - (times[0] as number)).toBeGreaterThan(250);
+  });
+
+  it('reports an unknown function in both forms: -32601 response (Python SDK) and error notification (Node SDK)', async () => {
+    const py = await host.addDir(path.join(FIXTURES, 'gassist-python'));
+    const node = await host.addDir(path.join(FIXTURES, 'gassist-node'));
+    const a = expectFailure((await collect(py, 'no_such_thing')).outcome);
+    const b = expectFailure((await collect(node, 'no_such_thing')).outcome);
+    for (const f of [a, b]) {
+      expect(f.code).toBe('plugin_error');
+      expect(f.message).toMatch(/no such function.*no_such_thing/);
+      expect(f.details?.rpcCode).toBe(-32601);
+    }
+    expect(py.pendingCount + node.pendingCount).toBe(0);
+  });
+
+  it('passes a plugin error notification on as plugin_error with its code', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist' }));
+    const f = expectFailure((await collect(sup, 'fail')).outcome);
+    expect(f).toEqual(expect.objectContaining({ code: 'plugin_error', message: 'API rate limit exceeded' }));
+    expect(f.details).toEqual(expect.objectContaining({ rpcCode: -1, rpcMeaning: 'plugin error' }));
+  });
+
+  it('holds a passthrough session: input acked, keep_session decided per turn, ended by the plugin', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'gassist-node'));
+    const passthrough: boolean[] = [];
+    sup.onDidChangePassthrough((e) => passthrough.push(e.active));
+    const start = await collect(sup, 'start_conversation', { topic: 'tea' });
+    expect(start.outcome).toEqual({ ok: true, value: expect.objectContaining({ keepSession: true }) });
+    expect(sup.inPassthrough).toBe(true);
+    const events: unknown[] = [];
+    const turn = await sup.input('hello there', { onEvent: (e) => events.push(e) }).done;
+    expect(turn).toEqual({ ok: true, value: { success: true, data: 'hello there', keepSession: true } });
+    expect(events[0]).toEqual(expect.objectContaining({ type: 'stream', data: 'you said: ' }));
+    const bye = await sup.input('exit').done;
+    expect(bye).toEqual({ ok: true, value: { success: true, data: 'Bye!', keepSession: false } });
+    expect(sup.inPassthrough).toBe(false);
+    expect(passthrough).toEqual([true, false]);
+    const late = expectFailure(await sup.input('anyone?').done);
+    expect(late.message).toMatch(/no passthrough session is open/);
+  });
+
+  it('keeps a non-persistent plugin alive only while its passthrough session lasts', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'gassist-python'));
+    await collect(sup, 'say_hello', {});
+    expect(sup.health.state).toBe('stopped');
+    await collect(sup, 'start_conversation');
+    expect(sup.health.state).toBe('ready');
+    const pid = sup.health.pid;
+    expect((await sup.input('one').done).ok).toBe(true);
+    expect(sup.health.pid).toBe(pid);
+    sup.endPassthrough('user pressed Exit');
+    expect(sup.inPassthrough).toBe(false);
+    await host.waitFor(sup.spec.id, 'stopped', 5000, host.health.length - 1);
+  });
+
+  it('fails input that is not acknowledged in time with timeout, and kills the plugin', async () => {
+    const dir = fixturePlugin({ script: 'gassist', manifest: { timeouts: { inputAckMs: 300, restartDelaysMs: [50] } } });
+    const sup = await host.addDir(dir);
+    await collect(sup, 'start_conversation');
+    const pid = sup.health.pid;
+    const f = expectFailure(await sup.input('hang').done);
+    expect(f.code).toBe('timeout');
+    expect(f.message).toMatch(/did not acknowledge input within 300 ms|no answer or stream chunk/);
+    await host.waitFor(sup.spec.id, 'ready', 5000, host.health.length);
+    expect(sup.health.pid).not.toBe(pid);
+  });
+
+  it('sends context and system_info as given, and [] / "" when there are none', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist' }));
+    const bare = await collect(sup, 'context_echo');
+    expect(bare.outcome.ok && bare.outcome.value.data).toEqual({ context: [], system_info: '' });
+    const ctx = [{ role: 'user', content: 'hi' }];
+    const full = await collect(sup, 'context_echo', {}, { context: ctx, systemInfo: 'GPU: none' });
+    expect(full.outcome.ok && full.outcome.value.data).toEqual({ context: ctx, system_info: 'GPU: none' });
+  });
+
+  it('reports a plugin that speaks another protocol version as protocol_version_mismatch', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', mode: 'wrong-version' }));
+    const f = expectFailure((await collect(sup, 'echo', { text: 'x' })).outcome);
+    expect(f.code).toBe('protocol_version_mismatch');
+    expect(f.message).toMatch(/protocol 3\.0/);
+  });
+});

@@ -1,0 +1,139 @@
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { DIALECT_FACTORIES } from '../../src/main/host/dialects';
+import type { JsonRpcSession } from '../../src/main/host/dialects/jsonrpc';
+import { planLaunch } from '../../src/main/host/process/launch';
+import { Instance } from '../../src/main/host/supervisor/instance';
+import { collect, expectFailure, RecordingHost, specOf } from '../helpers/calls';
+import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
+import { leftovers } from '../helpers/processes';
+
+const host = new RecordingHost();
+afterEach(async () => {
+  await host.shutdown();
+  expect(await leftovers()).toEqual([]);
+});
+afterAll(() => {
+  host.dispose();
+  cleanupFixtures();
+});
+
+describe('JSON-RPC dialect: Mehrhof', () => {
+  it('runs a Python provider from plugin.yaml: init first, tools by wire method, env defaults passed', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'mehrhof-provider'));
+    const fetched = await collect(sup, 'provider.fetch', { id: 'PROJ-1' });
+    expect(fetched.outcome).toEqual({
+      ok: true,
+      value: { success: true, data: { id: 'PROJ-1', title: 'Task PROJ-1', status: 'open', provider: 'fixture-provider' }, keepSession: false },
+    });
+    expect((await collect(sup, 'provider.match', { input: 'fx:1' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { matches: true } }) });
+  });
+
+  it('treats a result that carries {error} as a failure', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'mehrhof-provider'));
+    const f = expectFailure((await collect(sup, 'provider.parse', { input: 'nope' })).outcome);
+    expect(f.code).toBe('plugin_error');
+    expect(f.message).toBe('Invalid format');
+  });
+
+  it('keeps every agent.run stream event in order and ends only with the response', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'mehrhof-agent'));
+    const r = await collect(sup, 'agent.run', { prompt: 'one two three', delay_ms: 100 });
+    expect(r.chunks).toEqual([
+      { type: 'text', data: 'one ' },
+      { type: 'text', data: 'two ' },
+      { type: 'text', data: 'three ' },
+      { type: 'file', data: { path: 'out.txt', content: 'x' } },
+      { type: 'complete', data: null },
+    ]);
+    expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { status: 'complete', tokens_used: 3 } }) });
+    // The `complete` stream event alone did not end the call: the response came 100 ms later.
+    expect(r.ms).toBeGreaterThanOrEqual(90);
+  });
+
+  it('reads error codes in the plugin’s own dialect (Mehrhof -32003 = authentication error)', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'jsonrpc', mode: 'init-error', manifest: { init: { method: 'provider.init' }, rpc_flavor: 'mehrhof' } }));
+    const f = expectFailure((await collect(sup, 'echo', {})).outcome);
+    expect(f.code).toBe('handshake_failed');
+    expect(f.message).toMatch(/provider\.init failed: Authentication error: API key not set \[-32003 authentication error\]/);
+  });
+
+  it('counts a ping answered with an error, or with an error inside its result, as alive', async () => {
+    for (const mode of ['ping-error', 'ping-in-result']) {
+      const dir = fixturePlugin({ script: 'jsonrpc', mode, id: `jr-${mode}`, manifest: { timeouts: { pingIntervalMs: 100, pingTimeoutMs: 100 } } });
+      const sup = await host.addDir(dir);
+      await sup.start();
+      await new Promise((r) => setTimeout(r, 700));
+      expect(sup.health.state).toBe('ready');
+      expect(sup.health.restarts).toBe(0);
+      expect(sup.health.pingRttMs).not.toBeNull();
+    }
+  });
+
+  it('notes once that a plugin never answers ping, and does not kill it', async () => {
+    const dir = fixturePlugin({ script: 'jsonrpc', mode: 'ping-silent', manifest: { timeouts: { pingIntervalMs: 100, pingTimeoutMs: 100 } } });
+    const sup = await host.addDir(dir);
+    await sup.start();
+    await new Promise((r) => setTimeout(r, 800));
+    expect(sup.health.state).toBe('ready');
+    expect(host.logs.filter((l) => /does not answer ping/.test(l.message))).toHaveLength(1);
+    expect((await collect(sup, 'echo', { a: 1 })).outcome.ok).toBe(true);
+  });
+
+  it('speaks length-prefixed framing when the manifest says so', async () => {
+    const dir = fixturePlugin({ script: 'jsonrpc', env: { FRAMING: 'length-prefixed' }, manifest: { framing: 'length-prefixed' } });
+    const sup = await host.addDir(dir);
+    expect((await collect(sup, 'echo', { hello: 'world' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { hello: 'world' } }) });
+  });
+});
+
+describe('JSON-RPC dialect: planner/executor', () => {
+  it('delivers sequenced stream chunks in order', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'planner-executor'));
+    const r = await collect(sup, 'execute_task', { prompt: 'p', chunks: 5 });
+    expect(r.chunks).toEqual(['part 1 ', 'part 2 ', 'part 3 ', 'part 4 ', 'part 5 ']);
+    expect(r.outcome.ok).toBe(true);
+  });
+
+  it('fails a stream with a gap with malformed_response naming the missing chunk, keeping the chunks before it', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'planner-executor'));
+    const r = await collect(sup, 'execute_task', { prompt: 'p', chunks: 4, skip_sequence: 2 });
+    const f = expectFailure(r.outcome);
+    expect(f.code).toBe('malformed_response');
+    expect(f.message).toMatch(/chunk 2 is missing \(chunk 3 arrived after 1\)/);
+    expect(r.chunks).toEqual(['part 1 ']);
+    // The plugin is still healthy for the next call.
+    expect((await collect(sup, 'validate_code', { code: 'let a' })).outcome.ok).toBe(true);
+  });
+
+  it('maps planner error data (TIMEOUT) and its own -32000 meaning', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'planner-executor'));
+    const f = expectFailure((await collect(sup, 'plan_fail', {})).outcome);
+    expect(f.code).toBe('plugin_error');
+    expect(f.message).toBe('TIMEOUT: Execution failed (model took too long) [-32000 execution timeout]');
+  });
+
+  it('sends batches as one array and reads each answer', async () => {
+    const spec = specOf(path.join(FIXTURES, 'planner-executor'));
+    const plan = planLaunch({ spec });
+    if (!plan.ok) throw new Error(plan.message);
+    const noop = () => {};
+    const inst = await Instance.launch({ spec, plan, dialect: DIALECT_FACTORIES.jsonrpc, allowedCapabilities: [], hooks: { diagnostic: noop, pluginLog: noop, stderr: noop, toolsChanged: noop } });
+    if (!(inst instanceof Instance)) throw new Error(inst.message);
+    const session = inst.session as JsonRpcSession;
+    const out = await session.callBatch(
+      [
+        { tool: 'validate_code', args: { code: 'var x' } },
+        { tool: 'no_such_method', args: {} },
+        { tool: 'validate_code', args: { code: 'const x' } },
+      ],
+      new AbortController().signal,
+    );
+    expect(out[0]).toEqual({ ok: true, value: expect.objectContaining({ data: { valid: false, issues: [] } }) });
+    expect(out[1]).toEqual(expect.objectContaining({ ok: false, code: 'plugin_error' }));
+    expect(out[2]).toEqual({ ok: true, value: expect.objectContaining({ data: { valid: true, issues: [] } }) });
+    expect(session.pendingCount).toBe(0);
+    await inst.stop();
+    inst.dispose();
+  });
+});

@@ -1,0 +1,281 @@
+/**
+ * The misbehaving-plugin suite: each case gets the right failure code, the host stays up, a
+ * healthy neighbour keeps working with the same process, nothing is left running, and memory
+ * stays bounded.
+ */
+import { chmodSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
+import { collect, expectFailure, RecordingHost } from '../helpers/calls';
+import { cleanupFixtures, FIXTURES, fixturePlugin, tmpDir } from '../helpers/plugins';
+import { isAlive, leftovers, pluginProcesses } from '../helpers/processes';
+
+const host = new RecordingHost();
+let neighbour: PluginSupervisor;
+let neighbourPid: number | null;
+const FAST = { pingIntervalMs: 1000, restartDelaysMs: [50, 50, 50] };
+
+beforeAll(async () => {
+  neighbour = await host.addDir(path.join(FIXTURES, 'gassist-node'));
+  expect((await neighbour.start()).ok).toBe(true);
+  neighbourPid = neighbour.health.pid;
+});
+
+let before: string[] = [];
+beforeEach(() => {
+  before = host.list().map((s) => s.spec.id);
+});
+
+/** After each case: remove the case's plugins, check nothing of them runs, check the neighbour. */
+async function settle(): Promise<void> {
+  for (const s of host.list()) if (s !== neighbour && !before.includes(s.spec.id)) await host.remove(s.spec.id);
+  const left = await leftovers(3000, (p) => p.pid === neighbourPid);
+  expect(left).toEqual([]);
+  const ok = await collect(neighbour, 'echo', { text: 'still fine' });
+  expect(ok.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'still fine' }) });
+  expect(neighbour.health.pid).toBe(neighbourPid);
+}
+
+afterAll(async () => {
+  await host.shutdown();
+  host.dispose();
+  expect(await leftovers()).toEqual([]);
+  cleanupFixtures();
+});
+
+function heapMb(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed / 1024 / 1024;
+}
+
+describe('misbehaving plugins', () => {
+  it('hang before the handshake → handshake_failed', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', mode: 'hang-before-handshake', manifest: { timeouts: { handshakeMs: 400 } } }));
+    const f = expectFailure((await collect(sup, 'echo', { text: 'x' })).outcome);
+    expect(f.code).toBe('handshake_failed');
+    expect(f.message).toMatch(/no answer to initialize within 400 ms/);
+    expect(sup.health.state).toBe('failed');
+    await settle();
+  });
+
+  it('hang in a call without streaming → timeout, plugin killed and restarted', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: FAST } }));
+    await sup.start();
+    const pid = sup.health.pid as number;
+    const r = await collect(sup, 'hang', {}, { inactivityMs: 300 });
+    expect(expectFailure(r.outcome).code).toBe('timeout');
+    expect(r.ms).toBeLessThan(2000);
+    await host.waitFor(sup.spec.id, 'ready', 5000, host.health.length);
+    expect(isAlive(pid)).toBe(false);
+    expect(sup.health.pid).not.toBe(pid);
+    await settle();
+  });
+
+  it('hang in a call with streaming → timeout, the chunks before it kept', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: FAST } }));
+    const r = await collect(sup, 'hang_streaming', {}, { inactivityMs: 300 });
+    expect(expectFailure(r.outcome).code).toBe('timeout');
+    expect(r.chunks).toEqual(['starting…\n', 'still going…\n']);
+    await settle();
+  });
+
+  it('a busy plugin streaming slowly for longer than two ping intervals is not killed', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: { pingIntervalMs: 200, pingTimeoutMs: 200 } } }));
+    await sup.start();
+    const mark = host.health.length;
+    const r = await collect(sup, 'slow_stream', { ms: 1500, interval_ms: 300 }, { inactivityMs: 1000 });
+    expect(r.outcome.ok).toBe(true);
+    expect(r.chunks.length).toBeGreaterThanOrEqual(4);
+    const states = host.health.slice(mark).filter((h) => h.pluginId === sup.spec.id).map((h) => h.state);
+    expect(states).not.toContain('unresponsive');
+    expect(sup.health.restarts).toBe(0);
+    await settle();
+  });
+
+  it('crash mid-stream → crashed at once, chunks kept, exit code and stderr in the failure', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: FAST } }));
+    const r = await collect(sup, 'crash_mid_stream', { after: 3 });
+    const f = expectFailure(r.outcome);
+    expect(f.code).toBe('crashed');
+    expect(f.details?.exitCode).toBe(3);
+    expect(f.details?.stderrTail).toContain('fatal: something broke mid-stream');
+    expect(r.chunks).toEqual(['chunk 1\n', 'chunk 2\n', 'chunk 3\n']);
+    expect(r.events.at(-1)?.type).toBe('error');
+    await host.waitFor(sup.spec.id, 'ready', 5000, host.health.length);
+    expect(sup.health.restarts).toBe(1);
+    await settle();
+  });
+
+  it('exit 0 without answering → crashed', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: FAST } }));
+    const f = expectFailure((await collect(sup, 'exit0')).outcome);
+    expect(f.code).toBe('crashed');
+    expect(f.message).toMatch(/exited \(code 0\) without finishing/);
+    await settle();
+  });
+
+  it('junk lines and junk frames are recorded, and the call goes on', async () => {
+    const jr = await host.addDir(fixturePlugin({ script: 'jsonrpc', mode: 'junk-at-start' }));
+    expect((await collect(jr, 'junk', {})).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'after junk' }) });
+    const ga = await host.addDir(fixturePlugin({ script: 'gassist' }));
+    expect((await collect(ga, 'junk', {})).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'survived junk' }) });
+    const junk = host.logs.filter((l) => l.source === 'host' && /ignored/.test(l.message)).map((l) => l.message);
+    expect(junk.some((m) => m.includes('hello from a print statement'))).toBe(true);
+    expect(junk.some((m) => m.includes('DEBUG: this is print debugging'))).toBe(true);
+    expect(junk.some((m) => m.includes('print debugging, not JSON'))).toBe(true);
+    await settle();
+  });
+
+  it('an oversize line → malformed_response at once', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'jsonrpc', manifest: { timeouts: FAST } }));
+    const before = heapMb();
+    const r = await collect(sup, 'oversize', {});
+    const f = expectFailure(r.outcome);
+    expect(f.code).toBe('malformed_response');
+    expect(f.message).toMatch(/1048576-byte cap/);
+    expect(heapMb() - before).toBeLessThan(20);
+    await settle();
+  });
+
+  it('an announced 4 GiB frame → malformed_response at once, nothing allocated', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: FAST } }));
+    const before = process.memoryUsage().arrayBuffers;
+    const r = await collect(sup, 'huge_frame', {});
+    const f = expectFailure(r.outcome);
+    expect(f.code).toBe('malformed_response');
+    expect(f.message).toMatch(/announced 4294967295 bytes/);
+    expect(r.ms).toBeLessThan(1000);
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(16 * 1024 * 1024);
+    await settle();
+  });
+
+  it('a frame past the 10 MiB cap → malformed_response', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: FAST } }));
+    expect(expectFailure((await collect(sup, 'oversize', {})).outcome).code).toBe('malformed_response');
+    await settle();
+  });
+
+  it('wrong ids are reported and never completes someone else’s call', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist' }));
+    const r = await collect(sup, 'wrong_id', {}, { inactivityMs: 300 });
+    expect(expectFailure(r.outcome).code).toBe('timeout');
+    expect(r.chunks).toEqual([]);
+    expect(host.logs.some((l) => /not running \(late or wrong id\)/.test(l.message))).toBe(true);
+    const jr = await host.addDir(fixturePlugin({ script: 'jsonrpc' }));
+    const s = await collect(jr, 'string_id', {}, { inactivityMs: 300 });
+    expect(expectFailure(s.outcome).code).toBe('timeout');
+    expect(host.logs.some((l) => /no request is waiting for id "\d+"/.test(l.message))).toBe(true);
+    await settle();
+  });
+
+  it('duplicate ids: the first answer counts, the second is reported', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist' }));
+    const r = await collect(sup, 'duplicate_id', {});
+    expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'first' }) });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(host.logs.some((l) => /"complete" for request \d+, which is not running/.test(l.message))).toBe(true);
+    expect(sup.pendingCount).toBe(0);
+    await settle();
+  });
+
+  it('an error with id null is surfaced', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'jsonrpc' }));
+    await collect(sup, 'error_null_id', {}, { inactivityMs: 200 });
+    expect(host.logs.some((l) => l.level === 'error' && /not tied to a running request \(response with id null\): Parse error/.test(l.message))).toBe(true);
+    await settle();
+  });
+
+  it('a flood of notifications is rate-limited, memory stays bounded, the call completes', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist' }));
+    const logsBefore = host.logs.length;
+    const before = heapMb();
+    const r = await collect(sup, 'flood_notifications', { n: 100_000 });
+    expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'flooded' }) });
+    const emitted = host.logs.length - logsBefore;
+    expect(emitted).toBeLessThan(5000);
+    expect(heapMb() - before).toBeLessThan(30);
+    await settle();
+  });
+
+  it('a flood of stderr keeps a bounded ring and the call completes', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist' }));
+    const before = heapMb();
+    const r = await collect(sup, 'flood_stderr', { n: 100_000 });
+    expect(r.outcome.ok).toBe(true);
+    expect(heapMb() - before).toBeLessThan(30);
+    const f = expectFailure((await collect(sup, 'crash_mid_stream', { after: 0 })).outcome);
+    expect(f.details?.stderrTail?.length).toBeLessThanOrEqual(20);
+    expect(f.details?.stderrTail?.at(-1)).toBe('fatal: something broke mid-stream');
+    await settle();
+  });
+
+  it('a plugin ignoring SIGTERM and shutdown is still stopped, with SIGKILL', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist', mode: 'ignore-term,ignore-shutdown' }));
+    await sup.start();
+    const pid = sup.health.pid as number;
+    const t0 = performance.now();
+    await sup.stop();
+    const ms = performance.now() - t0;
+    expect(isAlive(pid)).toBe(false);
+    expect(ms).toBeGreaterThan(2000); // 500 ms grace + 2 s after SIGTERM
+    expect(ms).toBeLessThan(5000);
+    expect(sup.health.state).toBe('stopped');
+    await settle();
+  });
+
+  it('grandchildren die with their plugin', async () => {
+    const sup = await host.addDir(fixturePlugin({ script: 'gassist' }));
+    const r = await collect(sup, 'spawn_grandchild', {});
+    const grandchild = (r.outcome.ok && (r.outcome.value.data as { grandchild: number }).grandchild) as number;
+    expect(isAlive(grandchild)).toBe(true);
+    await sup.stop();
+    expect(isAlive(grandchild)).toBe(false);
+    expect(pluginProcesses().filter((p) => p.args.includes('sleep 1000'))).toEqual([]);
+    await settle();
+  });
+
+  it('a missing interpreter → launch_failed naming the command and the PATH searched', async () => {
+    const dir = tmpDir('nointerp');
+    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'nointerp', protocol: 'jsonrpc', command: ['python9.9', 'main.py'] }));
+    const sup = await host.addDir(dir);
+    const f = expectFailure((await collect(sup, 'x', {})).outcome);
+    expect(f.code).toBe('launch_failed');
+    expect(f.message).toBe('"python9.9" was not found on PATH');
+    expect(f.details?.pathSearched).toBe(process.env.PATH);
+    expect(f.details?.cwd).toBe(dir);
+    await settle();
+  });
+
+  it('a file that is not executable → launch_failed with its mode', async () => {
+    const dir = tmpDir('noexec');
+    writeFileSync(path.join(dir, 'run'), '#!/bin/sh\necho hi\n');
+    chmodSync(path.join(dir, 'run'), 0o644);
+    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'noexec', protocol: 'jsonrpc', command: ['./run'] }));
+    const sup = await host.addDir(dir);
+    const f = expectFailure((await collect(sup, 'x', {})).outcome);
+    expect(f.code).toBe('launch_failed');
+    expect(f.message).toMatch(/not executable \(mode 0644\)/);
+    await settle();
+  });
+
+  it('a stream with a missing sequence number → malformed_response naming the chunk', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'planner-executor'));
+    const r = await collect(sup, 'execute_task', { prompt: 'p', chunks: 3, skip_sequence: 3 });
+    const f = expectFailure(r.outcome);
+    expect(f.code).toBe('malformed_response');
+    expect(f.message).toMatch(/stream_end announced 3 chunks but 2 arrived; chunk 3 is missing/);
+    expect(r.chunks).toEqual(['part 1 ', 'part 2 ']);
+    await settle();
+  });
+
+  it('a handshake with a wrong protocol version or extra capabilities is refused', async () => {
+    const a = await host.addDir(fixturePlugin({ script: 'rterm', id: 'rt-v', mode: 'wrong-version', manifest: { capabilities: ['fs.read'] }, env: { CAPS: 'fs.read' } }));
+    expect(expectFailure((await collect(a, 'echo', { text: 'x' })).outcome).code).toBe('protocol_version_mismatch');
+    const b = await host.addDir(fixturePlugin({ script: 'rterm', id: 'rt-c', mode: 'extra-capability', manifest: { capabilities: ['fs.read'] }, env: { CAPS: 'fs.read' } }));
+    expect(expectFailure((await collect(b, 'echo', { text: 'x' })).outcome).code).toBe('capability_not_allowed');
+    const c = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-v', mode: 'wrong-version' }));
+    expect(expectFailure((await collect(c, 'echo', { text: 'x' })).outcome).code).toBe('protocol_version_mismatch');
+    await settle();
+  });
+});

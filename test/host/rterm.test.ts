@@ -1,0 +1,83 @@
+import path from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { checkCapabilities } from '../../src/main/host/dialects/rterm';
+import { collect, expectFailure, RecordingHost } from '../helpers/calls';
+import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
+import { leftovers } from '../helpers/processes';
+
+const host = new RecordingHost();
+afterEach(async () => {
+  await host.shutdown();
+  expect(await leftovers()).toEqual([]);
+});
+afterAll(() => {
+  host.dispose();
+  cleanupFixtures();
+});
+
+function rterm(mode: string, id = `rt-${mode || 'ok'}`, extra: Record<string, unknown> = {}): string {
+  return fixturePlugin({ script: 'rterm', id, mode, env: { CAPS: 'fs.read' }, manifest: { capabilities: ['fs.read'], timeouts: { handshakeMs: 500, callInactivityMs: 800, callHardCapMs: 800 }, ...extra } });
+}
+
+describe('rterm.plugin.v1 dialect', () => {
+  it('runs one process per call: handshake, request, response, exit', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'rterm-echo'));
+    const pids = new Set<number>();
+    sup.onDidChangeHealth((h) => h.pid && pids.add(h.pid));
+    expect((await collect(sup, 'upper', { text: 'shout' })).outcome).toEqual({ ok: true, value: { success: true, data: 'SHOUT', keepSession: false } });
+    expect((await collect(sup, 'echo', { text: 'again' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'again' }) });
+    expect(pids.size).toBe(2);
+    expect(sup.health.state).toBe('stopped');
+  });
+
+  it('classifies every failure of the taxonomy', async () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ['exit-before-handshake', 'handshake_failed', /exited during the handshake/],
+      ['hang-handshake', 'handshake_failed', /no handshake within 500 ms/],
+      ['junk', 'malformed_response', /not one JSON object/],
+      ['bad-manifest', 'handshake_failed', /manifest\.plugin_version is missing/],
+      ['other-id', 'handshake_failed', /says it is "someone-else"/],
+      ['wrong-version', 'protocol_version_mismatch', /rterm\.plugin\.v0/],
+      ['extra-capability', 'capability_not_allowed', /"net\.connect", which is not allowed for it \(allowed: fs\.read\)/],
+      ['padded-capability', 'capability_not_declared', /surrounding whitespace/],
+      ['duplicate-capability', 'capability_not_declared', /is a duplicate/],
+      ['empty-capability', 'capability_not_declared', /is empty/],
+      ['no-capabilities', 'capability_not_declared', /declares no capabilities/],
+      ['no-response', 'crashed', /exited \(code 0\) without finishing/],
+      ['error-response', 'plugin_error', /E_INPUT: bad input/],
+      ['slow', 'timeout', /800 ms/],
+      ['wrong-request-id', 'malformed_response', /for request "nope"/],
+    ];
+    for (const [mode, code, message] of cases) {
+      const sup = await host.addDir(rterm(mode));
+      const f = expectFailure((await collect(sup, 'echo', { text: 'x' })).outcome);
+      expect([mode, f.code]).toEqual([mode, code]);
+      expect(f.message).toMatch(message);
+    }
+  });
+
+  it('keeps the stderr tail of a plugin that dies before its handshake', async () => {
+    const sup = await host.addDir(rterm('exit-before-handshake'));
+    const f = expectFailure((await collect(sup, 'echo', { text: 'x' })).outcome);
+    expect(f.details?.exitCode).toBe(1);
+    expect(f.details?.stderrTail).toContain('ValueError: unsupported protocol');
+  });
+
+  it('refuses a tool the handshake does not expose', async () => {
+    const sup = await host.addDir(rterm(''));
+    const f = expectFailure((await collect(sup, 'delete_everything', {})).outcome);
+    expect(f.code).toBe('tool_not_exposed');
+    expect(f.message).toMatch(/exposes: echo, upper/);
+  });
+
+  it('checks capabilities against the core-owned allow-list, not against what the plugin asks', () => {
+    expect(checkCapabilities(['a'], ['a', 'b'])).toBeUndefined();
+    expect(checkCapabilities(undefined, [])).toBeUndefined();
+    expect(checkCapabilities([], ['a'])).toBeUndefined();
+    expect(checkCapabilities(['b'], ['a'])?.code).toBe('capability_not_allowed');
+    expect(checkCapabilities(['a', 'a'], ['a'])?.code).toBe('capability_not_declared');
+    expect(checkCapabilities([' a'], ['a'])?.code).toBe('capability_not_declared');
+    expect(checkCapabilities([''], ['a'])?.code).toBe('capability_not_declared');
+    expect(checkCapabilities('a', ['a'])?.code).toBe('capability_not_declared');
+  });
+});
