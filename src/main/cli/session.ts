@@ -3,7 +3,7 @@
  * to the output (JSON lines with --json; warnings on stderr otherwise).
  */
 import { failure, type Failure } from '../../shared/failures';
-import type { Disposable } from '../../shared/lifecycle';
+import { DisposableStore, type Disposable } from '../../shared/lifecycle';
 import { PluginHost } from '../host/host';
 import type { PluginSupervisor } from '../host/supervisor/supervisor';
 import { jsonLine, type Out } from './io';
@@ -22,7 +22,14 @@ export interface OpenOptions {
 }
 
 export type Opened =
-  | { ok: true; host: PluginHost; sup: PluginSupervisor; grants: { passthrough: boolean } }
+  | {
+      ok: true;
+      host: PluginHost;
+      sup: PluginSupervisor;
+      grants: { passthrough: boolean };
+      /** Stops printing health and log events (before the final shutdown, so the result is the last line). */
+      quiet: Disposable;
+    }
   | { ok: false; failure: Failure };
 
 export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened> {
@@ -30,20 +37,25 @@ export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened
   if (!resolved.ok) return { ok: false, failure: failure('launch_failed', resolved.message) };
   const { spec, warnings } = resolved.target;
   const host = new PluginHost();
+  const subs = new DisposableStore();
   for (const w of warnings) {
     if (opts.json) jsonLine(opts.out, { type: 'log', pluginId: spec.id, source: 'host', level: 'warn', message: `manifest: ${w}` });
     else opts.out.stderr(`warning: ${w}\n`);
   }
   if (opts.json) {
-    host.onDidChangeHealth((h) =>
-      jsonLine(opts.out, { type: 'health', pluginId: h.pluginId, state: h.state, reason: h.reason, pingRttMs: h.pingRttMs, restarts: h.restarts, pid: h.pid }),
+    subs.add(
+      host.onDidChangeHealth((h) =>
+        jsonLine(opts.out, { type: 'health', pluginId: h.pluginId, state: h.state, reason: h.reason, pingRttMs: h.pingRttMs, restarts: h.restarts, pid: h.pid }),
+      ),
     );
-    host.onDidLog((l) => jsonLine(opts.out, { type: 'log', pluginId: l.pluginId, source: l.source, level: l.level, message: l.message }));
+    subs.add(host.onDidLog((l) => jsonLine(opts.out, { type: 'log', pluginId: l.pluginId, source: l.source, level: l.level, message: l.message })));
   } else {
-    host.onDidLog((l) => {
-      if (l.source === 'host' && (l.level === 'warn' || l.level === 'error')) opts.out.stderr(`[${l.pluginId}] ${l.message}\n`);
-    });
+    subs.add(
+      host.onDidLog((l) => {
+        if (l.source === 'host' && (l.level === 'warn' || l.level === 'error')) opts.out.stderr(`[${l.pluginId}] ${l.message}\n`);
+      }),
+    );
   }
   const sup = await host.add(spec);
-  return { ok: true, host, sup, grants: { passthrough: true } };
+  return { ok: true, host, sup, grants: { passthrough: true }, quiet: subs };
 }

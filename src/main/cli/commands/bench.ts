@@ -30,7 +30,7 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     env.out.stderr(`${describeFailure(opened.failure)}\n`);
     return EXIT_FAILED;
   }
-  const { sup, host } = opened;
+  const { sup, host, quiet } = opened;
   try {
     const warmup = Math.min(50, Math.max(5, Math.floor(n / 10)));
     const samples: number[] = [];
@@ -60,6 +60,7 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     }
     return EXIT_OK;
   } finally {
+    quiet.dispose();
     await host.shutdown();
   }
 }

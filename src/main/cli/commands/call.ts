@@ -46,7 +46,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
 
   const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json });
   if (!opened.ok) return reportFailure(out, json, opened.failure);
-  const { sup, host, grants } = opened;
+  const { sup, host, grants, quiet } = opened;
   const printer = new Printer(out, json);
   const stopSignals = env.onInterrupt(() => current?.cancel('interrupted (Ctrl-C)'));
   let current: { cancel(reason?: string): void } | null = null;
@@ -70,9 +70,11 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
       current = turn;
       outcome = await turn.done;
     }
+    quiet.dispose();
     sup.endPassthrough('the command finished');
     return outcome.ok && outcome.value.success ? EXIT_OK : EXIT_FAILED;
   } finally {
+    quiet.dispose();
     stopSignals.dispose();
     await host.shutdown();
   }

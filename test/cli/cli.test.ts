@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
+
+afterAll(cleanupFixtures);
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  lines: Array<Record<string, unknown>>;
+}
+
+/** Runs the real `plugboard` command as a child process. */
+function plugboard(args: string[], opts: { npx?: boolean; timeoutMs?: number } = {}): Promise<Run> {
+  const [cmd, pre] = opts.npx ? ['npx', ['--no-install', 'plugboard']] : [process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs')]];
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd as string, [...(pre as string[]), ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`plugboard ${args.join(' ')} did not finish; stderr: ${stderr}`));
+    }, opts.timeoutMs ?? 20_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const lines = args.includes('--json') ? stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+      resolve({ code, stdout, stderr, lines });
+    });
+  });
+}
+
+const fx = (name: string) => path.join(FIXTURES, name);
+
+describe('plugboard CLI', () => {
+  it('prints help, and runs through npx in the checkout', async () => {
+    const r = await plugboard(['--help'], { npx: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Usage: plugboard <command>/);
+    expect(r.stdout).toMatch(/call\s+call one function/);
+    const c = await plugboard(['call', '--help']);
+    expect(c.code).toBe(0);
+    expect(c.stdout).toMatch(/--input TEXT/);
+  });
+
+  it('exits 2 on usage errors, saying what was wrong', async () => {
+    const none = await plugboard([]);
+    expect(none.code).toBe(2);
+    const missing = await plugboard(['call', fx('gassist-node')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/missing <plugin> and <function>/);
+    const badJson = await plugboard(['call', fx('gassist-node'), 'echo', '--args', '{text:']);
+    expect(badJson.code).toBe(2);
+    expect(badJson.stderr).toMatch(/--args is not valid JSON/);
+    const unknown = await plugboard(['launch']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command "launch"/);
+  });
+
+  it('streams a call as JSON lines and ends with complete', async () => {
+    const r = await plugboard(['call', fx('gassist-node'), 'count', '--args', '{"n":3}', '--json']);
+    expect(r.code).toBe(0);
+    const kinds = r.lines.map((l) => l.type);
+    expect(kinds.filter((k) => k === 'stream')).toHaveLength(3);
+    expect(r.lines.filter((l) => l.type === 'stream').map((l) => l.data)).toEqual(['1\n', '2\n', '3\n']);
+    expect(kinds).toContain('health');
+    expect(r.lines.at(-1)).toEqual({ type: 'complete', success: true, data: 'counted to 3', keep_session: false });
+  });
+
+  it('prints text for people: chunks as they come, then the result', async () => {
+    const r = await plugboard(['call', fx('rterm-echo'), 'upper', '--args', '{"text":"quiet"}']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('QUIET\n');
+    const s = await plugboard(['call', fx('planner-executor'), 'execute_task', '--args', '{"prompt":"x","chunks":2}']);
+    expect(s.stdout.startsWith('part 1 part 2 \n')).toBe(true);
+  });
+
+  it('exits 1 with the failure code on a failed call, as the last JSON line', async () => {
+    const r = await plugboard(['call', fx('gassist-python'), 'no_such_function', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'plugin_error' }));
+    const human = await plugboard(['call', fx('mehrhof-provider'), 'provider.parse', '--args', '{"input":"bad"}']);
+    expect(human.code).toBe(1);
+    expect(human.stderr).toMatch(/^plugin_error: Invalid format/);
+  });
+
+  it('holds a passthrough conversation with --input turns', async () => {
+    const r = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', '--input', 'exit', '--json']);
+    expect(r.code).toBe(0);
+    const completes = r.lines.filter((l) => l.type === 'complete');
+    expect(completes.map((c) => [c.data, c.keep_session])).toEqual([
+      [expect.stringMatching(/Talking about anything/), true],
+      ['hello', true],
+      ['Bye!', false],
+    ]);
+  });
+
+  it('refuses --input turns after the plugin ended the session', async () => {
+    const r = await plugboard(['call', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '--input', 'more', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'cancelled', message: expect.stringMatching(/ended the passthrough session before --input 1 of 1/) }));
+  });
+
+  it('applies --timeout-ms as the inactivity timeout', async () => {
+    const dir = tmpDir('cli-hang');
+    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'hangs', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'] }));
+    writeFileSync(path.join(dir, 'plugin.mjs'), `import '${path.join(FIXTURES, 'lib', 'gassist.mjs')}';\n`);
+    const t0 = Date.now();
+    const r = await plugboard(['call', dir, 'hang', '--timeout-ms', '400', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'timeout' }));
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
+  it('names a manifest error and exits 1', async () => {
+    const dir = tmpDir('cli-bad');
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ name: 'x', executable: 'x.py', protocol_version: '2.0', functions: [{ name: 'f', parameters: { type: 'array' } }] }));
+    const r = await plugboard(['call', dir, 'f', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'launch_failed', message: expect.stringContaining('functions[0].parameters.type: expected "object"') }));
+  });
+
+  it('checks a plugin of each dialect and passes', async () => {
+    for (const name of ['gassist-python', 'mehrhof-provider', 'planner-executor', 'rterm-echo', 'mcpb-echo']) {
+      const r = await plugboard(['check', fx(name), '--json']);
+      const out = r.lines[0] as { ok: boolean; checks: Array<{ name: string; status: string }> };
+      expect([name, r.code, out.ok]).toEqual([name, 0, true]);
+      expect(out.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['manifest', 'launch', 'handshake', 'tools', 'ping', 'shutdown', 'cleanup']));
+    }
+  });
+
+  it('fails check for a plugin that ignores shutdown, and for one that leaves children running', async () => {
+    const dir = tmpDir('cli-stubborn');
+    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'stubborn', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], env: { FIXTURE_MODE: 'ignore-shutdown' } }));
+    writeFileSync(path.join(dir, 'plugin.mjs'), `import '${path.join(FIXTURES, 'lib', 'gassist.mjs')}';\n`);
+    const r = await plugboard(['check', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/FAIL {2}shutdown {3}still running 500 ms after shutdown and stdin closing: it needed SIGTERM/);
+  });
+
+  it('benchmarks a plugin and reports percentiles as JSON', async () => {
+    const r = await plugboard(['bench', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '-n', '200', '--json']);
+    expect(r.code).toBe(0);
+    const b = r.lines[0] as Record<string, number>;
+    expect(b.n).toBe(200);
+    expect(b.p50_us).toBeGreaterThan(0);
+    expect(b.p95_us).toBeGreaterThanOrEqual(b.p50_us as number);
+    expect(b.p99_us).toBeGreaterThanOrEqual(b.p95_us as number);
+    expect(b.calls_per_s).toBeGreaterThan(0);
+  });
+});
