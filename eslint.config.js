@@ -10,7 +10,7 @@ const noElectron = { paths: [electron], patterns: [{ group: ['electron/*'], mess
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'out/', 'dist/', 'release/', 'test/.tmp/', 'test-results/', 'playwright-report/', 'sdk/python/', '**/*.py'],
+    ignores: ['node_modules/', 'out/', '**/dist/', 'release/', 'test/.tmp/', 'test-results/', 'playwright-report/', 'sdk/python/', '**/*.py'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

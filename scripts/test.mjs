@@ -4,9 +4,11 @@
 import { spawnSync } from 'node:child_process';
 
 const steps = [
+  ['build the plugin SDK (bundled plugins import it)', 'npm', ['run', '--silent', 'build:sdk']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
   ['lint', 'npm', ['run', '--silent', 'lint']],
   ['unit and integration tests', 'npx', ['vitest', 'run']],
+  ['python sdk tests', 'python3', ['-m', 'unittest', 'discover', '-s', 'sdk/python/tests', '-t', 'sdk/python']],
 ];
 
 const only = process.argv.slice(2);

@@ -29,7 +29,7 @@ describe('NDJSON decoder', () => {
       fc.property(fc.array(jsonValue, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 30 }), (values, cuts) => {
         const got = collect();
         const dec = new NdjsonDecoder(got.sink);
-        const bytes = Buffer.concat(values.map((v) => ndjsonEncoder.encode(v)));
+        const bytes = Buffer.concat(values.map((v) => Buffer.from(ndjsonEncoder.encode(v))));
         for (const part of split(bytes, cuts)) expect(dec.push(part)).toBeNull();
         expect(got.messages).toEqual(values);
         expect(dec.bufferedBytes).toBe(0);
@@ -40,7 +40,7 @@ describe('NDJSON decoder', () => {
   it('keeps multi-byte characters whole across chunk boundaries', () => {
     const got = collect();
     const dec = new NdjsonDecoder(got.sink);
-    const bytes = ndjsonEncoder.encode({ text: 'héllo ✓ 日本 🎉' });
+    const bytes = Buffer.from(ndjsonEncoder.encode({ text: 'héllo ✓ 日本 🎉' }));
     for (let i = 0; i < bytes.length; i++) dec.push(bytes.subarray(i, i + 1));
     expect(got.messages).toEqual([{ text: 'héllo ✓ 日本 🎉' }]);
   });
@@ -83,7 +83,7 @@ describe('length-prefixed decoder', () => {
       fc.property(fc.array(jsonValue, { maxLength: 20 }), fc.array(fc.nat(), { maxLength: 30 }), (values, cuts) => {
         const got = collect();
         const dec = new LengthPrefixedDecoder(got.sink);
-        const bytes = Buffer.concat(values.map((v) => lengthPrefixedEncoder.encode(v)));
+        const bytes = Buffer.concat(values.map((v) => Buffer.from(lengthPrefixedEncoder.encode(v))));
         for (const part of split(bytes, cuts)) expect(dec.push(part)).toBeNull();
         expect(got.messages).toEqual(values);
         expect(dec.bufferedBytes).toBe(0);
@@ -118,7 +118,7 @@ describe('length-prefixed decoder', () => {
     const junk = Buffer.from('not json');
     const head = Buffer.alloc(4);
     head.writeUInt32BE(junk.length, 0);
-    dec.push(Buffer.concat([head, junk, lengthPrefixedEncoder.encode({ after: true })]));
+    dec.push(Buffer.concat([head, junk, Buffer.from(lengthPrefixedEncoder.encode({ after: true }))]));
     expect(got.junk).toEqual(['not json']);
     expect(got.messages).toEqual([{ after: true }]);
   });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { NEVER_CANCELLED } from '../../src/shared/cancel';
 import { DIALECT_FACTORIES } from '../../src/main/host/dialects';
 import type { JsonRpcSession } from '../../src/main/host/dialects/jsonrpc';
 import { planLaunch } from '../../src/main/host/process/launch';
@@ -127,7 +128,7 @@ describe('JSON-RPC dialect: planner/executor', () => {
         { tool: 'no_such_method', args: {} },
         { tool: 'validate_code', args: { code: 'const x' } },
       ],
-      new AbortController().signal,
+      NEVER_CANCELLED,
     );
     expect(out[0]).toEqual({ ok: true, value: expect.objectContaining({ data: { valid: false, issues: [] } }) });
     expect(out[1]).toEqual(expect.objectContaining({ ok: false, code: 'plugin_error' }));

@@ -188,7 +188,7 @@ describe('plugboard.json', () => {
     expect([s.id, s.name, s.version, s.dialect, s.framing, s.persistent]).toEqual(['my-tool', 'My tool', '2.0.0', 'jsonrpc', 'length-prefixed', false]);
     expect(s.timeouts.callInactivityMs).toBe(1234);
     expect(s.timeouts.restartDelaysMs).toEqual([10, 20]);
-    expect(s.timeouts.pingIntervalMs).toBe(1000);
+    expect(s.timeouts.pingIntervalMs).toBe(500);
     expect(s.settings[0]).toEqual(expect.objectContaining({ key: 'TOKEN', sensitive: true, required: true, env: 'MY_TOKEN' }));
     expect(s.userCommands).toEqual([{ name: 'status', description: 's', shareWithModel: true }]);
     expect(s.autoApprovedTools).toEqual(['go']);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
 import { collect, expectFailure, RecordingHost } from '../helpers/calls';
 import { cleanupFixtures, FIXTURES, fixturePlugin, tmpDir } from '../helpers/plugins';
-import { isAlive, leftovers, pluginProcesses } from '../helpers/processes';
+import { gone, isAlive, leftovers, pluginProcesses } from '../helpers/processes';
 
 const host = new RecordingHost();
 let neighbour: PluginSupervisor;
@@ -67,7 +67,7 @@ describe('misbehaving plugins', () => {
     expect(expectFailure(r.outcome).code).toBe('timeout');
     expect(r.ms).toBeLessThan(2000);
     await host.waitFor(sup.spec.id, 'ready', 5000, host.health.length);
-    expect(isAlive(pid)).toBe(false);
+    expect(await gone(pid, 4000)).toBe(true);
     expect(sup.health.pid).not.toBe(pid);
     await settle();
   });

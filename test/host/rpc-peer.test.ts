@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CancelSource } from '../../src/shared/cancel';
 import { RpcPeer, type RpcHandlers, type RpcId, type RpcOutcome } from '../../src/main/host/rpc/peer';
 
 interface Wire {
@@ -144,9 +145,9 @@ describe('JSON-RPC peer', () => {
     }
     // aborted
     for (let i = 0; i < n; i++) {
-      const ac = new AbortController();
-      const r = w.peer.request('execute', {}, { signal: ac.signal });
-      ac.abort();
+      const cancel = new CancelSource();
+      const r = w.peer.request('execute', {}, { cancel });
+      cancel.cancel('stop');
       outcomes.push(r.outcome);
     }
     // timed out

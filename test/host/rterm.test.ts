@@ -3,7 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { checkCapabilities } from '../../src/main/host/dialects/rterm';
 import { collect, expectFailure, RecordingHost } from '../helpers/calls';
 import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
-import { leftovers } from '../helpers/processes';
+import { gone, leftovers } from '../helpers/processes';
 
 const host = new RecordingHost();
 afterEach(async () => {
@@ -22,11 +22,14 @@ function rterm(mode: string, id = `rt-${mode || 'ok'}`, extra: Record<string, un
 describe('rterm.plugin.v1 dialect', () => {
   it('runs one process per call: handshake, request, response, exit', async () => {
     const sup = await host.addDir(path.join(FIXTURES, 'rterm-echo'));
-    const pids = new Set<number>();
-    sup.onDidChangeHealth((h) => h.pid && pids.add(h.pid));
     expect((await collect(sup, 'upper', { text: 'shout' })).outcome).toEqual({ ok: true, value: { success: true, data: 'SHOUT', keepSession: false } });
-    expect((await collect(sup, 'echo', { text: 'again' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'again' }) });
-    expect(pids.size).toBe(2);
+    const pids: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const r = await collect(sup, 'pid', {});
+      pids.push((r.outcome.ok && r.outcome.value.data) as number);
+      expect(await gone(pids[i] as number)).toBe(true);
+    }
+    expect(pids[0]).not.toBe(pids[1]);
     expect(sup.health.state).toBe('stopped');
   });
 

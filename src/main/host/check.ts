@@ -150,7 +150,9 @@ function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined): Chec
     return { name: 'tools', status: 'pass', detail: `${said.length} announced by tools/list: ${said.join(', ') || 'none'}` };
   }
   const missing = declared.filter((n) => !said.includes(n));
-  const extra = said.filter((n) => !declared.includes(n));
+  // A user command is run as the function of the same name: announcing it is right.
+  const commands = spec.userCommands.map((c) => c.name);
+  const extra = said.filter((n) => !declared.includes(n) && !commands.includes(n));
   if (missing.length > 0) {
     return {
       name: 'tools',

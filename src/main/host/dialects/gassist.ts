@@ -5,6 +5,7 @@
  * (Python SDK) or as an `error` notification (Node and C++ SDKs); `input` acknowledged, then
  * streamed and completed the same way; `shutdown` a notification nobody answers.
  */
+import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import type { LogLevel, ToolSpec } from '../../../shared/model';
 import { rpcCodeMeaning } from '../rpc/codes';
@@ -103,22 +104,22 @@ class GAssistSession implements DialectSession {
     const pending = this.peer.request(
       'execute',
       { function: req.tool, arguments: req.args ?? {}, context: req.context ?? [], system_info: req.systemInfo ?? '' },
-      { signal: req.signal },
+      { cancel: req.cancel },
     );
-    return this.runTurn(pending, sink, req.signal, (outcome) => {
+    return this.runTurn(pending, sink, req.cancel, (outcome) => {
       if (outcome.type === 'result') return completionFromResult(outcome.value);
       return undefined;
     });
   }
 
-  async input(text: string, sink: CallSink, signal: AbortSignal, ackMs: number): Promise<CallOutcome> {
-    const pending = this.peer.request('input', { content: text, timestamp: Date.now() }, { signal });
+  async input(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome> {
+    const pending = this.peer.request('input', { content: text, timestamp: Date.now() }, { cancel });
     let acked = false;
     const ackTimer = setTimeout(() => {
       if (!acked) this.finishTurn(pending.id, failure('timeout', `the plugin did not acknowledge input within ${ackMs} ms`));
     }, ackMs);
     try {
-      return await this.runTurn(pending, sink, signal, (outcome) => {
+      return await this.runTurn(pending, sink, cancel, (outcome) => {
         if (outcome.type !== 'result') return undefined;
         acked = true;
         clearTimeout(ackTimer);
@@ -140,7 +141,7 @@ class GAssistSession implements DialectSession {
   private runTurn(
     pending: PendingRequest,
     sink: CallSink,
-    signal: AbortSignal,
+    cancel: CancelToken,
     onResponse: (outcome: RpcOutcome) => CallOutcome | null | undefined,
   ): Promise<CallOutcome> {
     return new Promise<CallOutcome>((resolve) => {
@@ -160,7 +161,7 @@ class GAssistSession implements DialectSession {
         }
         if (outcome.type === 'aborted' || outcome.type === 'closed' || outcome.type === 'timeout') {
           const reason = outcome.type === 'closed' ? `connection closed: ${outcome.reason}` : `call ${outcome.type}`;
-          return this.finishTurn(id, abortedFailure(signal, failure('cancelled', reason)));
+          return this.finishTurn(id, abortedFailure(cancel, failure('cancelled', reason)));
         }
         const mapped = onResponse(outcome);
         if (mapped === null) return; // acknowledged; the completion comes by notification

@@ -10,6 +10,7 @@
  * - `ping` answered with an error still proves the process alive; a plugin that never answers a
  *   ping is noted once and left to the process-level watchdog.
  */
+import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import type { LogLevel, RpcFlavor } from '../../../shared/model';
 import { rpcCodeMeaning } from '../rpc/codes';
@@ -99,7 +100,7 @@ class JsonRpcSession implements DialectSession {
   }
 
   call(req: CallRequest, sink: CallSink): Promise<CallOutcome> {
-    const pending = this.peer.request(req.tool, req.args ?? {}, { signal: req.signal });
+    const pending = this.peer.request(req.tool, req.args ?? {}, { cancel: req.cancel });
     return new Promise<CallOutcome>((resolve) => {
       const done = (outcome: CallOutcome): void => {
         if (!this.active.delete(pending.id)) return;
@@ -121,14 +122,14 @@ class JsonRpcSession implements DialectSession {
         }
         if (outcome.type === 'settled') return;
         const reason = outcome.type === 'closed' ? `connection closed: ${outcome.reason}` : `call ${outcome.type}`;
-        done(abortedFailure(req.signal, failure('cancelled', reason)));
+        done(abortedFailure(req.cancel, failure('cancelled', reason)));
       });
     });
   }
 
   /** Several calls in one batch array; each answer is read like a single call's. */
-  async callBatch(calls: BatchCall[], signal: AbortSignal): Promise<CallOutcome[]> {
-    const pending = this.peer.batch(calls.map((c) => ({ method: c.tool, params: c.args ?? {} })), { signal });
+  async callBatch(calls: BatchCall[], cancel: CancelToken): Promise<CallOutcome[]> {
+    const pending = this.peer.batch(calls.map((c) => ({ method: c.tool, params: c.args ?? {} })), { cancel });
     return Promise.all(
       pending.map(async (p): Promise<CallOutcome> => {
         const outcome = await p.outcome;
@@ -138,7 +139,7 @@ class JsonRpcSession implements DialectSession {
           return { ok: true, value: { success: true, data: outcome.value, keepSession: false } };
         }
         if (outcome.type === 'error') return failure('plugin_error', this.errorText(outcome.error), this.errorDetails(outcome.error));
-        return abortedFailure(signal, failure('cancelled', `batch entry ${outcome.type}`));
+        return abortedFailure(cancel, failure('cancelled', `batch entry ${outcome.type}`));
       }),
     );
   }

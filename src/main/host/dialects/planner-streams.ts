@@ -23,8 +23,12 @@ export interface PlannerStreamHooks {
 
 type StreamKey = string | number;
 
+/** How many ended streams are remembered, so their late chunks are not taken for a new call's. */
+const REMEMBER_ENDED = 64;
+
 export class PlannerStreams {
   private readonly open = new Map<StreamKey, OpenStream>();
+  private readonly ended = new Set<StreamKey>();
 
   constructor(private readonly hooks: PlannerStreamHooks) {}
 
@@ -42,6 +46,7 @@ export class PlannerStreams {
 
   data(p: Record<string, unknown>): void {
     const key = streamKey(p.stream_id);
+    if (key !== undefined && this.ended.has(key)) return this.hooks.diagnostic(`late stream_data for ended stream ${JSON.stringify(key)} ignored`);
     let s = key === undefined ? undefined : this.open.get(key);
     if (!s && key !== undefined) {
       // Tolerate a missing stream_start when the owner is unambiguous.
@@ -78,9 +83,10 @@ export class PlannerStreams {
 
   end(p: Record<string, unknown>): void {
     const key = streamKey(p.stream_id);
+    if (key !== undefined && this.ended.has(key)) return;
     const s = key === undefined ? undefined : this.open.get(key);
     if (!s || key === undefined) return this.hooks.diagnostic(`stream_end for unknown stream ${JSON.stringify(p.stream_id)}`);
-    this.open.delete(key);
+    this.close(key);
     const total = p.total_chunks;
     if (typeof total !== 'number') return;
     if (total > s.received) {
@@ -102,11 +108,17 @@ export class PlannerStreams {
   }
 
   closeFor(call: RpcId): void {
-    for (const [key, s] of this.open) if (s.call === call) this.open.delete(key);
+    for (const [key, s] of this.open) if (s.call === call) this.close(key);
+  }
+
+  private close(key: StreamKey): void {
+    this.open.delete(key);
+    this.ended.add(key);
+    if (this.ended.size > REMEMBER_ENDED) this.ended.delete(this.ended.values().next().value as StreamKey);
   }
 
   private breakStream(key: StreamKey, s: OpenStream, message: string): void {
-    this.open.delete(key);
+    this.close(key);
     this.hooks.broken(s.call, message);
   }
 }

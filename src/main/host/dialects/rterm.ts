@@ -5,6 +5,7 @@
  * type is `malformed_response`, and the handshake manifest is checked field by field, including
  * the plugin's capabilities against the core-owned allow-list.
  */
+import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { asRecord, describeValue } from './values';
 import {
@@ -138,7 +139,7 @@ class RtermSession implements DialectSession {
       { type: 'request', request_id: requestId, tool_name: req.tool, context, input: req.args ?? {} },
       undefined,
       'response',
-      req.signal,
+      req.cancel,
     );
     if (got.kind === 'failure') return got.failure;
     const reply = got.msg;
@@ -174,16 +175,15 @@ class RtermSession implements DialectSession {
     message: unknown,
     timeoutMs: number | undefined,
     what: string,
-    signal?: AbortSignal,
+    cancel?: CancelToken,
   ): Promise<Reply> {
     if (this.fatal) return Promise.resolve({ kind: 'failure', failure: this.fatal });
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const onAbort = (): void =>
-        finish({ kind: 'failure', failure: abortedFailure(signal as AbortSignal, failure('cancelled', 'call cancelled')) });
+      let offCancel: (() => void) | undefined;
       const finish: Waiter = (v) => {
         if (timer) clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
+        offCancel?.();
         if (this.waiter === finish) this.waiter = null;
         resolve(v);
       };
@@ -191,9 +191,11 @@ class RtermSession implements DialectSession {
       if (timeoutMs !== undefined) {
         timer = setTimeout(() => finish({ kind: 'failure', failure: failure('timeout', `no ${what} within ${timeoutMs} ms`) }), timeoutMs);
       }
-      if (signal) {
-        if (signal.aborted) return onAbort();
-        signal.addEventListener('abort', onAbort, { once: true });
+      if (cancel) {
+        offCancel = cancel.onCancel(() =>
+          finish({ kind: 'failure', failure: abortedFailure(cancel, failure('cancelled', 'call cancelled')) }),
+        );
+        if (cancel.isCancelled) return;
       }
       this.ctx.send(message);
     });

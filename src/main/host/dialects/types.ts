@@ -3,6 +3,7 @@
  * process; it owns the protocol state (pending ids, open streams) and nothing else: processes,
  * timers for deadlines and restarts belong to the supervisor.
  */
+import type { CancelToken } from '../../../shared/cancel';
 import type { Failure, Result } from '../../../shared/failures';
 import type { Disposable } from '../../../shared/lifecycle';
 import type { CallCompletion, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
@@ -18,8 +19,8 @@ export interface CallRequest {
   /** The conversation so far; empty unless the plugin may read it. */
   context: ChatMessage[];
   systemInfo: string;
-  /** Aborted by the supervisor on cancel, deadline or death. The session must clean up on abort. */
-  signal: AbortSignal;
+  /** Cancelled by the supervisor on cancel, deadline or death. The session must clean up then. */
+  cancel: CancelToken;
 }
 
 export interface CallSink {
@@ -72,7 +73,7 @@ export interface DialectSession extends Disposable {
   handshake(timeoutMs: number): Promise<Result<HandshakeInfo>>;
   call(req: CallRequest, sink: CallSink): Promise<CallOutcome>;
   /** Passthrough input (G-Assist). Absent when the protocol has none. */
-  input?(text: string, sink: CallSink, signal: AbortSignal, ackMs: number): Promise<CallOutcome>;
+  input?(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome>;
   ping(timeoutMs: number): Promise<PingOutcome>;
   /** The protocol's goodbye (`shutdown`), sent before stdin closes. */
   farewell(): void;
@@ -88,9 +89,9 @@ export interface DialectFactory {
   maxConcurrentCalls: number;
 }
 
-/** Abort reasons the supervisor uses, so sessions can tell a cancel from a deadline. */
-export function abortedFailure(signal: AbortSignal, fallback: Failure): Failure {
-  const r: unknown = signal.reason;
+/** The failure a cancelled call ends with: the supervisor's reason (cancel, deadline, death). */
+export function abortedFailure(cancel: CancelToken, fallback: Failure): Failure {
+  const r: unknown = cancel.reason;
   if (typeof r === 'object' && r !== null && (r as Failure).ok === false) return r as Failure;
   return fallback;
 }

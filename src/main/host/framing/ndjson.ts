@@ -81,7 +81,7 @@ export class NdjsonDecoder implements Decoder {
 }
 
 export const ndjsonEncoder: Encoder = {
-  encode(value: unknown): Buffer {
-    return Buffer.from(`${JSON.stringify(value)}\n`, 'utf8');
+  encode(value: unknown): string {
+    return `${JSON.stringify(value)}\n`;
   },
 };

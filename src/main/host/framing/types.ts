@@ -23,7 +23,8 @@ export interface Decoder {
 }
 
 export interface Encoder {
-  encode(value: unknown): Buffer;
+  /** A string for text framings (the stream encodes it without an extra copy), bytes otherwise. */
+  encode(value: unknown): string | Buffer;
 }
 
 /** How much of a junk line a diagnostic quotes. */

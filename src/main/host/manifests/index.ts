@@ -67,9 +67,11 @@ export function readManifestText(file: string, text: string): ManifestResult {
   if (isYaml) return readMehrhof(file, obj);
   if (base === 'plugboard.json') return readPlugboard(file, obj);
   if (base === 'rterm-plugin.json') return readRterm(file, obj);
+  // A plugboard.json under another name says so with protocol + command; check it first, or its
+  // `functions` would make it look like a G-Assist manifest.
+  if ('protocol' in obj && 'command' in obj && 'id' in obj) return readPlugboard(file, obj);
   if (looksLikeMcpb(obj)) return readMcpb(file, obj);
   if (looksLikeGAssist(obj)) return readGAssist(file, obj);
-  if ('protocol' in obj && 'command' in obj) return readPlugboard(file, obj);
   return invalid(file, [
     '(top level): not a manifest Plugboard knows: expected a G-Assist manifest (executable, functions) or an MCPB manifest (manifest_version, server)',
   ]);

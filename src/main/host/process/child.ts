@@ -184,7 +184,7 @@ export class PluginProcess implements Disposable {
     return this.exited;
   }
 
-  write(bytes: Buffer): void {
+  write(bytes: string | Buffer): void {
     if (this.exitInfo || this.child.stdin.destroyed || this.child.stdin.writableEnded) return;
     this.child.stdin.write(bytes);
   }

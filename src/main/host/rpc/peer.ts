@@ -10,6 +10,8 @@
  * both ways, and strays surfaced instead of swallowed.
  */
 
+import type { CancelToken } from '../../../shared/cancel';
+
 export type RpcId = number | string;
 
 export interface RpcError {
@@ -35,7 +37,7 @@ export interface PendingRequest {
 
 export interface RequestOptions {
   timeoutMs?: number;
-  signal?: AbortSignal;
+  cancel?: CancelToken;
 }
 
 export interface BatchEntry {
@@ -60,8 +62,7 @@ export interface RpcHandlers {
 interface Entry {
   resolve(outcome: RpcOutcome): void;
   timer: ReturnType<typeof setTimeout> | undefined;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+  offCancel: (() => void) | undefined;
 }
 
 export class RpcPeer {
@@ -141,19 +142,16 @@ export class RpcPeer {
         resolve({ type: 'closed', reason: this.closedReason });
         return;
       }
-      if (options.signal?.aborted) {
+      if (options.cancel?.isCancelled) {
         resolve({ type: 'aborted' });
         return;
       }
-      const entry: Entry = { resolve, timer: undefined, signal: options.signal, onAbort: undefined };
+      const entry: Entry = { resolve, timer: undefined, offCancel: undefined };
       if (options.timeoutMs !== undefined) {
         entry.timer = setTimeout(() => this.finish(id, { type: 'timeout' }), options.timeoutMs);
       }
-      if (options.signal) {
-        entry.onAbort = () => this.finish(id, { type: 'aborted' });
-        options.signal.addEventListener('abort', entry.onAbort, { once: true });
-      }
       this.pending.set(id, entry);
+      if (options.cancel) entry.offCancel = options.cancel.onCancel(() => this.finish(id, { type: 'aborted' }));
     });
   }
 
@@ -162,7 +160,7 @@ export class RpcPeer {
     if (!entry) return false;
     this.pending.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
-    if (entry.onAbort) entry.signal?.removeEventListener('abort', entry.onAbort);
+    entry.offCancel?.();
     entry.resolve(outcome);
     return true;
   }

@@ -4,6 +4,7 @@
  * ends the call first decides its outcome, at once; chunks already streamed stay delivered, and
  * nothing is emitted for the call after its final event.
  */
+import { type CancelSource } from '../../../shared/cancel';
 import { failure, type Failure } from '../../../shared/failures';
 import type { CallEvent, PluginSpec } from '../../../shared/model';
 import { abortedFailure, type CallOutcome, type CallRequest, type CallSink } from '../dialects/types';
@@ -20,8 +21,7 @@ interface RunOptions {
 
 interface Running {
   inst: Instance;
-  ac: AbortController;
-  finished: boolean;
+  cancel: CancelSource;
 }
 
 const STDERR_TAIL = 20;
@@ -38,48 +38,52 @@ export class CallRunner {
     return this.running.size;
   }
 
-  async run(callId: string, inst: Instance, kind: CallKind, opts: RunOptions, ac: AbortController): Promise<CallOutcome> {
+  async run(callId: string, inst: Instance, kind: CallKind, opts: RunOptions, cancel: CancelSource): Promise<CallOutcome> {
     const t = this.spec.timeouts;
     const inactivityMs = opts.inactivityMs ?? t.callInactivityMs;
-    const entry: Running = { inst, ac, finished: false };
-    this.running.set(callId, entry);
-    const inactivity = setTimeout(
-      () => ac.abort(failure('timeout', `no answer or stream chunk from the plugin for ${inactivityMs} ms`)),
-      inactivityMs,
-    );
-    const cap = setTimeout(() => ac.abort(failure('timeout', `the call passed its ${t.callHardCapMs} ms cap`)), t.callHardCapMs);
+    const started = Date.now();
+    const capAt = started + t.callHardCapMs;
+    let lastActivity = started;
+    let finished = false;
+    this.running.set(callId, { inst, cancel });
+    // One timer for both deadlines. Activity only records a time: no timer work per chunk.
+    const check = (): void => {
+      const now = Date.now();
+      if (now >= capAt) return cancel.cancel(failure('timeout', `the call passed its ${t.callHardCapMs} ms cap`));
+      const idle = now - lastActivity;
+      if (idle >= inactivityMs) {
+        return cancel.cancel(failure('timeout', `no answer or stream chunk from the plugin for ${inactivityMs} ms`));
+      }
+      timer = setTimeout(check, Math.min(inactivityMs - idle, capAt - now));
+    };
+    let timer = setTimeout(check, Math.min(inactivityMs, t.callHardCapMs));
     const sink: CallSink = {
       stream: (data) => {
-        if (entry.finished) return;
-        inactivity.refresh();
+        if (finished) return;
+        lastActivity = Date.now();
         this.emit({ type: 'stream', callId, data }, opts);
       },
       activity: () => {
-        if (!entry.finished) inactivity.refresh();
+        lastActivity = Date.now();
       },
     };
-    let onAbort: (() => void) | undefined;
-    const aborted = new Promise<Failure>((resolve) => {
-      onAbort = () => resolve(abortedFailure(ac.signal, failure('cancelled', 'cancelled')));
-      if (ac.signal.aborted) onAbort();
-      else ac.signal.addEventListener('abort', onAbort, { once: true });
+    let offCancel: (() => void) | undefined;
+    const cancelled = new Promise<Failure>((resolve) => {
+      offCancel = cancel.onCancel(() => resolve(abortedFailure(cancel, failure('cancelled', 'cancelled'))));
     });
     try {
+      const token = cancel.token;
       const work =
         kind.type === 'call'
-          ? inst.session.call(
-              { tool: kind.tool, args: kind.args, context: opts.context ?? [], systemInfo: opts.systemInfo ?? '', signal: ac.signal },
-              sink,
-            )
+          ? inst.session.call({ tool: kind.tool, args: kind.args, context: opts.context ?? [], systemInfo: opts.systemInfo ?? '', cancel: token }, sink)
           : inst.session.input
-            ? inst.session.input(kind.text, sink, ac.signal, t.inputAckMs)
+            ? inst.session.input(kind.text, sink, token, t.inputAckMs)
             : Promise.resolve<CallOutcome>(failure('plugin_error', `${this.spec.id} has no passthrough input`));
-      return await Promise.race([work, aborted]);
+      return await Promise.race([work, cancelled]);
     } finally {
-      entry.finished = true;
-      clearTimeout(inactivity);
-      clearTimeout(cap);
-      if (onAbort) ac.signal.removeEventListener('abort', onAbort);
+      finished = true;
+      clearTimeout(timer);
+      offCancel?.();
       this.running.delete(callId);
     }
   }
@@ -93,11 +97,11 @@ export class CallRunner {
 
   /** Fails every call running on an instance with its cause of death. */
   abortFor(inst: Instance, cause: Failure): void {
-    for (const r of this.running.values()) if (r.inst === inst) r.ac.abort(cause);
+    for (const r of this.running.values()) if (r.inst === inst) r.cancel.cancel(cause);
   }
 
   abortAll(cause: Failure): void {
-    for (const r of this.running.values()) r.ac.abort(cause);
+    for (const r of this.running.values()) r.cancel.cancel(cause);
   }
 
   /** Adds the plugin's last stderr lines (and launch facts) to a failure that lacks them. */

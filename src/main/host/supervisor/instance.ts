@@ -62,7 +62,7 @@ export class Instance implements Disposable {
       message: (v) => session?.receive(v),
       junk: (text, reason) => {
         const fatal = session?.junk(text, reason);
-        if (fatal) instance?.die(fatal, true);
+        if (fatal) instance?.die(fatal, 'kill');
       },
     });
     const proc = await PluginProcess.start({
@@ -108,12 +108,12 @@ export class Instance implements Disposable {
     this.store.add(proc.onDidReceive(() => (this.lastLifeAt = Date.now())));
     this.store.add(proc.onDidStderr((line) => hooks.stderr(line)));
     this.store.add(
-      proc.onDidFramingError((reason) => this.die(failure('malformed_response', `the plugin broke its framing: ${reason}`), true)),
+      proc.onDidFramingError((reason) => this.die(failure('malformed_response', `the plugin broke its framing: ${reason}`), 'kill')),
     );
     this.store.add(
       proc.onDidExit((exit) => {
         if (exit.expected) return;
-        this.die(failure('crashed', describeExit(exit), this.details(exit)), false);
+        this.die(failure('crashed', describeExit(exit), this.details(exit)), 'gone');
       }),
     );
   }
@@ -132,11 +132,16 @@ export class Instance implements Disposable {
     return d;
   }
 
-  /** Marks the instance dead with a cause, killing it when it is still running. */
-  die(cause: Failure, kill: boolean): void {
+  /**
+   * Marks the instance dead with a cause; its owner then runs the stop sequence. `kill` first
+   * ends a process that can do nothing useful any more (frozen, broken framing) at once; `stop`
+   * leaves it to the stop sequence, so a plugin that is only stuck in a call gets its shutdown
+   * and SIGTERM and can clean up (a terminal plugin's shells, say); `gone` is for one that exited.
+   */
+  die(cause: Failure, how: 'kill' | 'stop' | 'gone'): void {
     if (this.dead) return;
     this.dead = cause.details ? cause : { ...cause, details: this.details() };
-    if (kill) this.proc.kill();
+    if (how === 'kill') this.proc.kill();
     // Tell the owner first, so the cause it sees is this one and not the session closing.
     this._onDidDie.fire(this.dead);
     this.session.dispose();

@@ -1,3 +1,5 @@
+import type { CancelToken } from '../../../shared/cancel';
+
 /** A counting semaphore whose waits can be abandoned: calls queue for a plugin's free slots. */
 export class Slots {
   private free: number;
@@ -11,25 +13,33 @@ export class Slots {
     return this.waiters.length;
   }
 
-  /** Resolves true with a slot, or false when the signal aborted first (no slot is held then). */
-  acquire(signal: AbortSignal): Promise<boolean> {
-    if (signal.aborted) return Promise.resolve(false);
+  /** Takes a free slot at once, if there is one. */
+  tryAcquire(): boolean {
+    if (this.free > 0 && this.waiters.length === 0) {
+      this.free--;
+      return true;
+    }
+    return false;
+  }
+
+  /** Resolves true with a slot, or false when cancelled first (no slot is held then). */
+  acquire(cancel: CancelToken): Promise<boolean> {
+    if (cancel.isCancelled) return Promise.resolve(false);
     if (this.free > 0) {
       this.free--;
       return Promise.resolve(true);
     }
     return new Promise<boolean>((resolve) => {
       const grant = (): void => {
-        signal.removeEventListener('abort', onAbort);
+        off();
         resolve(true);
       };
-      const onAbort = (): void => {
+      this.waiters.push(grant);
+      const off = cancel.onCancel(() => {
         const i = this.waiters.indexOf(grant);
         if (i !== -1) this.waiters.splice(i, 1);
         resolve(false);
-      };
-      this.waiters.push(grant);
-      signal.addEventListener('abort', onAbort, { once: true });
+      });
     });
   }
 

@@ -7,10 +7,11 @@
  * cause of death, keeping the chunks it already streamed; cancel ends a call at any moment.
  */
 import { randomUUID } from 'node:crypto';
+import { CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Emitter, type Disposable } from '../../../shared/lifecycle';
 import type { CallEvent, HealthEvent, HealthState, LogEvent, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
-import type { CallOutcome, ChatMessage, DialectFactory } from '../dialects/types';
+import { abortedFailure, type CallOutcome, type ChatMessage, type DialectFactory } from '../dialects/types';
 import type { LaunchPlan } from '../process/launch';
 import { RateGate } from '../process/ring';
 import { validateArguments } from '../validate';
@@ -18,6 +19,9 @@ import { CallRunner, type CallKind } from './call-runner';
 import { Instance } from './instance';
 import { Slots } from './slots';
 import { Watchdog } from './watchdog';
+
+/** Quiet window for busy/ready health events (see setState). */
+const HEALTH_WINDOW_MS = 50;
 
 export interface SupervisorOptions {
   spec: PluginSpec;
@@ -77,8 +81,11 @@ export class PluginSupervisor implements Disposable {
   private readonly slots: Slots;
   private readonly runner: CallRunner;
   private announced: ToolSpec[] | undefined;
+  private toolCache: ToolSpec[] | null = null;
   private passthrough: { startedAt: number; cap: ReturnType<typeof setTimeout> } | null = null;
   private readonly logGate: RateGate;
+  private healthWindow: ReturnType<typeof setTimeout> | undefined;
+  private healthDirty = false;
 
   private readonly _onDidChangeHealth = new Emitter<HealthEvent>();
   private readonly _onDidLog = new Emitter<LogEvent>();
@@ -116,13 +123,15 @@ export class PluginSupervisor implements Disposable {
 
   /** Declared tools, completed by what the running plugin announced (MCP schemas, G-Assist commands). */
   get tools(): ToolSpec[] {
+    if (this.toolCache) return this.toolCache;
     const out = new Map<string, ToolSpec>();
     for (const t of this.spec.tools) out.set(t.name, t);
     for (const t of this.announced ?? []) {
       const d = out.get(t.name);
       if (!d || isEmptySchema(d.parameters)) out.set(t.name, d ? { ...d, parameters: t.parameters } : t);
     }
-    return [...out.values()];
+    this.toolCache = [...out.values()];
+    return this.toolCache;
   }
 
   get announcedTools(): ToolSpec[] | undefined {
@@ -209,17 +218,25 @@ export class PluginSupervisor implements Disposable {
 
   private begin(kind: CallKind, opts: CallOptions): CallHandle {
     const callId = randomUUID();
-    const ac = new AbortController();
-    if (opts.signal) {
-      const outer = opts.signal;
-      if (outer.aborted) ac.abort(failure('cancelled', 'cancelled before it started'));
-      else outer.addEventListener('abort', () => ac.abort(failure('cancelled', 'cancelled')), { once: true });
+    const cancel = new CancelSource();
+    const outer = opts.signal;
+    let unlink: (() => void) | undefined;
+    if (outer) {
+      const onAbort = (): void => cancel.cancel(failure('cancelled', 'cancelled'));
+      if (outer.aborted) onAbort();
+      else {
+        outer.addEventListener('abort', onAbort, { once: true });
+        unlink = () => outer.removeEventListener('abort', onAbort);
+      }
     }
-    const done = this.runCall(callId, kind, opts, ac).then((o) => this.runner.report(callId, o, opts));
-    return { callId, done, cancel: (reason) => ac.abort(failure('cancelled', reason ?? 'cancelled by the user')) };
+    const done = this.runCall(callId, kind, opts, cancel).then((o) => {
+      unlink?.();
+      return this.runner.report(callId, o, opts);
+    });
+    return { callId, done, cancel: (reason) => cancel.cancel(failure('cancelled', reason ?? 'cancelled by the user')) };
   }
 
-  private async runCall(callId: string, kind: CallKind, opts: CallOptions, ac: AbortController): Promise<CallOutcome> {
+  private async runCall(callId: string, kind: CallKind, opts: CallOptions, cancel: CancelSource): Promise<CallOutcome> {
     if (!this.enabled) return failure('tool_not_exposed', `${this.spec.id} is disabled`);
     // Check arguments before anything starts when the schema is known; again once the running
     // plugin has announced a better one (MCP tools/list).
@@ -234,14 +251,19 @@ export class PluginSupervisor implements Disposable {
     } else if (!this.passthrough || !this.instance || this.instance.isDead) {
       return failure('cancelled', `no passthrough session is open with ${this.spec.id}`);
     }
-    if (!(await this.slots.acquire(ac.signal))) return failure('cancelled', 'cancelled while waiting for the plugin');
+    if (!this.slots.tryAcquire() && !(await this.slots.acquire(cancel.token))) {
+      return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
+    }
     try {
+      const held = this.instance && !this.instance.isDead ? this.instance : null;
       const got =
         kind.type === 'input'
           ? this.heldInstance()
-          : this.spec.persistent || this.instance
-            ? await this.ensureInstance()
-            : await this.launchEphemeral();
+          : held
+            ? ok(held)
+            : this.spec.persistent
+              ? await this.ensureInstance()
+              : await this.launchEphemeral();
       if (!got.ok) return got;
       const inst = got.value;
       if (kind.type === 'call') {
@@ -253,11 +275,12 @@ export class PluginSupervisor implements Disposable {
         }
       }
       // A verdict on the plugin's health may be pending (a ping out while it was idle): wait for it.
-      await this.watchdog?.pause();
+      const verdict = this.watchdog?.pause();
+      if (verdict) await verdict;
       if (inst.isDead) return inst.deathCause ?? failure('crashed', 'the plugin died before the call started');
-      if (ac.signal.aborted) return failure('cancelled', 'cancelled before it started');
+      if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled before it started'));
       this.setState('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
-      const outcome = await this.runner.run(callId, inst, kind, opts, ac);
+      const outcome = await this.runner.run(callId, inst, kind, opts, cancel);
       this.afterCall(inst, kind, outcome, opts);
       return this.runner.withStderr(outcome, inst);
     } finally {
@@ -272,7 +295,7 @@ export class PluginSupervisor implements Disposable {
       if (kind.type === 'input' || outcome.code !== 'cancelled') this.endPassthrough(`the turn failed: ${outcome.code}`);
       if (inst.isDead) return;
       if (outcome.code === 'timeout') {
-        inst.die(this.runner.withStderr(outcome, inst) as Failure, true);
+        inst.die(this.runner.withStderr(outcome, inst) as Failure, 'stop');
       } else if (outcome.code === 'cancelled' && !inst.session.cancelStopsWork && held) {
         // The plugin cannot be told to stop: restart it, or the next call queues behind the old one.
         void this.recycle(inst, 'restarted to stop a cancelled call');
@@ -362,7 +385,7 @@ export class PluginSupervisor implements Disposable {
     this.watchdog = new Watchdog(inst.session, this.spec.timeouts, {
       lastLifeAt: () => inst.lastLifeAt,
       answered: (rtt) => (this.pingRttMs = rtt),
-      unresponsive: (why) => inst.die(failure('unresponsive', `the plugin stopped responding: ${why}`), true),
+      unresponsive: (why) => inst.die(failure('unresponsive', `the plugin stopped responding: ${why}`), 'kill'),
     });
     this.settleIdleState();
   }
@@ -447,6 +470,7 @@ export class PluginSupervisor implements Disposable {
 
   private setAnnounced(tools: ToolSpec[]): void {
     this.announced = tools;
+    this.toolCache = null;
     this._onDidChangeTools.fire(this.tools);
   }
 
@@ -456,7 +480,25 @@ export class PluginSupervisor implements Disposable {
     this.reason = reason;
     this.cause = cause;
     if (state === 'ready') this.cause = undefined;
+    // busy ⇄ ready flips once per call: a plugin called 10,000 times a second must not send
+    // 20,000 health events to the UI. Within a quiet window only the latest of them is sent;
+    // every other state is sent at once, after any pending one.
+    if ((state === 'busy' || state === 'ready') && this.healthWindow) {
+      this.healthDirty = true;
+      return;
+    }
+    this.publishHealth();
+  }
+
+  private publishHealth(): void {
+    this.healthDirty = false;
     this._onDidChangeHealth.fire(this.health);
+    if (this.healthWindow || this.disposed) return;
+    this.healthWindow = setTimeout(() => {
+      this.healthWindow = undefined;
+      if (this.healthDirty) this.publishHealth();
+    }, HEALTH_WINDOW_MS);
+    this.healthWindow.unref?.();
   }
 
   private log(source: LogSource, level: LogLevel, message: string): void {
@@ -485,6 +527,7 @@ export class PluginSupervisor implements Disposable {
 
   dispose(): void {
     this.disposed = true;
+    if (this.healthWindow) clearTimeout(this.healthWindow);
     this.clearRestart();
     this.disposeWatchdog();
     this.runner.abortAll(failure('cancelled', 'the host is shutting down'));

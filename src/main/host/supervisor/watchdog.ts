@@ -8,6 +8,9 @@
  * or a miss already counted) waits for that verdict first: a ping sent while idle reaches the
  * plugin before the call does, so waiting is safe, and a frozen plugin then fails the call with
  * `unresponsive` instead of swallowing it until the call's own deadline.
+ *
+ * One repeating timer runs while the watchdog is on; a tick during a call does nothing. Pausing
+ * and resuming for every call therefore costs no timer work on the hot path.
  */
 import type { Disposable } from '../../../shared/lifecycle';
 import type { Timeouts } from '../../../shared/model';
@@ -20,43 +23,51 @@ export interface WatchdogHooks {
 }
 
 export class Watchdog implements Disposable {
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private interval: ReturnType<typeof setInterval> | undefined;
   /** The ping exchange under way, if any (resolves after its verdict is recorded). */
   private inflight: Promise<void> | null = null;
   private misses = 0;
-  private scheduling = false;
+  private idle = false;
   private off = false;
+  /** When the plugin last became idle: the first ping waits a full interval after a call. */
+  private idleSince = 0;
 
   constructor(
     private readonly session: DialectSession,
     private readonly t: Pick<Timeouts, 'pingIntervalMs' | 'pingTimeoutMs' | 'maxMissedPings'>,
     private readonly hooks: WatchdogHooks,
-  ) {}
+  ) {
+    if (t.pingIntervalMs > 0) {
+      this.interval = setInterval(() => this.tick(), t.pingIntervalMs);
+      this.interval.unref?.();
+    }
+  }
 
-  /** Start (or resume) pinging; the next ping goes after one interval. */
+  /** The plugin is idle: pings may go. */
   resume(): void {
-    if (this.off || this.scheduling || this.t.pingIntervalMs <= 0) return;
-    this.scheduling = true;
-    if (!this.inflight) this.schedule(this.t.pingIntervalMs);
+    if (this.idle) return;
+    this.idle = true;
+    this.idleSince = Date.now();
   }
 
   /**
-   * Stops starting new pings, and resolves once no verdict is pending: at once when the plugin
-   * is above suspicion, after the answer (or the kill) when a ping is out or a miss is counted.
+   * The plugin is about to get work: no new pings. Returns a promise only when a verdict is
+   * pending (a ping out, or the plugin suspect); it resolves after the answer or the kill.
    */
-  async pause(): Promise<void> {
-    this.scheduling = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+  pause(): Promise<void> | undefined {
+    this.idle = false;
+    return this.inflight ? this.settle() : undefined;
+  }
+
+  private async settle(): Promise<void> {
     while (this.inflight) await this.inflight;
   }
 
-  private schedule(ms: number): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.ping();
-    }, ms);
+  private tick(): void {
+    if (this.off || !this.idle || this.inflight) return;
+    // Right after a call the plugin has just shown it is alive: wait for a full interval.
+    if (Date.now() - this.idleSince < this.t.pingIntervalMs * 0.9) return;
+    this.ping();
   }
 
   private ping(): void {
@@ -73,20 +84,18 @@ export class Watchdog implements Disposable {
     const outcome = await this.session.ping(this.t.pingTimeoutMs);
     if (this.off) return false;
     if (outcome.type === 'unsupported') {
-      this.off = true;
+      this.stop();
       return false;
     }
     if (outcome.type === 'answered' || this.hooks.lastLifeAt() >= sentAt) {
       // A pong, or any other message: both are signs of life.
       this.misses = 0;
-      const rtt = Date.now() - sentAt;
-      if (outcome.type === 'answered') this.hooks.answered(rtt);
-      if (this.scheduling) this.schedule(Math.max(0, this.t.pingIntervalMs - rtt));
+      if (outcome.type === 'answered') this.hooks.answered(Date.now() - sentAt);
       return false;
     }
     this.misses++;
     if (this.misses >= this.t.maxMissedPings) {
-      this.off = true;
+      this.stop();
       this.hooks.unresponsive(`missed ${this.misses} pings in a row (${this.t.pingTimeoutMs} ms deadline each) while idle`);
       return false;
     }
@@ -94,10 +103,13 @@ export class Watchdog implements Disposable {
     return true;
   }
 
-  dispose(): void {
+  private stop(): void {
     this.off = true;
-    this.scheduling = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
+    if (this.interval) clearInterval(this.interval);
+    this.interval = undefined;
+  }
+
+  dispose(): void {
+    this.stop();
   }
 }

@@ -1,0 +1,291 @@
+/**
+ * `npm run bench`: every speed target of the plugin host, measured in one run against baselines
+ * measured in the same run (the machines are shared and noisy; only ratios mean something).
+ *
+ *   round trips   raw NDJSON echo between two Node processes (the floor); the host's call to an
+ *                 equivalent echo plugin in each dialect, also against a raw client talking to
+ *                 that same plugin; the MCP SDK's own stdio client against the same MCP server
+ *   streams       chunks/s and MB/s, raw against through the host, 64 B and 4 KiB chunks
+ *   watchdog      a plugin frozen while idle (SIGSTOP at a random moment) until it is killed
+ *   crashes       SIGKILL until the host notices, and until the plugin is ready again
+ *
+ * Options: --quick (fewer iterations), --json FILE (write the figures).
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { PluginHost } from '../src/main/host/host';
+import { loadManifest } from '../src/main/host/manifests';
+import type { PluginSupervisor } from '../src/main/host/supervisor/supervisor';
+import type { HealthState, PluginSpec } from '../src/shared/model';
+import { median, percentile } from '../src/shared/stats';
+import { RawClient } from './lib/raw-client';
+import { Report } from './lib/report';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const FIX = path.join(ROOT, 'test', 'fixtures');
+const quick = process.argv.includes('--quick');
+const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
+const WARM = quick ? 100 : 500;
+
+const report = new Report();
+const host = new PluginHost();
+
+async function samples(n: number, warm: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < warm; i++) await fn(i);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await fn(i);
+    out.push(Number(process.hrtime.bigint() - t0) / 1000);
+  }
+  return out;
+}
+
+function spec(dir: string, patch: Partial<PluginSpec> = {}): PluginSpec {
+  const m = loadManifest(dir);
+  if (!m.ok) throw new Error(m.errors.join('\n'));
+  return { ...m.spec, ...patch, id: patch.id ?? m.spec.id };
+}
+
+/** A fixture script from test/fixtures/lib run as a plugin of the given dialect, in place. */
+function libSpec(script: 'gassist' | 'jsonrpc', id: string, patch: Partial<PluginSpec> = {}): PluginSpec {
+  const base = spec(path.join(FIX, 'planner-executor'));
+  return {
+    ...base,
+    id,
+    name: id,
+    dialect: script === 'gassist' ? 'gassist-v2' : 'jsonrpc',
+    framing: script === 'gassist' ? 'length-prefixed' : 'ndjson',
+    dir: path.join(FIX, 'lib'),
+    cwd: path.join(FIX, 'lib'),
+    command: ['node', `${script}.mjs`],
+    tools: [],
+    rpcFlavor: 'generic',
+    ...patch,
+  };
+}
+
+async function hostCall(sup: PluginSupervisor, tool: string, args: Record<string, unknown>): Promise<void> {
+  const o = await sup.call(tool, args).done;
+  if (!o.ok) throw new Error(`${sup.spec.id} ${tool}: ${o.code} ${o.message}`);
+}
+
+interface Contender {
+  name: string;
+  call(i: number): Promise<unknown>;
+}
+
+/**
+ * Runs every contender for `n` calls, in turn, for several rounds, and keeps each one's best
+ * round median: interleaving spreads the machine's noise over all of them alike.
+ */
+async function interleaved(contenders: Contender[], rounds: number, n: number): Promise<Map<string, number>> {
+  const best = new Map<string, number>();
+  for (const c of contenders) for (let i = 0; i < WARM; i++) await c.call(i);
+  for (let r = 0; r < rounds; r++) {
+    for (const c of contenders) {
+      const m = median(await samples(n, 0, c.call));
+      best.set(c.name, Math.min(best.get(c.name) ?? Infinity, m));
+    }
+  }
+  return best;
+}
+
+async function roundTrips(): Promise<void> {
+  const rounds = quick ? 3 : 5;
+  const perRound = quick ? 400 : 1000;
+  report.section(`Call round trip: best of ${rounds} interleaved rounds, p50 of ${perRound} sequential calls each`);
+  const peers = path.join(ROOT, 'bench', 'peers');
+  const raw = new RawClient('node', [path.join(peers, 'raw-echo.mjs')], 'ndjson');
+  const gaRaw = new RawClient('node', [path.join(peers, 'echo-gassist.mjs')], 'length-prefixed');
+  await gaRaw.exchange({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocol_version: '2.0' } }, (m) => m.id === 0);
+  const jrRaw = new RawClient('node', [path.join(peers, 'echo-jsonrpc.mjs')], 'ndjson');
+  const server = path.join(FIX, 'mcp-echo', 'server.mjs');
+  const mcpRaw = new RawClient('node', [server], 'ndjson');
+  await mcpRaw.exchange({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }, (m) => m.id === 0);
+  mcpRaw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  const sdk = new Client({ name: 'bench', version: '1' });
+  await sdk.connect(new StdioClientTransport({ command: 'node', args: [server] }));
+
+  const peerSpec = (id: string, script: string, dialect: 'gassist-v2' | 'jsonrpc', framing: 'ndjson' | 'length-prefixed', env: Record<string, string> = {}): PluginSpec => ({
+    ...libSpec('jsonrpc', id),
+    dialect,
+    framing,
+    dir: peers,
+    cwd: peers,
+    command: ['node', script],
+    env,
+  });
+  const ga = await host.add(peerSpec('bench-gassist', 'echo-gassist.mjs', 'gassist-v2', 'length-prefixed'));
+  const jr = await host.add(peerSpec('bench-jsonrpc', 'echo-jsonrpc.mjs', 'jsonrpc', 'ndjson'));
+  const lp = await host.add(peerSpec('bench-jsonrpc-lp', 'echo-jsonrpc.mjs', 'jsonrpc', 'length-prefixed', { FRAMING: 'length-prefixed' }));
+  const mcp = await host.add(spec(path.join(FIX, 'mcp-echo'), { id: 'bench-mcp' }));
+  let id = 1;
+  const args = { text: 'hi' };
+  const best = await interleaved(
+    [
+      { name: 'floor', call: () => { const i = id++; return raw.exchange({ jsonrpc: '2.0', id: i, method: 'echo', params: args }, (m) => m.id === i); } },
+      { name: 'ga-raw', call: () => { const i = id++; return gaRaw.exchange({ jsonrpc: '2.0', id: i, method: 'execute', params: { function: 'echo', arguments: args, context: [], system_info: '' } }, (m) => m.method === 'complete'); } },
+      { name: 'ga', call: () => hostCall(ga, 'echo', args) },
+      { name: 'jr-raw', call: () => { const i = id++; return jrRaw.exchange({ jsonrpc: '2.0', id: i, method: 'echo', params: args }, (m) => m.id === i); } },
+      { name: 'jr', call: () => hostCall(jr, 'echo', args) },
+      { name: 'lp', call: () => hostCall(lp, 'echo', args) },
+      { name: 'mcp-raw', call: () => { const i = id++; return mcpRaw.exchange({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: args } }, (m) => m.id === i); } },
+      { name: 'sdk', call: () => sdk.callTool({ name: 'echo', arguments: args }) },
+      { name: 'mcp', call: () => hostCall(mcp, 'echo', args) },
+    ],
+    rounds,
+    perRound,
+  );
+  await Promise.all([raw.close(), gaRaw.close(), jrRaw.close(), mcpRaw.close(), sdk.close()]);
+  const v = (k: string) => best.get(k) as number;
+  const floorRef = { name: 'raw NDJSON echo', value: v('floor') };
+  const sdkRef = { name: 'MCP SDK client', value: v('sdk') };
+  const within2 = { maxRatio: 2, text: '≤ 2× raw' };
+  const belowSdk = { maxRatio: 1, text: '< MCP SDK' };
+  report.add({ name: 'raw NDJSON echo, Node ↔ Node (the floor)', value: v('floor'), unit: 'us' });
+  report.add({ name: 'raw client → minimal G-Assist echo plugin', value: v('ga-raw'), unit: 'us', baseline: floorRef });
+  report.add({ name: 'host → G-Assist V2 (length-prefixed)', value: v('ga'), unit: 'us', baseline: floorRef, target: within2 });
+  report.add({ name: 'raw client → minimal JSON-RPC echo plugin', value: v('jr-raw'), unit: 'us', baseline: floorRef });
+  report.add({ name: 'host → JSON-RPC (NDJSON)', value: v('jr'), unit: 'us', baseline: floorRef, target: within2 });
+  report.add({ name: 'host → JSON-RPC (length-prefixed)', value: v('lp'), unit: 'us', baseline: floorRef, target: within2 });
+  report.add({ name: 'raw client → MCP echo server (SDK server)', value: v('mcp-raw'), unit: 'us', baseline: floorRef });
+  report.add({ name: 'MCP SDK stdio client → same server', value: v('sdk'), unit: 'us', baseline: { name: 'raw client, same server', value: v('mcp-raw') } });
+  report.add({ name: 'host → MCP (same server)', value: v('mcp'), unit: 'us', baseline: sdkRef, target: belowSdk });
+  report.add({ name: 'host → MCP, against a raw client to that server', value: v('mcp'), unit: 'us', baseline: { name: 'raw, same server', value: v('mcp-raw') }, target: within2 });
+  report.add({ name: 'host → G-Assist V2, against the MCP SDK', value: v('ga'), unit: 'us', baseline: sdkRef, target: belowSdk });
+  report.add({ name: 'host → JSON-RPC, against the MCP SDK', value: v('jr'), unit: 'us', baseline: sdkRef, target: belowSdk });
+  for (const s of [ga, jr, lp, mcp]) await host.remove(s.spec.id);
+
+  // rterm: one process per call, against spawning the same plugin by hand.
+  const rtN = quick ? 30 : 100;
+  const rtDir = path.join(FIX, 'rterm-echo');
+  // Both sides stop at the response; the process's exit happens after it, off the clock.
+  const closing: Promise<void>[] = [];
+  const rawRterm = median(
+    await samples(rtN, 5, async () => {
+      const c = new RawClient('node', ['plugin.mjs'], 'ndjson', rtDir);
+      await c.exchange({ type: 'handshake', protocol_version: 'rterm.plugin.v1' }, (m) => m.type === 'handshake');
+      await c.exchange({ type: 'request', request_id: 'r', tool_name: 'echo', context: {}, input: { text: 'hi' } }, (m) => m.type === 'response');
+      closing.push(c.close());
+    }),
+  );
+  await Promise.all(closing);
+  const rt = await host.add(spec(rtDir));
+  const rtHost = median(await samples(rtN, 5, () => hostCall(rt, 'echo', { text: 'hi' })));
+  report.add({ name: `raw spawn+handshake+call+exit, rterm (n=${rtN})`, value: rawRterm, unit: 'us' });
+  report.add({ name: `host → rterm.plugin.v1, process per call (n=${rtN})`, value: rtHost, unit: 'us', baseline: { name: 'raw, same plugin', value: rawRterm }, target: within2 });
+  await host.remove(rt.spec.id);
+}
+
+async function streams(): Promise<void> {
+  report.section('Stream throughput, one plugin streaming to a reader (chunks per second; MB/s of payload)');
+  const peers = path.join(ROOT, 'bench', 'peers');
+  for (const [size, n] of [
+    [64, quick ? 50_000 : 200_000],
+    [4096, quick ? 5_000 : 20_000],
+  ] as const) {
+    // Raw: the same stream source, read with a line split and JSON.parse per chunk, nothing else.
+    const raw = new RawClient('node', [path.join(peers, 'stream-jsonrpc.mjs')], 'ndjson');
+    const sup = await host.add({ ...libSpec('jsonrpc', `bench-stream-${size}`), dir: peers, cwd: peers, command: ['node', 'stream-jsonrpc.mjs'] });
+    await sup.start();
+    let rawBest = 0;
+    let hostBest = 0;
+    for (let r = 0; r < 3; r++) {
+      let count = 0;
+      raw.onOther = () => count++;
+      let t0 = performance.now();
+      await raw.exchange({ jsonrpc: '2.0', id: r, method: 'blast', params: { n, size } }, (m) => m.id === r);
+      if (count !== n) throw new Error(`raw stream lost chunks: ${count}/${n}`);
+      rawBest = Math.max(rawBest, (n / (performance.now() - t0)) * 1000);
+      count = 0;
+      t0 = performance.now();
+      const o = await sup.call('blast', { n, size }, { onEvent: (e) => e.type === 'stream' && count++ }).done;
+      if (!o.ok || count !== n) throw new Error(`host stream lost chunks: ${count}/${n}`);
+      hostBest = Math.max(hostBest, (n / (performance.now() - t0)) * 1000);
+    }
+    await raw.close();
+    const label = size === 64 ? '64 B' : '4 KiB';
+    report.add({ name: `raw NDJSON stream, ${label} chunks (n=${n})`, value: rawBest, unit: '/s' });
+    report.add({ name: `host stream, ${label} chunks`, value: hostBest, unit: '/s', baseline: { name: 'raw', value: rawBest }, target: { minRatio: 0.5, text: '≥ 0.5× raw' } });
+    report.add({ name: `host stream, ${label} chunks, payload`, value: (hostBest * size) / 1e6, unit: 'MB/s' });
+    await host.remove(sup.spec.id);
+  }
+}
+
+function waitState(sup: PluginSupervisor, state: HealthState, ms: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`${sup.spec.id}: no ${state} within ${ms} ms`)), ms);
+    const sub = sup.onDidChangeHealth((h) => {
+      if (h.state === state) {
+        clearTimeout(t);
+        sub.dispose();
+        resolve(performance.now());
+      }
+    });
+  });
+}
+
+async function watchdog(): Promise<void> {
+  const trials = quick ? 4 : 8;
+  report.section(`Watchdog: a plugin frozen (SIGSTOP) at a random moment while idle, default deadlines (${trials} trials)`);
+  const sup = await host.add(libSpec('gassist', 'bench-freeze', { persistent: true }));
+  const kills: number[] = [];
+  for (let i = 0; i < trials; i++) {
+    await sup.start(); // a user start: the restart budget is fresh for every trial
+    await new Promise((r) => setTimeout(r, 1200 + Math.random() * 1000));
+    const dead = waitState(sup, 'unresponsive', 10_000);
+    const frozenAt = performance.now();
+    process.kill(sup.health.pid as number, 'SIGSTOP');
+    kills.push((await dead) - frozenAt);
+    await waitState(sup, 'ready', 10_000);
+  }
+  const t = sup.spec.timeouts;
+  report.add({ name: `freeze → kill, median (ping ${t.pingIntervalMs} ms, deadline ${t.pingTimeoutMs} ms)`, value: median(kills), unit: 'ms', target: { maxValue: 2500, text: '≤ 2.5 s' } });
+  report.add({ name: 'freeze → kill, worst of the trials', value: Math.max(...kills), unit: 'ms', target: { maxValue: 2500, text: '≤ 2.5 s' } });
+  await host.remove(sup.spec.id);
+}
+
+async function crashes(): Promise<void> {
+  const trials = quick ? 3 : 6;
+  report.section(`Crash: SIGKILL to an idle plugin (${trials} trials; first restart after the 1 s back-off)`);
+  const noticed: number[] = [];
+  const ready: number[] = [];
+  const sup = await host.add(libSpec('gassist', 'bench-crash', { persistent: true }));
+  for (let i = 0; i < trials; i++) {
+    await sup.start();
+    await new Promise((r) => setTimeout(r, 200));
+    const crashed = waitState(sup, 'crashed', 5000);
+    const up = waitState(sup, 'ready', 10_000);
+    const t0 = performance.now();
+    process.kill(sup.health.pid as number, 'SIGKILL');
+    noticed.push((await crashed) - t0);
+    ready.push((await up) - t0);
+  }
+  report.add({ name: 'crash → noticed (health: crashed), median', value: median(noticed), unit: 'ms', target: { maxValue: 100, text: '≤ 100 ms' } });
+  report.add({ name: 'crash → noticed, worst', value: Math.max(...noticed), unit: 'ms', target: { maxValue: 100, text: '≤ 100 ms' } });
+  report.add({ name: 'crash → ready again, median (incl. 1 s back-off)', value: median(ready), unit: 'ms' });
+  report.add({ name: 'crash → ready again, p95', value: percentile(ready, 95), unit: 'ms' });
+  await host.remove(sup.spec.id);
+}
+
+async function main(): Promise<void> {
+  console.log(`Plugboard host benchmarks${quick ? ' (quick)' : ''} — node ${process.version}, ${new Date().toISOString()}`);
+  await roundTrips();
+  await streams();
+  await watchdog();
+  await crashes();
+  await host.shutdown();
+  const unmet = report.unmet;
+  console.log(unmet.length === 0 ? '\nAll targets met.' : `\nTargets not met: ${unmet.map((f) => f.name).join('; ')}`);
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(report.figures, null, 2));
+}
+
+main().catch(async (e) => {
+  console.error(e);
+  await host.shutdown();
+  process.exit(1);
+});
