@@ -4,5 +4,12 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// Output piped into `head` and the like: a closed pipe ends the command quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
 const { main } = await import('../src/main/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

@@ -1,38 +1,10 @@
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
+import { plugboard } from '../helpers/cli';
+import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 
 afterAll(cleanupFixtures);
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  lines: Array<Record<string, unknown>>;
-}
-
-/** Runs the real `plugboard` command as a child process. */
-function plugboard(args: string[], opts: { npx?: boolean; timeoutMs?: number } = {}): Promise<Run> {
-  const [cmd, pre] = opts.npx ? ['npx', ['--no-install', 'plugboard']] : [process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs')]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd as string, [...(pre as string[]), ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`plugboard ${args.join(' ')} did not finish; stderr: ${stderr}`));
-    }, opts.timeoutMs ?? 20_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const lines = args.includes('--json') ? stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
-      resolve({ code, stdout, stderr, lines });
-    });
-  });
-}
 
 const fx = (name: string) => path.join(FIXTURES, name);
 

@@ -6,6 +6,7 @@ import { toDisposable } from '../../shared/lifecycle';
 import { benchCommand, benchHelp } from './commands/bench';
 import { callCommand, callHelp } from './commands/call';
 import { checkCommand, checkHelp } from './commands/check';
+import { pluginsCommand, pluginsHelp } from './commands/plugins';
 import { EXIT_OK, EXIT_USAGE, UsageError, processOut, type Out } from './io';
 import type { CliEnv } from './session';
 
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
   call: { summary: 'call one function of a plugin and stream its output', help: callHelp, run: callCommand },
   check: { summary: 'check a plugin before publishing it', help: checkHelp, run: checkCommand },
   bench: { summary: 'measure call latency through one running plugin', help: benchHelp, run: benchCommand },
+  plugins: { summary: 'list, install, expose, grant and configure plugins', help: pluginsHelp, run: pluginsCommand },
 };
 
 export function mainHelp(): string {

@@ -1,13 +1,12 @@
 /**
- * Opens the plugin a command names in a fresh host, and wires the host's health and log events
- * to the output (JSON lines with --json; warnings on stderr otherwise).
+ * Opens the plugin a command names, and wires the host's health and log events to the output
+ * (JSON lines with --json; warnings on stderr otherwise).
  */
-import { failure, type Failure } from '../../shared/failures';
+import type { Failure } from '../../shared/failures';
 import { DisposableStore, type Disposable } from '../../shared/lifecycle';
-import { PluginHost } from '../host/host';
-import type { PluginSupervisor } from '../host/supervisor/supervisor';
+import type { SettingValue } from '../host/process/launch';
 import { jsonLine, type Out } from './io';
-import { resolveTarget } from './target';
+import { dataDirOf, openCallTarget, type CallTarget } from './target';
 
 export interface CliEnv {
   out: Out;
@@ -19,27 +18,24 @@ export interface OpenOptions {
   dataDir: string | undefined;
   out: Out;
   json: boolean;
+  settings?: Record<string, SettingValue>;
 }
 
 export type Opened =
-  | {
+  | (CallTarget & {
       ok: true;
-      host: PluginHost;
-      sup: PluginSupervisor;
-      grants: { passthrough: boolean };
       /** Stops printing health and log events (before the final shutdown, so the result is the last line). */
       quiet: Disposable;
-    }
+    })
   | { ok: false; failure: Failure };
 
 export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened> {
-  const resolved = resolveTarget(arg);
-  if (!resolved.ok) return { ok: false, failure: failure('launch_failed', resolved.message) };
-  const { spec, warnings } = resolved.target;
-  const host = new PluginHost();
+  const target = await openCallTarget(arg, dataDirOf(opts.dataDir), opts.settings);
+  if ('code' in target) return { ok: false, failure: target };
+  const { host, sup } = target;
   const subs = new DisposableStore();
-  for (const w of warnings) {
-    if (opts.json) jsonLine(opts.out, { type: 'log', pluginId: spec.id, source: 'host', level: 'warn', message: `manifest: ${w}` });
+  for (const w of target.warnings) {
+    if (opts.json) jsonLine(opts.out, { type: 'log', pluginId: sup.spec.id, source: 'host', level: 'warn', message: `manifest: ${w}` });
     else opts.out.stderr(`warning: ${w}\n`);
   }
   if (opts.json) {
@@ -56,6 +52,5 @@ export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened
       }),
     );
   }
-  const sup = await host.add(spec);
-  return { ok: true, host, sup, grants: { passthrough: true }, quiet: subs };
+  return { ...target, ok: true, quiet: subs };
 }

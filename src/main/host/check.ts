@@ -3,6 +3,9 @@
  * launch and shake hands, do the tools it announces match the ones it declares, does it answer
  * pings, does it exit cleanly on shutdown, and is nothing of it left running afterwards.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describeFailure } from '../../shared/failures';
 import type { PluginSpec, ToolSpec } from '../../shared/model';
 import { DIALECT_FACTORIES } from './dialects';
@@ -40,7 +43,18 @@ export async function checkPlugin(target: string, opts: CheckOptions = {}): Prom
     detail: [`${spec.manifestPath} (${spec.manifestFormat}): ${spec.id} ${spec.version}, ${spec.dialect} over ${spec.framing}`, ...m.warnings].join('\n'),
   });
 
-  const plan = planLaunch({ spec, settings: opts.settings ?? {}, parentEnv: opts.parentEnv ?? process.env });
+  // The plugin's own data goes to a scratch folder that is removed afterwards.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-check-${spec.id}-`));
+  try {
+    return await runChecks(spec, items, scratch, opts);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, opts: CheckOptions): Promise<{ spec?: PluginSpec; items: CheckItem[] }> {
+  const hostEnv = { PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: scratch };
+  const plan = planLaunch({ spec, settings: opts.settings ?? {}, parentEnv: opts.parentEnv ?? process.env, hostEnv });
   if (!plan.ok) {
     items.push({ name: 'launch', status: 'fail', detail: describeFailure(plan) });
     return { spec, items };

@@ -2,6 +2,7 @@
  * The plugin host: one supervisor per plugin, their events gathered in one place. Used alike by
  * the Electron app, the `plugboard` CLI and the web server. Node only; knows nothing of Electron.
  */
+import type { Failure } from '../../shared/failures';
 import { Emitter, DisposableStore, type Disposable } from '../../shared/lifecycle';
 import type { CallEvent, HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
 import { DIALECT_FACTORIES } from './dialects';
@@ -18,10 +19,12 @@ export interface HostOptions {
 }
 
 export interface AddOptions {
-  /** Core-owned capability allow-list. Default: what the manifest declares (a plugin run from a path). */
-  allowedCapabilities?: readonly string[];
+  /** Core-owned capability allow-list, read at every launch. Default: what the manifest declares. */
+  allowedCapabilities?(): readonly string[];
   /** The user's setting values, read at every launch. */
-  settings?(): Record<string, SettingValue>;
+  settings?(): Record<string, SettingValue> | Promise<Record<string, SettingValue>>;
+  /** A last check before launch (a withheld secret, say); a failure stops the launch. */
+  preflight?(): Promise<Failure | undefined> | Failure | undefined;
   enabled?: boolean;
 }
 
@@ -46,17 +49,20 @@ export class PluginHost implements Disposable {
     const sup = new PluginSupervisor({
       spec,
       dialect: DIALECT_FACTORIES[spec.dialect],
-      allowedCapabilities: opts.allowedCapabilities ?? spec.capabilities,
+      allowedCapabilities: opts.allowedCapabilities ?? (() => spec.capabilities),
       enabled: opts.enabled ?? true,
-      plan: () =>
-        planLaunch({
+      plan: async () => {
+        const refused = await opts.preflight?.();
+        if (refused) return refused;
+        return planLaunch({
           spec,
-          settings: opts.settings?.() ?? {},
+          settings: (await opts.settings?.()) ?? {},
           parentEnv: this.options.parentEnv ?? process.env,
           hostEnv: this.options.hostEnv?.(spec) ?? {},
           ...(this.options.execPath ? { execPath: this.options.execPath } : {}),
           ...(this.options.isElectron !== undefined ? { isElectron: this.options.isElectron } : {}),
-        }),
+        });
+      },
     });
     const subs = new DisposableStore();
     subs.add(sup.onDidChangeHealth((e) => this._onDidChangeHealth.fire(e)));

@@ -30,13 +30,13 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     env.out.stderr(`${describeFailure(opened.failure)}\n`);
     return EXIT_FAILED;
   }
-  const { sup, host, quiet } = opened;
+  const { sup, quiet } = opened;
   try {
     const warmup = Math.min(50, Math.max(5, Math.floor(n / 10)));
     const samples: number[] = [];
     for (let i = 0; i < warmup + n; i++) {
       const t0 = process.hrtime.bigint();
-      const outcome = await sup.call(fn, args).done;
+      const outcome = await opened.call(fn, args, {}).done;
       const us = Number(process.hrtime.bigint() - t0) / 1000;
       if (!outcome.ok) {
         env.out.stderr(`call ${i + 1} failed: ${describeFailure(outcome)}\n`);
@@ -61,7 +61,7 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     return EXIT_OK;
   } finally {
     quiet.dispose();
-    await host.shutdown();
+    await opened.shutdown();
   }
 }
 

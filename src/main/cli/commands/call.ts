@@ -7,7 +7,9 @@ import { describeFailure, failure, type Failure } from '../../../shared/failures
 import type { CallEvent } from '../../../shared/model';
 import type { CallOutcome } from '../../host/dialects/types';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, parseJsonObject, parsePositiveInt, type Out } from '../io';
+import type { SettingValue } from '../../host/process/launch';
 import { openTarget, type CliEnv } from '../session';
+import { parsePairs } from './plugins';
 
 export const callHelp = `Usage: plugboard call <plugin> <function> [options]
 
@@ -19,6 +21,8 @@ Options:
   --input TEXT       a passthrough turn, sent while the plugin keeps the session (repeatable)
   --json             one JSON object per line: stream, complete, error, health, log
   --timeout-ms N     the call's inactivity timeout (default: the plugin's, 30000)
+  --set KEY=VALUE    a setting, for a plugin run from a folder (repeatable; installed plugins
+                     use their configured settings: plugboard plugins config)
   --data-dir DIR     where installed plugins live (default $PLUGBOARD_HOME or ~/.config/plugboard)
   -h, --help         this help
 
@@ -34,6 +38,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
       json: { type: 'boolean' },
       'timeout-ms': { type: 'string' },
       'data-dir': { type: 'string' },
+      set: { type: 'string', multiple: true },
     },
     { min: 2, max: 2, names: '<plugin> and <function>' },
   );
@@ -44,19 +49,19 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
   const json = values.json === true;
   const out = env.out;
 
-  const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json });
+  const settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
+  const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json, settings });
   if (!opened.ok) return reportFailure(out, json, opened.failure);
-  const { sup, host, grants, quiet } = opened;
+  const { sup, quiet } = opened;
   const printer = new Printer(out, json);
   const stopSignals = env.onInterrupt(() => current?.cancel('interrupted (Ctrl-C)'));
   let current: { cancel(reason?: string): void } | null = null;
   try {
     const callOpts = {
       ...(inactivityMs ? { inactivityMs } : {}),
-      allowPassthrough: grants.passthrough,
       onEvent: (e: CallEvent) => printer.event(e),
     };
-    const first = sup.call(fn, args, callOpts);
+    const first = opened.call(fn, args, callOpts);
     current = first;
     let outcome: CallOutcome = await first.done;
     for (let i = 0; i < inputs.length; i++) {
@@ -66,7 +71,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
         printer.event({ type: 'error', callId: '', failure: outcome });
         break;
       }
-      const turn = sup.input(inputs[i] as string, callOpts);
+      const turn = opened.input(inputs[i] as string, callOpts);
       current = turn;
       outcome = await turn.done;
     }
@@ -76,7 +81,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
   } finally {
     quiet.dispose();
     stopSignals.dispose();
-    await host.shutdown();
+    await opened.shutdown();
   }
 }
 

@@ -1,5 +1,7 @@
 /** `plugboard check <plugin>`: the checks of host/check.ts, as a list or as JSON. */
 import { checkPlugin, type CheckStatus } from '../../host/check';
+import type { SettingValue } from '../../host/process/launch';
+import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
 import type { CliEnv } from '../session';
 
@@ -10,6 +12,7 @@ announced tools, ping behaviour, a clean exit on shutdown, and nothing left runn
 <plugin> is a plugin folder or a manifest file.
 
 Options:
+  --set KEY=VALUE  a setting the plugin needs to start (repeatable)
   --json      one JSON object: {"ok": bool, "plugin": id, "checks": [{name, status, detail}]}
   -h, --help  this help
 
@@ -18,8 +21,9 @@ Exit status: 0 when every check passes (warnings allowed), 1 otherwise, 2 on a u
 const MARK: Record<CheckStatus, string> = { pass: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
 export async function checkCommand(argv: string[], env: CliEnv): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' } }, { min: 1, max: 1, names: '<plugin>' });
-  const { spec, items } = await checkPlugin(positionals[0] as string);
+  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, set: { type: 'string', multiple: true } }, { min: 1, max: 1, names: '<plugin>' });
+  const settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
+  const { spec, items } = await checkPlugin(positionals[0] as string, { settings });
   const ok = items.every((i) => i.status !== 'fail');
   if (values.json) {
     jsonLine(env.out, { ok, plugin: spec?.id ?? null, checks: items });

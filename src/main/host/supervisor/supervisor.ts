@@ -26,10 +26,10 @@ const HEALTH_WINDOW_MS = 50;
 export interface SupervisorOptions {
   spec: PluginSpec;
   dialect: DialectFactory;
-  /** The core-owned capability allow-list for this plugin binding. */
-  allowedCapabilities: readonly string[];
-  /** Computes what to spawn, at every start (settings may have changed). */
-  plan(): LaunchPlan | Failure;
+  /** The core-owned capability allow-list for this plugin binding, read at every launch. */
+  allowedCapabilities(): readonly string[];
+  /** Computes what to spawn, at every start (settings and grants may have changed). */
+  plan(): Promise<LaunchPlan | Failure>;
   enabled?: boolean;
   /** Log lines per second per plugin before the rest are counted instead of emitted. */
   logRatePerSecond?: number;
@@ -355,13 +355,13 @@ export class PluginSupervisor implements Disposable {
 
   private async launch(): Promise<Result<Instance>> {
     this.setState('starting', 'launching');
-    const plan = this.opts.plan();
+    const plan = await this.opts.plan();
     if (!plan.ok) return plan;
     const inst = await Instance.launch({
       spec: this.spec,
       plan,
       dialect: this.opts.dialect,
-      allowedCapabilities: this.opts.allowedCapabilities,
+      allowedCapabilities: this.opts.allowedCapabilities(),
       hooks: {
         diagnostic: (level, m) => this.log('host', level, m),
         pluginLog: (level, m) => this.log('plugin', level, m),

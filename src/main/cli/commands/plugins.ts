@@ -1,0 +1,197 @@
+/**
+ * `plugboard plugins …`: list, install, uninstall, expose/unexpose, enable/disable,
+ * grant/revoke and config, over the same registry as the app. Exit 0 done, 1 refused or failed
+ * (the reason on stderr, or as JSON with --json), 2 usage.
+ */
+import { requestedCapabilities } from '../../../shared/capabilities';
+import { PluginRegistry, type Done, type Refused } from '../../host/registry/registry';
+import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
+import type { CliEnv } from '../session';
+import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
+
+export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--data-dir DIR] [--json]
+
+Commands:
+  list                                 every bundled and installed plugin, with its state
+  install <folder|.zip|.mcpb|.dxt>     install a plugin [--replace] [--grant CAP]... [--grant-none]
+  uninstall <id>                       stop and remove a plugin with its settings and secrets
+  expose <id>[:<tool>]                 switch a plugin or one of its tools on
+  unexpose <id>[:<tool>]               switch it off (calls are refused with tool_not_exposed)
+  enable <id> | disable <id>           a disabled plugin is never started
+  grant <id> <capability>...           add to the plugin's allow-list
+  revoke <id> <capability>...          remove from it
+  config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
+
+Options:
+  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  --json           machine-readable output
+  -h, --help       this help
+
+An install grants what the plugin requests unless you pass --grant (only those) or --grant-none.
+Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
+
+const SUBCOMMANDS = ['list', 'install', 'uninstall', 'expose', 'unexpose', 'enable', 'disable', 'grant', 'revoke', 'config'] as const;
+
+export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
+  const { values, positionals } = parse(
+    argv,
+    {
+      'data-dir': { type: 'string' },
+      json: { type: 'boolean' },
+      replace: { type: 'boolean' },
+      grant: { type: 'string', multiple: true },
+      'grant-none': { type: 'boolean' },
+    },
+    { min: 1, max: 1000, names: 'a command (list, install, …)' },
+  );
+  const [sub, ...rest] = positionals as [string, ...string[]];
+  if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown plugins command "${sub}"`);
+  const json = values.json === true;
+  const registry = await PluginRegistry.open({ dataDir: dataDirOf(values['data-dir']), bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() });
+  try {
+    switch (sub) {
+      case 'list':
+        expectArgs(rest, 0, 0, '');
+        return await list(registry, env.out, json);
+      case 'install': {
+        const [source] = expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>');
+        const grant = values['grant-none'] ? 'none' : values.grant?.length ? values.grant : 'requested';
+        const r = await registry.install(source as string, { replace: values.replace === true, grant });
+        if (!r.ok) return refusal(env.out, json, r);
+        if (json) jsonLine(env.out, r);
+        else {
+          env.out.stdout(`${r.detail}\n`);
+          env.out.stdout(`granted: ${r.granted.join(', ') || 'nothing'}\n`);
+          if (r.newlyRequested.length) env.out.stdout(`requested by the new version, not granted: ${r.newlyRequested.join(', ')} (plugboard plugins grant ${r.id} …)\n`);
+        }
+        return EXIT_OK;
+      }
+      case 'uninstall':
+        return report(env.out, json, await registry.uninstall(expectArgs(rest, 1, 1, '<id>')[0] as string));
+      case 'expose':
+      case 'unexpose': {
+        const [target] = expectArgs(rest, 1, 1, '<id>[:<tool>]');
+        const at = (target as string).indexOf(':');
+        const id = at === -1 ? (target as string) : (target as string).slice(0, at);
+        const tool = at === -1 ? undefined : (target as string).slice(at + 1);
+        return report(env.out, json, await registry.setExposed(id, tool, sub === 'expose'));
+      }
+      case 'enable':
+      case 'disable':
+        return report(env.out, json, await registry.setEnabled(expectArgs(rest, 1, 1, '<id>')[0] as string, sub === 'enable'));
+      case 'grant':
+      case 'revoke': {
+        const [id, ...caps] = expectArgs(rest, 2, 100, '<id> <capability>...');
+        return report(env.out, json, sub === 'grant' ? await registry.grant(id as string, caps) : await registry.revoke(id as string, caps));
+      }
+      case 'config': {
+        const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
+        return report(env.out, json, await registry.configure(id as string, parsePairs(pairs)));
+      }
+    }
+  } finally {
+    await registry.shutdown();
+  }
+  return EXIT_OK;
+}
+
+function expectArgs(rest: string[], min: number, max: number, names: string): string[] {
+  if (rest.length < min) throw new UsageError(`missing ${names}`);
+  if (rest.length > max) throw new UsageError(`unexpected argument "${rest[max]}"`);
+  return rest;
+}
+
+/** `KEY=VALUE` pairs; `KEY=` unsets; a repeated KEY (or a JSON array value) makes a list. */
+export function parsePairs(pairs: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of pairs) {
+    const eq = p.indexOf('=');
+    if (eq <= 0) throw new UsageError(`"${p}" is not KEY=VALUE`);
+    const key = p.slice(0, eq);
+    const raw = p.slice(eq + 1);
+    let value: unknown = raw === '' ? null : raw;
+    if (raw.startsWith('[')) {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        throw new UsageError(`${key}: "${raw}" is not a JSON list`);
+      }
+    }
+    if (key in out && value !== null) {
+      const prev = out[key];
+      out[key] = [...(Array.isArray(prev) ? prev : [prev]), value];
+    } else out[key] = value;
+  }
+  return out;
+}
+
+function report(out: Out, json: boolean, r: Done): number {
+  if (!r.ok) return refusal(out, json, r);
+  if (json) jsonLine(out, r);
+  else out.stdout(`${r.detail}\n`);
+  return EXIT_OK;
+}
+
+function refusal(out: Out, json: boolean, r: Refused): number {
+  if (json) jsonLine(out, { ok: false, error: r.message });
+  else out.stderr(`refused: ${r.message}\n`);
+  return EXIT_FAILED;
+}
+
+async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<number> {
+  const views = new Map(await Promise.all(registry.list().map(async (r) => [r.id, await registry.settingsView(r.id)] as const)));
+  const rows = registry.list().map((rec) => {
+    const state = registry.pluginState(rec.id);
+    const tools = registry.tools(rec.id);
+    const spec = rec.spec;
+    return {
+      id: rec.id,
+      name: spec?.name ?? rec.id,
+      version: spec?.version ?? null,
+      description: spec?.description ?? '',
+      source: rec.source,
+      dir: rec.dir,
+      dialect: spec?.dialect ?? null,
+      error: rec.error ?? null,
+      enabled: state.enabled,
+      exposed: state.exposed,
+      tools: tools.map((t) => ({ name: t.name, exposed: t.exposed })),
+      exposedCount: tools.filter((t) => t.exposed).length,
+      toolCount: tools.length,
+      requested: spec ? requestedCapabilities(spec) : [],
+      granted: state.grants,
+      settings: (views.get(rec.id) ?? []).map((s) => ({
+        key: s.key,
+        type: s.type,
+        required: s.required,
+        sensitive: s.sensitive,
+        value: s.value,
+        default: s.sensitive ? null : (s.default ?? null),
+      })),
+    };
+  });
+  if (json) {
+    jsonLine(out, rows);
+    return EXIT_OK;
+  }
+  if (rows.length === 0) {
+    out.stdout(`no plugins (data directory ${registry.paths.root})\n`);
+    return EXIT_OK;
+  }
+  for (const r of rows) {
+    if (r.error) {
+      out.stdout(`✗ ${r.id}  (${r.source})  ${r.error.split('\n').join(' ')}\n`);
+      continue;
+    }
+    const state = !r.enabled ? 'disabled' : !r.exposed ? 'unexposed' : 'enabled';
+    out.stdout(`${r.enabled ? '●' : '○'} ${r.id} ${r.version}  ${r.dialect}  ${r.source}  ${state}  tools ${r.exposedCount}/${r.toolCount} exposed\n`);
+    const off = r.tools.filter((t) => !t.exposed).map((t) => t.name);
+    if (off.length) out.stdout(`    off: ${off.join(', ')}\n`);
+    if (r.requested.length) {
+      out.stdout(`    capabilities: ${r.requested.map((c) => `${c}${r.granted.includes(c) ? '' : ' (not granted)'}`).join(', ')}\n`);
+    }
+    const missing = r.settings.filter((s) => s.required && s.value === null && s.default === null).map((s) => s.key);
+    if (missing.length) out.stdout(`    needs settings: ${missing.join(', ')} (plugboard plugins config ${r.id} KEY=VALUE)\n`);
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,100 @@
+/**
+ * The activation of a staged install: move the plugin folder into place (keeping the old one
+ * aside until the new one is in, for an upgrade), then record it in the registry state. Any
+ * failure puts everything back as it was. Also the removal of an installed plugin.
+ */
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { DataPaths } from '../paths';
+import type { SecretStore } from '../secrets';
+import { defaultPluginState, type StateStore } from '../state';
+import type { Staged } from './stage';
+
+export interface InstallOutcome {
+  ok: true;
+  id: string;
+  version: string;
+  upgraded: boolean;
+  granted: string[];
+  /** Capabilities the new version requests that were not granted before. */
+  newlyRequested: string[];
+  detail: string;
+}
+
+export async function installStaged(
+  staged: Staged,
+  ctx: { paths: DataPaths; state: StateStore; source: string; grants: string[]; upgrade: boolean },
+): Promise<InstallOutcome | { ok: false; message: string }> {
+  const { spec } = staged;
+  const target = ctx.paths.plugin(spec.id);
+  const aside = ctx.upgrade && existsSync(target) ? path.join(mkdtempSync(path.join(ctx.paths.staging, 'previous-')), spec.id) : null;
+  const pluginsExisted = existsSync(ctx.paths.plugins);
+  try {
+    mkdirSync(ctx.paths.plugins, { recursive: true });
+    if (aside) renameSync(target, aside);
+    try {
+      renameSync(staged.dir, target);
+    } catch (e) {
+      if (aside) renameSync(aside, target);
+      throw e;
+    }
+  } catch (e) {
+    staged.discard();
+    if (!pluginsExisted) rmSync(ctx.paths.plugins, { recursive: true, force: true });
+    return { ok: false, message: `could not move ${spec.id} into place: ${(e as Error).message}` };
+  }
+  let granted: string[] = ctx.grants;
+  let newlyRequested: string[] = [];
+  try {
+    await ctx.state.update((state) => {
+      const info = { at: new Date().toISOString(), source: ctx.source, version: spec.version };
+      const prev = state.plugins[spec.id];
+      if (ctx.upgrade && prev) {
+        // An upgrade keeps settings, exposure and grants; new requests wait for the user.
+        newlyRequested = ctx.grants.filter((g) => !prev.grants.includes(g));
+        granted = prev.grants;
+        state.plugins[spec.id] = { ...prev, installed: info };
+      } else {
+        state.plugins[spec.id] = { ...defaultPluginState(ctx.grants), installed: info };
+      }
+    });
+  } catch (e) {
+    // Put the folders back: the data directory must be as it was.
+    rmSync(target, { recursive: true, force: true });
+    if (aside) renameSync(aside, target);
+    if (!pluginsExisted) rmSync(ctx.paths.plugins, { recursive: true, force: true });
+    staged.discard();
+    return { ok: false, message: `could not record ${spec.id} in the registry: ${(e as Error).message}` };
+  }
+  if (aside) rmSync(path.dirname(aside), { recursive: true, force: true });
+  staged.discard();
+  const what = ctx.upgrade ? 'upgraded' : 'installed';
+  return {
+    ok: true,
+    id: spec.id,
+    version: spec.version,
+    upgraded: ctx.upgrade,
+    granted,
+    newlyRequested,
+    detail: `${what} ${spec.id} ${spec.version} (${staged.kind}, ${staged.entries} entries, ${staged.bytes} bytes)`,
+  };
+}
+
+export async function removeInstalled(
+  id: string,
+  dir: string,
+  ctx: { paths: DataPaths; state: StateStore; secrets: SecretStore },
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  try {
+    await ctx.state.update((state) => {
+      if (!(id in state.plugins)) return false;
+      delete state.plugins[id];
+    });
+    await ctx.secrets.removeAll(id);
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(ctx.paths.pluginData(id), { recursive: true, force: true });
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, message: `could not remove ${id}: ${(e as Error).message}` };
+  }
+}

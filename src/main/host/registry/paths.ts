@@ -1,0 +1,58 @@
+/**
+ * The data directory and what lives in it. One directory holds everything Plugboard writes:
+ * Electron's userData in the app; --data-dir, $PLUGBOARD_HOME or the XDG config dir otherwise.
+ */
+import os from 'node:os';
+import path from 'node:path';
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  if (env.PLUGBOARD_HOME) return path.resolve(env.PLUGBOARD_HOME);
+  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Plugboard');
+  if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Plugboard');
+  return path.join(env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'plugboard');
+}
+
+export class DataPaths {
+  constructor(readonly root: string) {}
+
+  /** Installed plugins, one folder each, named by id. */
+  get plugins(): string {
+    return path.join(this.root, 'plugins');
+  }
+
+  plugin(id: string): string {
+    return path.join(this.plugins, id);
+  }
+
+  /** Exposure, enablement, grants and settings (no secrets). */
+  get state(): string {
+    return path.join(this.root, 'state.json');
+  }
+
+  /** Sensitive settings, when no OS secret store is available (readable by the owner only). */
+  get secrets(): string {
+    return path.join(this.root, 'secrets.json');
+  }
+
+  get audit(): string {
+    return path.join(this.root, 'audit.log');
+  }
+
+  /** A plugin's own writable folder (PLUGBOARD_DATA_DIR). */
+  pluginData(id: string): string {
+    return path.join(this.root, 'plugin-data', id);
+  }
+
+  get pluginDataRoot(): string {
+    return path.join(this.root, 'plugin-data');
+  }
+
+  /** Where installs are unpacked and checked before they are moved into place. */
+  get staging(): string {
+    return path.join(this.root, '.staging');
+  }
+
+  get conversations(): string {
+    return path.join(this.root, 'conversations');
+  }
+}

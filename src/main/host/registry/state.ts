@@ -1,0 +1,92 @@
+/**
+ * The registry's persistent state: per plugin, enablement, exposure (plugin and tool), the
+ * capability grants and the non-sensitive setting values. One JSON file, written atomically under
+ * a cross-process lock: a change re-reads the file, applies itself and writes it back, so two
+ * processes changing different things at once both keep their change.
+ *
+ * Reads are cached and revalidated by the file's mtime and size, so the call path costs one stat.
+ */
+import { statSync } from 'node:fs';
+import type { SettingValue } from '../process/launch';
+import { readJson, withFileLock, writeJsonAtomic } from './files';
+
+export interface PluginState {
+  enabled: boolean;
+  /** The plugin as a whole is exposed (its tools can be called). */
+  exposed: boolean;
+  /** Per-tool exposure; a tool not listed is exposed. */
+  tools: Record<string, boolean>;
+  /** Granted capabilities: the plugin's allow-list. */
+  grants: string[];
+  /** Non-sensitive setting values. Sensitive ones live in the secret store. */
+  settings: Record<string, SettingValue>;
+  /** Set for installed plugins. */
+  installed?: { at: string; source: string; version: string };
+}
+
+export interface StateFile {
+  version: 1;
+  plugins: Record<string, PluginState>;
+}
+
+const EMPTY: StateFile = { version: 1, plugins: {} };
+
+export function defaultPluginState(grants: string[] = []): PluginState {
+  return { enabled: true, exposed: true, tools: {}, grants, settings: {} };
+}
+
+export class StateStore {
+  private cache: { key: string; value: StateFile } | null = null;
+
+  constructor(private readonly file: string) {}
+
+  /** The current state (cached until the file changes). */
+  read(): StateFile {
+    let key: string;
+    try {
+      const st = statSync(this.file);
+      key = `${st.mtimeMs}:${st.size}:${st.ino}`;
+    } catch {
+      key = 'missing';
+    }
+    if (this.cache?.key === key) return this.cache.value;
+    const value = normalize(readJson<StateFile>(this.file, EMPTY));
+    this.cache = { key, value };
+    return value;
+  }
+
+  plugin(id: string): PluginState | undefined {
+    return this.read().plugins[id];
+  }
+
+  /**
+   * Read-modify-write under the lock. `fn` mutates a fresh copy; returning false skips the write.
+   * Resolves with the state as written.
+   */
+  async update(fn: (state: StateFile) => boolean | void): Promise<StateFile> {
+    return withFileLock(this.file, () => {
+      this.cache = null;
+      const state = structuredClone(this.read());
+      if (fn(state) === false) return state;
+      writeJsonAtomic(this.file, state);
+      this.cache = null;
+      return state;
+    });
+  }
+}
+
+function normalize(raw: StateFile): StateFile {
+  const plugins: Record<string, PluginState> = {};
+  for (const [id, p] of Object.entries(raw?.plugins ?? {})) {
+    const s: PluginState = {
+      enabled: p.enabled !== false,
+      exposed: p.exposed !== false,
+      tools: { ...(p.tools ?? {}) },
+      grants: Array.isArray(p.grants) ? p.grants.filter((g) => typeof g === 'string') : [],
+      settings: { ...(p.settings ?? {}) },
+    };
+    if (p.installed) s.installed = p.installed;
+    plugins[id] = s;
+  }
+  return { version: 1, plugins };
+}
