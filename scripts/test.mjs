@@ -7,6 +7,7 @@ const steps = [
   ['build the plugin SDK (bundled plugins import it)', 'npm', ['run', '--silent', 'build:sdk']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
   ['lint', 'npm', ['run', '--silent', 'lint']],
+  ['electron security scan (Electronegativity)', 'node', ['scripts/electronegativity.mjs']],
   ['unit and integration tests', 'npx', ['vitest', 'run']],
   ['python sdk tests', 'python3', ['-m', 'unittest', 'discover', '-s', 'sdk/python/tests', '-t', 'sdk/python']],
 ];

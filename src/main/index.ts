@@ -1,21 +1,56 @@
-// Electron entry: wiring only.
-import { app, BrowserWindow } from 'electron';
+// Electron entry: wiring only. The host, registry and chat run in this process; the window
+// talks to them through the contract over IPC.
+import type { BrowserWindow } from 'electron';
+import { app } from 'electron';
 import path from 'node:path';
+import { Backend } from './assistant/backend';
+import { appSecretStore } from './app/secret-store';
+import { createWindow, isAppUrl, secureSession } from './app/window';
+import { PluginRegistry } from './host/registry/registry';
+import { bindContract } from './ipc/handle';
 
-function createWindow(): void {
-  const win = new BrowserWindow({
-    width: 1200,
-    height: 800,
-    webPreferences: {
-      preload: path.join(import.meta.dirname, '../preload/index.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-    },
+if (!app.requestSingleInstanceLock()) app.quit();
+
+let win: BrowserWindow | null = null;
+let registry: PluginRegistry | null = null;
+let backend: Backend | null = null;
+
+async function start(): Promise<void> {
+  secureSession();
+  const dataDir = app.getPath('userData');
+  const resources = app.isPackaged ? process.resourcesPath : app.getAppPath();
+  registry = await PluginRegistry.open({
+    dataDir,
+    bundledDir: path.join(resources, 'plugins'),
+    secrets: appSecretStore(path.join(dataDir, 'secrets.json')),
+    execPath: process.execPath,
+    isElectron: true,
+    nodeModules: path.join(app.isPackaged ? path.join(process.resourcesPath, 'app.asar.unpacked') : app.getAppPath(), 'node_modules'),
+    autostart: true,
   });
-  if (process.env.ELECTRON_RENDERER_URL) void win.loadURL(process.env.ELECTRON_RENDERER_URL);
-  else void win.loadFile(path.join(import.meta.dirname, '../renderer/index.html'));
+  backend = await Backend.create({ registry, version: app.getVersion(), transport: 'ipc' });
+  bindContract(backend, () => win, isAppUrl);
+  win = createWindow();
+  win.on('closed', () => (win = null));
 }
 
-void app.whenReady().then(createWindow);
+app.on('second-instance', () => {
+  if (win) {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  }
+});
+
 app.on('window-all-closed', () => app.quit());
+
+let quitting = false;
+app.on('before-quit', (event) => {
+  if (quitting || !registry) return;
+  // Stop every plugin (their whole process groups) before the app goes: no orphans.
+  event.preventDefault();
+  quitting = true;
+  backend?.dispose();
+  void registry.shutdown().finally(() => app.quit());
+});
+
+void app.whenReady().then(start);

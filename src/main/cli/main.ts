@@ -7,6 +7,7 @@ import { benchCommand, benchHelp } from './commands/bench';
 import { callCommand, callHelp } from './commands/call';
 import { checkCommand, checkHelp } from './commands/check';
 import { pluginsCommand, pluginsHelp } from './commands/plugins';
+import { serveCommand, serveHelp } from './commands/serve';
 import { EXIT_OK, EXIT_USAGE, UsageError, processOut, type Out } from './io';
 import type { CliEnv } from './session';
 
@@ -21,6 +22,7 @@ const COMMANDS: Record<string, Command> = {
   check: { summary: 'check a plugin before publishing it', help: checkHelp, run: checkCommand },
   bench: { summary: 'measure call latency through one running plugin', help: benchHelp, run: benchCommand },
   plugins: { summary: 'list, install, expose, grant and configure plugins', help: pluginsHelp, run: pluginsCommand },
+  serve: { summary: 'serve the UI and its API to a browser', help: serveHelp, run: serveCommand },
 };
 
 export function mainHelp(): string {

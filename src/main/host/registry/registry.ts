@@ -100,7 +100,10 @@ export class PluginRegistry implements Disposable {
   static async open(opts: RegistryOptions): Promise<PluginRegistry> {
     const r = new PluginRegistry(opts);
     await r.reload();
-    if (opts.autostart) for (const s of r.host.list()) if (s.spec.persistent && r.isEnabled(s.spec.id)) void s.start();
+    if (opts.autostart) {
+      // A plugin that still needs a setting waits for it, stopped, instead of failing to start.
+      for (const s of r.host.list()) if (s.spec.persistent && r.isEnabled(s.spec.id) && r.missingSettings(s.spec.id).length === 0) void s.start();
+    }
     return r;
   }
 
@@ -360,6 +363,14 @@ export class PluginRegistry implements Disposable {
     const sup = this.host.get(id);
     if (sup && sup.health.pid !== null && sup.spec.persistent) await sup.restart();
     return this.ok('configure', id, `set ${keys.join(', ')}${Object.keys(secret).length ? ` (secrets in ${this.secrets.description})` : ''}`);
+  }
+
+  /** Required settings that have neither a value nor a default. */
+  missingSettings(id: string): string[] {
+    const spec = this.records.get(id)?.spec;
+    if (!spec) return [];
+    const stored = this.pluginState(id).settings;
+    return spec.settings.filter((s) => s.required && s.default === undefined && !s.sensitive && stored[s.key] === undefined).map((s) => s.key);
   }
 
   /** Each setting with what a person may see of its value (secrets masked) and whether it is set. */

@@ -1,0 +1,76 @@
+/**
+ * The app window, locked down: context isolation, sandbox, no node in the page, a strict CSP in
+ * production, navigation and window.open denied (external links open in the browser only for an
+ * allow-list), and every permission request (camera, notifications, …) refused.
+ */
+import { BrowserWindow, session, shell } from 'electron';
+import path from 'node:path';
+import { PRODUCTION_CSP } from '../../shared/csp';
+
+/** Sites a link in the app may open in the user's browser. */
+const EXTERNAL_ALLOW = [/^https:\/\/github\.com\//, /^https:\/\/modelcontextprotocol\.io\//, /^https:\/\/www\.electronjs\.org\//];
+
+export function rendererUrl(): { kind: 'dev'; url: string } | { kind: 'file'; file: string } {
+  const dev = process.env.ELECTRON_RENDERER_URL;
+  if (dev) return { kind: 'dev', url: dev };
+  return { kind: 'file', file: path.join(import.meta.dirname, '../renderer/index.html') };
+}
+
+export function isAppUrl(url: string): boolean {
+  const target = rendererUrl();
+  if (target.kind === 'dev') return url.startsWith(target.url);
+  return url.startsWith('file://') && decodeURIComponent(new URL(url).pathname).endsWith(path.posix.join('renderer', 'index.html'));
+}
+
+export function secureSession(): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  if (rendererUrl().kind === 'file') {
+    ses.webRequest.onHeadersReceived((details, callback) => {
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [PRODUCTION_CSP] } });
+    });
+  }
+}
+
+export function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    minWidth: 760,
+    minHeight: 480,
+    show: false,
+    title: 'Plugboard',
+    backgroundColor: '#0b0b0d',
+    webPreferences: {
+      preload: path.join(import.meta.dirname, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      experimentalFeatures: false,
+      spellcheck: false,
+      // Middle-click would open links in new windows; window.open is denied anyway.
+      disableBlinkFeatures: 'Auxclick',
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  win.webContents.on('will-redirect', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (EXTERNAL_ALLOW.some((re) => re.test(url))) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  const target = rendererUrl();
+  if (target.kind === 'dev') void win.loadURL(target.url);
+  else void win.loadFile(target.file);
+  return win;
+}

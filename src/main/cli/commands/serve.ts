@@ -1,0 +1,67 @@
+/**
+ * `plugboard serve`: the app's UI and API for a browser, on loopback by default. The URL it prints
+ * carries the session's token; the server refuses requests without it or from another origin.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Backend } from '../../assistant/backend';
+import { PluginRegistry } from '../../host/registry/registry';
+import { serve } from '../../server/server';
+import { EXIT_FAILED, EXIT_OK, parse, parsePositiveInt, UsageError } from '../io';
+import type { CliEnv } from '../session';
+import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
+
+export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
+
+Serves the Plugboard UI and its API over HTTP and WebSocket, for a browser. Prints the URL to
+open; it carries a random token, and the server refuses requests without it or from another
+origin. --port 0 (the default) picks a free port. Binding to anything but a loopback address
+makes the UI reachable from other machines: do that only on a network you trust.
+
+Options:
+  --host ADDR      address to listen on (default 127.0.0.1)
+  --port N         port (default 0: any free port)
+  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  -h, --help       this help`;
+
+export function rendererDir(): string {
+  return process.env.PLUGBOARD_RENDERER_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'out', 'renderer');
+}
+
+export async function serveCommand(argv: string[], env: CliEnv): Promise<number> {
+  const { values } = parse(argv, { host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' } }, { min: 0, max: 0, names: '' });
+  const port = values.port === '0' || values.port === undefined ? 0 : parsePositiveInt(values.port, '--port');
+  if (port !== undefined && port > 65535) throw new UsageError('--port must be at most 65535');
+  const host = values.host ?? '127.0.0.1';
+  const staticDir = rendererDir();
+  if (!existsSync(path.join(staticDir, 'index.html'))) {
+    env.out.stderr(`plugboard serve: the UI is not built (${staticDir} has no index.html): run \`npm run build\` first\n`);
+    return EXIT_FAILED;
+  }
+  const registry = await PluginRegistry.open({ dataDir: dataDirOf(values['data-dir']), bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir(), autostart: true });
+  const backend = await Backend.create({ registry, version: process.env.npm_package_version ?? '0.1.0', transport: 'websocket' });
+  let server;
+  try {
+    server = await serve({ backend, staticDir, host, port: port ?? 0 });
+  } catch (e) {
+    env.out.stderr(`plugboard serve: cannot listen on ${host}:${port ?? 0}: ${(e as Error).message}\n`);
+    backend.dispose();
+    await registry.shutdown();
+    return EXIT_FAILED;
+  }
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) env.out.stderr(`warning: listening on ${host}, reachable from other machines\n`);
+  env.out.stdout(`Plugboard is running at ${server.url}\n(data directory ${registry.paths.root}; Ctrl-C to stop)\n`);
+  await new Promise<void>((resolve) => {
+    const sub = env.onInterrupt(() => {
+      sub.dispose();
+      resolve();
+    });
+  });
+  env.out.stderr('stopping plugins…\n');
+  await server.close();
+  backend.dispose();
+  await registry.shutdown();
+  registry.dispose();
+  return EXIT_OK;
+}

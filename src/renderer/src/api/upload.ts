@@ -1,0 +1,31 @@
+/**
+ * Web UI upload of a dropped package: the browser cannot hand the server a path, so the bytes go
+ * to `POST /upload` and the install preview refers to them by `uploadId`.
+ *
+ * The file name travels percent-encoded (`encodeURIComponent`) in `x-file-name`: header values
+ * must be Latin-1, and plugin file names need not be. The server decodes it.
+ */
+export type UploadResult = { ok: true; uploadId: string } | { ok: false; message: string };
+
+export async function uploadFile(file: File, token: string): Promise<UploadResult> {
+  let res: Response;
+  try {
+    res = await fetch('/upload', {
+      method: 'POST',
+      headers: { 'x-plugboard-token': token, 'x-file-name': encodeURIComponent(file.name), 'content-type': 'application/octet-stream' },
+      body: file,
+    });
+  } catch (e) {
+    return { ok: false, message: `Could not upload ${file.name}: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  let body: unknown = null;
+  try {
+    body = await res.json();
+  } catch {
+    // Not JSON: reported below with the status.
+  }
+  const b = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
+  if (res.ok && typeof b.uploadId === 'string') return { ok: true, uploadId: b.uploadId };
+  const why = typeof b.error === 'string' ? b.error : `the server answered ${res.status} ${res.statusText}`.trim();
+  return { ok: false, message: `Could not upload ${file.name}: ${why}` };
+}

@@ -1,0 +1,101 @@
+/**
+ * The plugin list and its live health. `health` events arrive often (every answered ping carries
+ * a round trip), so they are applied once per frame; `plugins.changed` refetches the list.
+ */
+import { create } from 'zustand';
+import type { PluginView } from '../../../shared/contract';
+import type { HealthEvent } from '../../../shared/model';
+import { getApi } from '../api';
+import { createFrameBatcher } from './frame-batcher';
+import { runOp } from './ops';
+import { errorText } from './toasts';
+
+export type PluginOp = 'enable' | 'start' | 'stop' | 'restart' | 'uninstall';
+
+interface PluginsState {
+  order: string[];
+  byId: Record<string, PluginView>;
+  loaded: boolean;
+  loadError: string | null;
+  /** The operation in flight per plugin, to disable its buttons meanwhile. */
+  busy: Record<string, PluginOp | undefined>;
+  refresh(): Promise<void>;
+  setEnabled(id: string, enabled: boolean): Promise<void>;
+  lifecycle(id: string, op: 'start' | 'stop' | 'restart'): Promise<void>;
+  uninstall(id: string): Promise<boolean>;
+}
+
+export const usePlugins = create<PluginsState>()((set, get) => {
+  const withBusy = async (id: string, op: PluginOp, fn: () => Promise<boolean>): Promise<boolean> => {
+    set((s) => ({ busy: { ...s.busy, [id]: op } }));
+    try {
+      return await fn();
+    } finally {
+      set((s) => ({ busy: { ...s.busy, [id]: undefined } }));
+    }
+  };
+  return {
+    order: [],
+    byId: {},
+    loaded: false,
+    loadError: null,
+    busy: {},
+    async refresh() {
+      try {
+        const list = await getApi().invoke('plugins.list', {});
+        const byId: Record<string, PluginView> = {};
+        for (const p of list) byId[p.id] = p;
+        set({ order: list.map((p) => p.id), byId, loaded: true, loadError: null });
+      } catch (e) {
+        set({ loaded: true, loadError: errorText(e) });
+      }
+    },
+    async setEnabled(id, enabled) {
+      const before = get().byId[id];
+      if (!before) return;
+      // Optimistic: the switch moves at once; the health event and refetch confirm it.
+      set((s) => ({ byId: { ...s.byId, [id]: { ...before, enabled } } }));
+      const ok = await withBusy(id, 'enable', () => runOp(() => getApi().invoke('plugins.setEnabled', { id, enabled }), `${enabled ? 'Enable' : 'Disable'} ${before.name}`));
+      if (!ok) set((s) => ({ byId: { ...s.byId, [id]: { ...(s.byId[id] ?? before), enabled: before.enabled } } }));
+      scheduleRefresh();
+    },
+    async lifecycle(id, op) {
+      const name = get().byId[id]?.name ?? id;
+      const verb = { start: 'Start', stop: 'Stop', restart: 'Restart' }[op];
+      await withBusy(id, op, () => runOp(() => getApi().invoke(`plugins.${op}`, { id }), `${verb} ${name}`));
+    },
+    async uninstall(id) {
+      const name = get().byId[id]?.name ?? id;
+      const ok = await withBusy(id, 'uninstall', () => runOp(() => getApi().invoke('plugins.uninstall', { id }), `Uninstall ${name}`, `Uninstalled ${name}`));
+      if (ok) await get().refresh();
+      return ok;
+    },
+  };
+});
+
+let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Coalesces a burst of `plugins.changed` into one refetch, well within a second. */
+export function scheduleRefresh(): void {
+  if (refreshTimer !== null) return;
+  refreshTimer = setTimeout(() => {
+    refreshTimer = null;
+    void usePlugins.getState().refresh();
+  }, 120);
+}
+
+const healthBatch = createFrameBatcher<HealthEvent>((events) => {
+  const byId = { ...usePlugins.getState().byId };
+  let unknown = false;
+  for (const h of events) {
+    const p = byId[h.pluginId];
+    if (p) byId[h.pluginId] = { ...p, health: h };
+    else unknown = true;
+  }
+  usePlugins.setState({ byId });
+  if (unknown) scheduleRefresh();
+});
+
+export function applyHealth(h: HealthEvent): void {
+  healthBatch.push(h);
+}

@@ -1,0 +1,100 @@
+/**
+ * UI state that is not data: theme, which panels are open, which dialog is up. The theme choice
+ * and panel layout persist across launches (localStorage: they are preferences, not secrets).
+ */
+import { create } from 'zustand';
+
+export type ThemePref = 'system' | 'light' | 'dark';
+
+interface Persisted {
+  theme: ThemePref;
+  panelOpen: boolean;
+  sidebarOpen: boolean;
+}
+
+interface UiState extends Persisted {
+  /** The theme in effect once "system" is resolved against the OS. */
+  resolvedTheme: 'light' | 'dark';
+  helpOpen: boolean;
+  /** Bumped to ask the composer to take focus (after closing a dialog, choosing a conversation). */
+  focusComposerTick: number;
+  cycleTheme(): void;
+  setTheme(theme: ThemePref): void;
+  togglePanel(open?: boolean): void;
+  toggleSidebar(open?: boolean): void;
+  setHelpOpen(open: boolean): void;
+  focusComposer(): void;
+}
+
+const KEY = 'plugboard.ui';
+const media = window.matchMedia('(prefers-color-scheme: dark)');
+
+function load(): Persisted {
+  const fallback: Persisted = { theme: 'system', panelOpen: false, sidebarOpen: true };
+  try {
+    const raw: unknown = JSON.parse(localStorage.getItem(KEY) ?? 'null');
+    if (typeof raw !== 'object' || raw === null) return fallback;
+    const r = raw as Record<string, unknown>;
+    return {
+      theme: r.theme === 'light' || r.theme === 'dark' || r.theme === 'system' ? r.theme : fallback.theme,
+      panelOpen: typeof r.panelOpen === 'boolean' ? r.panelOpen : fallback.panelOpen,
+      sidebarOpen: typeof r.sidebarOpen === 'boolean' ? r.sidebarOpen : fallback.sidebarOpen,
+    };
+  } catch {
+    return fallback;
+  }
+}
+
+function resolve(theme: ThemePref): 'light' | 'dark' {
+  return theme === 'system' ? (media.matches ? 'dark' : 'light') : theme;
+}
+
+const initial = load();
+
+export const useUi = create<UiState>()((set, get) => ({
+  ...initial,
+  resolvedTheme: resolve(initial.theme),
+  helpOpen: false,
+  focusComposerTick: 0,
+  cycleTheme() {
+    const order: ThemePref[] = ['system', 'light', 'dark'];
+    get().setTheme(order[(order.indexOf(get().theme) + 1) % order.length] ?? 'system');
+  },
+  setTheme(theme) {
+    set({ theme, resolvedTheme: resolve(theme) });
+  },
+  togglePanel(open) {
+    set((s) => ({ panelOpen: open ?? !s.panelOpen }));
+  },
+  toggleSidebar(open) {
+    set((s) => ({ sidebarOpen: open ?? !s.sidebarOpen }));
+  },
+  setHelpOpen(helpOpen) {
+    set({ helpOpen });
+  },
+  focusComposer() {
+    set((s) => ({ focusComposerTick: s.focusComposerTick + 1 }));
+  },
+}));
+
+/** Keeps <html> in step with the theme and saves preferences; called once at start. */
+export function startUi(): void {
+  const apply = (theme: 'light' | 'dark'): void => {
+    document.documentElement.classList.toggle('dark', theme === 'dark');
+  };
+  apply(useUi.getState().resolvedTheme);
+  media.addEventListener('change', () => {
+    const s = useUi.getState();
+    if (s.theme === 'system') useUi.setState({ resolvedTheme: resolve('system') });
+  });
+  useUi.subscribe((s, prev) => {
+    if (s.resolvedTheme !== prev.resolvedTheme) apply(s.resolvedTheme);
+    if (s.theme !== prev.theme || s.panelOpen !== prev.panelOpen || s.sidebarOpen !== prev.sidebarOpen) {
+      try {
+        localStorage.setItem(KEY, JSON.stringify({ theme: s.theme, panelOpen: s.panelOpen, sidebarOpen: s.sidebarOpen }));
+      } catch {
+        // Preferences are a convenience; failing to save them is not worth interrupting anyone.
+      }
+    }
+  });
+}

@@ -1,0 +1,250 @@
+/**
+ * The API between the UI and the main process, declared once. Every command (request → response)
+ * and every event (pushed to the UI) is here, with its types; each command's input has a schema
+ * that main (IPC) and the web server (WebSocket) both check before doing anything. The preload
+ * turns this into `window.plugboard`; the server into a WebSocket API; the renderer codes against
+ * `PlugboardApi` and cannot tell which transport it has.
+ */
+import { z } from 'zod';
+import type { Failure } from './failures';
+import type { Dialect, HealthEvent, LogEvent, SettingSpec, ToolSpec } from './model';
+
+// ---- views -------------------------------------------------------------------------------------
+
+export interface AppInfo {
+  version: string;
+  platform: string;
+  transport: 'ipc' | 'websocket';
+  dataDir: string;
+  /** Where sensitive settings are kept, in words. */
+  secretStore: string;
+}
+
+export interface PluginView {
+  id: string;
+  name: string;
+  version: string | null;
+  description: string;
+  source: 'bundled' | 'installed';
+  dialect: Dialect | null;
+  persistent: boolean;
+  /** Set when the plugin failed to load: it is listed, never hidden. */
+  error: string | null;
+  enabled: boolean;
+  exposed: boolean;
+  toolCount: number;
+  exposedCount: number;
+  requested: string[];
+  granted: string[];
+  /** Required settings with no value yet. */
+  needsSettings: string[];
+  health: HealthEvent;
+}
+
+export interface ToolView extends ToolSpec {
+  exposed: boolean;
+  autoApproved: boolean;
+  /** The tool is one of the plugin's user commands. */
+  userCommand: boolean;
+}
+
+export interface CapabilityView {
+  name: string;
+  title: string;
+  description: string;
+  enforced: boolean;
+  requested: boolean;
+  granted: boolean;
+}
+
+export type SettingView = SettingSpec & { value: string | null; isSet: boolean };
+
+export interface PluginDetail extends PluginView {
+  dir: string;
+  manifestPath: string | null;
+  command: string[];
+  tools: ToolView[];
+  capabilities: CapabilityView[];
+  settings: SettingView[];
+}
+
+export interface ProcessStats {
+  pid: number;
+  cpuPercent: number;
+  memoryBytes: number;
+}
+
+export type OpResult = { ok: true; detail: string } | { ok: false; message: string };
+
+export interface InstallPreviewView {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  dialect: Dialect;
+  tools: ToolSpec[];
+  requested: CapabilityView[];
+  requiredSettings: SettingSpec[];
+  replaces: { version: string } | null;
+  warnings: string[];
+}
+
+export interface PaletteEntry {
+  kind: 'tool' | 'command';
+  plugin: string;
+  pluginName: string;
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  autoApproved: boolean;
+}
+
+export type MessageStatus = 'streaming' | 'done' | 'error' | 'cancelled';
+
+export interface ChatMessage {
+  id: string;
+  role: 'user' | 'plugin' | 'system';
+  createdAt: number;
+  /** User text, a system note, or the plugin's streamed text so far. */
+  text: string;
+  /** For plugin messages. */
+  pluginId?: string;
+  tool?: string;
+  args?: Record<string, unknown>;
+  turnId?: string;
+  status?: MessageStatus;
+  /** The result when it is not text. */
+  result?: unknown;
+  failure?: Failure;
+  /** The turn kept a passthrough session open. */
+  keepSession?: boolean;
+  /** A passthrough turn: the user's text of it is never stored. */
+  passthrough?: boolean;
+}
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  updatedAt: number;
+  messageCount: number;
+}
+
+export interface Conversation extends ConversationSummary {
+  messages: ChatMessage[];
+  /** The plugin the composer talks to directly, when a passthrough session is open. */
+  passthrough: { pluginId: string; pluginName: string } | null;
+}
+
+/** One update to a message of a running turn. Streams are coalesced per frame by the UI. */
+export type TurnEvent =
+  | { type: 'start'; conversationId: string; turnId: string; message: ChatMessage }
+  | { type: 'stream'; conversationId: string; turnId: string; messageId: string; text: string }
+  | { type: 'end'; conversationId: string; turnId: string; message: ChatMessage };
+
+// ---- commands ----------------------------------------------------------------------------------
+
+const id = z.string().min(1).max(200);
+const empty = z.object({}).strict();
+const installSource = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
+  z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }),
+]);
+
+/** A phantom type: carries the output type of a command, no runtime value. */
+function returns<T>(): T {
+  return undefined as unknown as T;
+}
+
+export const commands = {
+  'app.info': { input: empty, output: returns<AppInfo>() },
+  'plugins.list': { input: empty, output: returns<PluginView[]>() },
+  'plugins.detail': { input: z.object({ id }).strict(), output: returns<PluginDetail | null>() },
+  'plugins.start': { input: z.object({ id }).strict(), output: returns<OpResult>() },
+  'plugins.stop': { input: z.object({ id }).strict(), output: returns<OpResult>() },
+  'plugins.restart': { input: z.object({ id }).strict(), output: returns<OpResult>() },
+  'plugins.setEnabled': { input: z.object({ id, enabled: z.boolean() }).strict(), output: returns<OpResult>() },
+  'plugins.setExposed': { input: z.object({ id, tool: z.string().min(1).optional(), exposed: z.boolean() }).strict(), output: returns<OpResult>() },
+  'plugins.grant': { input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(), output: returns<OpResult>() },
+  'plugins.revoke': { input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(), output: returns<OpResult>() },
+  'plugins.configure': { input: z.object({ id, values: z.record(z.string(), z.unknown()) }).strict(), output: returns<OpResult>() },
+  'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<OpResult>() },
+  'plugins.logs': { input: z.object({ id }).strict(), output: returns<LogEvent[]>() },
+  'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
+  'install.preview': {
+    input: z.object({ source: installSource }).strict(),
+    output: returns<{ ok: true; token: string; preview: InstallPreviewView } | { ok: false; message: string }>(),
+  },
+  'install.commit': {
+    input: z.object({ token: z.string().min(1), grants: z.array(z.string()), replace: z.boolean() }).strict(),
+    output: returns<OpResult & { id?: string }>(),
+  },
+  'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<OpResult>() },
+  'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
+  'chat.list': { input: empty, output: returns<ConversationSummary[]>() },
+  'chat.create': { input: z.object({ title: z.string().max(200).optional() }).strict(), output: returns<Conversation>() },
+  'chat.get': { input: z.object({ id }).strict(), output: returns<Conversation | null>() },
+  'chat.rename': { input: z.object({ id, title: z.string().min(1).max(200) }).strict(), output: returns<OpResult>() },
+  'chat.delete': { input: z.object({ id }).strict(), output: returns<OpResult>() },
+  /** Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. */
+  'chat.send': { input: z.object({ conversationId: id, text: z.string().min(1).max(100_000) }).strict(), output: returns<{ ok: true; turnId: string | null } | { ok: false; message: string }>() },
+  /** A tool chosen in the palette, with its form's arguments. */
+  'chat.invoke': {
+    input: z.object({ conversationId: id, plugin: id, tool: z.string().min(1), args: z.record(z.string(), z.unknown()) }).strict(),
+    output: returns<{ ok: true; turnId: string } | { ok: false; message: string }>(),
+  },
+  'chat.cancel': { input: z.object({ turnId: z.string().min(1) }).strict(), output: returns<OpResult>() },
+  'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<OpResult>() },
+} as const;
+
+export type Commands = typeof commands;
+export type CommandName = keyof Commands;
+export type CommandInput<C extends CommandName> = z.input<Commands[C]['input']>;
+export type CommandOutput<C extends CommandName> = Commands[C]['output'];
+
+export const COMMAND_NAMES = Object.keys(commands) as CommandName[];
+
+export function isCommandName(name: unknown): name is CommandName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);
+}
+
+/** Checks a command's input; the message names the field at fault. */
+export function parseInput<C extends CommandName>(name: C, input: unknown): { ok: true; value: CommandInput<C> } | { ok: false; message: string } {
+  const r = commands[name].input.safeParse(input ?? {});
+  if (r.success) return { ok: true, value: r.data as CommandInput<C> };
+  const issue = r.error.issues[0];
+  const where = issue?.path.length ? issue.path.join('.') : 'input';
+  return { ok: false, message: `${name}: ${where}: ${issue?.message ?? 'invalid'}` };
+}
+
+// ---- events ------------------------------------------------------------------------------------
+
+export interface Events {
+  health: HealthEvent;
+  log: LogEvent;
+  'plugins.changed': { id: string; reason: string };
+  'chat.turn': TurnEvent;
+  'chat.passthrough': { conversationId: string; pluginId: string; pluginName: string; active: boolean; reason: string };
+  'chat.updated': ConversationSummary;
+}
+
+export type EventName = keyof Events;
+export const EVENT_NAMES: EventName[] = ['health', 'log', 'plugins.changed', 'chat.turn', 'chat.passthrough', 'chat.updated'];
+
+/** What `window.plugboard` is, over IPC or WebSocket alike. */
+export interface PlugboardApi {
+  invoke<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C>>;
+  on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): () => void;
+  /** Electron only: the path of a dropped File (webUtils.getPathForFile). */
+  pathForFile?(file: unknown): string;
+}
+
+/** The IPC channel names (main binds them, the preload calls them). */
+export const IPC_INVOKE = 'plugboard:invoke';
+export const IPC_EVENT = 'plugboard:event';
+
+/** Wire messages of the WebSocket transport. */
+export type WsClientMessage = { kind: 'invoke'; id: number; name: string; input: unknown };
+export type WsServerMessage =
+  | { kind: 'result'; id: number; ok: true; value: unknown }
+  | { kind: 'result'; id: number; ok: false; error: string }
+  | { kind: 'event'; name: EventName; payload: unknown };
