@@ -118,7 +118,7 @@ export interface ChatMessage {
   failure?: Failure;
   /** The turn kept a passthrough session open. */
   keepSession?: boolean;
-  /** A passthrough turn: the user's text of it is never stored. */
+  /** A passthrough turn: its text (the user's and the plugin's) is never stored. */
   passthrough?: boolean;
 }
 

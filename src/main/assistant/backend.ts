@@ -77,6 +77,11 @@ export class Backend implements Disposable {
     return Promise.resolve((this.handlers[name] as (i: CommandInput<C>) => CommandOutput<C> | Promise<CommandOutput<C>>)(input));
   }
 
+  /** Writes pending conversation changes to disk now. */
+  flush(): void {
+    this.store.flush();
+  }
+
   /** Remembers a file the web UI uploaded; `install.preview` refers to it by id. */
   registerUpload(file: string): string {
     const id = randomUUID().replace(/-/g, '');

@@ -183,9 +183,13 @@ export class ChatService implements Disposable {
       if (!e.success) m.failure = { ok: false, code: 'plugin_error', message: 'the plugin reported success: false' };
       m.keepSession = e.keepSession;
       const sup = m.pluginId ? this.registry.supervisor(m.pluginId) : undefined;
-      if (m.pluginId && sup?.inPassthrough && !this.passthrough.has(m.pluginId)) {
+      const holder = m.pluginId ? this.passthrough.get(m.pluginId) : undefined;
+      if (m.pluginId && sup?.inPassthrough && holder !== run.conversationId) {
+        // One session per plugin: the conversation whose call kept it now holds it.
+        const name = this.pluginName(m.pluginId);
+        if (holder) this.emit('chat.passthrough', { conversationId: holder, pluginId: m.pluginId, pluginName: name, active: false, reason: 'continued in another conversation' });
         this.passthrough.set(m.pluginId, run.conversationId);
-        this.emit('chat.passthrough', { conversationId: run.conversationId, pluginId: m.pluginId, pluginName: this.pluginName(m.pluginId), active: true, reason: 'the plugin kept the session' });
+        this.emit('chat.passthrough', { conversationId: run.conversationId, pluginId: m.pluginId, pluginName: name, active: true, reason: 'the plugin kept the session' });
       }
     } else {
       m.status = e.failure.code === 'cancelled' ? 'cancelled' : 'error';

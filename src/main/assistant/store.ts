@@ -90,9 +90,12 @@ export class ConversationStore implements Disposable {
     return changed;
   }
 
-  /** Inserts or replaces a message; passthrough input never reaches the store with its text. */
+  /**
+   * Inserts or replaces a message. A passthrough exchange is never stored with its text, on either
+   * side: people paste API keys into setup wizards, and plugins echo them back.
+   */
   putMessage(conversationId: string, message: ChatMessage): void {
-    const stored = message.passthrough && message.role === 'user' ? { ...message, text: '' } : message;
+    const stored = message.passthrough ? { ...message, text: '', result: undefined } : message;
     const existing = this.db.exec('SELECT seq FROM messages WHERE id = ?', [message.id])[0]?.values[0];
     if (existing) {
       this.db.run('UPDATE messages SET body = ? WHERE id = ?', [JSON.stringify(stored), message.id]);

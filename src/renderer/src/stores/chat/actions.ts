@@ -1,0 +1,155 @@
+/**
+ * What the user does in chat. `send` is the one entry for typed text: the server decides whether
+ * it is an inline `/plugin:tool` call, passthrough input, or text for a model (a later issue), so
+ * a model that calls tools will add messages through the same `chat.turn` events, not new paths.
+ */
+import type { ChatMessage, Conversation, PaletteEntry } from '../../../../shared/contract';
+import { getApi } from '../../api';
+import { runOp } from '../ops';
+import { errorText, toastError } from '../toasts';
+import { convOf, patchConv, setRunning, sortList, useChat } from './state';
+import { loadList, reconcile } from './sync';
+import { noteTurnStarted } from './turns';
+
+const ACTIVE_KEY = 'plugboard.activeConversation';
+let localSeq = 0;
+
+function remember(id: string | null): void {
+  try {
+    if (id) localStorage.setItem(ACTIVE_KEY, id);
+    else localStorage.removeItem(ACTIVE_KEY);
+  } catch {
+    // Only a convenience for the next launch.
+  }
+}
+
+function adopt(c: Conversation): void {
+  useChat.setState((s) => ({
+    list: sortList([...s.list.filter((x) => x.id !== c.id), { id: c.id, title: c.title, updatedAt: c.updatedAt, messageCount: c.messageCount }]),
+    messages: { ...s.messages, ...Object.fromEntries(c.messages.map((m) => [m.id, m])) },
+    convs: { ...s.convs, [c.id]: { ids: c.messages.map((m) => m.id), loaded: true, loadError: null, passthrough: c.passthrough } },
+  }));
+}
+
+export function selectConversation(id: string | null): void {
+  useChat.setState({ activeId: id });
+  remember(id);
+  if (id && !convOf(useChat.getState(), id).loaded) void reconcile(id);
+}
+
+/** First load: the list, then the conversation open last time (or the most recent one). */
+export async function startChat(): Promise<void> {
+  await loadList();
+  const { list } = useChat.getState();
+  let last: string | null = null;
+  try {
+    last = localStorage.getItem(ACTIVE_KEY);
+  } catch {
+    last = null;
+  }
+  const pick = list.find((c) => c.id === last) ?? list[0];
+  selectConversation(pick?.id ?? null);
+}
+
+/** After a reconnect: events were missed, so the list and the open conversation are refetched. */
+export async function resyncChat(): Promise<void> {
+  await loadList();
+  const id = useChat.getState().activeId;
+  if (id) await reconcile(id);
+}
+
+export async function createConversation(title?: string): Promise<string | null> {
+  try {
+    const c = await getApi().invoke('chat.create', title ? { title } : {});
+    adopt(c);
+    selectConversation(c.id);
+    return c.id;
+  } catch (e) {
+    toastError(`New conversation: ${errorText(e)}`);
+    return null;
+  }
+}
+
+export async function renameConversation(id: string, title: string): Promise<void> {
+  const before = useChat.getState().list;
+  useChat.setState({ list: before.map((c) => (c.id === id ? { ...c, title } : c)) });
+  if (!(await runOp(() => getApi().invoke('chat.rename', { id, title }), 'Rename conversation'))) useChat.setState({ list: before });
+}
+
+export async function deleteConversation(id: string): Promise<void> {
+  if (!(await runOp(() => getApi().invoke('chat.delete', { id }), 'Delete conversation'))) return;
+  const s = useChat.getState();
+  const index = s.list.findIndex((c) => c.id === id);
+  const list = s.list.filter((c) => c.id !== id);
+  const convs = { ...s.convs };
+  delete convs[id];
+  useChat.setState({ list, convs });
+  if (s.activeId === id) selectConversation((list[index] ?? list[index - 1])?.id ?? null);
+}
+
+async function ensureConversation(): Promise<string | null> {
+  return useChat.getState().activeId ?? (await createConversation());
+}
+
+export async function sendText(text: string): Promise<boolean> {
+  const conversationId = await ensureConversation();
+  if (!conversationId) return false;
+  const passthrough = convOf(useChat.getState(), conversationId).passthrough !== null;
+  const id = `local-${Date.now()}-${localSeq++}`;
+  const message: ChatMessage = { id, role: 'user', createdAt: Date.now(), text, ...(passthrough ? { passthrough: true } : {}) };
+  useChat.setState((s) => ({
+    messages: { ...s.messages, [id]: message },
+    local: { ...s.local, [id]: { conversationId, state: 'sending' } },
+  }));
+  patchConv(conversationId, (c) => ({ ids: [...c.ids, id] }));
+  let error: string | null = null;
+  try {
+    const r = await getApi().invoke('chat.send', { conversationId, text });
+    if (r.ok && r.turnId) noteTurnStarted(conversationId, r.turnId);
+    if (!r.ok) error = r.message;
+  } catch (e) {
+    error = errorText(e);
+  }
+  useChat.setState((s) => (s.local[id] ? { local: { ...s.local, [id]: { conversationId, state: error === null ? 'sent' : 'failed', ...(error === null ? {} : { error }) } } } : {}));
+  if (error === null) void reconcile(conversationId);
+  return error === null;
+}
+
+export async function invokeTool(entry: Pick<PaletteEntry, 'plugin' | 'name' | 'pluginName'>, args: Record<string, unknown>): Promise<boolean> {
+  const conversationId = await ensureConversation();
+  if (!conversationId) return false;
+  try {
+    const r = await getApi().invoke('chat.invoke', { conversationId, plugin: entry.plugin, tool: entry.name, args });
+    if (!r.ok) {
+      toastError(`${entry.pluginName} · ${entry.name}: ${r.message}`);
+      return false;
+    }
+    noteTurnStarted(conversationId, r.turnId);
+    void reconcile(conversationId);
+    return true;
+  } catch (e) {
+    toastError(`${entry.pluginName} · ${entry.name}: ${errorText(e)}`);
+    return false;
+  }
+}
+
+/** Stops what runs in the open conversation (normally one turn). */
+export async function cancelRunning(): Promise<void> {
+  const id = useChat.getState().activeId;
+  if (!id) return;
+  const turns = useChat.getState().running[id] ?? [];
+  await Promise.all(turns.map((turnId) => runOp(() => getApi().invoke('chat.cancel', { turnId }), 'Stop')));
+  // Without any message the turn has nothing to end it; with one, its `end` event does.
+  setRunning(id, (t) => t.filter((x) => !turns.includes(x) || hasStreamingMessage(x)));
+}
+
+function hasStreamingMessage(turnId: string): boolean {
+  const { messages } = useChat.getState();
+  return Object.values(messages).some((m) => m?.turnId === turnId && m.status === 'streaming');
+}
+
+export async function exitPassthrough(): Promise<void> {
+  const id = useChat.getState().activeId;
+  if (!id) return;
+  if (await runOp(() => getApi().invoke('chat.exitPassthrough', { conversationId: id }), 'Exit passthrough')) patchConv(id, () => ({ passthrough: null }));
+}

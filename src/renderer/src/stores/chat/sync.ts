@@ -1,0 +1,49 @@
+/** Loading conversations from the server and folding snapshots into local state. */
+import { getApi } from '../../api';
+import { errorText } from '../toasts';
+import { mergeSnapshot } from './merge';
+import { convOf, patchConv, setRunning, sortList, useChat } from './state';
+import { retrack } from './turns';
+
+export async function loadList(): Promise<void> {
+  try {
+    const list = await getApi().invoke('chat.list', {});
+    useChat.setState({ list: sortList(list), listLoaded: true, listError: null });
+  } catch (e) {
+    useChat.setState({ listLoaded: true, listError: errorText(e) });
+  }
+}
+
+/** Fetches a conversation and merges it with what is shown (see merge.ts). */
+export async function reconcile(conversationId: string): Promise<void> {
+  let snapshot;
+  try {
+    snapshot = await getApi().invoke('chat.get', { id: conversationId });
+  } catch (e) {
+    if (!convOf(useChat.getState(), conversationId).loaded) patchConv(conversationId, () => ({ loadError: errorText(e) }));
+    return;
+  }
+  if (!snapshot) {
+    patchConv(conversationId, () => ({ loaded: true, loadError: 'This conversation no longer exists.' }));
+    return;
+  }
+  const s = useChat.getState();
+  const conv = convOf(s, conversationId);
+  const merged = mergeSnapshot(snapshot, conv.ids, s.messages, s.local);
+  const messages = { ...s.messages, ...merged.messages };
+  const local = { ...s.local };
+  for (const id of merged.dropped) {
+    delete messages[id];
+    delete local[id];
+  }
+  useChat.setState({
+    messages,
+    local,
+    convs: { ...s.convs, [conversationId]: { ids: merged.ids, loaded: true, loadError: null, passthrough: snapshot.passthrough } },
+    list: sortList([...s.list.filter((c) => c.id !== snapshot.id), { id: snapshot.id, title: snapshot.title, updatedAt: snapshot.updatedAt, messageCount: snapshot.messageCount }]),
+  });
+  const streamingTurns = new Set<string>();
+  for (const m of Object.values(merged.messages)) if (m.status === 'streaming' && m.turnId) streamingTurns.add(m.turnId);
+  if (streamingTurns.size > 0) setRunning(conversationId, (t) => [...new Set([...t, ...streamingTurns])]);
+  retrack(Object.values(merged.messages));
+}

@@ -1,0 +1,116 @@
+/**
+ * Applying `chat.turn`, `chat.passthrough` and `chat.updated` events. A turn's messages arrive as
+ * `start` (the message, usually empty and streaming), any number of `stream` chunks, and `end`
+ * (the final message). Events for conversations that are not loaded only touch the list: opening
+ * the conversation later fetches it whole.
+ */
+import type { ChatMessage, ConversationSummary, Events, TurnEvent } from '../../../../shared/contract';
+import { setStreaming } from '../../perf/probe';
+import { reconcile } from './sync';
+import { convOf, patchConv, setRunning, sortList, useChat } from './state';
+import { flushChunks, pushChunk } from './stream-buffer';
+
+/** Messages streaming now, across conversations: the perf probe times frames while any is. */
+const streaming = new Set<string>();
+/** Turns seen in events, so a late `chat.send` answer does not mark an ended turn as running. */
+const seenTurns = new Set<string>();
+
+function trackStreaming(m: ChatMessage): void {
+  if (m.status === 'streaming') streaming.add(m.id);
+  else streaming.delete(m.id);
+  setStreaming(streaming.size > 0);
+}
+
+function upsert(conversationId: string, m: ChatMessage): void {
+  const s = useChat.getState();
+  const conv = s.convs[conversationId];
+  if (!conv?.loaded) return;
+  const ids = conv.ids.includes(m.id) ? conv.ids : [...conv.ids, m.id];
+  useChat.setState({ messages: { ...s.messages, [m.id]: m }, convs: { ...s.convs, [conversationId]: { ...conv, ids } } });
+}
+
+/** The server now has the user's message: the optimistic copy of it goes. */
+function dropOptimistic(conversationId: string): void {
+  const s = useChat.getState();
+  const conv = s.convs[conversationId];
+  if (!conv) return;
+  const id = conv.ids.find((i) => s.local[i]?.conversationId === conversationId && s.local[i]?.state !== 'failed');
+  if (!id) return;
+  const messages = { ...s.messages };
+  const local = { ...s.local };
+  delete messages[id];
+  delete local[id];
+  useChat.setState({ messages, local, convs: { ...s.convs, [conversationId]: { ...conv, ids: conv.ids.filter((i) => i !== id) } } });
+}
+
+function turnStreams(turnId: string): boolean {
+  const { messages } = useChat.getState();
+  for (const id of streaming) if (messages[id]?.turnId === turnId) return true;
+  return false;
+}
+
+export function applyTurn(ev: TurnEvent): void {
+  if (ev.type === 'stream') {
+    // The hot path: a map lookup and an array push; the flush does the rest.
+    pushChunk(ev.messageId, ev.text);
+    return;
+  }
+  seenTurns.add(ev.turnId);
+  if (ev.type === 'start') {
+    if (ev.message.role === 'user') dropOptimistic(ev.conversationId);
+    upsert(ev.conversationId, ev.message);
+    trackStreaming(ev.message);
+    if (ev.message.status === 'streaming') setRunning(ev.conversationId, (t) => (t.includes(ev.turnId) ? t : [...t, ev.turnId]));
+    return;
+  }
+  flushChunks();
+  const local = useChat.getState().messages[ev.message.id];
+  // The final message is authoritative; if it carries no text, what streamed in is the text.
+  const final = ev.message.text === '' && local?.text ? { ...ev.message, text: local.text } : ev.message;
+  upsert(ev.conversationId, final);
+  trackStreaming(final);
+  if (!turnStreams(ev.turnId)) setRunning(ev.conversationId, (t) => t.filter((x) => x !== ev.turnId));
+}
+
+/** A `chat.send`/`chat.invoke` answer names its turn: running until its messages end. */
+export function noteTurnStarted(conversationId: string, turnId: string): void {
+  if (seenTurns.has(turnId)) return;
+  setRunning(conversationId, (t) => (t.includes(turnId) ? t : [...t, turnId]));
+  // A turn that never produces a message (refused before it began) must not hold Stop forever.
+  setTimeout(() => {
+    if (!seenTurns.has(turnId)) setRunning(conversationId, (t) => t.filter((x) => x !== turnId));
+  }, 15_000);
+}
+
+export function applyPassthrough(ev: Events['chat.passthrough']): void {
+  patchConv(ev.conversationId, () => ({ passthrough: ev.active ? { pluginId: ev.pluginId, pluginName: ev.pluginName } : null }));
+}
+
+export function applyUpdated(summary: ConversationSummary): void {
+  const s = useChat.getState();
+  const others = s.list.filter((c) => c.id !== summary.id);
+  useChat.setState({ list: sortList([...others, summary]) });
+  const conv = s.convs[summary.id];
+  if (!conv?.loaded) return;
+  const serverKnown = conv.ids.filter((id) => !s.local[id]).length;
+  // Messages we have not seen (a system note, a message from another window): fetch them.
+  if (summary.messageCount !== serverKnown) scheduleReconcile(summary.id);
+}
+
+const timers = new Map<string, ReturnType<typeof setTimeout>>();
+
+export function scheduleReconcile(conversationId: string): void {
+  if (timers.has(conversationId)) return;
+  timers.set(
+    conversationId,
+    setTimeout(() => {
+      timers.delete(conversationId);
+      if (convOf(useChat.getState(), conversationId).loaded) void reconcile(conversationId);
+    }, 150),
+  );
+}
+
+/** After a reconnect, or when a snapshot brings streaming messages, keep the probe honest. */
+export function retrack(messages: Iterable<ChatMessage>): void {
+  for (const m of messages) trackStreaming(m);
+}

@@ -1,0 +1,44 @@
+/**
+ * Wiring the stores to the API's events, once, at start. Components never subscribe to the API
+ * themselves; they read stores.
+ */
+import { getApi } from '../api';
+import { create } from 'zustand';
+import type { AppInfo } from '../../../shared/contract';
+import { applyPassthrough, applyTurn, applyUpdated } from './chat/turns';
+import { resyncChat, startChat } from './chat/actions';
+import { startConnection, useConnection } from './connection';
+import { invalidatePalette } from './palette';
+import { detailChanged } from './plugin-detail';
+import { applyLog } from './plugin-logs';
+import { applyHealth, scheduleRefresh, usePlugins } from './plugins';
+import { startUi } from './ui';
+
+export const useAppInfo = create<{ info: AppInfo | null }>()(() => ({ info: null }));
+
+export function startStores(): void {
+  startUi();
+  const api = getApi();
+  api.on('chat.turn', applyTurn);
+  api.on('chat.passthrough', applyPassthrough);
+  api.on('chat.updated', applyUpdated);
+  api.on('health', applyHealth);
+  api.on('log', applyLog);
+  api.on('plugins.changed', (e) => {
+    scheduleRefresh();
+    detailChanged(e.id);
+    invalidatePalette();
+  });
+  startConnection(() => {
+    void usePlugins.getState().refresh();
+    void resyncChat();
+    invalidatePalette();
+  });
+  if (useConnection.getState().state.status === 'no-token') return;
+  void usePlugins.getState().refresh();
+  void startChat();
+  api.invoke('app.info', {}).then(
+    (info) => useAppInfo.setState({ info }),
+    () => undefined,
+  );
+}

@@ -1,0 +1,130 @@
+/**
+ * `plugboard serve` as a browser meets it: the page, the WebSocket API with its token, Origin and
+ * Host checks, uploads for drag-and-drop, and events pushed to every client.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { Backend } from '../../src/main/assistant/backend';
+import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { serve, type RunningServer } from '../../src/main/server/server';
+import type { WsServerMessage } from '../../src/shared/contract';
+import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
+import { folderItems, writeZip } from '../helpers/zips';
+
+let registry: PluginRegistry;
+let backend: Backend;
+let server: RunningServer;
+let staticDir: string;
+
+beforeAll(async () => {
+  const root = tmpDir('server');
+  staticDir = path.join(root, 'renderer');
+  mkdirSync(staticDir);
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Plugboard</title>');
+  registry = await PluginRegistry.open({ dataDir: path.join(root, 'data'), bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
+  backend = await Backend.create({ registry, version: 'test', transport: 'websocket' });
+  server = await serve({ backend, staticDir, port: 0 });
+});
+
+afterAll(async () => {
+  await server.close();
+  backend.dispose();
+  await registry.shutdown();
+  registry.dispose();
+  cleanupFixtures();
+});
+
+const base = () => `http://127.0.0.1:${server.port}`;
+
+function connect(opts: { token?: string; origin?: string; host?: string } = {}): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${opts.token ?? server.token}`, {
+    origin: opts.origin ?? base(),
+    headers: opts.host ? { host: opts.host } : {},
+  });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+function rpc(ws: WebSocket) {
+  let id = 0;
+  const pending = new Map<number, (m: WsServerMessage) => void>();
+  const events: WsServerMessage[] = [];
+  ws.on('message', (d) => {
+    const m = JSON.parse(String(d)) as WsServerMessage;
+    if (m.kind === 'result') pending.get(m.id)?.(m);
+    else events.push(m);
+  });
+  return {
+    events,
+    call: (name: string, input: unknown) =>
+      new Promise<WsServerMessage>((resolve) => {
+        const i = ++id;
+        pending.set(i, resolve);
+        ws.send(JSON.stringify({ kind: 'invoke', id: i, name, input }));
+      }),
+  };
+}
+
+describe('plugboard serve', () => {
+  it('prints a loopback URL with the token, and serves the page with a strict CSP', async () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/?token=${server.token}`);
+    const res = await fetch(`${base()}/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(await res.text()).toContain('<title>Plugboard</title>');
+    const escape = await fetch(`${base()}/..%2f..%2f..%2fetc/passwd`);
+    expect(escape.status).toBe(404);
+    expect(await escape.text()).not.toContain('root:');
+  });
+
+  it('refuses a WebSocket without the token, from another origin, or for another host name', async () => {
+    await expect(connect({ token: 'wrong' })).rejects.toThrow('refused 403');
+    await expect(connect({ origin: 'https://evil.example' })).rejects.toThrow('refused 403');
+    await expect(connect({ host: `attacker.example:${server.port}` })).rejects.toThrow('refused 403');
+  });
+
+  it('answers contract commands, and names what was wrong with a bad one', async () => {
+    const ws = await connect();
+    const c = rpc(ws);
+    const list = await c.call('plugins.list', {});
+    expect(list).toEqual(expect.objectContaining({ kind: 'result', ok: true }));
+    expect(await c.call('plugins.nuke', {})).toEqual(expect.objectContaining({ ok: false, error: 'unknown command "plugins.nuke"' }));
+    expect(await c.call('plugins.setEnabled', { id: 'hello' })).toEqual(expect.objectContaining({ ok: false, error: expect.stringMatching(/^plugins\.setEnabled: enabled: /) }));
+    ws.close();
+  });
+
+  it('pushes events to every client as they happen', async () => {
+    const a = rpc(await connect());
+    const b = await connect();
+    const bEvents = rpc(b).events;
+    const conv = (await a.call('chat.create', {})) as { value: { id: string } };
+    await a.call('chat.send', { conversationId: conv.value.id, text: '/hello:say_hello name=web' });
+    await new Promise((r) => setTimeout(r, 1500));
+    const turnEnds = bEvents.filter((e) => e.kind === 'event' && e.name === 'chat.turn' && (e.payload as { type: string }).type === 'end');
+    expect(turnEnds.some((e) => JSON.stringify(e.payload).includes('web'))).toBe(true);
+    expect(bEvents.some((e) => e.kind === 'event' && e.name === 'health')).toBe(true);
+    b.close();
+  });
+
+  it('takes an upload from the page and previews it', async () => {
+    const src = tmpDir('upload');
+    const bundle = await writeZip(path.join(src, 'echo.mcpb'), folderItems(path.join(FIXTURES, 'mcpb-echo')));
+    const headers = { 'x-plugboard-token': server.token, 'x-file-name': 'echo.mcpb', origin: base() };
+    const refused = await fetch(`${base()}/upload`, { method: 'POST', headers: { ...headers, 'x-plugboard-token': 'nope' }, body: readFileSync(bundle) });
+    expect(refused.status).toBe(401);
+    const cross = await fetch(`${base()}/upload`, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: readFileSync(bundle) });
+    expect(cross.status).toBe(403);
+    const res = await fetch(`${base()}/upload`, { method: 'POST', headers, body: readFileSync(bundle) });
+    expect(res.status).toBe(200);
+    const { uploadId } = (await res.json()) as { uploadId: string };
+    const c = rpc(await connect());
+    const preview = await c.call('install.preview', { source: { kind: 'upload', uploadId } });
+    expect(preview).toEqual(expect.objectContaining({ ok: true, value: expect.objectContaining({ ok: true, preview: expect.objectContaining({ id: 'mcpb-echo' }) }) }));
+  });
+});
