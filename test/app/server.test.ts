@@ -107,7 +107,7 @@ describe('plugboard serve', () => {
     await a.call('chat.send', { conversationId: conv.value.id, text: '/hello:say_hello name=web' });
     await new Promise((r) => setTimeout(r, 1500));
     const turnEnds = bEvents.filter((e) => e.kind === 'event' && e.name === 'chat.turn' && (e.payload as { type: string }).type === 'end');
-    expect(turnEnds.some((e) => JSON.stringify(e.payload).includes('web'))).toBe(true);
+    expect(turnEnds.some((e) => JSON.stringify(e).includes('web'))).toBe(true);
     expect(bEvents.some((e) => e.kind === 'event' && e.name === 'health')).toBe(true);
     b.close();
   });
