@@ -1,6 +1,8 @@
 /** `plugboard check <plugin>`: the checks of host/check.ts, as a list or as JSON. */
 import { checkPlugin, type CheckStatus } from '../../host/check';
 import type { SettingValue } from '../../host/process/launch';
+import { PluginRegistry } from '../../host/registry/registry';
+import { bundledPluginsDir, dataDirOf, looksLikePath } from '../target';
 import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
 import type { CliEnv } from '../session';
@@ -9,10 +11,12 @@ export const checkHelp = `Usage: plugboard check <plugin> [--json]
 
 Checks a plugin before you publish it: the manifest, launch, handshake, declared versus
 announced tools, ping behaviour, a clean exit on shutdown, and nothing left running.
-<plugin> is a plugin folder or a manifest file.
+<plugin> is a plugin folder, a manifest file, or an installed plugin's id (checked with its
+settings and granted capabilities).
 
 Options:
   --set KEY=VALUE  a setting the plugin needs to start (repeatable)
+  --data-dir DIR   where installed plugins live
   --json      one JSON object: {"ok": bool, "plugin": id, "checks": [{name, status, detail}]}
   -h, --help  this help
 
@@ -21,9 +25,28 @@ Exit status: 0 when every check passes (warnings allowed), 1 otherwise, 2 on a u
 const MARK: Record<CheckStatus, string> = { pass: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
 export async function checkCommand(argv: string[], env: CliEnv): Promise<number> {
-  const { values, positionals } = parse(argv, { json: { type: 'boolean' }, set: { type: 'string', multiple: true } }, { min: 1, max: 1, names: '<plugin>' });
-  const settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
-  const { spec, items } = await checkPlugin(positionals[0] as string, { settings });
+  const { values, positionals } = parse(
+    argv,
+    { json: { type: 'boolean' }, set: { type: 'string', multiple: true }, 'data-dir': { type: 'string' } },
+    { min: 1, max: 1, names: '<plugin>' },
+  );
+  const arg = positionals[0] as string;
+  let target = arg;
+  let settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
+  let allowedCapabilities: string[] | undefined;
+  if (!looksLikePath(arg)) {
+    // An installed or bundled plugin: check it with its settings and grants.
+    const registry = await PluginRegistry.open({ dataDir: dataDirOf(values['data-dir']), bundledDir: bundledPluginsDir() });
+    const rec = registry.record(arg);
+    if (rec) {
+      target = rec.dir;
+      settings = { ...(await registry.launchSettings(arg)), ...settings };
+      allowedCapabilities = registry.pluginState(arg).grants;
+    }
+    await registry.shutdown();
+    registry.dispose();
+  }
+  const { spec, items } = await checkPlugin(target, { settings, ...(allowedCapabilities ? { allowedCapabilities } : {}) });
   const ok = items.every((i) => i.status !== 'fail');
   if (values.json) {
     jsonLine(env.out, { ok, plugin: spec?.id ?? null, checks: items });

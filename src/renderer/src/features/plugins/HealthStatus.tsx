@@ -1,21 +1,21 @@
 /**
  * A plugin's health: a coloured dot and the state as text. The text element has role "status"
  * and holds exactly the state name, so assistive technology (and tests) read it as is; the
- * reason is its tooltip and is shown in full in the detail.
+ * reason is its tooltip, follows it for screen readers, and is shown in full in the detail.
  */
 import type { JSX } from 'react';
 import type { HealthEvent } from '../../../../shared/model';
 import { healthTone } from './health';
 
-export function HealthStatus({ health, pluginName }: { health: HealthEvent; pluginName: string }): JSX.Element {
+export function HealthStatus({ health }: { health: HealthEvent }): JSX.Element {
   const tone = healthTone[health.state];
   return (
     <span className="inline-flex items-center gap-1.5" title={health.reason || health.state}>
       <span className={`h-2 w-2 shrink-0 rounded-full ${tone.dot} ${tone.pulse ? 'pb-pulse' : ''}`} aria-hidden="true" />
-      <span role="status" aria-label={undefined} data-plugin={health.pluginId} className={`text-xs font-medium ${tone.text}`} aria-describedby={undefined}>
+      <span role="status" className={`text-xs font-medium ${tone.text}`}>
         {health.state}
       </span>
-      <span className="sr-only">{` (${pluginName}${health.reason ? `: ${health.reason}` : ''})`}</span>
+      {health.reason && <span className="sr-only">{`: ${health.reason}`}</span>}
     </span>
   );
 }

@@ -1,0 +1,136 @@
+/**
+ * A plugin's settings form. Values are sent typed (boolean, number, string, or string[] for
+ * multi-valued settings). Secrets are never shown or prefilled: the field says whether one is
+ * set, and is only sent when something was typed into it.
+ */
+import { useId, useState, type FormEvent, type JSX } from 'react';
+import type { PluginDetail, SettingView } from '../../../../shared/contract';
+import { Button } from '../../components/Button';
+import { usePluginDetail } from '../../stores/plugin-detail';
+import { useAppInfo } from '../../stores/start';
+
+const input =
+  'w-full rounded-md border border-line-strong bg-bg px-2 py-1 text-[13px] text-fg placeholder:text-fg-subtle focus-visible:border-accent';
+
+function initial(s: SettingView): string | boolean {
+  if (s.sensitive) return '';
+  const v = s.value ?? (s.default === undefined ? null : Array.isArray(s.default) ? s.default.join('\n') : String(s.default));
+  if (s.type === 'boolean') return v === 'true';
+  if (s.multiple && v?.startsWith('[')) {
+    try {
+      const arr: unknown = JSON.parse(v);
+      if (Array.isArray(arr)) return arr.map(String).join('\n');
+    } catch {
+      // Not JSON: shown as it is.
+    }
+  }
+  return v ?? '';
+}
+
+function toValue(s: SettingView, raw: string | boolean): unknown {
+  if (s.type === 'boolean') return raw === true;
+  const text = String(raw);
+  if (s.multiple) return text.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (s.type === 'number') return text.trim() === '' ? null : Number(text);
+  return text;
+}
+
+function Field({ s, value, onChange }: { s: SettingView; value: string | boolean; onChange: (v: string | boolean) => void }): JSX.Element {
+  const id = useId();
+  const help = `${id}-help`;
+  const label = (
+    <label htmlFor={id} className="text-xs font-medium text-fg">
+      {s.title || s.key}
+      {s.required && (
+        <span className="text-bad" aria-hidden="true">
+          {' '}*
+        </span>
+      )}
+      {s.required && <span className="sr-only"> (required)</span>}
+    </label>
+  );
+  const described = s.description || s.sensitive || s.env ? help : undefined;
+  let control: JSX.Element;
+  if (s.type === 'boolean') {
+    control = <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={described} className="h-3.5 w-3.5 accent-[var(--accent)]" />;
+  } else if (s.multiple) {
+    control = <textarea id={id} rows={3} value={String(value)} onChange={(e) => onChange(e.target.value)} aria-describedby={described} placeholder="One per line" className={`${input} font-mono text-xs`} />;
+  } else {
+    const type = s.sensitive ? 'password' : s.type === 'number' ? 'number' : 'text';
+    control = (
+      <input
+        id={id}
+        type={type}
+        value={String(value)}
+        min={s.min}
+        max={s.max}
+        autoComplete={s.sensitive ? 'new-password' : 'off'}
+        spellCheck={false}
+        placeholder={s.sensitive ? (s.isSet ? 'set — type to replace' : 'not set') : s.type === 'directory' ? '/path/to/folder' : s.type === 'file' ? '/path/to/file' : ''}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={described}
+        className={`${input} ${s.type === 'directory' || s.type === 'file' ? 'font-mono text-xs' : ''}`}
+      />
+    );
+  }
+  return (
+    <div className={s.type === 'boolean' ? 'flex items-start gap-2' : 'space-y-1'}>
+      {s.type === 'boolean' ? control : label}
+      <div className="min-w-0 flex-1 space-y-0.5">
+        {s.type === 'boolean' ? label : control}
+        {described && (
+          <p id={help} className="text-[11px] text-fg-subtle">
+            {s.description}
+            {s.sensitive && <span className="text-fg-muted">{`${s.description ? ' · ' : ''}secret, ${s.isSet ? 'set' : 'not set'}`}</span>}
+            {s.env && <span>{` · passed as `}<code className="font-mono">{s.env}</code></span>}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
+
+export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
+  const configure = usePluginDetail((s) => s.configure);
+  const secretStore = useAppInfo((s) => s.info?.secretStore);
+  const [draft, setDraft] = useState<Record<string, string | boolean>>(() => Object.fromEntries(detail.settings.map((s) => [s.key, initial(s)])));
+  const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  if (detail.settings.length === 0) return <p className="text-xs text-fg-subtle">This plugin has no settings.</p>;
+
+  const submit = async (e: FormEvent): Promise<void> => {
+    e.preventDefault();
+    const values: Record<string, unknown> = {};
+    for (const s of detail.settings) {
+      const raw = draft[s.key] ?? initial(s);
+      if (s.sensitive && raw === '') continue;
+      if (!s.sensitive && raw === initial(s)) continue;
+      values[s.key] = toValue(s, raw);
+    }
+    if (Object.keys(values).length === 0) return setResult({ ok: true, text: 'Nothing changed.' });
+    setSaving(true);
+    const r = await configure(detail.id, values);
+    setSaving(false);
+    setResult(r.ok ? { ok: true, text: r.detail || 'Saved.' } : { ok: false, text: r.message });
+    if (r.ok) setDraft((d) => Object.fromEntries(Object.entries(d).map(([k, v]) => [k, detail.settings.find((s) => s.key === k)?.sensitive ? '' : v])));
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} className="space-y-3" aria-label={`${detail.name} settings`}>
+      {detail.settings.map((s) => (
+        <Field key={s.key} s={s} value={draft[s.key] ?? initial(s)} onChange={(v) => setDraft((d) => ({ ...d, [s.key]: v }))} />
+      ))}
+      <div className="flex items-center gap-2">
+        <Button type="submit" variant="primary" size="sm" disabled={saving}>
+          Save settings
+        </Button>
+        {result && (
+          <p role={result.ok ? undefined : 'alert'} aria-live="polite" className={`text-xs ${result.ok ? 'text-fg-muted' : 'text-bad'}`}>
+            {result.text}
+          </p>
+        )}
+      </div>
+      {secretStore && detail.settings.some((s) => s.sensitive) && <p className="text-[11px] text-fg-subtle">Secrets are kept in {secretStore}.</p>}
+    </form>
+  );
+}
