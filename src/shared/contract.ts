@@ -72,6 +72,8 @@ export interface ProcessStats {
   pid: number;
   cpuPercent: number;
   memoryBytes: number;
+  /** Round trip of the last answered idle ping (health events carry it only on state changes). */
+  pingRttMs: number | null;
 }
 
 export type OpResult = { ok: true; detail: string } | { ok: false; message: string };

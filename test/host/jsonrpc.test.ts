@@ -1,3 +1,4 @@
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { NEVER_CANCELLED } from '../../src/shared/cancel';
@@ -136,5 +137,19 @@ describe('JSON-RPC dialect: planner/executor', () => {
     expect(session.pendingCount).toBe(0);
     await inst.stop();
     inst.dispose();
+  });
+});
+
+describe('JSON-RPC dialect: Mehrhof workflow', () => {
+  it('initializes with workflow.init and answers guards and effects (a blocked guard is an answer, not a failure)', async () => {
+    const dir = fixturePlugin({ script: 'jsonrpc', id: 'wf' });
+    writeFileSync(path.join(dir, 'plugin.yaml'), 'version: "1"\nname: wf\ntype: workflow\nexecutable:\n  command: ["node", "./plugin.mjs"]\n');
+    rmSync(path.join(dir, 'plugboard.json'));
+    const sup = await host.addDir(dir);
+    expect(sup.spec.init?.method).toBe('workflow.init');
+    const blocked = await collect(sup, 'workflow.evaluateGuard', { guard: 'requiresApproval', context: { labels: ['critical'] } });
+    expect(blocked.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { allowed: false, reason: 'Critical tasks need approval' } }) });
+    const effect = await collect(sup, 'workflow.executeEffect', { effect: 'notify' });
+    expect(effect.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { success: true, message: 'Notification sent' } }) });
   });
 });

@@ -253,7 +253,12 @@ export class Backend implements Disposable {
 
   private async stats(): Promise<Record<string, ProcessStats>> {
     const pids = new Map<number, string>();
-    for (const s of this.opts.registry.host.list()) if (s.health.pid) pids.set(s.health.pid, s.spec.id);
+    const rtt = new Map<string, number | null>();
+    for (const s of this.opts.registry.host.list()) {
+      const h = s.health;
+      if (h.pid) pids.set(h.pid, s.spec.id);
+      rtt.set(s.spec.id, h.pingRttMs);
+    }
     if (pids.size === 0) return {};
     let usage: Record<string, { cpu: number; memory: number }>;
     try {
@@ -264,7 +269,7 @@ export class Backend implements Disposable {
     const out: Record<string, ProcessStats> = {};
     for (const [pid, id] of pids) {
       const u = usage[String(pid)];
-      if (u) out[id] = { pid, cpuPercent: Math.round(u.cpu * 10) / 10, memoryBytes: u.memory };
+      if (u) out[id] = { pid, cpuPercent: Math.round(u.cpu * 10) / 10, memoryBytes: u.memory, pingRttMs: rtt.get(id) ?? null };
     }
     return out;
   }

@@ -30,6 +30,8 @@ export function LogTab({ id }: { id: string }): JSX.Element {
 
   const all = (): string => (useLogs.getState().logs[id] ?? []).map(formatLogLine).join('\n');
   const shown = lines && lines.length > SHOWN ? lines.slice(lines.length - SHOWN) : (lines ?? []);
+  // Keys by position in the whole log, so appending a line does not remount the others.
+  const offset = (lines?.length ?? 0) - shown.length;
 
   return (
     <div>
@@ -55,7 +57,7 @@ export function LogTab({ id }: { id: string }): JSX.Element {
         {shown.length === 0 && lines && <p className="py-2 font-sans text-fg-subtle">No log lines yet.</p>}
         {lines && lines.length > SHOWN && <p className="font-sans text-fg-subtle">{`Showing the last ${SHOWN} of ${lines.length} lines; Copy and Export include all of them.`}</p>}
         {shown.map((l, i) => (
-          <div key={`${l.at}-${i}`} className="flex gap-2 whitespace-pre-wrap break-all">
+          <div key={offset + i} className="flex gap-2 whitespace-pre-wrap break-all">
             <span className="shrink-0 text-fg-subtle tabular-nums">{formatClock(l.at)}</span>
             <span className={`w-9 shrink-0 ${levelTone[l.level]}`}>{l.level}</span>
             <span className="w-11 shrink-0 text-fg-subtle">{l.source}</span>

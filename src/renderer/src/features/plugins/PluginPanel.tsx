@@ -1,0 +1,96 @@
+/**
+ * The plugin panel (region "Plugins"): every plugin, including those that failed to load, with
+ * health as colour and text. Stats are polled only while it is mounted (i.e. open).
+ */
+import { useEffect, useMemo, useState, type JSX } from 'react';
+import { IconButton } from '../../components/Button';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
+import { watchStats } from '../../stores/plugin-stats';
+import { usePlugins } from '../../stores/plugins';
+import { useUi } from '../../stores/ui';
+import { isTrouble } from './health';
+import { PluginRow } from './PluginRow';
+
+function Summary(): JSX.Element {
+  const byId = usePlugins((s) => s.byId);
+  const counts = useMemo(() => {
+    const all = Object.values(byId);
+    return {
+      total: all.length,
+      running: all.filter((p) => p.health.state === 'ready' || p.health.state === 'busy').length,
+      trouble: all.filter((p) => isTrouble(p.health.state) || p.error).length,
+    };
+  }, [byId]);
+  return (
+    <p className="text-[11px] text-fg-subtle tabular-nums">
+      {counts.total} installed · {counts.running} running
+      {counts.trouble > 0 && <span className="text-bad"> · {counts.trouble} need attention</span>}
+    </p>
+  );
+}
+
+export function PluginPanel(): JSX.Element {
+  const order = usePlugins((s) => s.order);
+  const byId = usePlugins((s) => s.byId);
+  const loaded = usePlugins((s) => s.loaded);
+  const loadError = usePlugins((s) => s.loadError);
+  const refresh = usePlugins((s) => s.refresh);
+  const close = useUi((s) => s.togglePanel);
+  const [filter, setFilter] = useState('');
+
+  useEffect(() => watchStats(), []);
+
+  const shown = useMemo(() => {
+    const q = filter.trim().toLowerCase();
+    if (!q) return order;
+    return order.filter((id) => {
+      const p = byId[id];
+      return !!p && (p.id.toLowerCase().includes(q) || p.name.toLowerCase().includes(q) || p.health.state.includes(q));
+    });
+  }, [order, byId, filter]);
+
+  return (
+    <aside aria-label="Plugins" id="plugin-panel" className="flex h-full w-[400px] shrink-0 flex-col border-l border-line bg-bg">
+      <header className="flex items-center gap-2 border-b border-line px-3 py-2">
+        <div className="min-w-0 flex-1">
+          <h2 className="text-[13px] font-semibold">Plugins</h2>
+          <Summary />
+        </div>
+        <IconButton icon="restart" label="Reload plugin list" size="sm" onClick={() => void refresh()} />
+        <IconButton icon="x" label="Close plugins panel" size="sm" onClick={() => close(false)} />
+      </header>
+      <div className="border-b border-line px-3 py-1.5">
+        <label className="flex items-center gap-1.5 rounded-md border border-line bg-subtle px-2 focus-within:border-accent">
+          <Icon name="search" size={13} className="text-fg-subtle" />
+          <input
+            type="search"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+            aria-label="Filter plugins"
+            placeholder="Filter by name or state"
+            className="h-6 min-w-0 flex-1 bg-transparent text-xs outline-none placeholder:text-fg-subtle"
+          />
+        </label>
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto">
+        {!loaded && (
+          <p className="flex items-center gap-2 p-3 text-xs text-fg-subtle">
+            <Spinner /> Loading plugins…
+          </p>
+        )}
+        {loadError && <p className="p-3 text-xs text-bad">Could not list plugins: {loadError}</p>}
+        {loaded && !loadError && order.length === 0 && (
+          <p className="p-4 text-xs text-fg-muted">No plugins yet. Drop a plugin folder, .zip, .mcpb or .dxt file on the window to install one.</p>
+        )}
+        {loaded && order.length > 0 && shown.length === 0 && <p className="p-3 text-xs text-fg-subtle">No plugin matches “{filter}”.</p>}
+        <ul>
+          {shown.map((id) => (
+            <PluginRow key={id} id={id} />
+          ))}
+        </ul>
+      </div>
+      <footer className="border-t border-line px-3 py-1.5 text-[11px] text-fg-subtle">Drop a folder, .zip, .mcpb or .dxt anywhere to install.</footer>
+    </aside>
+  );
+}
