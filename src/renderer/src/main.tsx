@@ -1,16 +1,20 @@
+/**
+ * The renderer's entry: the perf probe first (it must exist before any stream), then the stores
+ * (which connect to the API and subscribe to its events), then the UI.
+ */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { installPerfProbe } from './perf/probe';
+import { startStores } from './stores/start';
 import './styles.css';
 
-function App(): React.JSX.Element {
-  return (
-    <main className="flex h-screen items-center justify-center bg-neutral-950 text-neutral-100">
-      <h1 className="text-xl font-semibold">Plugboard</h1>
-    </main>
-  );
-}
+installPerfProbe();
+startStores();
 
-createRoot(document.getElementById('root') as HTMLElement).render(
+const root = document.getElementById('root');
+if (!root) throw new Error('index.html has no #root element');
+createRoot(root).render(
   <StrictMode>
     <App />
   </StrictMode>,

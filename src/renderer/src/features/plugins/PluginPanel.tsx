@@ -58,7 +58,7 @@ export function PluginPanel(): JSX.Element {
           <Summary />
         </div>
         <IconButton icon="restart" label="Reload plugin list" size="sm" onClick={() => void refresh()} />
-        <IconButton icon="x" label="Close plugins panel" size="sm" onClick={() => close(false)} />
+        <IconButton icon="x" label="Close panel" size="sm" onClick={() => close(false)} />
       </header>
       <div className="border-b border-line px-3 py-1.5">
         <label className="flex items-center gap-1.5 rounded-md border border-line bg-subtle px-2 focus-within:border-accent">

@@ -153,3 +153,19 @@ export async function exitPassthrough(): Promise<void> {
   if (!id) return;
   if (await runOp(() => getApi().invoke('chat.exitPassthrough', { conversationId: id }), 'Exit passthrough')) patchConv(id, () => ({ passthrough: null }));
 }
+
+/** Sends a refused message again: the failed copy goes, a new attempt takes its place. */
+export async function retrySend(localId: string): Promise<void> {
+  const s = useChat.getState();
+  const m = s.messages[localId];
+  const l = s.local[localId];
+  if (!m || !l || l.state !== 'failed') return;
+  const messages = { ...s.messages };
+  const local = { ...s.local };
+  delete messages[localId];
+  delete local[localId];
+  useChat.setState({ messages, local });
+  patchConv(l.conversationId, (c) => ({ ids: c.ids.filter((i) => i !== localId) }));
+  if (s.activeId !== l.conversationId) selectConversation(l.conversationId);
+  await sendText(m.text);
+}
