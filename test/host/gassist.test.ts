@@ -1,18 +1,10 @@
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
-import { collect, expectFailure, RecordingHost } from '../helpers/calls';
-import { leftovers } from '../helpers/processes';
+import { describe, expect, it } from 'vitest';
+import { FIXTURES, fixturePlugin } from '../helpers/plugins';
+import { collect, expectFailure } from '../helpers/calls';
+import { useTestHost } from '../helpers/host';
 
-const host = new RecordingHost();
-afterEach(async () => {
-  await host.shutdown();
-  expect(await leftovers()).toEqual([]);
-});
-afterAll(() => {
-  host.dispose();
-  cleanupFixtures();
-});
+const host = useTestHost();
 
 describe('G-Assist V2 dialect', () => {
   it('initializes, announces commands without on_input, and streams an execute completed by notification', async () => {

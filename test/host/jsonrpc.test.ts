@@ -1,24 +1,16 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NEVER_CANCELLED } from '../../src/shared/cancel';
 import { DIALECT_FACTORIES } from '../../src/main/host/dialects';
 import type { JsonRpcSession } from '../../src/main/host/dialects/jsonrpc';
 import { planLaunch } from '../../src/main/host/process/launch';
 import { Instance } from '../../src/main/host/supervisor/instance';
-import { collect, expectFailure, RecordingHost, specOf } from '../helpers/calls';
-import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
-import { leftovers } from '../helpers/processes';
+import { collect, expectFailure, specOf } from '../helpers/calls';
+import { useTestHost } from '../helpers/host';
+import { FIXTURES, fixturePlugin } from '../helpers/plugins';
 
-const host = new RecordingHost();
-afterEach(async () => {
-  await host.shutdown();
-  expect(await leftovers()).toEqual([]);
-});
-afterAll(() => {
-  host.dispose();
-  cleanupFixtures();
-});
+const host = useTestHost();
 
 describe('JSON-RPC dialect: Mehrhof', () => {
   it('runs a Python provider from plugin.yaml: init first, tools by wire method, env defaults passed', async () => {

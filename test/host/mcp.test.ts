@@ -1,18 +1,10 @@
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { collect, expectFailure, RecordingHost } from '../helpers/calls';
-import { cleanupFixtures, FIXTURES } from '../helpers/plugins';
-import { leftovers } from '../helpers/processes';
+import { describe, expect, it } from 'vitest';
+import { collect, expectFailure } from '../helpers/calls';
+import { useTestHost } from '../helpers/host';
+import { FIXTURES } from '../helpers/plugins';
 
-const host = new RecordingHost();
-afterEach(async () => {
-  await host.shutdown();
-  expect(await leftovers()).toEqual([]);
-});
-afterAll(() => {
-  host.dispose();
-  cleanupFixtures();
-});
+const host = useTestHost();
 
 describe('MCP dialect (official SDK client over the supervised process)', () => {
   it('lists tools with their schemas and calls one', async () => {

@@ -1,19 +1,12 @@
 import path from 'node:path';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkCapabilities } from '../../src/main/host/dialects/rterm';
-import { collect, expectFailure, RecordingHost } from '../helpers/calls';
-import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
-import { gone, leftovers } from '../helpers/processes';
+import { collect, expectFailure } from '../helpers/calls';
+import { useTestHost } from '../helpers/host';
+import { FIXTURES, fixturePlugin } from '../helpers/plugins';
+import { gone } from '../helpers/processes';
 
-const host = new RecordingHost();
-afterEach(async () => {
-  await host.shutdown();
-  expect(await leftovers()).toEqual([]);
-});
-afterAll(() => {
-  host.dispose();
-  cleanupFixtures();
-});
+const host = useTestHost();
 
 function rterm(mode: string, id = `rt-${mode || 'ok'}`, extra: Record<string, unknown> = {}): string {
   return fixturePlugin({ script: 'rterm', id, mode, env: { CAPS: 'fs.read' }, manifest: { capabilities: ['fs.read'], timeouts: { handshakeMs: 500, callInactivityMs: 800, callHardCapMs: 800 }, ...extra } });

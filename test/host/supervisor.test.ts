@@ -1,17 +1,10 @@
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { collect, expectFailure, RecordingHost } from '../helpers/calls';
-import { cleanupFixtures, fixturePlugin } from '../helpers/plugins';
-import { gone, isAlive, leftovers } from '../helpers/processes';
+import { describe, expect, it } from 'vitest';
+import { collect, expectFailure } from '../helpers/calls';
+import { useTestHost } from '../helpers/host';
+import { fixturePlugin } from '../helpers/plugins';
+import { gone, isAlive } from '../helpers/processes';
 
-const host = new RecordingHost();
-afterEach(async () => {
-  await host.shutdown();
-  expect(await leftovers()).toEqual([]);
-});
-afterAll(() => {
-  host.dispose();
-  cleanupFixtures();
-});
+const host = useTestHost();
 
 const QUICK = { restartDelaysMs: [100, 200, 300], pingIntervalMs: 200, pingTimeoutMs: 200 };
 
