@@ -9,6 +9,8 @@ import { createWindow, isAppUrl, secureSession } from './app/window';
 import { PluginRegistry } from './host/registry/registry';
 import { bindContract } from './ipc/handle';
 
+// PLUGBOARD_HOME gives the app another profile (the end-to-end tests use a fresh one).
+if (process.env.PLUGBOARD_HOME) app.setPath('userData', path.resolve(process.env.PLUGBOARD_HOME));
 if (!app.requestSingleInstanceLock()) app.quit();
 
 let win: BrowserWindow | null = null;

@@ -1,0 +1,110 @@
+/**
+ * Starts a real `plugboard serve` on a fresh data directory and stops it (and every plugin it
+ * started) afterwards. The data directory is prepared first with the plugins the scenarios use.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const FIXTURES = path.join(REPO, 'test', 'fixtures');
+
+export interface Served {
+  url: string;
+  dataDir: string;
+  /** From spawning the server to its URL being printed. */
+  startupMs: number;
+  stop(): Promise<void>;
+}
+
+function cli(args: string[], dataDir: string): void {
+  const r = spawnSync(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`plugboard ${args.join(' ')} failed: ${r.stderr}`);
+}
+
+/** A self-contained copy of the G-Assist fixture: streams, ticks with timestamps, crashes. */
+export function stressPlugin(root: string): string {
+  const dir = path.join(root, 'stress');
+  mkdirSync(dir, { recursive: true });
+  cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
+  const fn = (name: string, description: string, properties: Record<string, unknown> = {}) => ({ name, description, parameters: { type: 'object', properties } });
+  writeFileSync(
+    path.join(dir, 'plugboard.json'),
+    JSON.stringify({
+      id: 'stress',
+      name: 'Stress',
+      version: '1.0.0',
+      description: 'Misbehaves on purpose, for the end-to-end tests',
+      protocol: 'gassist-v2',
+      command: ['node', 'plugin.mjs'],
+      persistent: true,
+      functions: [
+        fn('blast', 'Stream n chunks of size bytes', { n: { type: 'integer' }, size: { type: 'integer' } }),
+        fn('ticks', 'Stream timestamped ticks', { n: { type: 'integer' }, interval_ms: { type: 'integer' } }),
+        fn('crash_mid_stream', 'Stream a few chunks, then crash', { after: { type: 'integer' } }),
+      ],
+      timeouts: { restartDelaysMs: [300, 1000, 5000] },
+    }),
+  );
+  return dir;
+}
+
+/** A flat zip of the Python G-Assist fixture, for the drag-and-drop scenario. */
+export function weatherZip(root: string): string {
+  const out = path.join(root, 'weather.zip');
+  const r = spawnSync('python3', ['-c', `
+import os, sys, zipfile
+src, out = sys.argv[1], sys.argv[2]
+with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
+    for base, dirs, files in os.walk(src):
+        for f in files:
+            p = os.path.join(base, f)
+            z.write(p, os.path.relpath(p, src))
+`, path.join(FIXTURES, 'gassist-python'), out]);
+  if (r.status !== 0) throw new Error(`could not zip the fixture: ${r.stderr}`);
+  return out;
+}
+
+export async function startServe(): Promise<Served> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
+  const dataDir = path.join(root, 'data');
+  cli(['plugins', 'install', stressPlugin(root)], dataDir);
+  const started = Date.now();
+  const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
+    env: { ...process.env, PLUGBOARD_E2E: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`plugboard serve printed no URL in 30 s: ${stderr}`)), 30_000);
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const m = /https?:\/\/\S+/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[0]);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`plugboard serve exited with ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    dataDir,
+    startupMs: Date.now() - started,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
