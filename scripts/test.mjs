@@ -2,6 +2,7 @@
 // `npm test`: typecheck, lint, then every test suite, stopping at the first that fails.
 // Suites that cannot run on this machine say so themselves and count as skipped, never passed.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 const steps = [
   ['build the plugin SDK (bundled plugins import it)', 'npm', ['run', '--silent', 'build:sdk']],
@@ -10,7 +11,14 @@ const steps = [
   ['electron security scan (Electronegativity)', 'node', ['scripts/electronegativity.mjs']],
   ['unit and integration tests', 'npx', ['vitest', 'run']],
   ['python sdk tests', 'python3', ['-m', 'unittest', 'discover', '-s', 'sdk/python/tests', '-t', 'sdk/python']],
+  ['build the app (main, preload, renderer)', 'npx', ['electron-vite', 'build']],
+  ['end-to-end tests (web UI in Chromium; Electron where it can run)', 'npx', ['playwright', 'test']],
 ];
+
+if (!existsSync(process.env.PLUGBOARD_CHROMIUM ?? '/usr/bin/chromium')) {
+  console.error('npm test needs Chromium for the end-to-end tests: apt-get install -y chromium (or set PLUGBOARD_CHROMIUM)');
+  process.exit(1);
+}
 
 const only = process.argv.slice(2);
 for (const [name, cmd, args] of steps) {
