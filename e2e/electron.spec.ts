@@ -24,6 +24,8 @@ const reason = !binary
   ? 'no Electron binary on this machine (installed with ELECTRON_SKIP_BINARY_DOWNLOAD=1, or the download is unreachable); the web UI suite covers the same scenarios'
   : 'no display to open the Electron window on (DISPLAY is not set; run under xvfb-run)';
 
+if (!binary || noDisplay) console.warn(`Electron app scenarios skipped: ${reason}`);
+
 test.describe('Electron app', () => {
   test.skip(!binary || noDisplay, reason);
   test.describe.configure({ mode: 'serial' });

@@ -18,10 +18,15 @@ let page: Page;
 
 test.describe.configure({ mode: 'serial' });
 
+const cspViolations: string[] = [];
+
 test.beforeAll(async ({ browser }) => {
   served = await startServe();
   figures.serverStartMs = served.startupMs;
   page = await browser.newPage();
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+  });
   await page.goto(served.url);
   await s.openApp(page);
   figures.pageInteractiveMs = await page.evaluate(() => Math.round(performance.now()));
@@ -37,6 +42,13 @@ test.afterAll(async () => {
 
 test('a newcomer opens the app and sees the bundled plugins ready', async () => {
   await s.bundledPluginsReady(page);
+});
+
+test('the page runs under the strict CSP without a single violation', async () => {
+  const csp = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain('unsafe-inline');
+  expect(cspViolations).toEqual([]);
 });
 
 test('runs hello and watches it stream', async () => {
@@ -100,6 +112,10 @@ test('streams 100,000 chunks without freezing the UI', async () => {
   expect(perf.chunksApplied).toBeGreaterThan(0);
   await expect(s.lastPluginMessage(page)).toContainText('done');
   await s.composer(page).fill('');
+});
+
+test('no CSP violation happened anywhere in the run', () => {
+  expect(cspViolations).toEqual([]);
 });
 
 test('screenshots of the main views, dark and light', async () => {

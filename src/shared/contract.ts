@@ -137,7 +137,12 @@ export interface Conversation extends ConversationSummary {
   passthrough: { pluginId: string; pluginName: string } | null;
 }
 
-/** One update to a message of a running turn. Streams are coalesced per frame by the UI. */
+/**
+ * One update to a message. A plugin turn sends `start`, any number of `stream` pieces (batched:
+ * a snapshot from `chat.get` already holds every piece sent before it), then `end` with the final
+ * message, which also ends the turn. A user message or a system note arrives as a single `end`
+ * whose `turnId` is the message's id. Streams are coalesced per frame by the UI.
+ */
 export type TurnEvent =
   | { type: 'start'; conversationId: string; turnId: string; message: ChatMessage }
   | { type: 'stream'; conversationId: string; turnId: string; messageId: string; text: string }

@@ -84,7 +84,9 @@ describe('plugboard serve', () => {
   });
 
   it('refuses a WebSocket without the token, from another origin, or for another host name', async () => {
-    await expect(connect({ token: 'wrong' })).rejects.toThrow('refused 403');
+    const stale = await connect({ token: 'wrong' });
+    const closed = await new Promise<[number, string]>((resolve) => stale.once('close', (code, reason) => resolve([code, String(reason)])));
+    expect(closed).toEqual([4401, 'wrong or missing token: open the URL plugboard serve printed']);
     await expect(connect({ origin: 'https://evil.example' })).rejects.toThrow('refused 403');
     await expect(connect({ host: `attacker.example:${server.port}` })).rejects.toThrow('refused 403');
   });

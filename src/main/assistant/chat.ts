@@ -68,6 +68,9 @@ export class ChatService implements Disposable {
   get(id: string): Conversation | null {
     const c = this.store.get(id);
     if (!c) return null;
+    // Send what is batched first: the snapshot then holds exactly the text already streamed, so
+    // a client merging it with stream events never sees a piece twice.
+    for (const run of this.running.values()) if (run.conversationId === id) this.flushOne(run);
     const messages = c.messages.map((m) => this.running.get(m.turnId ?? '')?.message ?? m);
     return { ...c, messages, passthrough: this.passthroughOf(id) };
   }

@@ -45,6 +45,9 @@ const MIME: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
+/** Close code for a WebSocket opened with a wrong token (4000-4999: application codes). */
+export const WS_BAD_TOKEN = 4401;
+
 /** A client that falls this far behind is disconnected (it reconnects and reloads its state). */
 const MAX_BUFFERED = 64 * 1024 * 1024;
 
@@ -121,9 +124,15 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== '/ws' || !sameSite(req) || !tokenOk(url.searchParams.get('token'))) {
+    if (url.pathname !== '/ws' || !sameSite(req)) {
       socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       socket.destroy();
+      return;
+    }
+    if (!tokenOk(url.searchParams.get('token'))) {
+      // Same origin but a stale or missing token (an old tab after a restart): say so with a
+      // close code the page can show, instead of a refusal it cannot tell from a dead server.
+      wss.handleUpgrade(req, socket, head, (ws) => ws.close(WS_BAD_TOKEN, 'wrong or missing token: open the URL plugboard serve printed'));
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));

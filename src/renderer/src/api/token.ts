@@ -5,6 +5,15 @@
  */
 const KEY = 'plugboard.token';
 
+/** Forgets a token the server refused (a restarted server prints a new one). */
+export function forgetToken(): void {
+  try {
+    sessionStorage.removeItem(KEY);
+  } catch {
+    // nothing stored
+  }
+}
+
 export function takeToken(): string | null {
   const url = new URL(window.location.href);
   const fromUrl = url.searchParams.get('token');

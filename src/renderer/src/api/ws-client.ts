@@ -8,7 +8,11 @@
  */
 import type { CommandInput, CommandName, CommandOutput, EventName, Events, PlugboardApi, WsClientMessage } from '../../../shared/contract';
 import type { ConnectionListener, ConnectionState } from './connection';
+import { forgetToken } from './token';
 import { parseServerMessage } from './wire';
+
+/** The close code `plugboard serve` uses for a wrong or missing token. */
+const WS_BAD_TOKEN = 4401;
 
 const BACKOFF_MS = [300, 600, 1200, 2500, 5000, 10_000];
 const QUEUE_WAIT_MS = 20_000;
@@ -109,6 +113,13 @@ export class WsClient implements PlugboardApi {
     ws.onclose = (ev: CloseEvent) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (ev.code === WS_BAD_TOKEN) {
+        // The server does not know this token (it was restarted): retrying cannot help.
+        forgetToken();
+        this.failSent('Plugboard refused this page’s token; open the URL plugboard serve printed.');
+        this.setState({ status: 'no-token' });
+        return;
+      }
       const reason = ev.reason || (ev.code === 1006 ? 'the connection was lost' : `closed (${ev.code})`);
       this.failSent(`The connection to Plugboard was lost (${reason}); the request may not have completed.`);
       this.scheduleRetry(reason);

@@ -1,9 +1,10 @@
 /**
  * A modal dialog on the native <dialog> element: the browser gives it the top layer, an inert
  * background, focus containment and Escape (which we route to `onClose` so state stays in React).
- * Mount it to open it; unmount it to close it.
+ * Mount it to open it; unmount it to close it. Mark the element to focus first with
+ * `data-autofocus`; otherwise the first field of the body gets focus.
  */
-import { useEffect, useId, useRef, type JSX, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type JSX, type ReactNode } from 'react';
 import { IconButton } from './Button';
 
 export function Dialog({
@@ -23,14 +24,22 @@ export function Dialog({
 }): JSX.Element {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  // The latest onClose, for listeners installed once.
   const closeRef = useRef(onClose);
-  closeRef.current = onClose;
+  useLayoutEffect(() => {
+    closeRef.current = onClose;
+  });
 
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
     const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!d.open) d.showModal();
+    // showModal focuses the first focusable element, which is the header's close button. Prefer
+    // what the dialog marks with data-autofocus, else its first field (React's autoFocus runs
+    // before showModal and would be undone by it).
+    const target = d.querySelector<HTMLElement>('[data-autofocus]') ?? d.querySelector<HTMLElement>('[data-dialog-body] :is(input, select, textarea):not([disabled])');
+    target?.focus();
     const onCancel = (e: Event): void => {
       e.preventDefault();
       closeRef.current();
@@ -61,7 +70,9 @@ export function Dialog({
           </h2>
           <IconButton icon="x" label={closeLabel} size="sm" onClick={() => closeRef.current()} />
         </header>
-        <div className="min-h-0 flex-1 overflow-y-auto px-4 py-3">{children}</div>
+        <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-4 py-3">
+          {children}
+        </div>
         {footer && <footer className="flex items-center justify-end gap-2 border-t border-line bg-subtle px-4 py-2.5">{footer}</footer>}
       </div>
     </dialog>

@@ -1,7 +1,8 @@
 /**
  * A failure as a person can act on it: its code, its message, and the facts that apply (the
  * command, the PATH searched, the exit code or signal, the last stderr lines). The stderr tail is
- * collapsible but starts open: after a crash it is usually the answer.
+ * collapsible and starts open in chat (after a crash it is usually the answer); the plugin panel,
+ * where space is tight, starts it closed.
  */
 import type { JSX } from 'react';
 import { describeFailure, type Failure } from '../../../shared/failures';
@@ -10,13 +11,13 @@ import { CopyButton } from './CopyButton';
 function Fact({ label, children }: { label: string; children: string }): JSX.Element {
   return (
     <div className="flex gap-2">
-      <dt className="w-28 shrink-0 text-fg-subtle">{label}</dt>
+      <dt className="w-[106px] shrink-0 text-fg-subtle">{label}</dt>
       <dd className="min-w-0 font-mono text-[11.5px] break-all text-fg-muted">{children}</dd>
     </div>
   );
 }
 
-export function FailureBlock({ failure }: { failure: Failure }): JSX.Element {
+export function FailureBlock({ failure, stderrOpen = true }: { failure: Failure; stderrOpen?: boolean }): JSX.Element {
   const d = failure.details ?? {};
   const stderr = d.stderrTail ?? [];
   const rpc = d.rpcCode !== undefined ? `${d.rpcCode}${d.rpcMeaning ? ` (${d.rpcMeaning})` : ''}` : null;
@@ -39,7 +40,7 @@ export function FailureBlock({ failure }: { failure: Failure }): JSX.Element {
         </dl>
       )}
       {stderr.length > 0 && (
-        <details open className="group mt-2">
+        <details open={stderrOpen} className="group mt-2">
           <summary className="cursor-pointer select-none text-fg-muted hover:text-fg">
             Last stderr lines ({stderr.length})
           </summary>

@@ -23,12 +23,20 @@ export function formatMs(n: number | null): string {
   return n < 10 ? `${n.toFixed(1)} ms` : `${Math.round(n)} ms`;
 }
 
+// Formatters are built once: constructing Intl formats per call is slow, and a streaming
+// message's header re-renders every frame.
+const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+const dayMonth = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });
+
+/** 24-hour time with seconds, for log lines (fixed width). */
 export function formatClock(at: number): string {
-  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return clock.format(at);
 }
 
 export function formatTime(at: number): string {
-  return new Date(at).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return time.format(at);
 }
 
 /** "just now", "5 min", "3 h", "Mon", "12 Mar" — compact, as in sidebars of mail and chat apps. */
@@ -37,9 +45,8 @@ export function formatRelative(at: number, now: number = Date.now()): string {
   if (s < 45) return 'just now';
   if (s < 3600) return `${Math.round(s / 60)} min`;
   if (s < 86_400) return `${Math.round(s / 3600)} h`;
-  const d = new Date(at);
-  if (s < 6 * 86_400) return d.toLocaleDateString(undefined, { weekday: 'short' });
-  return d.toLocaleDateString(undefined, { day: 'numeric', month: 'short' });
+  if (s < 6 * 86_400) return weekday.format(at);
+  return dayMonth.format(at);
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {

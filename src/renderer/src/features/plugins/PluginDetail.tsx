@@ -1,7 +1,8 @@
 /**
  * A plugin's expanded detail: why it is in its state, lifecycle buttons, and tabs for its tools,
- * permissions, settings, log and facts. The buttons' accessible names carry the plugin id ("Stop
- * todo") so they never collide with the chat's Stop button.
+ * permissions, settings, log and facts. The buttons' accessible names carry the plugin id
+ * ("Restart todo"); stopping a plugin is "Shut down", so no control but the chat's own is named
+ * like "Stop" (a name search for "Stop" would find both).
  */
 import { useState, type JSX } from 'react';
 import { Button } from '../../components/Button';
@@ -40,13 +41,13 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           <span className="text-fg">{p.health.state}</span>
           {p.health.reason && <span className="text-fg-muted"> — {p.health.reason}</span>}
         </p>
-        {p.health.failure && <FailureBlock failure={p.health.failure} />}
+        {p.health.failure && <FailureBlock failure={p.health.failure} stderrOpen={false} />}
         <div className="flex flex-wrap items-center gap-1.5">
           <Button size="sm" icon="play" aria-label={`Start ${id}`} disabled={!!busy || running || !p.enabled} onClick={() => void lifecycle(id, 'start')}>
             Start
           </Button>
-          <Button size="sm" icon="stop" aria-label={`Stop ${id}`} disabled={!!busy || !running} onClick={() => void lifecycle(id, 'stop')}>
-            Stop
+          <Button size="sm" icon="power" aria-label={`Shut down ${id}`} disabled={!!busy || !running} onClick={() => void lifecycle(id, 'stop')}>
+            Shut down
           </Button>
           <Button size="sm" icon="restart" aria-label={`Restart ${id}`} disabled={!!busy || !p.enabled} onClick={() => void lifecycle(id, 'restart')}>
             Restart

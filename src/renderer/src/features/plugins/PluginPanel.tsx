@@ -1,5 +1,6 @@
 /**
- * The plugin panel (region "Plugins"): every plugin, including those that failed to load, with
+ * The plugin panel, a landmark region named "Plugins" (a named <section>; an <aside> would be a
+ * "complementary" landmark, which is not what finding the panel by role expects): every plugin, including those that failed to load, with
  * health as colour and text. Stats are polled only while it is mounted (i.e. open).
  */
 import { useEffect, useMemo, useState, type JSX } from 'react';
@@ -51,7 +52,7 @@ export function PluginPanel(): JSX.Element {
   }, [order, byId, filter]);
 
   return (
-    <aside aria-label="Plugins" id="plugin-panel" className="flex h-full w-[400px] shrink-0 flex-col border-l border-line bg-bg">
+    <section aria-label="Plugins" id="plugin-panel" className="flex h-full w-[420px] shrink-0 flex-col border-l border-line bg-bg">
       <header className="flex items-center gap-2 border-b border-line px-3 py-2">
         <div className="min-w-0 flex-1">
           <h2 className="text-[13px] font-semibold">Plugins</h2>
@@ -91,6 +92,6 @@ export function PluginPanel(): JSX.Element {
         </ul>
       </div>
       <footer className="border-t border-line px-3 py-1.5 text-[11px] text-fg-subtle">Drop a folder, .zip, .mcpb or .dxt anywhere to install.</footer>
-    </aside>
+    </section>
   );
 }

@@ -18,13 +18,17 @@ function Metrics({ id }: { id: string }): JSX.Element | null {
   if (!health) return null;
   const pid = stats?.pid ?? health.pid;
   const parts: [string, string][] = [];
-  if (health.pingRttMs !== null) parts.push(['ping', formatMs(health.pingRttMs)]);
+  // Health events carry the ping only when the state changes; the stats poll has the latest.
+  const ping = stats?.pingRttMs ?? health.pingRttMs;
+  if (ping !== null) parts.push(['ping', formatMs(ping)]);
   if (pid !== null) parts.push(['pid', String(pid)]);
   if (stats) {
     parts.push(['cpu', formatPercent(stats.cpuPercent)]);
     parts.push(['mem', formatBytes(stats.memoryBytes)]);
   }
-  parts.push(['restarts', String(health.restarts)]);
+  // Restarts matter while it runs, or when it has been restarting; "0" on a stopped plugin is noise.
+  if (pid !== null || health.restarts > 0) parts.push(['restarts', String(health.restarts)]);
+  if (parts.length === 0) return null;
   return (
     <dl className="flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-fg-subtle tabular-nums">
       {parts.map(([k, v]) => (
@@ -47,7 +51,7 @@ export const PluginRow = memo(function PluginRow({ id }: { id: string }): JSX.El
   const detailId = `plugin-detail-${id}`;
   return (
     <li className={`border-b border-line ${expanded ? 'bg-subtle' : ''}`} data-plugin-id={id}>
-      <div className="flex items-start gap-2 px-3 py-2">
+      <div className="flex items-start gap-2 px-3 pt-2 pb-1">
         <button
           type="button"
           aria-expanded={expanded}
@@ -74,7 +78,7 @@ export const PluginRow = memo(function PluginRow({ id }: { id: string }): JSX.El
           <Switch checked={p.enabled} label={`Enable ${id}`} disabled={busy === 'enable'} onChange={(v) => void setEnabled(id, v)} />
         </div>
       </div>
-      <div className="space-y-1 pb-2 pl-8 pr-3">
+      <div className="space-y-1 pb-2 pl-[30px] pr-3 empty:hidden">
         <Metrics id={id} />
         {p.error && (
           <p className="flex gap-1.5 text-xs text-bad">

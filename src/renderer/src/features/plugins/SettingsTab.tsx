@@ -35,7 +35,7 @@ function toValue(s: SettingView, raw: string | boolean): unknown {
   return text;
 }
 
-function Field({ s, value, onChange }: { s: SettingView; value: string | boolean; onChange: (v: string | boolean) => void }): JSX.Element {
+function Field({ s, value, onChange, onClear }: { s: SettingView; value: string | boolean; onChange: (v: string | boolean) => void; onClear: () => void }): JSX.Element {
   const id = useId();
   const help = `${id}-help`;
   const label = (
@@ -85,6 +85,11 @@ function Field({ s, value, onChange }: { s: SettingView; value: string | boolean
             {s.env && <span>{` · passed as `}<code className="font-mono">{s.env}</code></span>}
           </p>
         )}
+        {s.sensitive && s.isSet && (
+          <Button size="sm" variant="ghost" aria-label={`Clear ${s.title || s.key}`} onClick={onClear}>
+            Clear secret
+          </Button>
+        )}
       </div>
     </div>
   );
@@ -118,7 +123,15 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
   return (
     <form onSubmit={(e) => void submit(e)} className="space-y-3" aria-label={`${detail.name} settings`}>
       {detail.settings.map((s) => (
-        <Field key={s.key} s={s} value={draft[s.key] ?? initial(s)} onChange={(v) => setDraft((d) => ({ ...d, [s.key]: v }))} />
+        <Field
+          key={s.key}
+          s={s}
+          value={draft[s.key] ?? initial(s)}
+          onChange={(v) => setDraft((d) => ({ ...d, [s.key]: v }))}
+          onClear={() =>
+            void configure(detail.id, { [s.key]: null }).then((r) => setResult(r.ok ? { ok: true, text: `Cleared ${s.title || s.key}.` } : { ok: false, text: r.message }))
+          }
+        />
       ))}
       <div className="flex items-center gap-2">
         <Button type="submit" variant="primary" size="sm" disabled={saving}>

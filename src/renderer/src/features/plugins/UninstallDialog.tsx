@@ -24,7 +24,7 @@ export function UninstallDialog({ id, name, onClose }: { id: string; name: strin
       width="w-[420px]"
       footer={
         <>
-          <Button onClick={onClose} autoFocus>
+          <Button onClick={onClose} data-autofocus>
             Cancel
           </Button>
           <Button variant="danger" icon="trash" disabled={working} onClick={() => void confirm()}>

@@ -9,7 +9,7 @@ import { runOp } from '../ops';
 import { errorText, toastError } from '../toasts';
 import { convOf, patchConv, setRunning, sortList, useChat } from './state';
 import { loadList, reconcile } from './sync';
-import { noteTurnStarted } from './turns';
+import { noteTurnStarted, resetStreaming } from './turns';
 
 const ACTIVE_KEY = 'plugboard.activeConversation';
 let localSeq = 0;
@@ -51,11 +51,22 @@ export async function startChat(): Promise<void> {
   selectConversation(pick?.id ?? null);
 }
 
-/** After a reconnect: events were missed, so the list and the open conversation are refetched. */
+/**
+ * After a reconnect: events were missed, so nothing that was streaming can be trusted. Other
+ * conversations are forgotten (refetched when opened), the open one is refetched now, and
+ * running turns are rebuilt from what the server reports.
+ */
 export async function resyncChat(): Promise<void> {
+  const s = useChat.getState();
+  const active = s.activeId ? s.convs[s.activeId] : undefined;
+  const keep = new Set(active?.ids ?? []);
+  const messages = { ...s.messages };
+  for (const [id, m] of Object.entries(messages)) if (m?.status === 'streaming' && !keep.has(id)) delete messages[id];
+  useChat.setState({ messages, convs: s.activeId && active ? { [s.activeId]: active } : {}, running: {} });
+  resetStreaming();
   await loadList();
   const id = useChat.getState().activeId;
-  if (id) await reconcile(id);
+  if (id) await reconcile(id, true);
 }
 
 export async function createConversation(title?: string): Promise<string | null> {
@@ -110,8 +121,9 @@ export async function sendText(text: string): Promise<boolean> {
   } catch (e) {
     error = errorText(e);
   }
+  // The server sends its copy of the message (and any answer) as events; `chat.updated` fetches
+  // the conversation if its count says something was missed (see turns.ts).
   useChat.setState((s) => (s.local[id] ? { local: { ...s.local, [id]: { conversationId, state: error === null ? 'sent' : 'failed', ...(error === null ? {} : { error }) } } } : {}));
-  if (error === null) void reconcile(conversationId);
   return error === null;
 }
 
@@ -125,7 +137,6 @@ export async function invokeTool(entry: Pick<PaletteEntry, 'plugin' | 'name' | '
       return false;
     }
     noteTurnStarted(conversationId, r.turnId);
-    void reconcile(conversationId);
     return true;
   } catch (e) {
     toastError(`${entry.pluginName} · ${entry.name}: ${errorText(e)}`);

@@ -1,8 +1,12 @@
 /**
  * Folding a server snapshot of a conversation (`chat.get`) into what the UI already shows. The
- * server's order and messages win, except: a message still streaming here keeps its local text
- * (chunks after the snapshot are already applied), and optimistic user messages still being sent
- * or refused stay visible after the server's messages.
+ * server's order and messages win, except:
+ * - a message streaming here keeps its local copy: the snapshot's text can hold chunks that are
+ *   still on their way as events, and taking it would show them twice. Its `end` event settles it.
+ *   After a reconnect (`trustServer`) events were lost, so the snapshot wins there too.
+ * - passthrough messages are stored without their text (it is private to the session), but the
+ *   live events carried it: what was shown stays shown until the conversation is reloaded.
+ * - optimistic user messages still being sent, or refused, stay visible after the server's.
  */
 import type { ChatMessage, Conversation } from '../../../../shared/contract';
 import type { LocalSend } from './state';
@@ -19,12 +23,15 @@ export function mergeSnapshot(
   localIds: readonly string[],
   messages: Readonly<Record<string, ChatMessage | undefined>>,
   local: Readonly<Record<string, LocalSend | undefined>>,
+  trustServer = false,
 ): MergeResult {
   const out: Record<string, ChatMessage> = {};
   const ids: string[] = [];
   for (const s of snapshot.messages) {
     const l = messages[s.id];
-    out[s.id] = l && l.status === 'streaming' && s.status === 'streaming' && l.text.length >= s.text.length ? l : s;
+    if (l && l.status === 'streaming' && !trustServer) out[s.id] = l;
+    else if (l && s.passthrough && s.text === '' && l.text !== '') out[s.id] = { ...s, text: l.text };
+    else out[s.id] = s;
     ids.push(s.id);
   }
   const known = new Set(ids);
@@ -33,7 +40,7 @@ export function mergeSnapshot(
     if (known.has(id)) continue;
     const m = messages[id];
     const l = local[id];
-    if (m && ((l && l.state !== 'sent') || (!l && m.status === 'streaming'))) {
+    if (m && ((l && l.state !== 'sent') || (!l && m.status === 'streaming' && !trustServer))) {
       out[id] = m;
       ids.push(id);
     } else if (l) {

@@ -15,7 +15,7 @@ export async function loadList(): Promise<void> {
 }
 
 /** Fetches a conversation and merges it with what is shown (see merge.ts). */
-export async function reconcile(conversationId: string): Promise<void> {
+export async function reconcile(conversationId: string, trustServer = false): Promise<void> {
   let snapshot;
   try {
     snapshot = await getApi().invoke('chat.get', { id: conversationId });
@@ -29,7 +29,7 @@ export async function reconcile(conversationId: string): Promise<void> {
   }
   const s = useChat.getState();
   const conv = convOf(s, conversationId);
-  const merged = mergeSnapshot(snapshot, conv.ids, s.messages, s.local);
+  const merged = mergeSnapshot(snapshot, conv.ids, s.messages, s.local, trustServer);
   const messages = { ...s.messages, ...merged.messages };
   const local = { ...s.local };
   for (const id of merged.dropped) {

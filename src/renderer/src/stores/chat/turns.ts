@@ -21,12 +21,20 @@ function trackStreaming(m: ChatMessage): void {
   setStreaming(streaming.size > 0);
 }
 
+/**
+ * Messages are kept even for conversations that are not loaded: a turn streaming in the
+ * background then has its text when the conversation opens, and its snapshot (which may hold
+ * text not yet sent as events) does not have to be trusted. Only loaded ones get the id listed.
+ */
 function upsert(conversationId: string, m: ChatMessage): void {
   const s = useChat.getState();
   const conv = s.convs[conversationId];
-  if (!conv?.loaded) return;
-  const ids = conv.ids.includes(m.id) ? conv.ids : [...conv.ids, m.id];
-  useChat.setState({ messages: { ...s.messages, [m.id]: m }, convs: { ...s.convs, [conversationId]: { ...conv, ids } } });
+  const messages = { ...s.messages, [m.id]: m };
+  if (!conv?.loaded || conv.ids.includes(m.id)) {
+    useChat.setState({ messages });
+    return;
+  }
+  useChat.setState({ messages, convs: { ...s.convs, [conversationId]: { ...conv, ids: [...conv.ids, m.id] } } });
 }
 
 /** The server now has the user's message: the optimistic copy of it goes. */
@@ -56,8 +64,9 @@ export function applyTurn(ev: TurnEvent): void {
     return;
   }
   seenTurns.add(ev.turnId);
+  // The server's copy of the user's message (as `start` or `end`) replaces the optimistic one.
+  if (ev.message.role === 'user') dropOptimistic(ev.conversationId);
   if (ev.type === 'start') {
-    if (ev.message.role === 'user') dropOptimistic(ev.conversationId);
     upsert(ev.conversationId, ev.message);
     trackStreaming(ev.message);
     if (ev.message.status === 'streaming') setRunning(ev.conversationId, (t) => (t.includes(ev.turnId) ? t : [...t, ev.turnId]));
@@ -108,6 +117,12 @@ export function scheduleReconcile(conversationId: string): void {
       if (convOf(useChat.getState(), conversationId).loaded) void reconcile(conversationId);
     }, 150),
   );
+}
+
+/** After a reconnect nothing streaming is known until snapshots say so. */
+export function resetStreaming(): void {
+  streaming.clear();
+  setStreaming(false);
 }
 
 /** After a reconnect, or when a snapshot brings streaming messages, keep the probe honest. */

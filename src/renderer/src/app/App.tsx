@@ -1,0 +1,38 @@
+/** The window: toolbar, conversations, chat, plugin panel, and what floats above them. */
+import { useEffect, type JSX } from 'react';
+import { ChatView } from '../features/chat/ChatView';
+import { ConversationSidebar } from '../features/chat/ConversationSidebar';
+import { DropZone } from '../features/install/DropZone';
+import { InstallDialog } from '../features/install/InstallDialog';
+import { PluginPanel } from '../features/plugins/PluginPanel';
+import { useConnection } from '../stores/connection';
+import { useUi } from '../stores/ui';
+import { HelpDialog } from './HelpDialog';
+import { NoToken } from './NoToken';
+import { ReconnectBar } from './ReconnectBar';
+import { installShortcuts } from './shortcuts';
+import { Toasts } from './Toasts';
+import { Toolbar } from './Toolbar';
+
+export function App(): JSX.Element {
+  const noToken = useConnection((s) => s.state.status === 'no-token');
+  const sidebarOpen = useUi((s) => s.sidebarOpen);
+  const panelOpen = useUi((s) => s.panelOpen);
+  useEffect(() => installShortcuts(), []);
+  if (noToken) return <NoToken />;
+  return (
+    <div className="flex h-full flex-col">
+      <ReconnectBar />
+      <Toolbar />
+      <div className="flex min-h-0 flex-1">
+        {sidebarOpen && <ConversationSidebar />}
+        <ChatView />
+        {panelOpen && <PluginPanel />}
+      </div>
+      <DropZone />
+      <InstallDialog />
+      <HelpDialog />
+      <Toasts />
+    </div>
+  );
+}

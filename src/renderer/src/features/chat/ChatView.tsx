@@ -1,0 +1,15 @@
+/** The middle of the window: the open conversation's messages and the composer. */
+import type { JSX } from 'react';
+import { useChat } from '../../stores/chat/state';
+import { Composer } from './Composer';
+import { MessageList } from './MessageList';
+
+export function ChatView(): JSX.Element {
+  const activeId = useChat((s) => s.activeId);
+  return (
+    <main className="flex min-w-0 flex-1 flex-col bg-bg" aria-label="Chat">
+      <MessageList conversationId={activeId} />
+      <Composer />
+    </main>
+  );
+}

@@ -1,0 +1,180 @@
+/**
+ * The composer: a textarea ("Message"), Send, and Stop while a turn runs. Enter sends, Shift+Enter
+ * is a new line. A `/` at the start opens the tool palette; text with arguments
+ * (`/plugin:tool key=value`) is sent as typed for the server to parse. Everything typed goes
+ * through one `sendText`, so passthrough and (later) a model need nothing new here.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
+import type { PaletteEntry } from '../../../../shared/contract';
+import { Button } from '../../components/Button';
+import { Kbd } from '../../components/Kbd';
+import { cancelRunning, invokeTool, sendText } from '../../stores/chat/actions';
+import { convOf, useChat } from '../../stores/chat/state';
+import { hasParameters, searchPalette, usePalette } from '../../stores/palette';
+import { useUi } from '../../stores/ui';
+import { PassthroughBanner } from '../passthrough/PassthroughBanner';
+import { optionId, Palette, PALETTE_ID } from './Palette';
+import { ToolFormDialog } from './ToolFormDialog';
+
+const NO_TURNS: string[] = [];
+
+/** The palette query: the text after a leading `/`, while it is one word. */
+function paletteQuery(text: string): string | null {
+  return text.startsWith('/') && !/\s/.test(text) ? text.slice(1) : null;
+}
+
+export function Composer(): JSX.Element {
+  const activeId = useChat((s) => s.activeId);
+  const passthrough = useChat((s) => (s.activeId ? convOf(s, s.activeId).passthrough : null));
+  const running = useChat((s) => (s.activeId ? (s.running[s.activeId] ?? NO_TURNS) : NO_TURNS));
+  const focusTick = useUi((s) => s.focusComposerTick);
+  const entries = usePalette((s) => s.entries);
+  const fuse = usePalette((s) => s.fuse);
+  const paletteLoaded = usePalette((s) => s.loaded);
+  const paletteError = usePalette((s) => s.error);
+  const [text, setText] = useState('');
+  const [active, setActive] = useState(0);
+  const [dismissed, setDismissed] = useState(false);
+  const [form, setForm] = useState<PaletteEntry | null>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+
+  const query = paletteQuery(text);
+  const open = query !== null && !dismissed && form === null;
+  const results = useMemo(() => (open ? searchPalette(entries, fuse, query) : []), [open, entries, fuse, query]);
+
+  useEffect(() => {
+    if (open) void usePalette.getState().load();
+  }, [open]);
+  useEffect(() => setActive(0), [query]);
+  useEffect(() => area.current?.focus(), [focusTick, activeId]);
+
+  // Grow with the text, up to a limit, then scroll.
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, 220)}px`;
+  }, [text]);
+
+  const reset = (): void => {
+    setText('');
+    setDismissed(false);
+    area.current?.focus();
+  };
+
+  const pick = (e: PaletteEntry): void => {
+    if (hasParameters(e)) {
+      setForm(e);
+      return;
+    }
+    reset();
+    void invokeTool(e, {});
+  };
+
+  const submit = (): void => {
+    const t = text.trim();
+    if (!t) return;
+    reset();
+    void sendText(t);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
+    if (e.nativeEvent.isComposing) return;
+    if (open && results.length > 0) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        const n = results.length;
+        setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
+        return;
+      }
+      if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
+        const chosen = results[active];
+        if (chosen) {
+          e.preventDefault();
+          pick(chosen);
+          return;
+        }
+      }
+    }
+    if (open && e.key === 'Escape') {
+      e.preventDefault();
+      setDismissed(true);
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  const placeholder = passthrough ? `Message ${passthrough.pluginName}…` : 'Message, or / for tools';
+
+  return (
+    <div className="shrink-0 px-6 pt-1 pb-4">
+      <div className="mx-auto w-full max-w-[772px]">
+        {passthrough && <PassthroughBanner passthrough={passthrough} />}
+        <div className="relative rounded-xl border border-line-strong bg-bg shadow-[0_1px_2px_rgb(0_0_0/0.04)] transition-colors focus-within:border-accent focus-within:ring-3 focus-within:ring-accent/15">
+          {open && (
+            <Palette
+              results={results}
+              active={active}
+              loading={!paletteLoaded}
+              error={paletteError}
+              query={query}
+              onPick={pick}
+              onHover={setActive}
+            />
+          )}
+          <textarea
+            ref={area}
+            aria-label="Message"
+            rows={1}
+            value={text}
+            placeholder={placeholder}
+            spellCheck
+            onChange={(e) => {
+              setText(e.target.value);
+              if (!e.target.value.startsWith('/')) setDismissed(false);
+            }}
+            onKeyDown={onKeyDown}
+            aria-autocomplete="list"
+            aria-controls={open ? PALETTE_ID : undefined}
+            aria-activedescendant={open && results.length > 0 ? optionId(active) : undefined}
+            className="block max-h-[220px] min-h-[40px] w-full resize-none bg-transparent px-3 pt-2.5 pb-1 text-[13.5px] leading-relaxed text-fg outline-none placeholder:text-fg-subtle focus-visible:outline-none"
+          />
+          <div className="flex items-center gap-2 px-2 pb-2">
+            <p className="flex flex-1 items-center gap-1 pl-1 text-[11px] text-fg-subtle">
+              <Kbd>/</Kbd> tools
+              <span className="mx-1">·</span>
+              <Kbd>Enter</Kbd> send
+              <span className="mx-1">·</span>
+              <Kbd>⇧</Kbd>
+              <Kbd>Enter</Kbd> new line
+            </p>
+            {running.length > 0 && (
+              <Button size="sm" variant="secondary" icon="stop" aria-label="Stop" title="Stop the running turn" onClick={() => void cancelRunning()}>
+                Stop
+              </Button>
+            )}
+            <Button size="sm" variant="primary" icon="arrowUp" aria-label="Send" disabled={text.trim() === ''} onClick={submit}>
+              Send
+            </Button>
+          </div>
+        </div>
+      </div>
+      {form && (
+        <ToolFormDialog
+          entry={form}
+          onClose={() => {
+            setForm(null);
+            area.current?.focus();
+          }}
+          onDone={() => {
+            setForm(null);
+            reset();
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * The conversation list: create, open, rename (F2 or the pencil), delete (Delete or the bin, with
+ * a confirmation). Newest activity first.
+ */
+import { useState, type JSX } from 'react';
+import { Button, IconButton } from '../../components/Button';
+import { Dialog } from '../../components/Dialog';
+import { createConversation, deleteConversation } from '../../stores/chat/actions';
+import { useChat } from '../../stores/chat/state';
+import { ConversationItem } from './ConversationItem';
+
+export function ConversationSidebar(): JSX.Element {
+  const list = useChat((s) => s.list);
+  const listLoaded = useChat((s) => s.listLoaded);
+  const listError = useChat((s) => s.listError);
+  const [deleting, setDeleting] = useState<{ id: string; title: string } | null>(null);
+  return (
+    <nav aria-label="Conversations" className="flex h-full w-60 shrink-0 flex-col border-r border-line bg-subtle">
+      <div className="flex items-center gap-1 px-2 pt-2 pb-1">
+        <h2 className="flex-1 px-1.5 text-[11px] font-semibold tracking-wide text-fg-subtle uppercase">Conversations</h2>
+        <IconButton icon="plus" label="New conversation" size="sm" onClick={() => void createConversation()} />
+      </div>
+      <div className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+        {!listLoaded && <p className="px-2 py-1 text-xs text-fg-subtle">Loading…</p>}
+        {listError && <p className="px-2 py-1 text-xs text-bad">Could not load conversations: {listError}</p>}
+        {listLoaded && !listError && list.length === 0 && (
+          <div className="px-2 py-2 text-xs text-fg-subtle">
+            <p>No conversations yet.</p>
+            <Button size="sm" variant="ghost" icon="plus" className="-ml-2 mt-1" onClick={() => void createConversation()}>
+              Start one
+            </Button>
+          </div>
+        )}
+        <ul className="space-y-px">
+          {list.map((c) => (
+            <ConversationItem key={c.id} c={c} onDelete={() => setDeleting({ id: c.id, title: c.title })} />
+          ))}
+        </ul>
+      </div>
+      {deleting && (
+        <Dialog
+          title="Delete conversation?"
+          width="w-[400px]"
+          onClose={() => setDeleting(null)}
+          footer={
+            <>
+              <Button data-autofocus onClick={() => setDeleting(null)}>
+                Cancel
+              </Button>
+              <Button
+                variant="danger"
+                icon="trash"
+                onClick={() => {
+                  void deleteConversation(deleting.id);
+                  setDeleting(null);
+                }}
+              >
+                Delete
+              </Button>
+            </>
+          }
+        >
+          <p className="text-[13px] text-fg-muted">
+            “{deleting.title || 'Untitled'}” and its messages will be deleted. This cannot be undone.
+          </p>
+        </Dialog>
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * A finished message's text as GFM markdown, where a single line break is a line break (plugin
+ * output is line-oriented; see soft-breaks.ts). Raw HTML is not rendered (react-markdown's default),
+ * links open outside the app, and images become links: the CSP blocks remote images, and a
+ * plugin's output should not load things from the network on its own.
+ */
+import { memo, type JSX } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import remarkGfm from 'remark-gfm';
+import { remarkSoftBreaks } from './soft-breaks';
+
+const components: Components = {
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  ),
+  img: ({ src, alt }) => (
+    <a href={typeof src === 'string' ? src : undefined} target="_blank" rel="noreferrer noopener">
+      {alt ? `[image: ${alt}]` : '[image]'}
+    </a>
+  ),
+};
+
+const plugins = [remarkGfm, remarkSoftBreaks];
+
+export const Markdown = memo(function Markdown({ text }: { text: string }): JSX.Element {
+  return (
+    <div className="md">
+      <ReactMarkdown remarkPlugins={plugins} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+});

@@ -1,0 +1,24 @@
+/**
+ * One row of the message list, chosen by role. Selects its own message by id, so a streaming
+ * chunk re-renders this row only. New kinds of message (a model's reply, a tool call it makes)
+ * get a case here and a component of their own.
+ */
+import { memo, type JSX } from 'react';
+import { useChat } from '../../stores/chat/state';
+import { Markdown } from './Markdown';
+import { PluginMessage } from './PluginMessage';
+import { UserMessage } from './UserMessage';
+
+export const MessageRow = memo(function MessageRow({ id }: { id: string }): JSX.Element | null {
+  const m = useChat((s) => s.messages[id]);
+  if (!m) return null;
+  if (m.role === 'user') return <UserMessage m={m} />;
+  if (m.role === 'plugin') return <PluginMessage m={m} />;
+  return (
+    <article className="flex gap-2 rounded-md border border-dashed border-line px-3 py-2 text-xs text-fg-muted" aria-label="Note" data-message-id={m.id} data-role="system">
+      <div className="min-w-0 flex-1">
+        <Markdown text={m.text} />
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,118 @@
+/**
+ * A plugin's message: who answered (plugin, tool), how it went (status as text), what it said.
+ * While streaming, text is shown plain (cheap to update every frame); when it ends it becomes
+ * markdown, unless it is very long, where parsing would stall the window.
+ */
+import { memo, useState, type JSX } from 'react';
+import type { ChatMessage, MessageStatus } from '../../../../shared/contract';
+import { resultText } from '../../../../shared/chunks';
+import { CopyButton } from '../../components/CopyButton';
+import { FailureBlock } from '../../components/FailureBlock';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
+import { Timestamp } from './Timestamp';
+import { usePlugins } from '../../stores/plugins';
+import { Markdown } from './Markdown';
+import { PlainText } from './PlainText';
+
+/** Above this, finished text stays plain: markdown parsing is synchronous and grows with size. */
+export const MARKDOWN_MAX_CHARS = 60_000;
+
+const statusTone: Record<MessageStatus, string> = {
+  streaming: 'text-info',
+  done: 'text-fg-subtle',
+  error: 'text-bad',
+  cancelled: 'text-fg-subtle',
+};
+
+function Status({ status }: { status: MessageStatus }): JSX.Element {
+  return (
+    <span className={`inline-flex items-center gap-1 text-[11px] font-medium ${statusTone[status]}`} data-message-status={status}>
+      {status === 'streaming' && <Spinner size={10} />}
+      {status}
+    </span>
+  );
+}
+
+/**
+ * The call's arguments, shown on request. The user's message above already shows what was
+ * typed; rendering the arguments only when asked keeps the message's text what the plugin said.
+ */
+function Args({ args }: { args: Record<string, unknown> }): JSX.Element {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        title={open ? 'Hide the arguments' : 'Show the arguments'}
+        className="rounded px-1 font-mono text-[11px] text-fg-subtle hover:bg-muted hover:text-fg-muted"
+      >
+        {open ? '{ − }' : '{…}'}
+        <span className="sr-only">arguments</span>
+      </button>
+      {open && <pre className="order-last mt-1 w-full overflow-x-auto rounded-md border border-line bg-subtle px-2.5 py-1.5 font-mono text-[11.5px]">{JSON.stringify(args, null, 2)}</pre>}
+    </>
+  );
+}
+
+function Body({ m }: { m: ChatMessage }): JSX.Element | null {
+  const streaming = m.status === 'streaming';
+  if (m.text) {
+    if (streaming) return <PlainText text={m.text} streaming />;
+    if (m.text.length <= MARKDOWN_MAX_CHARS) return <Markdown text={m.text} />;
+    return (
+      <>
+        <PlainText text={m.text} streaming={false} />
+        <p className="mt-1 text-[11px] text-fg-subtle">Long output ({m.text.length.toLocaleString()} characters) is shown as plain text.</p>
+      </>
+    );
+  }
+  if (m.result !== undefined && m.result !== null) {
+    return <pre className="overflow-x-auto rounded-md border border-line bg-subtle px-2.5 py-2 font-mono text-xs">{resultText(m.result)}</pre>;
+  }
+  if (streaming) {
+    return (
+      <p className="flex items-center gap-2 text-fg-subtle">
+        <Spinner /> Working…
+      </p>
+    );
+  }
+  // Passthrough replies are not stored; after a reload only the fact of the reply remains.
+  if (m.passthrough && !m.failure) return <p className="text-fg-subtle italic">(passthrough reply — not saved)</p>;
+  return null;
+}
+
+export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage }): JSX.Element {
+  const pluginName = usePlugins((s) => (m.pluginId ? s.byId[m.pluginId]?.name : undefined)) ?? m.pluginId ?? 'Plugin';
+  const status = m.status ?? 'done';
+  const hasArgs = m.args && Object.keys(m.args).length > 0;
+  return (
+    <article className="group" aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${status}`} data-message-id={m.id} data-role="plugin">
+      <header className="mb-1 flex flex-wrap items-center gap-x-2 text-xs">
+        <span className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-subtle text-fg-muted" aria-hidden="true">
+          <Icon name="box" size={12} />
+        </span>
+        <span className="font-semibold text-fg">{pluginName}</span>
+        {m.tool && <code className="font-mono text-[11.5px] text-fg-muted">{m.tool}</code>}
+        {hasArgs && <Args args={m.args ?? {}} />}
+        <Status status={status} />
+        <span className="ml-auto flex items-center gap-1">
+          {m.text && status !== 'streaming' && (
+            <span className="opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+              <CopyButton text={() => m.text} title="Copy this message’s text" />
+            </span>
+          )}
+          <Timestamp at={m.createdAt} />
+        </span>
+      </header>
+      <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
+        <Body m={m} />
+        {m.failure && <FailureBlock failure={m.failure} />}
+        {status === 'cancelled' && !m.failure && <p className="text-xs text-fg-subtle">Stopped.</p>}
+        {m.keepSession && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
+      </div>
+    </article>
+  );
+});

@@ -1,0 +1,85 @@
+/** The form for a tool chosen in the palette: fields from its schema, then `chat.invoke`. */
+import { useMemo, useState, type FormEvent, type JSX } from 'react';
+import type { PaletteEntry } from '../../../../shared/contract';
+import { Button } from '../../components/Button';
+import { Dialog } from '../../components/Dialog';
+import { Kbd } from '../../components/Kbd';
+import { modLabel } from '../../lib/platform';
+import { invokeTool } from '../../stores/chat/actions';
+import { fieldsOf, initialValues, toArgs, type FormValues } from './schema-form';
+import { SchemaField } from './SchemaField';
+
+export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry; onClose: () => void; onDone: () => void }): JSX.Element {
+  const fields = useMemo(() => fieldsOf(entry.parameters), [entry]);
+  const [values, setValues] = useState<FormValues>(() => initialValues(fields));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [sending, setSending] = useState(false);
+  const formId = `tool-form-${entry.plugin}-${entry.name}`;
+
+  const submit = async (e?: FormEvent): Promise<void> => {
+    e?.preventDefault();
+    const r = toArgs(fields, values);
+    if (!r.ok) {
+      setErrors(r.errors);
+      // Take the person to the first field that needs them.
+      const first = fields.find((f) => r.errors[f.key]);
+      if (first) document.getElementById(formId)?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.key)}"] :is(input, textarea, select)`)?.focus();
+      return;
+    }
+    setSending(true);
+    const ok = await invokeTool(entry, r.args);
+    setSending(false);
+    if (ok) onDone();
+  };
+
+  return (
+    <Dialog
+      title={
+        <span>
+          {entry.pluginName} <span className="text-fg-subtle">·</span> <span className="font-mono">{entry.name}</span>
+        </span>
+      }
+      onClose={onClose}
+      footer={
+        <>
+          <span className="mr-auto hidden items-center gap-1 text-[11px] text-fg-subtle sm:flex">
+            <Kbd>{modLabel()}</Kbd>
+            <Kbd>Enter</Kbd> to run
+          </span>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button type="submit" form={formId} variant="primary" disabled={sending}>
+            Run
+          </Button>
+        </>
+      }
+    >
+      {entry.description && <p className="mb-3 text-[12.5px] text-fg-muted">{entry.description}</p>}
+      <form
+        id={formId}
+        noValidate
+        onSubmit={(e) => void submit(e)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.metaKey || e.ctrlKey)) {
+            e.preventDefault();
+            void submit();
+          }
+        }}
+        className="space-y-3"
+      >
+        {fields.map((f) => (
+          <div key={f.key} data-field={f.key}>
+            <SchemaField
+              field={f}
+              value={values[f.key] ?? ''}
+              error={errors[f.key]}
+              onChange={(v) => {
+                setValues((s) => ({ ...s, [f.key]: v }));
+                if (errors[f.key]) setErrors(({ [f.key]: _gone, ...rest }) => rest);
+              }}
+            />
+          </div>
+        ))}
+      </form>
+    </Dialog>
+  );
+}

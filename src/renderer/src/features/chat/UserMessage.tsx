@@ -1,0 +1,39 @@
+/**
+ * The user's message. Passthrough input is not stored by the server, so after a reload its text
+ * is empty and we say so instead of showing an empty bubble.
+ */
+import { memo, type JSX } from 'react';
+import type { ChatMessage } from '../../../../shared/contract';
+import { Button } from '../../components/Button';
+import { retrySend } from '../../stores/chat/actions';
+import { useChat } from '../../stores/chat/state';
+import { Timestamp } from './Timestamp';
+
+export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }): JSX.Element {
+  const local = useChat((s) => s.local[m.id]);
+  const empty = m.text === '';
+  return (
+    <article className="flex flex-col items-end" aria-label="You" data-message-id={m.id} data-role="user">
+      <div
+        className={`max-w-[85%] rounded-xl rounded-br-sm border border-line bg-muted px-3 py-1.5 text-[13.5px] leading-relaxed break-words whitespace-pre-wrap ${
+          local?.state === 'sending' ? 'opacity-70' : ''
+        } ${local?.state === 'failed' ? 'border-bad/40' : ''}`}
+      >
+        {empty ? <span className="text-fg-subtle italic">{m.passthrough ? '(passthrough input — not saved)' : '(empty)'}</span> : m.text}
+      </div>
+      <div className="mt-0.5 flex items-center gap-2 px-1 text-[11px] text-fg-subtle">
+        {m.passthrough && <span>passthrough</span>}
+        {local?.state === 'sending' && <span>Sending…</span>}
+        {local?.state !== 'sending' && <Timestamp at={m.createdAt} />}
+      </div>
+      {local?.state === 'failed' && (
+        <div role="alert" className="mt-1 flex max-w-[85%] items-center gap-2 text-xs text-bad">
+          <span className="min-w-0 break-words">Not sent: {local.error}</span>
+          <Button size="sm" variant="ghost" onClick={() => void retrySend(m.id)}>
+            Retry
+          </Button>
+        </div>
+      )}
+    </article>
+  );
+});

@@ -1,0 +1,73 @@
+/**
+ * The install dialog: progress while the package is read, the refusal if it cannot be installed,
+ * or the preview with the capabilities to grant (all checked to start with) and Install.
+ */
+import type { JSX } from 'react';
+import { Button } from '../../components/Button';
+import { Dialog } from '../../components/Dialog';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
+import { useInstall } from '../../stores/install';
+import { InstallPreview } from './InstallPreview';
+
+export function InstallDialog(): JSX.Element | null {
+  const phase = useInstall((s) => s.phase);
+  const cancel = useInstall((s) => s.cancel);
+  const commit = useInstall((s) => s.commit);
+  if (phase.step === 'idle') return null;
+
+  if (phase.step === 'reading') {
+    return (
+      <Dialog title={`Installing ${phase.name}`} onClose={cancel} width="w-[440px]" closeLabel="Cancel" footer={<Button onClick={cancel}>Cancel</Button>}>
+        <p className="flex items-center gap-2 text-[13px] text-fg-muted">
+          <Spinner /> {phase.detail}
+        </p>
+      </Dialog>
+    );
+  }
+
+  if (phase.step === 'refused') {
+    return (
+      <Dialog
+        title={`Can’t install ${phase.name}`}
+        onClose={cancel}
+        width="w-[480px]"
+        footer={
+          <Button data-autofocus onClick={cancel}>
+            Close
+          </Button>
+        }
+      >
+        <div role="alert" className="flex gap-2 text-[13px] text-fg">
+          <Icon name="alert" className="mt-0.5 shrink-0 text-bad" />
+          <p className="min-w-0 break-words whitespace-pre-wrap">{phase.message}</p>
+        </div>
+      </Dialog>
+    );
+  }
+
+  const { preview } = phase;
+  return (
+    <Dialog
+      title={preview.replaces ? `Update ${preview.name}` : `Install ${preview.name}`}
+      onClose={cancel}
+      width="w-[560px]"
+      closeLabel="Cancel"
+      footer={
+        <>
+          {phase.committing && (
+            <span className="mr-auto flex items-center gap-2 text-xs text-fg-muted">
+              <Spinner /> Installing…
+            </span>
+          )}
+          <Button onClick={cancel}>Cancel</Button>
+          <Button variant="primary" disabled={phase.committing} onClick={() => void commit()}>
+            Install
+          </Button>
+        </>
+      }
+    >
+      <InstallPreview preview={preview} grants={phase.grants} error={phase.error} />
+    </Dialog>
+  );
+}

@@ -1,0 +1,110 @@
+/** What installing a package would do: its identity, tools, requested capabilities, settings. */
+import type { JSX, ReactNode } from 'react';
+import type { InstallPreviewView } from '../../../../shared/contract';
+import { Icon } from '../../components/Icon';
+import { useInstall } from '../../stores/install';
+
+const SHOWN_TOOLS = 8;
+
+function Section({ title, children }: { title: string; children: ReactNode }): JSX.Element {
+  return (
+    <section className="mt-4">
+      <h3 className="mb-1.5 text-[11px] font-semibold tracking-wide text-fg-subtle uppercase">{title}</h3>
+      {children}
+    </section>
+  );
+}
+
+export function InstallPreview({ preview, grants, error }: { preview: InstallPreviewView; grants: string[]; error: string | null }): JSX.Element {
+  const toggle = useInstall((s) => s.toggleGrant);
+  const more = preview.tools.length - SHOWN_TOOLS;
+  return (
+    <div className="text-[13px]">
+      {error && (
+        <div role="alert" className="mb-3 flex gap-2 rounded-md border border-bad/30 bg-bad-soft px-3 py-2 text-fg">
+          <Icon name="alert" className="mt-0.5 shrink-0 text-bad" />
+          <p className="min-w-0 break-words whitespace-pre-wrap">{error}</p>
+        </div>
+      )}
+      <div className="flex items-start gap-3">
+        <span className="grid h-9 w-9 shrink-0 place-items-center rounded-lg border border-line bg-subtle text-fg-muted" aria-hidden="true">
+          <Icon name="box" size={18} />
+        </span>
+        <div className="min-w-0 flex-1">
+          <p className="flex flex-wrap items-baseline gap-x-2">
+            <span className="text-[14px] font-semibold">{preview.name}</span>
+            <span className="text-xs text-fg-muted tabular-nums">version {preview.version}</span>
+          </p>
+          <p className="text-xs text-fg-subtle">
+            <code className="font-mono">{preview.id}</code> · protocol <span className="font-mono">{preview.dialect}</span>
+          </p>
+          {preview.replaces && (
+            <p className="mt-1 inline-flex rounded bg-warn-soft px-1.5 py-px text-xs text-warn">replaces version {preview.replaces.version}</p>
+          )}
+        </div>
+      </div>
+      {preview.description && <p className="mt-2 text-fg-muted">{preview.description}</p>}
+      {preview.warnings.length > 0 && (
+        <ul className="mt-3 space-y-1 rounded-md border border-warn/30 bg-warn-soft px-3 py-2 text-xs text-fg">
+          {preview.warnings.map((w, i) => (
+            <li key={i} className="flex gap-1.5">
+              <Icon name="alert" size={13} className="mt-0.5 shrink-0 text-warn" />
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
+      <Section title={`Tools (${preview.tools.length})`}>
+        {preview.tools.length === 0 ? (
+          <p className="text-xs text-fg-subtle">No tools declared.</p>
+        ) : (
+          <ul className="space-y-0.5 text-xs">
+            {preview.tools.slice(0, SHOWN_TOOLS).map((t) => (
+              <li key={t.name} className="flex gap-2">
+                <code className="shrink-0 font-mono text-fg">{t.name}</code>
+                <span className="min-w-0 truncate text-fg-muted">{t.description}</span>
+              </li>
+            ))}
+            {more > 0 && <li className="text-fg-subtle">and {more} more</li>}
+          </ul>
+        )}
+      </Section>
+      <Section title="Capabilities it asks for">
+        {preview.requested.length === 0 ? (
+          <p className="text-xs text-fg-subtle">None.</p>
+        ) : (
+          <ul className="space-y-2">
+            {preview.requested.map((c) => (
+              <li key={c.name}>
+                <label className="flex cursor-pointer items-start gap-2">
+                  <input type="checkbox" checked={grants.includes(c.name)} onChange={() => toggle(c.name)} aria-describedby={`cap-${c.name}-desc`} className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]" />
+                  <span className="min-w-0">
+                    <span className="font-medium text-fg">{c.title}</span> <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
+                    <span id={`cap-${c.name}-desc`} className="block text-xs text-fg-muted">
+                      {c.description}
+                      <span className="text-fg-subtle">{c.enforced ? ' Enforced by Plugboard.' : ' Declared only: Plugboard does not sandbox plugins.'}</span>
+                    </span>
+                  </span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      {preview.requiredSettings.length > 0 && (
+        <Section title="Settings it needs">
+          <ul className="space-y-0.5 text-xs">
+            {preview.requiredSettings.map((s) => (
+              <li key={s.key}>
+                <span className="text-fg">{s.title || s.key}</span>
+                {s.sensitive && <span className="text-fg-subtle"> (secret)</span>}
+                {s.description && <span className="text-fg-muted"> — {s.description}</span>}
+              </li>
+            ))}
+          </ul>
+          <p className="mt-1 text-[11px] text-fg-subtle">You can fill these in from the plugin’s Settings after installing.</p>
+        </Section>
+      )}
+    </div>
+  );
+}
