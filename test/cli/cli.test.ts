@@ -81,11 +81,9 @@ describe('plugboard CLI', () => {
     const dir = tmpDir('cli-hang');
     writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'hangs', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'] }));
     writeFileSync(path.join(dir, 'plugin.mjs'), `import '${path.join(FIXTURES, 'lib', 'gassist.mjs')}';\n`);
-    const t0 = Date.now();
     const r = await plugboard(['call', dir, 'hang', '--timeout-ms', '400', '--json']);
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'timeout' }));
-    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'timeout', message: expect.stringMatching(/400 ms/) }));
   });
 
   it('names a manifest error and exits 1', async () => {

@@ -46,7 +46,16 @@ export class RecordingHost extends PluginHost {
     return this.health.slice(since).filter((h) => h.pluginId === pluginId).map((h) => h.state);
   }
 
-  /** Resolves when the plugin reaches `state` (or rejects after `ms`). */
+  /** The position of an event in the record: wait for what follows it with `since`. */
+  after(e: HealthEvent): number {
+    return this.health.lastIndexOf(e) + 1;
+  }
+
+  /**
+   * Resolves when the plugin reaches `state` (or rejects after `ms`). Busy/ready events are
+   * coalesced by the supervisor and may be published up to 50 ms late: to wait for a `ready`
+   * that follows a crash, pass `since` = `after(crashedEvent)`, not a mark taken before the kill.
+   */
   waitFor(pluginId: string, state: HealthState, ms = 10_000, since = 0): Promise<HealthEvent> {
     return new Promise((resolve, reject) => {
       const hit = this.health.slice(since).find((h) => h.pluginId === pluginId && h.state === state);

@@ -45,7 +45,8 @@ describe('MCP dialect (official SDK client over the supervised process)', () => 
     const t0 = performance.now();
     const f = expectFailure(await h.done);
     expect(f.code).toBe('cancelled');
-    expect(performance.now() - t0).toBeLessThan(2000);
+    // The tool would take 10 s: the cancel ended the call.
+    expect(performance.now() - t0).toBeLessThan(8000);
     expect((await collect(sup, 'echo', { text: 'still here' })).outcome.ok).toBe(true);
     expect(sup.health.pid).toBe(pid);
   });

@@ -68,6 +68,8 @@ export class PluginSupervisor implements Disposable {
   private attempts = 0;
   private readyAt = 0;
   private userStopped = false;
+  /** Bumped by every stop: a launch that began before it is discarded when it completes. */
+  private stopGeneration = 0;
   private disposed = false;
   private enabled: boolean;
 
@@ -163,6 +165,7 @@ export class PluginSupervisor implements Disposable {
   /** User stop: nothing restarts it until the user starts it or calls it again. */
   async stop(reason = 'stopped by the user'): Promise<void> {
     this.userStopped = true;
+    this.stopGeneration++;
     this.clearRestart();
     this.endPassthrough(reason);
     this.runner.abortAll(failure('cancelled', `${this.spec.id} was ${reason}`));
@@ -170,6 +173,8 @@ export class PluginSupervisor implements Disposable {
     this.instance = null;
     this.disposeWatchdog();
     await Promise.all(all.map((i) => this.retire(i)));
+    // A launch under way sees the new generation and retires what it started; wait for it.
+    if (this.starting) await this.starting;
     await Promise.all([...this.stopping]);
     if (this.enabled) this.setState('stopped', reason);
   }
@@ -354,6 +359,7 @@ export class PluginSupervisor implements Disposable {
   }
 
   private async launch(): Promise<Result<Instance>> {
+    const generation = this.stopGeneration;
     this.setState('starting', 'launching');
     const plan = await this.opts.plan();
     if (!plan.ok) return plan;
@@ -370,9 +376,10 @@ export class PluginSupervisor implements Disposable {
       },
     });
     if (!(inst instanceof Instance)) return inst;
-    if (this.disposed) {
+    if (this.disposed || generation !== this.stopGeneration) {
+      // Stopped while it was starting: it must not come up behind the stop.
       await this.retire(inst);
-      return failure('cancelled', 'the host is shutting down');
+      return failure('cancelled', this.disposed ? 'the host is shutting down' : `${this.spec.id} was stopped while it was starting`);
     }
     if (inst.handshake?.tools) this.setAnnounced(inst.handshake.tools);
     return ok(inst);
