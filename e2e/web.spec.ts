@@ -129,8 +129,13 @@ test('screenshots of the main views, dark and light', async () => {
     await expect(s.lastPluginMessage(page)).toContainText('crashed', { timeout: 10_000 });
     await expect(s.health(page, 'stress')).toHaveText('ready', { timeout: 10_000 });
     await page.screenshot({ path: path.join(SHOTS, `chat-${scheme}.png`) });
-    await s.expand(page, 'hello');
-    await page.screenshot({ path: path.join(SHOTS, `plugin-detail-${scheme}.png`) });
+    await s.expand(page, 'stress');
+    await s.pluginRow(page, 'stress').getByRole('tab', { name: /log/i }).click();
+    await page.waitForTimeout(300); // let the tab underline finish its transition
+    await page.screenshot({ path: path.join(SHOTS, `plugin-log-${scheme}.png`) });
+    await s.pluginRow(page, 'stress').getByRole('tab', { name: /permissions/i }).click();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SHOTS, `plugin-permissions-${scheme}.png`) });
     await s.composer(page).fill('/');
     await page.screenshot({ path: path.join(SHOTS, `palette-${scheme}.png`) });
     await page.keyboard.press('Escape');

@@ -31,8 +31,11 @@ function electronUnavailable() {
   const pathFile = path.join(pkg, 'path.txt');
   if (!existsSync(pathFile) || !existsSync(path.join(pkg, 'dist', readFileSync(pathFile, 'utf8')))) {
     console.log("Fetching Electron's binary (first run)…");
-    const r = spawnSync(process.execPath, [path.join(pkg, 'install.js')], { stdio: 'inherit', timeout: 180_000 });
-    if (r.status !== 0) return "Electron's binary could not be downloaded";
+    const r = spawnSync(process.execPath, [path.join(pkg, 'install.js')], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', timeout: 180_000 });
+    if (r.status !== 0) {
+      const cause = (r.stderr ?? '').split('\n').find((l) => /error/i.test(l)) ?? 'no connection';
+      return `Electron's binary could not be downloaded (${cause.trim()})`;
+    }
   }
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY is not set)';
   return null;
