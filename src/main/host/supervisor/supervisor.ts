@@ -16,12 +16,11 @@ import type { LaunchPlan } from '../process/launch';
 import { RateGate } from '../process/ring';
 import { validateArguments } from '../validate';
 import { CallRunner, type CallKind } from './call-runner';
+import { HealthReporter } from './health';
 import { Instance } from './instance';
+import { RestartPolicy } from './restart-policy';
 import { Slots } from './slots';
 import { Watchdog } from './watchdog';
-
-/** Quiet window for busy/ready health events (see setState). */
-const HEALTH_WINDOW_MS = 50;
 
 export interface SupervisorOptions {
   spec: PluginSpec;
@@ -60,13 +59,8 @@ export interface PassthroughEvent {
 
 export class PluginSupervisor implements Disposable {
   readonly spec: PluginSpec;
-  private state: HealthState;
-  private reason = '';
-  private cause: Failure | undefined;
-  private pingRttMs: number | null = null;
-  private restarts = 0;
-  private attempts = 0;
-  private readyAt = 0;
+  private readonly healthReporter: HealthReporter;
+  private readonly restartPolicy: RestartPolicy;
   private userStopped = false;
   /** Bumped by every stop: a launch that began before it is discarded when it completes. */
   private stopGeneration = 0;
@@ -84,17 +78,15 @@ export class PluginSupervisor implements Disposable {
   private readonly runner: CallRunner;
   private announced: ToolSpec[] | undefined;
   private toolCache: ToolSpec[] | null = null;
-  private passthrough: { startedAt: number; cap: ReturnType<typeof setTimeout> } | null = null;
+  /** The open passthrough session's cap timer. */
+  private passthrough: ReturnType<typeof setTimeout> | null = null;
   private readonly logGate: RateGate;
-  private healthWindow: ReturnType<typeof setTimeout> | undefined;
-  private healthDirty = false;
 
-  private readonly _onDidChangeHealth = new Emitter<HealthEvent>();
   private readonly _onDidLog = new Emitter<LogEvent>();
   private readonly _onDidCallEvent = new Emitter<CallEvent>();
   private readonly _onDidChangeTools = new Emitter<ToolSpec[]>();
   private readonly _onDidChangePassthrough = new Emitter<PassthroughEvent>();
-  readonly onDidChangeHealth = this._onDidChangeHealth.event;
+  readonly onDidChangeHealth: HealthReporter['onDidChange'];
   readonly onDidLog = this._onDidLog.event;
   readonly onDidCallEvent = this._onDidCallEvent.event;
   readonly onDidChangeTools = this._onDidChangeTools.event;
@@ -103,24 +95,16 @@ export class PluginSupervisor implements Disposable {
   constructor(private readonly opts: SupervisorOptions) {
     this.spec = opts.spec;
     this.enabled = opts.enabled !== false;
-    this.state = this.enabled ? 'stopped' : 'disabled';
+    this.healthReporter = new HealthReporter(this.spec.id, () => this.instance?.pid ?? [...this.ephemeral][0]?.pid ?? null, this.enabled ? 'stopped' : 'disabled');
+    this.onDidChangeHealth = this.healthReporter.onDidChange;
+    this.restartPolicy = new RestartPolicy(this.spec.timeouts);
     this.slots = new Slots(opts.dialect.maxConcurrentCalls);
     this.logGate = new RateGate(opts.logRatePerSecond ?? 200);
     this.runner = new CallRunner(this.spec, (e) => this._onDidCallEvent.fire(e));
   }
 
   get health(): HealthEvent {
-    const h: HealthEvent = {
-      pluginId: this.spec.id,
-      state: this.state,
-      reason: this.reason,
-      pingRttMs: this.pingRttMs,
-      restarts: this.restarts,
-      pid: this.instance?.pid ?? [...this.ephemeral][0]?.pid ?? null,
-      at: Date.now(),
-    };
-    if (this.cause) h.failure = this.cause;
-    return h;
+    return this.healthReporter.snapshot;
   }
 
   /** Declared tools, completed by what the running plugin announced (MCP schemas, G-Assist commands). */
@@ -155,8 +139,8 @@ export class PluginSupervisor implements Disposable {
   async start(): Promise<Result<void>> {
     if (!this.enabled) return failure('tool_not_exposed', `${this.spec.id} is disabled`);
     this.userStopped = false;
-    this.restarts = 0;
-    this.attempts = 0;
+    this.healthReporter.restarts = 0;
+    this.restartPolicy.reset();
     if (!this.spec.persistent) return ok(undefined);
     const r = await this.ensureInstance();
     return r.ok ? ok(undefined) : r;
@@ -208,10 +192,10 @@ export class PluginSupervisor implements Disposable {
 
   /** Leaves passthrough (the user's Exit, the cap, or the plugin's own choice). */
   endPassthrough(reason = 'ended by the user'): void {
-    const p = this.passthrough;
-    if (!p) return;
+    const cap = this.passthrough;
+    if (!cap) return;
     this.passthrough = null;
-    clearTimeout(p.cap);
+    clearTimeout(cap);
     this._onDidChangePassthrough.fire({ pluginId: this.spec.id, active: false, reason });
     if (!this.spec.persistent && this.instance && this.runner.runningCount === 0) {
       const inst = this.instance;
@@ -323,8 +307,7 @@ export class PluginSupervisor implements Disposable {
   }
 
   private openPassthrough(): void {
-    const cap = setTimeout(() => this.endPassthrough('session cap reached'), this.spec.timeouts.callHardCapMs);
-    this.passthrough = { startedAt: Date.now(), cap };
+    this.passthrough = setTimeout(() => this.endPassthrough('session cap reached'), this.spec.timeouts.callHardCapMs);
     this._onDidChangePassthrough.fire({ pluginId: this.spec.id, active: true, reason: 'the plugin kept the session' });
   }
 
@@ -387,11 +370,11 @@ export class PluginSupervisor implements Disposable {
 
   private hold(inst: Instance): void {
     this.instance = inst;
-    this.readyAt = Date.now();
+    this.restartPolicy.ready();
     inst.onDidDie((f) => this.onDeath(inst, f));
     this.watchdog = new Watchdog(inst.session, this.spec.timeouts, {
       lastLifeAt: () => inst.lastLifeAt,
-      answered: (rtt) => (this.pingRttMs = rtt),
+      answered: (rtt) => (this.healthReporter.pingRttMs = rtt),
       unresponsive: (why) => inst.die(failure('unresponsive', `the plugin stopped responding: ${why}`), 'kill'),
     });
     this.settleIdleState();
@@ -415,15 +398,14 @@ export class PluginSupervisor implements Disposable {
   }
 
   private scheduleRestart(cause: Failure): void {
-    const t = this.spec.timeouts;
-    if (this.readyAt > 0 && Date.now() - this.readyAt >= t.restartBudgetResetMs) this.attempts = 0;
-    if (this.attempts >= t.restartDelaysMs.length) {
-      this.setState('failed', `gave up after ${this.attempts} restarts; last cause: ${cause.message}`, cause);
+    const next = this.restartPolicy.next();
+    if (!next.restart) {
+      this.setState('failed', `gave up after ${next.attempts} restarts; last cause: ${cause.message}`, cause);
       return;
     }
-    const wait = t.restartDelaysMs[this.attempts++] as number;
-    this.restarts++;
-    this.setState('restarting', `restart ${this.attempts} of ${t.restartDelaysMs.length} in ${wait} ms, after: ${cause.message}`, cause);
+    const wait = next.delayMs;
+    this.healthReporter.restarts++;
+    this.setState('restarting', `restart ${next.attempt} of ${next.of} in ${wait} ms, after: ${cause.message}`, cause);
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       if (this.userStopped || this.disposed || (this.instance && !this.instance.isDead)) return;
@@ -464,13 +446,14 @@ export class PluginSupervisor implements Disposable {
 
   private settleIdleState(): void {
     if (this.disposed || this.runner.runningCount > 0 || this.starting) return;
-    if (this.state === 'restarting' || this.state === 'failed' || this.state === 'crashed' || this.state === 'unresponsive') {
+    const state = this.healthReporter.state;
+    if (state === 'restarting' || state === 'failed' || state === 'crashed' || state === 'unresponsive') {
       if (!this.instance) return;
     }
     if (this.instance && !this.instance.isDead) {
       this.setState('ready', this.passthrough ? 'in passthrough' : 'idle');
       this.watchdog?.resume();
-    } else if (!this.spec.persistent && (this.state === 'busy' || this.state === 'ready')) {
+    } else if (!this.spec.persistent && (state === 'busy' || state === 'ready')) {
       this.setState('stopped', 'idle (starts on the next call)');
     }
   }
@@ -482,30 +465,7 @@ export class PluginSupervisor implements Disposable {
   }
 
   private setState(state: HealthState, reason: string, cause?: Failure): void {
-    if (state === this.state && reason === this.reason) return;
-    this.state = state;
-    this.reason = reason;
-    this.cause = cause;
-    if (state === 'ready') this.cause = undefined;
-    // busy ⇄ ready flips once per call: a plugin called 10,000 times a second must not send
-    // 20,000 health events to the UI. Within a quiet window only the latest of them is sent;
-    // every other state is sent at once, after any pending one.
-    if ((state === 'busy' || state === 'ready') && this.healthWindow) {
-      this.healthDirty = true;
-      return;
-    }
-    this.publishHealth();
-  }
-
-  private publishHealth(): void {
-    this.healthDirty = false;
-    this._onDidChangeHealth.fire(this.health);
-    if (this.healthWindow || this.disposed) return;
-    this.healthWindow = setTimeout(() => {
-      this.healthWindow = undefined;
-      if (this.healthDirty) this.publishHealth();
-    }, HEALTH_WINDOW_MS);
-    this.healthWindow.unref?.();
+    this.healthReporter.set(state, reason, cause);
   }
 
   private log(source: LogSource, level: LogLevel, message: string): void {
@@ -534,12 +494,11 @@ export class PluginSupervisor implements Disposable {
 
   dispose(): void {
     this.disposed = true;
-    if (this.healthWindow) clearTimeout(this.healthWindow);
     this.clearRestart();
     this.disposeWatchdog();
     this.runner.abortAll(failure('cancelled', 'the host is shutting down'));
     for (const i of [this.instance, ...this.ephemeral]) i?.kill();
-    this._onDidChangeHealth.dispose();
+    this.healthReporter.dispose();
     this._onDidLog.dispose();
     this._onDidCallEvent.dispose();
     this._onDidChangeTools.dispose();
