@@ -3,8 +3,7 @@
  *
  * Why not AbortController: in Node 20 creating one costs about 4 µs and each EventTarget
  * listener a few more; a call used to create one and attach three listeners, a sizeable part of
- * a 60 µs round trip. This is a flag and a short callback list. Code that must hand an
- * AbortSignal to a library (the MCP SDK) converts with `toAbortSignal`, paying the cost only there.
+ * a 60 µs round trip. This is a flag and a short callback list.
  */
 export interface CancelToken {
   readonly isCancelled: boolean;
@@ -60,10 +59,3 @@ export class CancelSource implements CancelToken {
 }
 
 export const NEVER_CANCELLED: CancelToken = { isCancelled: false, reason: undefined, onCancel: () => noop };
-
-/** An AbortSignal that aborts with the token (for libraries that take one). */
-export function toAbortSignal(token: CancelToken): { signal: AbortSignal; dispose(): void } {
-  const ac = new AbortController();
-  const off = token.onCancel((r) => ac.abort(r));
-  return { signal: ac.signal, dispose: off };
-}

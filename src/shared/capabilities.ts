@@ -68,8 +68,6 @@ export const CAPABILITIES: readonly CapabilityInfo[] = [
   },
 ];
 
-export const CAPABILITY_NAMES = CAPABILITIES.map((c) => c.name);
-
 export function capabilityInfo(name: string): CapabilityInfo {
   return (
     CAPABILITIES.find((c) => c.name === name) ?? {

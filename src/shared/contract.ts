@@ -208,8 +208,6 @@ export type CommandName = keyof Commands;
 export type CommandInput<C extends CommandName> = z.input<Commands[C]['input']>;
 export type CommandOutput<C extends CommandName> = Commands[C]['output'];
 
-export const COMMAND_NAMES = Object.keys(commands) as CommandName[];
-
 export function isCommandName(name: unknown): name is CommandName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);
 }

@@ -57,10 +57,6 @@ export function ok<T>(value: T): { ok: true; value: T } {
   return { ok: true, value };
 }
 
-export function isFailureCode(value: unknown): value is FailureCode {
-  return typeof value === 'string' && (FAILURE_CODES as readonly string[]).includes(value);
-}
-
 /** One line a person can read: `code: message`, then the facts that apply. */
 export function describeFailure(f: Failure): string {
   const lines = [`${f.code}: ${f.message}`];

@@ -250,10 +250,6 @@ function resultError(value: unknown): string | undefined {
   return describeValue(e);
 }
 
-export function createJsonRpcSession(ctx: SessionContext): JsonRpcSession {
-  return new JsonRpcSession(ctx);
-}
-
 export type { JsonRpcSession };
 
 export const jsonrpcDialect: DialectFactory = {

@@ -189,12 +189,6 @@ export class PluginProcess implements Disposable {
     this.child.stdin.write(bytes);
   }
 
-  /** Pause or resume reading stdout (backpressure from a slow consumer). */
-  setPaused(paused: boolean): void {
-    if (paused) this.child.stdout.pause();
-    else this.child.stdout.resume();
-  }
-
   /** Immediate SIGKILL of the whole group. */
   kill(): void {
     this.expectingExit = true;
@@ -237,11 +231,6 @@ export class PluginProcess implements Disposable {
     }
     if (this.child.pid !== undefined) liveGroups.delete(this.child.pid);
     return { exit: this.exitInfo ?? { code: null, signal: 'SIGKILL', expected: true }, stage, orphans, ms };
-  }
-
-  /** True while any process of the plugin's group is still running. */
-  groupAlive(): boolean {
-    return groupAlive(this.child.pid);
   }
 
   private async exitWithin(ms: number): Promise<boolean> {

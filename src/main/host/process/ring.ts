@@ -7,17 +7,11 @@ export class LineRing {
   private readonly lines: string[] = [];
   private head = 0;
   private partial = '';
-  private total = 0;
 
   constructor(
     private readonly maxLines = 500,
     private readonly maxLineChars = 2000,
   ) {}
-
-  /** Lines ever pushed, including those the ring no longer holds. */
-  get totalLines(): number {
-    return this.total;
-  }
 
   /** Feed raw text; returns the complete lines it contained (already truncated). */
   write(text: string): string[] {
@@ -57,7 +51,6 @@ export class LineRing {
   }
 
   private push(line: string): void {
-    this.total++;
     if (this.lines.length < this.maxLines) {
       this.lines.push(line);
       return;
@@ -69,8 +62,8 @@ export class LineRing {
 
 /**
  * Lets at most `perSecond` events through in any one-second window and counts the rest, so a
- * flooding plugin cannot flood the UI. `take()` says whether to emit; `drainSuppressed()` reports
- * what was held back once the window rolls over.
+ * flooding plugin cannot flood the UI. `take()` says whether to emit, and how many were held back
+ * in the window that just ended.
  */
 export class RateGate {
   private windowStart = 0;
@@ -99,9 +92,4 @@ export class RateGate {
     return { pass: false, suppressedBefore };
   }
 
-  drainSuppressed(): number {
-    const n = this.suppressed;
-    this.suppressed = 0;
-    return n;
-  }
 }

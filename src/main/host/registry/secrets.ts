@@ -58,24 +58,3 @@ export class FileSecretStore implements SecretStore {
     chmodSync(this.file, 0o600);
   }
 }
-
-/** For tests and for a session that must not persist anything. */
-export class MemorySecretStore implements SecretStore {
-  readonly description = 'memory (not kept)';
-  private readonly values = new Map<string, Record<string, string>>();
-
-  async get(pluginId: string): Promise<Record<string, string>> {
-    return { ...(this.values.get(pluginId) ?? {}) };
-  }
-
-  async set(pluginId: string, key: string, value: string | null): Promise<void> {
-    const mine = { ...(this.values.get(pluginId) ?? {}) };
-    if (value === null) delete mine[key];
-    else mine[key] = value;
-    this.values.set(pluginId, mine);
-  }
-
-  async removeAll(pluginId: string): Promise<void> {
-    this.values.delete(pluginId);
-  }
-}
