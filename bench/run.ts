@@ -75,21 +75,25 @@ async function hostCall(sup: PluginSupervisor, tool: string, args: Record<string
 
 interface Contender {
   name: string;
-  call(i: number): Promise<unknown>;
+  /** Starts the contender's processes; resolves with its call and its teardown. */
+  open(): Promise<{ call(): Promise<unknown>; close(): Promise<void> }>;
 }
 
 /**
- * Runs every contender for `n` calls, in turn, for several rounds, and keeps each one's best
- * round median: interleaving spreads the machine's noise over all of them alike.
+ * Runs every contender for `n` calls, in a shuffled order, for several rounds, each round with
+ * freshly started processes, and keeps each one's best round median. On a shared two-core
+ * machine a round trip costs about twice as much when the scheduler happens to place the two
+ * processes badly, and a placement lasts as long as the processes: new processes every round give
+ * every contender the same chances, and the best round is the one least disturbed by neighbours.
  */
 async function interleaved(contenders: Contender[], rounds: number, n: number): Promise<Map<string, number>> {
   const best = new Map<string, number>();
-  for (const c of contenders) for (let i = 0; i < WARM; i++) await c.call(i);
   for (let r = 0; r < rounds; r++) {
-    // A different order each round, so no contender always follows the same neighbour.
     const order = [...contenders].sort(() => Math.random() - 0.5);
     for (const c of order) {
-      const m = median(await samples(n, 0, c.call));
+      const { call, close } = await c.open();
+      const m = median(await samples(n, WARM, call));
+      await close();
       best.set(c.name, Math.min(best.get(c.name) ?? Infinity, m));
     }
   }
@@ -99,21 +103,13 @@ async function interleaved(contenders: Contender[], rounds: number, n: number): 
 async function roundTrips(): Promise<void> {
   const rounds = quick ? 3 : 7;
   const perRound = quick ? 400 : 800;
-  report.section(`Call round trip: best of ${rounds} interleaved rounds, p50 of ${perRound} sequential calls each`);
+  report.section(`Call round trip: best of ${rounds} rounds (fresh processes each, shuffled), p50 of ${perRound} sequential calls each`);
   const peers = path.join(ROOT, 'bench', 'peers');
-  const raw = new RawClient('node', [path.join(peers, 'raw-echo.mjs')], 'ndjson');
-  const gaRaw = new RawClient('node', [path.join(peers, 'echo-gassist.mjs')], 'length-prefixed');
-  await gaRaw.exchange({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocol_version: '2.0' } }, (m) => m.id === 0);
-  const jrRaw = new RawClient('node', [path.join(peers, 'echo-jsonrpc.mjs')], 'ndjson');
   const server = path.join(FIX, 'mcp-echo', 'server.mjs');
-  const mcpRaw = new RawClient('node', [server], 'ndjson');
-  await mcpRaw.exchange({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }, (m) => m.id === 0);
-  mcpRaw.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  const sdk = new Client({ name: 'bench', version: '1' });
-  await sdk.connect(new StdioClientTransport({ command: 'node', args: [server] }));
-
-  const peerSpec = (id: string, script: string, dialect: 'gassist-v2' | 'jsonrpc', framing: 'ndjson' | 'length-prefixed', env: Record<string, string> = {}): PluginSpec => ({
-    ...libSpec('jsonrpc', id),
+  const args = { text: 'hi' };
+  let id = 1;
+  const peerSpec = (pid: string, script: string, dialect: 'gassist-v2' | 'jsonrpc', framing: 'ndjson' | 'length-prefixed', env: Record<string, string> = {}): PluginSpec => ({
+    ...libSpec('jsonrpc', pid),
     dialect,
     framing,
     dir: peers,
@@ -121,29 +117,67 @@ async function roundTrips(): Promise<void> {
     command: ['node', script],
     env,
   });
-  const ga = await host.add(peerSpec('bench-gassist', 'echo-gassist.mjs', 'gassist-v2', 'length-prefixed'));
-  const jr = await host.add(peerSpec('bench-jsonrpc', 'echo-jsonrpc.mjs', 'jsonrpc', 'ndjson'));
-  const lp = await host.add(peerSpec('bench-jsonrpc-lp', 'echo-jsonrpc.mjs', 'jsonrpc', 'length-prefixed', { FRAMING: 'length-prefixed' }));
-  const mcp = await host.add(spec(path.join(FIX, 'mcp-echo'), { id: 'bench-mcp' }));
-  let id = 1;
-  const args = { text: 'hi' };
+  const rawContender = (name: string, script: string, framing: 'ndjson' | 'length-prefixed', init: unknown, request: (i: number) => unknown, match: (i: number) => (m: Record<string, unknown>) => boolean): Contender => ({
+    name,
+    open: async () => {
+      const c = new RawClient('node', [script], framing);
+      if (init) await c.exchange(init, (m) => m.id === 0);
+      if (name === 'mcp-raw') c.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      return {
+        call: () => {
+          const i = id++;
+          return c.exchange(request(i), match(i));
+        },
+        close: () => c.close(),
+      };
+    },
+  });
+  const hostContender = (name: string, make: () => PluginSpec): Contender => ({
+    name,
+    open: async () => {
+      const sup = await host.add(make());
+      await sup.start();
+      return { call: () => hostCall(sup, 'echo', args), close: () => host.remove(sup.spec.id) };
+    },
+  });
+  const byId = (i: number) => (m: Record<string, unknown>) => m.id === i;
   const best = await interleaved(
     [
-      { name: 'floor', call: () => { const i = id++; return raw.exchange({ jsonrpc: '2.0', id: i, method: 'echo', params: args }, (m) => m.id === i); } },
-      { name: 'ga-raw', call: () => { const i = id++; return gaRaw.exchange({ jsonrpc: '2.0', id: i, method: 'execute', params: { function: 'echo', arguments: args, context: [], system_info: '' } }, (m) => m.method === 'complete'); } },
-      { name: 'ga', call: () => hostCall(ga, 'echo', args) },
-      { name: 'jr-raw', call: () => { const i = id++; return jrRaw.exchange({ jsonrpc: '2.0', id: i, method: 'echo', params: args }, (m) => m.id === i); } },
-      { name: 'jr', call: () => hostCall(jr, 'echo', args) },
-      { name: 'lp', call: () => hostCall(lp, 'echo', args) },
-      { name: 'mcp-raw', call: () => { const i = id++; return mcpRaw.exchange({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: args } }, (m) => m.id === i); } },
-      // With onprogress, as the host always asks for progress: the same work for the server.
-      { name: 'sdk', call: () => sdk.callTool({ name: 'echo', arguments: args }, undefined, { onprogress: () => {} }) },
-      { name: 'mcp', call: () => hostCall(mcp, 'echo', args) },
+      rawContender('floor', path.join(peers, 'raw-echo.mjs'), 'ndjson', null, (i) => ({ jsonrpc: '2.0', id: i, method: 'echo', params: args }), byId),
+      rawContender(
+        'ga-raw',
+        path.join(peers, 'echo-gassist.mjs'),
+        'length-prefixed',
+        { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocol_version: '2.0' } },
+        (i) => ({ jsonrpc: '2.0', id: i, method: 'execute', params: { function: 'echo', arguments: args, context: [], system_info: '' } }),
+        () => (m) => m.method === 'complete',
+      ),
+      hostContender('ga', () => peerSpec('bench-gassist', 'echo-gassist.mjs', 'gassist-v2', 'length-prefixed')),
+      rawContender('jr-raw', path.join(peers, 'echo-jsonrpc.mjs'), 'ndjson', null, (i) => ({ jsonrpc: '2.0', id: i, method: 'echo', params: args }), byId),
+      hostContender('jr', () => peerSpec('bench-jsonrpc', 'echo-jsonrpc.mjs', 'jsonrpc', 'ndjson')),
+      hostContender('lp', () => peerSpec('bench-jsonrpc-lp', 'echo-jsonrpc.mjs', 'jsonrpc', 'length-prefixed', { FRAMING: 'length-prefixed' })),
+      rawContender(
+        'mcp-raw',
+        server,
+        'ndjson',
+        { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+        (i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: args } }),
+        byId,
+      ),
+      {
+        name: 'sdk',
+        open: async () => {
+          const sdk = new Client({ name: 'bench', version: '1' });
+          await sdk.connect(new StdioClientTransport({ command: 'node', args: [server] }));
+          // With onprogress, as the host always asks for progress: the same work for the server.
+          return { call: () => sdk.callTool({ name: 'echo', arguments: args }, undefined, { onprogress: () => {} }), close: () => sdk.close() };
+        },
+      },
+      hostContender('mcp', () => spec(path.join(FIX, 'mcp-echo'), { id: 'bench-mcp' })),
     ],
     rounds,
     perRound,
   );
-  await Promise.all([raw.close(), gaRaw.close(), jrRaw.close(), mcpRaw.close(), sdk.close()]);
   const v = (k: string) => best.get(k) as number;
   const floorRef = { name: 'raw NDJSON echo', value: v('floor') };
   const sdkRef = { name: 'MCP SDK client', value: v('sdk') };
@@ -161,7 +195,6 @@ async function roundTrips(): Promise<void> {
   report.add({ name: 'host → MCP, against a raw client to that server', value: v('mcp'), unit: 'us', baseline: { name: 'raw, same server', value: v('mcp-raw') }, target: within2 });
   report.add({ name: 'host → G-Assist V2, against the MCP SDK', value: v('ga'), unit: 'us', baseline: sdkRef, target: belowSdk });
   report.add({ name: 'host → JSON-RPC, against the MCP SDK', value: v('jr'), unit: 'us', baseline: sdkRef, target: belowSdk });
-  for (const s of [ga, jr, lp, mcp]) await host.remove(s.spec.id);
 
   // rterm: one process per call, against spawning the same plugin by hand.
   const rtN = quick ? 30 : 100;
