@@ -52,4 +52,18 @@ describe('planner/executor streams', () => {
     expect(h.broken).toHaveLength(1);
     expect(h.notes).toContain('late stream_data for ended stream "old" ignored');
   });
+
+  it('takes a stream id used again by a later call as a new stream', () => {
+    let active: RpcId[] = [1];
+    const h = harness(() => active);
+    h.streams.start({ stream_id: 'main', task_id: 1 });
+    h.streams.data({ stream_id: 'main', chunk: 'first call', sequence: 1 });
+    h.streams.end({ stream_id: 'main', total_chunks: 1 });
+    active = [2];
+    h.streams.start({ stream_id: 'main', task_id: 2 });
+    h.streams.data({ stream_id: 'main', chunk: 'second call', sequence: 1 });
+    h.streams.end({ stream_id: 'main', total_chunks: 1 });
+    expect(h.chunks).toEqual([[1, 'first call'], [2, 'second call']]);
+    expect(h.broken).toEqual([]);
+  });
 });

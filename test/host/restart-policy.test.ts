@@ -28,4 +28,15 @@ describe('restart policy', () => {
     p.reset();
     expect(p.next(260_002)).toEqual(expect.objectContaining({ attempt: 1 }));
   });
+
+  it('keeps counting relaunches that fail after a long stable run, and gives up', () => {
+    const p = new RestartPolicy(t);
+    p.ready(1000);
+    // Crashes after 10 minutes of running: the budget is whole again.
+    expect(p.next(600_000)).toEqual(expect.objectContaining({ attempt: 1 }));
+    // Every relaunch fails before it is ready: those count, whatever the clock says.
+    expect(p.next(700_000)).toEqual(expect.objectContaining({ attempt: 2 }));
+    expect(p.next(800_000)).toEqual(expect.objectContaining({ attempt: 3 }));
+    expect(p.next(900_000)).toEqual({ restart: false, attempts: 3 });
+  });
 });

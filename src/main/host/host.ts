@@ -45,7 +45,10 @@ export class PluginHost implements Disposable {
 
   /** Adds a plugin, replacing (and stopping) one with the same id. */
   async add(spec: PluginSpec, opts: AddOptions = {}): Promise<PluginSupervisor> {
-    await this.remove(spec.id);
+    // Two adds of one id may overlap (reloads): each waits until the id is free, and what follows
+    // up to the set below is synchronous, so the last one wins and the others are shut down.
+    do await this.remove(spec.id);
+    while (this.supervisors.has(spec.id));
     const sup = new PluginSupervisor({
       spec,
       dialect: DIALECT_FACTORIES[spec.dialect],

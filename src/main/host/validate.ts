@@ -1,12 +1,15 @@
 /**
  * Tool arguments checked against the tool's JSON Schema before any call (`invalid_arguments`).
- * Ajv compiles each schema once; a schema Ajv cannot compile is reported, not thrown.
+ * Ajv compiles each schema object once; a schema Ajv cannot compile is reported, not thrown.
+ * Compiled functions live in a WeakMap keyed by the schema object and Ajv keeps nothing: schemas
+ * are not registered by `$id` (two plugins, or a reload, may reuse one) and each is removed from
+ * Ajv's own cache after compiling, so relaunches and `tools/list` answers do not pile up.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { failure, type Failure } from '../../shared/failures';
 import type { JsonSchema } from '../../shared/model';
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, addUsedSchema: false });
 const cache = new WeakMap<JsonSchema, ValidateFunction | Error>();
 
 function compiled(schema: JsonSchema): ValidateFunction | Error {
@@ -16,6 +19,8 @@ function compiled(schema: JsonSchema): ValidateFunction | Error {
       v = ajv.compile(schema);
     } catch (e) {
       v = e as Error;
+    } finally {
+      ajv.removeSchema(schema);
     }
     cache.set(schema, v);
   }

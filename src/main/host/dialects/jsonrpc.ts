@@ -7,8 +7,10 @@
  * - A result that carries `{error}` is a failure, whatever the envelope says.
  * - Planner streams (`stream_start` / `stream_data` / `stream_end`) are checked: sequence numbers
  *   must run without gaps and the announced total must match; a gap names the missing chunk.
- * - `ping` answered with an error still proves the process alive; a plugin that never answers a
- *   ping is noted once and left to the process-level watchdog.
+ * - `ping` answered with an error still proves the process alive. Real plugins may also ignore
+ *   ping entirely, which while idle looks exactly like a freeze: a plugin whose first ping goes
+ *   unanswered is taken for one of those, noted once, and not pinged again. Its crashes and its
+ *   calls' deadlines are still watched; a freeze while idle shows at its next call's deadline.
  */
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
@@ -111,8 +113,7 @@ class JsonRpcSession implements DialectSession {
       this.active.set(pending.id, { id: pending.id, sink, fail: done });
       pending.outcome.then((outcome) => {
         if (outcome.type === 'result') {
-          const broken = this.streams.checkComplete(pending.id);
-          if (broken) return done(failure('malformed_response', broken));
+          this.streams.noteUnended(pending.id);
           const inner = resultError(outcome.value);
           if (inner !== undefined) return done(failure('plugin_error', inner, { data: outcome.value }));
           return done({ ok: true, value: { success: true, data: outcome.value, keepSession: false } });

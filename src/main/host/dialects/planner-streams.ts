@@ -41,6 +41,8 @@ export class PlannerStreams {
     if (key === undefined) return this.hooks.diagnostic('stream_start without a stream_id ignored');
     const call = this.hooks.callFor(p.task_id);
     if (call === undefined) return this.hooks.diagnostic(`stream_start for ${JSON.stringify(p.stream_id)} with no matching call`);
+    // A stream id may come back in a later call (a fixed id, or one counted per task).
+    this.ended.delete(key);
     this.open.set(key, { call, next: null, received: 0, first: 1 });
   }
 
@@ -100,11 +102,10 @@ export class PlannerStreams {
   }
 
   /** At the final response: a stream left open without its end is only worth a note. */
-  checkComplete(call: RpcId): string | undefined {
+  noteUnended(call: RpcId): void {
     for (const [key, s] of this.open) {
       if (s.call === call) this.hooks.diagnostic(`stream ${JSON.stringify(key)} had no stream_end before the response`);
     }
-    return undefined;
   }
 
   closeFor(call: RpcId): void {

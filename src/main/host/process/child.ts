@@ -118,7 +118,14 @@ export class PluginProcess implements Disposable {
     child.stderr.on('error', () => {});
     this.exited = new Promise<ExitInfo>((resolve) => {
       child.once('exit', (code, signal) => {
+        let finished = false;
         const finish = (): void => {
+          // The drain timer and a late stdout end (a grandchild held stdout open) both lead here.
+          if (finished) return;
+          finished = true;
+          onStdoutEnd = null;
+          // A group with nothing left in it is forgotten, so its id is never signalled once reused.
+          if (child.pid !== undefined && !groupAlive(child.pid)) liveGroups.delete(child.pid);
           for (const line of this.stderr.flush()) this._onDidStderr.fire(line);
           this.exitInfo = { code, signal, expected: this.expectingExit };
           resolve(this.exitInfo);

@@ -101,10 +101,18 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
   }
 
   let file: string;
+  let env: Record<string, string> = {};
   if (!head.includes('/') && !head.includes('\\')) {
     const found = searchPath(head, input.pathEnv, platform);
-    if (!found) return fail(`"${head}" was not found on PATH`);
-    file = found;
+    if (found) file = found;
+    else if (/^node(\.exe)?$/i.test(head)) {
+      // `node` itself (MCPB `server.type: node`): the host's runtime stands in, as for `.js` scripts,
+      // because an app started from a desktop has a PATH without the user's Node.
+      const interp = findInterpreter('node', input, platform);
+      if (!interp.ok) return fail(interp.message);
+      file = interp.file;
+      env = interp.env;
+    } else return fail(`"${head}" was not found on PATH`);
   } else {
     const target = path.isAbsolute(head) ? head : path.resolve(dir, head);
     let real: string;
@@ -126,8 +134,9 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
 
   const base = path.basename(file);
   const python = isPythonName(base);
+  const runsNode = isNodeName(base) || file === input.execPath;
   const args = [...rest];
-  if (python || isNodeName(base)) {
+  if (python || runsNode) {
     const at = scriptArgIndex(args, python);
     if (at !== -1) {
       const script = scriptInside(args[at] as string, dir);
@@ -135,7 +144,7 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
       args[at] = script.file;
     }
   }
-  return { ok: true, file, args, python, env: {} };
+  return { ok: true, file, args, python, env };
 }
 
 /** Index of the script argument of an interpreter command, or -1 (`python -m pkg`, `node -e`). */
@@ -187,5 +196,5 @@ function findInterpreter(
     // Inside Electron the app binary runs plain Node scripts when told to.
     return { ok: true, file: input.execPath, env: input.isElectron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
   }
-  return { ok: false, message: `no node was found on PATH to run ${input.command[0]}` };
+  return { ok: false, message: `no node was found on PATH to run ${input.command.join(' ')}` };
 }

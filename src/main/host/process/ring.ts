@@ -7,6 +7,8 @@ export class LineRing {
   private readonly lines: string[] = [];
   private head = 0;
   private partial = '';
+  /** The rest of an over-long line is being skipped, up to its end. */
+  private discarding = false;
 
   constructor(
     private readonly maxLines = 500,
@@ -15,12 +17,20 @@ export class LineRing {
 
   /** Feed raw text; returns the complete lines it contained (already truncated). */
   write(text: string): string[] {
+    if (this.discarding) {
+      const nl = text.indexOf('\n');
+      if (nl === -1) return [];
+      text = text.slice(nl + 1);
+      this.discarding = false;
+    }
     const parts = (this.partial + text).split('\n');
     this.partial = parts.pop() ?? '';
     if (this.partial.length > this.maxLineChars) {
-      // A line with no end in sight: keep its head as a line of its own, drop the rest.
+      // A line with no end in sight: keep its head as a line of its own, drop the rest up to its
+      // end, so one endless line cannot push the real lines out of the ring.
       parts.push(this.partial);
       this.partial = '';
+      this.discarding = true;
     }
     const out: string[] = [];
     for (const raw of parts) {
@@ -33,6 +43,7 @@ export class LineRing {
 
   /** Flush a final unterminated line (at process exit). */
   flush(): string[] {
+    this.discarding = false;
     if (this.partial === '') return [];
     const line = this.clip(this.partial);
     this.partial = '';

@@ -100,8 +100,10 @@ export class CallRunner {
     for (const r of this.running.values()) if (r.inst === inst) r.cancel.cancel(cause);
   }
 
-  abortAll(cause: Failure): void {
-    for (const r of this.running.values()) r.cancel.cancel(cause);
+  /** Whether any call is still running on an instance. */
+  hasCallsOn(inst: Instance): boolean {
+    for (const r of this.running.values()) if (r.inst === inst) return true;
+    return false;
   }
 
   /** Adds the plugin's last stderr lines (and launch facts) to a failure that lacks them. */

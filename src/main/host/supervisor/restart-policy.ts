@@ -23,8 +23,10 @@ export class RestartPolicy {
     this.attempts = 0;
   }
 
+  /** Asked once per death: the stable stretch ends there, so failed relaunches keep counting. */
   next(now = Date.now()): RestartDecision {
     if (this.readyAt > 0 && now - this.readyAt >= this.t.restartBudgetResetMs) this.attempts = 0;
+    this.readyAt = 0;
     const delays = this.t.restartDelaysMs;
     if (this.attempts >= delays.length) return { restart: false, attempts: this.attempts };
     const delayMs = delays[this.attempts++] as number;

@@ -73,7 +73,12 @@ export class PluginSupervisor implements Disposable {
   private watchdog: Watchdog | null = null;
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly ephemeral = new Set<Instance>();
-  private readonly stopping = new Set<Promise<unknown>>();
+  /** Instances running their stop sequence, each once, until nothing of them runs. */
+  private readonly retiring = new Map<Instance, Promise<void>>();
+  /** Instances whose death this supervisor listens to (once each, whatever role they have). */
+  private readonly watched = new WeakSet<Instance>();
+  /** Every call not yet finished, queued or running: a stop cancels them all. */
+  private readonly live = new Set<CancelSource>();
   private readonly slots: Slots;
   private readonly runner: CallRunner;
   private announced: ToolSpec[] | undefined;
@@ -152,14 +157,15 @@ export class PluginSupervisor implements Disposable {
     this.stopGeneration++;
     this.clearRestart();
     this.endPassthrough(reason);
-    this.runner.abortAll(failure('cancelled', `${this.spec.id} was ${reason}`));
+    // Queued calls too: one waiting for a slot must not bring the plugin back behind the stop.
+    this.cancelAll(failure('cancelled', `${this.spec.id} was ${reason}`));
     const all = [this.instance, ...this.ephemeral].filter((i): i is Instance => i !== null);
     this.instance = null;
     this.disposeWatchdog();
     await Promise.all(all.map((i) => this.retire(i)));
     // A launch under way sees the new generation and retires what it started; wait for it.
     if (this.starting) await this.starting;
-    await Promise.all([...this.stopping]);
+    await Promise.all([...this.retiring.values()]);
     if (this.enabled) this.setState('stopped', reason);
   }
 
@@ -171,8 +177,9 @@ export class PluginSupervisor implements Disposable {
   async setEnabled(enabled: boolean): Promise<void> {
     if (enabled === this.enabled) return;
     if (!enabled) {
-      await this.stop('disabled');
+      // Off first, so nothing that is still finishing can start the plugin again.
       this.enabled = false;
+      await this.stop('disabled');
       this.setState('disabled', 'disabled by the user');
       return;
     }
@@ -197,11 +204,13 @@ export class PluginSupervisor implements Disposable {
     this.passthrough = null;
     clearTimeout(cap);
     this._onDidChangePassthrough.fire({ pluginId: this.spec.id, active: false, reason });
-    if (!this.spec.persistent && this.instance && this.runner.runningCount === 0) {
+    if (!this.spec.persistent && this.instance) {
+      // The instance was held only for the session: let it go, now or when its turn ends.
       const inst = this.instance;
       this.instance = null;
       this.disposeWatchdog();
-      void this.retire(inst).then(() => this.settleIdleState());
+      this.ephemeral.add(inst);
+      if (!this.runner.hasCallsOn(inst)) void this.retire(inst).then(() => this.settleIdleState());
     }
   }
 
@@ -218,7 +227,9 @@ export class PluginSupervisor implements Disposable {
         unlink = () => outer.removeEventListener('abort', onAbort);
       }
     }
+    this.live.add(cancel);
     const done = this.runCall(callId, kind, opts, cancel).then((o) => {
+      this.live.delete(cancel);
       unlink?.();
       return this.runner.report(callId, o, opts);
     });
@@ -244,6 +255,8 @@ export class PluginSupervisor implements Disposable {
       return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
     }
     try {
+      if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
+      if (!this.enabled) return failure('tool_not_exposed', `${this.spec.id} is disabled`);
       const held = this.instance && !this.instance.isDead ? this.instance : null;
       const got =
         kind.type === 'input'
@@ -293,7 +306,12 @@ export class PluginSupervisor implements Disposable {
       }
       return;
     }
-    const keep = outcome.value.keepSession && inst.session.input !== undefined && opts.allowPassthrough !== false;
+    // A turn can only continue a session that is still open: one ended meanwhile stays ended.
+    const keep =
+      outcome.value.keepSession &&
+      inst.session.input !== undefined &&
+      opts.allowPassthrough !== false &&
+      (kind.type === 'call' || this.passthrough !== null);
     if (keep) {
       if (!held) {
         this.ephemeral.delete(inst);
@@ -337,7 +355,7 @@ export class PluginSupervisor implements Disposable {
       return r;
     }
     this.ephemeral.add(r.value);
-    r.value.onDidDie((f) => this.onDeath(r.value, f));
+    this.watchDeath(r.value);
     return r;
   }
 
@@ -371,7 +389,7 @@ export class PluginSupervisor implements Disposable {
   private hold(inst: Instance): void {
     this.instance = inst;
     this.restartPolicy.ready();
-    inst.onDidDie((f) => this.onDeath(inst, f));
+    this.watchDeath(inst);
     this.watchdog = new Watchdog(inst.session, this.spec.timeouts, {
       lastLifeAt: () => inst.lastLifeAt,
       answered: (rtt) => (this.healthReporter.pingRttMs = rtt),
@@ -380,19 +398,25 @@ export class PluginSupervisor implements Disposable {
     this.settleIdleState();
   }
 
+  private watchDeath(inst: Instance): void {
+    if (this.watched.has(inst)) return;
+    this.watched.add(inst);
+    inst.onDidDie((f) => this.onDeath(inst, f));
+  }
+
   private onDeath(inst: Instance, cause: Failure): void {
     this.runner.abortFor(inst, cause);
     this.ephemeral.delete(inst);
     void this.retire(inst);
+    const state: HealthState = cause.code === 'unresponsive' || cause.code === 'timeout' ? 'unresponsive' : 'crashed';
     if (inst !== this.instance) {
-      if (!this.instance) this.setState('crashed', cause.message, cause);
+      if (!this.instance && !this.userStopped && !this.disposed) this.setState(state, cause.message, cause);
       return;
     }
     this.instance = null;
     this.disposeWatchdog();
     this.endPassthrough(`the plugin died: ${cause.code}`);
     if (this.userStopped || this.disposed) return;
-    const state: HealthState = cause.code === 'unresponsive' || cause.code === 'timeout' ? 'unresponsive' : 'crashed';
     this.setState(state, cause.message, cause);
     if (this.spec.persistent) this.scheduleRestart(cause);
   }
@@ -433,14 +457,16 @@ export class PluginSupervisor implements Disposable {
   /** Runs the stop sequence of an instance and remembers it until it ends. */
   private retire(inst: Instance): Promise<void> {
     this.ephemeral.delete(inst);
+    const already = this.retiring.get(inst);
+    if (already) return already;
     const p = inst
       .stop()
       .catch(() => undefined)
       .then(() => {
         inst.dispose();
-        this.stopping.delete(p);
+        this.retiring.delete(inst);
       });
-    this.stopping.add(p);
+    this.retiring.set(inst, p);
     return p;
   }
 
@@ -476,6 +502,10 @@ export class PluginSupervisor implements Disposable {
     if (gate.pass) this._onDidLog.fire({ pluginId: this.spec.id, source, level, message, at: Date.now() });
   }
 
+  private cancelAll(cause: Failure): void {
+    for (const c of [...this.live]) c.cancel(cause);
+  }
+
   private clearRestart(): void {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
@@ -496,8 +526,14 @@ export class PluginSupervisor implements Disposable {
     this.disposed = true;
     this.clearRestart();
     this.disposeWatchdog();
-    this.runner.abortAll(failure('cancelled', 'the host is shutting down'));
-    for (const i of [this.instance, ...this.ephemeral]) i?.kill();
+    this.cancelAll(failure('cancelled', 'the host is shutting down'));
+    for (const i of [this.instance, ...this.ephemeral]) {
+      if (!i) continue;
+      i.kill();
+      i.dispose();
+    }
+    this.instance = null;
+    this.ephemeral.clear();
     this.healthReporter.dispose();
     this._onDidLog.dispose();
     this._onDidCallEvent.dispose();

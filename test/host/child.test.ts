@@ -1,0 +1,36 @@
+/** The plugin process wrapper on its own: what a grandchild that outlives its parent does to it. */
+import { describe, expect, it } from 'vitest';
+import { createCodec } from '../../src/main/host/framing';
+import { PluginProcess, groupAlive } from '../../src/main/host/process/child';
+import { tmpDir } from '../helpers/plugins';
+import { TEST_RUN_MARK, leftovers } from '../helpers/processes';
+
+describe('plugin process', () => {
+  it('reports its exit once, even when a grandchild holds stdout open and writes after it', async () => {
+    const junk: string[] = [];
+    const codec = createCodec('ndjson', { message: () => undefined, junk: (text) => junk.push(text) });
+    const [key, value] = TEST_RUN_MARK.split('=') as [string, string];
+    const proc = await PluginProcess.start({
+      file: '/bin/sh',
+      args: ['-c', '(sleep 0.3; echo written-after-exit) & exit 0'],
+      cwd: tmpDir('child'),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [key]: value },
+      launchMs: 5000,
+      decoder: codec.decoder,
+      displayCommand: ['sh'],
+      pathSearched: '',
+    });
+    if (!(proc instanceof PluginProcess)) throw new Error(proc.message);
+    const pid = proc.pid as number;
+    const exits: unknown[] = [];
+    proc.onDidExit((e) => exits.push(e));
+    expect(await proc.exit).toMatchObject({ code: 0, expected: false });
+    // The grandchild's line still reaches the decoder, and its end of stdout changes nothing.
+    await expect.poll(() => junk, { timeout: 5000 }).toEqual(['written-after-exit']);
+    await expect.poll(() => groupAlive(pid), { timeout: 5000 }).toBe(false);
+    await new Promise((r) => setImmediate(r));
+    expect(exits).toHaveLength(1);
+    proc.dispose();
+    expect(await leftovers()).toEqual([]);
+  });
+});
