@@ -79,6 +79,16 @@ interface Contender {
   open(): Promise<{ call(): Promise<unknown>; close(): Promise<void> }>;
 }
 
+/** A uniformly random permutation (Fisher–Yates); sorting by a random comparator is biased. */
+function shuffled<T>(items: readonly T[]): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
 /**
  * Runs every contender for `n` calls, in a shuffled order, for several rounds, each round with
  * freshly started processes, and keeps each one's best round median. On a shared two-core
@@ -89,7 +99,7 @@ interface Contender {
 async function interleaved(contenders: Contender[], rounds: number, n: number): Promise<Map<string, number>> {
   const best = new Map<string, number>();
   for (let r = 0; r < rounds; r++) {
-    const order = [...contenders].sort(() => Math.random() - 0.5);
+    const order = shuffled(contenders);
     for (const c of order) {
       const { call, close } = await c.open();
       const m = median(await samples(n, WARM, call));
@@ -318,6 +328,8 @@ async function main(): Promise<void> {
   const unmet = report.unmet;
   console.log(unmet.length === 0 ? '\nAll targets met.' : `\nTargets not met: ${unmet.map((f) => f.name).join('; ')}`);
   if (jsonOut) writeFileSync(jsonOut, JSON.stringify(report.figures, null, 2));
+  // A missed target fails the run, once everything is printed and written.
+  if (unmet.length > 0) process.exitCode = 1;
 }
 
 main().catch(async (e) => {

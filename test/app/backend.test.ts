@@ -52,6 +52,23 @@ function turnEnd(turnId: string): Promise<ChatMessage> {
   });
 }
 
+/** Resolves once a turn has streamed at least `text` (rejects after a generous `ms`). */
+function streamed(turnId: string, text: string, ms = 15_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (streamsOf(turnId).startsWith(text)) return resolve();
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`turn ${turnId} did not stream ${JSON.stringify(text)} within ${ms} ms (got ${JSON.stringify(streamsOf(turnId))})`));
+    }, ms);
+    const sub = backend.onDidEvent(() => {
+      if (!streamsOf(turnId).startsWith(text)) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve();
+    });
+  });
+}
+
 function streamsOf(turnId: string): string {
   return events
     .filter((e): e is Extract<BackendEvent, { name: 'chat.turn' }> => e.name === 'chat.turn')
@@ -122,10 +139,11 @@ describe('chat', () => {
 
   it('stops a running turn at once, keeping what it streamed', async () => {
     const c = await backend.invoke('chat.create', {});
-    const t = await backend.invoke('chat.invoke', { conversationId: c.id, plugin: 'hello', tool: 'count', args: { to: 100, delay_ms: 50 } });
+    // 100 numbers 200 ms apart: the count is far from done when it is stopped after two.
+    const t = await backend.invoke('chat.invoke', { conversationId: c.id, plugin: 'hello', tool: 'count', args: { to: 100, delay_ms: 200 } });
     if (!t.ok) throw new Error(t.message);
-    await new Promise((r) => setTimeout(r, 300));
     const ended = turnEnd(t.turnId);
+    await streamed(t.turnId, '1\n2\n');
     expect((await backend.invoke('chat.cancel', { turnId: t.turnId })).ok).toBe(true);
     const m = await ended;
     expect(m.status).toBe('cancelled');

@@ -40,9 +40,11 @@ describe('JSON-RPC dialect: Mehrhof', () => {
       { type: 'file', data: { path: 'out.txt', content: 'x' } },
       { type: 'complete', data: null },
     ]);
-    expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { status: 'complete', tokens_used: 3 } }) });
-    // The `complete` stream event alone did not end the call: the response came 100 ms later.
-    expect(r.ms).toBeGreaterThanOrEqual(90);
+    // The `complete` stream event did not end the call: the response the plugin sent after it
+    // (100 ms later) did, and its result is the call's result.
+    expect(r.outcome).toEqual({ ok: true, value: { success: true, data: { status: 'complete', tokens_used: 3 }, keepSession: false } });
+    expect(r.events.map((e) => e.type)).toEqual(['stream', 'stream', 'stream', 'stream', 'stream', 'complete']);
+    expect(r.events.at(-1)).toEqual(expect.objectContaining({ type: 'complete', data: { status: 'complete', tokens_used: 3 } }));
   });
 
   it('reads error codes in the plugin’s own dialect (Mehrhof -32003 = authentication error)', async () => {

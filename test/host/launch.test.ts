@@ -63,9 +63,18 @@ describe('command resolution', () => {
 
   it('runs a .py executable with Python and a .js one with Node', () => {
     const dir = tmpDir('res2');
+    writeFileSync(path.join(dir, 'plugin.py'), '');
     writeFileSync(path.join(dir, 'plugin.js'), '');
-    const plan = planLaunch({ spec: spec(dir, ['plugin.js']), parentEnv });
-    expect(plan.ok && path.basename(plan.file)).toBe('node');
+    const py = planLaunch({ spec: spec(dir, ['plugin.py']), parentEnv });
+    if (!py.ok) throw new Error(py.message);
+    expect(path.basename(py.file)).toMatch(/^python3?$/);
+    expect(py.args).toEqual([path.join(dir, 'plugin.py')]);
+    expect(py.env.PYTHONUNBUFFERED).toBe('1');
+    const js = planLaunch({ spec: spec(dir, ['plugin.js']), parentEnv });
+    if (!js.ok) throw new Error(js.message);
+    expect(path.basename(js.file)).toBe('node');
+    expect(js.args).toEqual([path.join(dir, 'plugin.js')]);
+    expect(js.env.PYTHONUNBUFFERED).toBeUndefined();
   });
 
   it('names the command, the PATH searched and the working directory when an interpreter is missing', () => {

@@ -6,11 +6,13 @@
  */
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CallOutcome } from '../../src/main/host/dialects/types';
-import type { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
-import { RecordingHost } from '../helpers/calls';
+import { DIALECT_FACTORIES } from '../../src/main/host/dialects';
+import type { CallOutcome, DialectFactory, DialectSession } from '../../src/main/host/dialects/types';
+import { planLaunch } from '../../src/main/host/process/launch';
+import { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
+import { RecordingHost, specOf } from '../helpers/calls';
 import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
-import { leftovers } from '../helpers/processes';
+import { leftovers, TEST_RUN_MARK } from '../helpers/processes';
 
 const N = 10_000;
 const host = new RecordingHost();
@@ -29,6 +31,44 @@ async function many(_sup: PluginSupervisor, n: number, make: (i: number) => Prom
 
 const okCount = (xs: CallOutcome[]) => xs.filter((o) => o.ok).length;
 const codes = (xs: CallOutcome[]) => new Set(xs.map((o) => (o.ok ? 'ok' : o.code)));
+const codeOf = (o: CallOutcome): string => (o.ok ? 'ok' : `${o.code}: ${o.message}`);
+
+interface Tracked {
+  session: DialectSession;
+  disposed: boolean;
+}
+
+/**
+ * The real dialect, keeping every session it creates (one per plugin process) and whether it was
+ * disposed, so a leak check can look at the sessions of processes that are gone, not only at the
+ * running one.
+ */
+function trackingDialect(real: DialectFactory): { dialect: DialectFactory; sessions: Tracked[] } {
+  const sessions: Tracked[] = [];
+  const dialect: DialectFactory = {
+    maxConcurrentCalls: real.maxConcurrentCalls,
+    create(ctx) {
+      const session = real.create(ctx);
+      const tracked: Tracked = { session, disposed: false };
+      const dispose = session.dispose.bind(session);
+      session.dispose = () => {
+        tracked.disposed = true;
+        dispose();
+      };
+      sessions.push(tracked);
+      return session;
+    },
+  };
+  return { dialect, sessions };
+}
+
+async function until(what: string, cond: () => boolean, ms = 15_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 
 describe(`no pending-entry leaks after ${N} calls of every kind`, { timeout: 120_000 }, () => {
   it('G-Assist: executes completed by notification, unknown functions in both forms, plugin errors, passthrough turns', async () => {
@@ -65,17 +105,40 @@ describe(`no pending-entry leaks after ${N} calls of every kind`, { timeout: 120
   });
 
   it('timeouts, crashes and cancels, each of which restarts the plugin', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'leak-ga-bad', manifest: { timeouts: { restartDelaysMs: [0, 0, 0, 0] } } }));
+    // Built here rather than through the host, to see every protocol session of every process.
+    const spec = specOf(fixturePlugin({ script: 'gassist', id: 'leak-ga-bad', manifest: { timeouts: { restartDelaysMs: [0, 0, 0, 0] } } }));
+    const { dialect, sessions } = trackingDialect(DIALECT_FACTORIES[spec.dialect]);
+    const [markName, markValue] = TEST_RUN_MARK.split('=') as [string, string];
+    const sup = new PluginSupervisor({
+      spec,
+      dialect,
+      allowedCapabilities: () => spec.capabilities,
+      plan: async () => planLaunch({ spec, parentEnv: process.env, hostEnv: { [markName]: markValue } }),
+    });
     const rounds = 30;
-    for (let i = 0; i < rounds; i++) {
-      expect((await sup.call('hang', {}, { inactivityMs: 20 }).done).ok).toBe(false);
-      expect((await sup.call('crash_mid_stream', { after: 1 }).done).ok).toBe(false);
-      const h = sup.call('hang', {});
-      setTimeout(() => h.cancel(), 5);
-      expect((await h.done).ok).toBe(false);
-      // Each round needs a start (the budget resets on user start).
-      await sup.start();
+    try {
+      expect((await sup.start()).ok).toBe(true);
+      for (let i = 0; i < rounds; i++) {
+        expect(codeOf(await sup.call('hang', {}, { inactivityMs: 20 }).done)).toMatch(/^timeout: /);
+        expect(codeOf(await sup.call('crash_mid_stream', { after: 1 }).done)).toMatch(/^crashed: /);
+        // Cancelled while the plugin is stuck in the call: it cannot stop that work, so it is restarted.
+        const h = sup.call('hang', {});
+        await until('the hang running', () => sup.health.state === 'busy');
+        h.cancel('stop it');
+        expect(codeOf(await h.done)).toBe('cancelled: stop it');
+        // Each round needs a start (the budget resets on user start).
+        expect((await sup.start()).ok).toBe(true);
+      }
+      expect(sup.pendingCount).toBe(0);
+      // A process per timeout, crash and cancel, plus the first: each had a session of its own.
+      expect(sessions.length).toBeGreaterThanOrEqual(1 + 3 * rounds);
+      // Every session but the running plugin's is disposed once its process's stop has run…
+      await until('sessions of stopped processes disposed', () => sessions.filter((t) => !t.disposed).length === 1);
+      // …and none, disposed or running, holds an entry.
+      expect(sessions.map((t) => t.session.pendingCount)).toEqual(sessions.map(() => 0));
+    } finally {
+      await sup.shutdown();
+      sup.dispose();
     }
-    expect(sup.pendingCount).toBe(0);
   });
 });

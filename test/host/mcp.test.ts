@@ -40,13 +40,13 @@ describe('MCP dialect (official SDK client over the supervised process)', () => 
     const sup = await host.addDir(path.join(FIXTURES, 'mcp-echo'));
     await sup.start();
     const pid = sup.health.pid;
-    const h = sup.call('slow', { ms: 10_000 });
+    // The tool would run for ten minutes. Ended as `cancelled` with the user's reason, the call was
+    // ended by the cancel: a deadline would have made it `timeout`.
+    const h = sup.call('slow', { ms: 600_000 });
     setTimeout(() => h.cancel('user pressed Stop'), 100);
-    const t0 = performance.now();
     const f = expectFailure(await h.done);
     expect(f.code).toBe('cancelled');
-    // The tool would take 10 s: the cancel ended the call.
-    expect(performance.now() - t0).toBeLessThan(8000);
+    expect(f.message).toBe('user pressed Stop');
     expect((await collect(sup, 'echo', { text: 'still here' })).outcome.ok).toBe(true);
     expect(sup.health.pid).toBe(pid);
   });

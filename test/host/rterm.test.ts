@@ -8,8 +8,17 @@ import { gone } from '../helpers/processes';
 
 const host = useTestHost();
 
-function rterm(mode: string, id = `rt-${mode || 'ok'}`, extra: Record<string, unknown> = {}): string {
-  return fixturePlugin({ script: 'rterm', id, mode, env: { CAPS: 'fs.read' }, manifest: { capabilities: ['fs.read'], timeouts: { handshakeMs: 500, callInactivityMs: 800, callHardCapMs: 800 }, ...extra } });
+/** Limits no healthy plugin comes near, even on a loaded machine. */
+const GENEROUS = { handshakeMs: 15_000, callInactivityMs: 15_000, callHardCapMs: 30_000 };
+/** Tight limits, only for the cases that are about the limit itself. */
+const TIGHT: Record<string, Record<string, number>> = {
+  'hang-handshake': { handshakeMs: 500 },
+  slow: { callInactivityMs: 800, callHardCapMs: 800 },
+};
+
+function rterm(mode: string, id = `rt-${mode || 'ok'}`): string {
+  const timeouts = { ...GENEROUS, ...(TIGHT[mode] ?? {}) };
+  return fixturePlugin({ script: 'rterm', id, mode, env: { CAPS: 'fs.read' }, manifest: { capabilities: ['fs.read'], timeouts } });
 }
 
 describe('rterm.plugin.v1 dialect', () => {
