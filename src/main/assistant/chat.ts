@@ -6,6 +6,7 @@
  * source of turns: a turn only needs a plugin, a tool and arguments.
  */
 import { randomUUID } from 'node:crypto';
+import { BoundedText } from '../../shared/bounded-text';
 import { chunkText, resultText } from '../../shared/chunks';
 import type { ChatMessage, Conversation, ConversationSummary, Events, TurnEvent } from '../../shared/contract';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/lifecycle';
@@ -25,9 +26,14 @@ const NEW_TITLE = 'New conversation';
 
 interface Running {
   conversationId: string;
+  /** The message as last written out; its text is brought up to date from `body` when read. */
   message: ChatMessage;
+  /** The plugin's output so far, bounded (a plugin that never stops must not fill memory). */
+  body: BoundedText;
   handle: CallHandle | null;
   pending: string;
+  /** Finished here (its conversation deleted, the app closing): later call events are ignored. */
+  ended: boolean;
 }
 
 export class ChatService implements Disposable {
@@ -71,7 +77,10 @@ export class ChatService implements Disposable {
     // Send what is batched first: the snapshot then holds exactly the text already streamed, so
     // a client merging it with stream events never sees a piece twice.
     for (const run of this.running.values()) if (run.conversationId === id) this.flushOne(run);
-    const messages = c.messages.map((m) => this.running.get(m.turnId ?? '')?.message ?? m);
+    const messages = c.messages.map((m) => {
+      const run = this.running.get(m.turnId ?? '');
+      return run ? { ...run.message, text: run.body.toString() } : m;
+    });
     return { ...c, messages, passthrough: this.passthroughOf(id) };
   }
 
@@ -84,6 +93,12 @@ export class ChatService implements Disposable {
   delete(id: string): Result<{ detail: string }> {
     for (const [plugin, conv] of this.passthrough) if (conv === id) this.registry.supervisor(plugin)?.endPassthrough('conversation deleted');
     if (!this.store.delete(id)) return { ok: false, message: `no conversation ${id}` };
+    // Its calls have nowhere to go now: stop them.
+    for (const run of [...this.running.values()]) {
+      if (run.conversationId !== id) continue;
+      this.settle(run);
+      run.handle?.cancel('the conversation was deleted');
+    }
     return { ok: true, detail: 'deleted' };
   }
 
@@ -160,7 +175,7 @@ export class ChatService implements Disposable {
   }
 
   private begin(conversationId: string, message: ChatMessage): Running {
-    const run: Running = { conversationId, message, handle: null, pending: '' };
+    const run: Running = { conversationId, message, body: new BoundedText(message.text), handle: null, pending: '', ended: false };
     this.running.set(message.turnId as string, run);
     this.store.putMessage(conversationId, message);
     this.emit('chat.turn', { type: 'start', conversationId, turnId: message.turnId as string, message });
@@ -168,9 +183,10 @@ export class ChatService implements Disposable {
   }
 
   private onCallEvent(run: Running, e: CallEvent): void {
+    if (run.ended) return;
     if (e.type === 'stream') {
       const text = chunkText(e.data);
-      run.message.text += text;
+      run.body.append(text);
       run.pending += text;
       this.scheduleFlush();
       return;
@@ -180,7 +196,8 @@ export class ChatService implements Disposable {
     if (e.type === 'complete') {
       const body = resultText(e.data);
       if (typeof e.data === 'string' || e.data === null || e.data === undefined) {
-        if (body) m.text += m.text && !m.text.endsWith('\n') ? `\n\n${body}` : body;
+        const sofar = run.body.toString();
+        if (body) run.body.append(sofar && !sofar.endsWith('\n') ? `\n\n${body}` : body);
       } else m.result = e.data;
       m.status = e.success ? 'done' : 'error';
       if (!e.success) m.failure = { ok: false, code: 'plugin_error', message: 'the plugin reported success: false' };
@@ -198,7 +215,8 @@ export class ChatService implements Disposable {
       m.status = e.failure.code === 'cancelled' ? 'cancelled' : 'error';
       m.failure = e.failure;
     }
-    this.running.delete(m.turnId as string);
+    m.text = run.body.toString();
+    this.settle(run);
     this.store.putMessage(run.conversationId, m);
     this.emit('chat.turn', { type: 'end', conversationId: run.conversationId, turnId: m.turnId as string, message: { ...m } });
     this.announce(run.conversationId);
@@ -258,9 +276,27 @@ export class ChatService implements Disposable {
     this._onDidEvent.fire({ name, payload } as never);
   }
 
+  /** A turn is over for this service; nothing the call does later changes its message. */
+  private settle(run: Running): void {
+    run.ended = true;
+    this.running.delete(run.message.turnId as string);
+  }
+
+  /**
+   * Ends every turn still running as cancelled and stores it so, before the store closes: the
+   * cancels below complete asynchronously, after the store is gone.
+   */
   dispose(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
-    for (const r of this.running.values()) r.handle?.cancel('the app is closing');
+    for (const run of [...this.running.values()]) {
+      const m = run.message;
+      m.text = run.body.toString();
+      m.status = 'cancelled';
+      m.failure = { ok: false, code: 'cancelled', message: 'Plugboard closed while the call was running' };
+      this.settle(run);
+      this.store.putMessage(run.conversationId, m);
+      run.handle?.cancel('the app is closing');
+    }
     this.subs.dispose();
     this._onDidEvent.dispose();
   }

@@ -4,13 +4,18 @@
  * Electron with no native rebuild per runtime. The database lives in memory and is written to
  * <data>/conversations.sqlite atomically (temp file + rename), a moment after each change and at
  * shutdown, so a crash loses at most that moment.
+ *
+ * Because each writer writes the whole database, only one process may hold it: the first to open
+ * it records its pid next to it, and another Plugboard on the same data directory is refused with
+ * a message that says so, instead of the two silently overwriting each other's conversations.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import initSqlJs, { type Database } from 'sql.js';
 import type { ChatMessage, Conversation, ConversationSummary } from '../../shared/contract';
 import type { Disposable } from '../../shared/lifecycle';
+import { withFileLock } from '../host/registry/files';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS conversations (
@@ -40,6 +45,7 @@ export class ConversationStore implements Disposable {
   ) {}
 
   static async open(file: string): Promise<ConversationStore> {
+    await claim(file);
     const require = createRequire(import.meta.url);
     const wasmDir = path.dirname(require.resolve('sql.js/dist/sql-wasm.wasm'));
     const SQL = await initSqlJs({ locateFile: (f: string) => path.join(wasmDir, f) });
@@ -82,7 +88,9 @@ export class ConversationStore implements Disposable {
   }
 
   delete(id: string): boolean {
-    // Explicit, not ON DELETE CASCADE: sql.js's export() resets connection pragmas such as foreign_keys.
+    // Deleted means gone from the file too, not left in free pages. Set each time, and delete
+    // explicitly rather than ON DELETE CASCADE: sql.js's export() resets connection pragmas.
+    this.db.run('PRAGMA secure_delete = ON');
     this.db.run('DELETE FROM messages WHERE conversation_id = ?', [id]);
     this.db.run('DELETE FROM conversations WHERE id = ?', [id]);
     const changed = this.db.getRowsModified() > 0;
@@ -95,6 +103,8 @@ export class ConversationStore implements Disposable {
    * side: people paste API keys into setup wizards, and plugins echo them back.
    */
   putMessage(conversationId: string, message: ChatMessage): void {
+    // A conversation deleted while a call was still finishing takes no new rows.
+    if (!this.db.exec('SELECT 1 FROM conversations WHERE id = ?', [conversationId])[0]) return;
     const stored = message.passthrough ? { ...message, text: '', result: undefined } : message;
     const existing = this.db.exec('SELECT seq FROM messages WHERE id = ?', [message.id])[0]?.values[0];
     if (existing) {
@@ -129,7 +139,49 @@ export class ConversationStore implements Disposable {
   dispose(): void {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    this.flush();
-    this.db.close();
+    try {
+      this.flush();
+    } finally {
+      this.db.close();
+      release(this.file);
+    }
+  }
+}
+
+function ownerFile(file: string): string {
+  return `${file}.owner`;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Becomes the one process using the store, or throws naming the one that is. */
+async function claim(file: string): Promise<void> {
+  const owner = ownerFile(file);
+  await withFileLock(owner, () => {
+    const pid = existsSync(owner) ? Number(readFileSync(owner, 'utf8').trim()) : NaN;
+    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) {
+      throw new Error(
+        `the conversations in ${path.dirname(file)} are open in another Plugboard (process ${pid}): close it, or give this one another data directory. ` +
+          `If no Plugboard is running, delete ${owner}.`,
+      );
+    }
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(owner, `${process.pid}\n`);
+  });
+}
+
+function release(file: string): void {
+  const owner = ownerFile(file);
+  try {
+    if (Number(readFileSync(owner, 'utf8').trim()) === process.pid) rmSync(owner, { force: true });
+  } catch {
+    // gone already
   }
 }

@@ -4,6 +4,7 @@
  * prompt-enrichment pipeline over the plugins that subscribe to it. Everything here follows the
  * user's decisions: a disabled plugin or an unexposed tool contributes nothing.
  */
+import { createHash } from 'node:crypto';
 import type { PluginRegistry, ToolDeclaration } from './registry';
 
 export interface UserCommandView {
@@ -19,9 +20,32 @@ export interface EnrichmentResult {
   notes: Array<{ plugin: string; ok: boolean; note: string }>;
 }
 
-/** The function name a model sees: unique across plugins, `[a-zA-Z0-9_]` only. */
-export function qualifiedName(plugin: string, tool: string): string {
-  return `${plugin}__${tool}`.replace(/[^a-zA-Z0-9_]/g, '_');
+/** Longest function name the model APIs accept. */
+const MAX_NAME = 64;
+
+/**
+ * The function names a model sees for (plugin, tool) pairs: `[a-zA-Z0-9_]` only, at most 64
+ * characters, and unique. `<plugin>__<tool>` with other characters made `_` is the readable
+ * name; where two pairs would get the same one (`my-plugin` and `my_plugin`, or `a__b`:`c` and
+ * `a`:`b__c`) or it is too long, each of them gets a short hash of its real pair appended. The
+ * result depends only on the set of pairs, not on their order.
+ */
+export function qualifiedNames(pairs: ReadonlyArray<{ plugin: string; tool: string }>): Map<string, string> {
+  const base = (p: { plugin: string; tool: string }): string => `${p.plugin}__${p.tool}`.replace(/[^a-zA-Z0-9_]/g, '_');
+  const uses = new Map<string, number>();
+  for (const p of pairs) uses.set(base(p), (uses.get(base(p)) ?? 0) + 1);
+  const out = new Map<string, string>();
+  for (const p of pairs) {
+    const b = base(p);
+    const key = pairKey(p.plugin, p.tool);
+    if (uses.get(b) === 1 && b.length <= MAX_NAME) out.set(key, b);
+    else out.set(key, `${b.slice(0, MAX_NAME - 9)}_${createHash('sha256').update(key).digest('hex').slice(0, 8)}`);
+  }
+  return out;
+}
+
+function pairKey(plugin: string, tool: string): string {
+  return `${plugin}\u0000${tool}`;
 }
 
 function usable(registry: PluginRegistry): string[] {
@@ -31,16 +55,25 @@ function usable(registry: PluginRegistry): string[] {
     .map((r) => r.id);
 }
 
-export function exposedDeclarations(registry: PluginRegistry): ToolDeclaration[] {
-  const out: ToolDeclaration[] = [];
+/** Every exposed tool of every usable plugin, user commands included, with its model-facing name. */
+function exposedTools(registry: PluginRegistry): Array<ToolDeclaration & { userCommand: boolean }> {
+  const found: Array<Omit<ToolDeclaration, 'qualifiedName'> & { userCommand: boolean }> = [];
   for (const id of usable(registry)) {
     const commands = new Set(registry.record(id)?.spec?.userCommands.map((c) => c.name));
     for (const t of registry.tools(id)) {
-      if (!t.exposed || commands.has(t.name)) continue;
-      out.push({ qualifiedName: qualifiedName(id, t.name), plugin: id, tool: t.name, description: t.description, parameters: t.parameters });
+      if (t.exposed) found.push({ plugin: id, tool: t.name, description: t.description, parameters: t.parameters, userCommand: commands.has(t.name) });
     }
   }
-  return out;
+  // Named over the whole set, so a tool keeps its name whichever list it appears in.
+  const names = qualifiedNames(found);
+  return found.map((d) => ({ qualifiedName: names.get(pairKey(d.plugin, d.tool)) as string, ...d }));
+}
+
+/** The tools declared to a model: exposed ones that are not user commands. */
+export function exposedDeclarations(registry: PluginRegistry): ToolDeclaration[] {
+  return exposedTools(registry)
+    .filter((t) => !t.userCommand)
+    .map(({ userCommand: _, ...d }) => d);
 }
 
 export function exposedUserCommands(registry: PluginRegistry): UserCommandView[] {
@@ -53,14 +86,11 @@ export function exposedUserCommands(registry: PluginRegistry): UserCommandView[]
   return out;
 }
 
+/** The exposed tools that run without asking first, by their qualified names. */
 export function autoApprovedTools(registry: PluginRegistry): string[] {
-  const out: string[] = [];
-  for (const id of usable(registry)) {
-    for (const t of registry.record(id)?.spec?.autoApprovedTools ?? []) {
-      if (registry.isExposed(id, t)) out.push(qualifiedName(id, t));
-    }
-  }
-  return out;
+  return exposedTools(registry)
+    .filter((d) => registry.record(d.plugin)?.spec?.autoApprovedTools.includes(d.tool))
+    .map((d) => d.qualifiedName);
 }
 
 export function systemInstructions(registry: PluginRegistry): string {

@@ -3,7 +3,7 @@
  * so a reader never sees half a file and a crash never leaves one) and a cross-process lock
  * (proper-lockfile: a lock directory with staleness detection) so two writers at once both win.
  */
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 
@@ -27,14 +27,15 @@ export function writeJsonAtomic(file: string, value: unknown, mode = 0o644): voi
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, 'w', mode);
   try {
-    writeSync(fd, `${JSON.stringify(value, null, 2)}\n`);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
+    try {
+      writeFileSync(fd, `${JSON.stringify(value, null, 2)}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
     renameSync(tmp, file);
   } catch (e) {
+    // A full disk or a failed rename leaves no temp file behind: the folder stays as it was.
     rmSync(tmp, { force: true });
     throw e;
   }

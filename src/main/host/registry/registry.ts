@@ -79,6 +79,11 @@ export class PluginRegistry implements Disposable {
   private readonly audit: AuditLog;
   private readonly limits: InstallLimits;
   private records = new Map<string, PluginRecord>();
+  /**
+   * Which secret settings have a value, per plugin: kept here so the plugin list can name a
+   * missing secret without reading the secret store (the OS keychain in the app) every time.
+   */
+  private readonly secretKeys = new Map<string, Set<string>>();
   private readonly _onDidChange = new Emitter<{ id: string; reason: string }>();
   /** Something about a plugin changed (installed, removed, exposure, grants, settings). */
   readonly onDidChange = this._onDidChange.event;
@@ -113,7 +118,18 @@ export class PluginRegistry implements Disposable {
     const next = new Map(found.map((r) => [r.id, r]));
     for (const id of this.records.keys()) if (!next.has(id)) await this.host.remove(id);
     this.records = next;
-    for (const r of found) if (r.spec) await this.bind(r.spec);
+    for (const r of found) {
+      if (!r.spec) continue;
+      if (r.spec.settings.some((x) => x.sensitive)) await this.readSecrets(r.id).catch(() => undefined);
+      await this.bind(r.spec);
+    }
+  }
+
+  /** A plugin's secrets, noting which are set. */
+  private async readSecrets(id: string): Promise<Record<string, string>> {
+    const values = await this.secrets.get(id);
+    this.secretKeys.set(id, new Set(Object.keys(values)));
+    return values;
   }
 
   list(): PluginRecord[] {
@@ -235,6 +251,9 @@ export class PluginRegistry implements Disposable {
       if (upgrading && existing.spec) await this.bind(existing.spec);
       return this.refused(upgrading ? 'upgrade' : 'install', id, source, outcome.message);
     }
+    // A fresh install starts without secrets, even ones an earlier uninstall elsewhere left behind.
+    if (!upgrading) await this.secrets.removeAll(id).catch(() => undefined);
+    await this.readSecrets(id).catch(() => undefined);
     const rec = loadRecord(this.paths.plugin(id), 'installed');
     this.records.set(id, rec);
     if (rec.spec) await this.bind(rec.spec);
@@ -268,8 +287,14 @@ export class PluginRegistry implements Disposable {
     if (rec.source === 'bundled') return this.refused('uninstall', id, undefined, `${id} is bundled with the app and cannot be uninstalled; disable it instead`);
     await this.host.remove(id);
     const r = await removeInstalled(id, rec.dir, { paths: this.paths, state: this.state, secrets: this.secrets });
-    if (!r.ok) return this.refused('uninstall', id, undefined, r.message);
+    if (!r.ok) {
+      // Still installed: put it back in the host as it was.
+      if (rec.spec) await this.bind(rec.spec);
+      return this.refused('uninstall', id, undefined, r.message);
+    }
     this.records.delete(id);
+    this.secretKeys.delete(id);
+    this._onDidChange.fire({ id, reason: 'uninstalled' });
     return this.ok('uninstall', id, `removed ${rec.dir}, its settings, secrets and data`);
   }
 
@@ -348,11 +373,16 @@ export class PluginRegistry implements Disposable {
         continue;
       }
       const c = coerceSetting(spec, raw);
-      if (!c.ok) return this.refused('configure', id, undefined, c.message);
+      if (!c.ok) {
+        // The error would quote the value: a secret's value must not reach the audit log or a screen.
+        const message = spec.sensitive ? `${key}: the value given is not a valid ${spec.type} (not shown: the setting is secret)` : c.message;
+        return this.refused('configure', id, undefined, message);
+      }
       if (spec.sensitive) secret[key] = Array.isArray(c.value) ? JSON.stringify(c.value) : String(c.value);
       else plain[key] = c.value;
     }
     for (const [k, v] of Object.entries(secret)) await this.secrets.set(id, k, v);
+    if (Object.keys(secret).length > 0) await this.readSecrets(id);
     await this.update(id, (s) => {
       for (const [k, v] of Object.entries(plain)) {
         if (v === null) delete s.settings[k];
@@ -365,12 +395,14 @@ export class PluginRegistry implements Disposable {
     return this.ok('configure', id, `set ${keys.join(', ')}${Object.keys(secret).length ? ` (secrets in ${this.secrets.description})` : ''}`);
   }
 
-  /** Required settings that have neither a value nor a default. */
+  /** Required settings that have neither a value nor a default, secret ones included. */
   missingSettings(id: string): string[] {
     const spec = this.records.get(id)?.spec;
     if (!spec) return [];
     const stored = this.pluginState(id).settings;
-    return spec.settings.filter((s) => s.required && s.default === undefined && !s.sensitive && stored[s.key] === undefined).map((s) => s.key);
+    const secrets = this.secretKeys.get(id);
+    const isSet = (key: string, sensitive: boolean): boolean => (sensitive ? (secrets?.has(key) ?? false) : stored[key] !== undefined);
+    return spec.settings.filter((s) => s.required && s.default === undefined && !isSet(s.key, s.sensitive)).map((s) => s.key);
   }
 
   /** Each setting with what a person may see of its value (secrets masked) and whether it is set. */
@@ -378,7 +410,7 @@ export class PluginRegistry implements Disposable {
     const spec = this.records.get(id)?.spec;
     if (!spec) return [];
     const stored = this.pluginState(id).settings;
-    const secrets = spec.settings.some((s) => s.sensitive) ? await this.secrets.get(id) : {};
+    const secrets = spec.settings.some((s) => s.sensitive) ? await this.readSecrets(id) : {};
     return spec.settings.map((s) => {
       const raw = s.sensitive ? secrets[s.key] : stored[s.key];
       return { ...s, value: displayValue(s, raw), isSet: raw !== undefined };

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { DataPaths } from '../paths';
 import type { SecretStore } from '../secrets';
 import { defaultPluginState, type StateStore } from '../state';
-import type { Staged } from './stage';
+import { removeIfEmpty, type Staged } from './stage';
 
 export interface InstallOutcome {
   ok: true;
@@ -27,8 +27,15 @@ export async function installStaged(
 ): Promise<InstallOutcome | { ok: false; message: string }> {
   const { spec } = staged;
   const target = ctx.paths.plugin(spec.id);
-  const aside = ctx.upgrade && existsSync(target) ? path.join(mkdtempSync(path.join(ctx.paths.staging, 'previous-')), spec.id) : null;
+  // The previous version waits in the staging area (next to the staged one) until the new one is in.
+  const asideRoot = ctx.upgrade && existsSync(target) ? mkdtempSync(path.join(ctx.paths.staging, 'previous-')) : null;
+  const aside = asideRoot ? path.join(asideRoot, spec.id) : null;
   const pluginsExisted = existsSync(ctx.paths.plugins);
+  const undo = (): void => {
+    if (asideRoot) rmSync(asideRoot, { recursive: true, force: true });
+    if (!pluginsExisted) rmSync(ctx.paths.plugins, { recursive: true, force: true });
+    staged.discard();
+  };
   try {
     mkdirSync(ctx.paths.plugins, { recursive: true });
     if (aside) renameSync(target, aside);
@@ -39,8 +46,7 @@ export async function installStaged(
       throw e;
     }
   } catch (e) {
-    staged.discard();
-    if (!pluginsExisted) rmSync(ctx.paths.plugins, { recursive: true, force: true });
+    undo();
     return { ok: false, message: `could not move ${spec.id} into place: ${(e as Error).message}` };
   }
   let granted: string[] = ctx.grants;
@@ -62,11 +68,10 @@ export async function installStaged(
     // Put the folders back: the data directory must be as it was.
     rmSync(target, { recursive: true, force: true });
     if (aside) renameSync(aside, target);
-    if (!pluginsExisted) rmSync(ctx.paths.plugins, { recursive: true, force: true });
-    staged.discard();
+    undo();
     return { ok: false, message: `could not record ${spec.id} in the registry: ${(e as Error).message}` };
   }
-  if (aside) rmSync(path.dirname(aside), { recursive: true, force: true });
+  if (asideRoot) rmSync(asideRoot, { recursive: true, force: true });
   staged.discard();
   const what = ctx.upgrade ? 'upgraded' : 'installed';
   return {
@@ -85,16 +90,38 @@ export async function removeInstalled(
   dir: string,
   ctx: { paths: DataPaths; state: StateStore; secrets: SecretStore },
 ): Promise<{ ok: true } | { ok: false; message: string }> {
+  // The folder goes first, by a rename that either happens or not: a plugin that cannot be
+  // removed stays installed with its state, instead of listed without its grants.
+  const stagingExisted = existsSync(ctx.paths.staging);
+  mkdirSync(ctx.paths.staging, { recursive: true });
+  const trash = mkdtempSync(path.join(ctx.paths.staging, 'removing-'));
+  const moved = path.join(trash, id);
+  const emptyTrash = (): void => {
+    rmSync(trash, { recursive: true, force: true });
+    if (!stagingExisted) removeIfEmpty(ctx.paths.staging);
+  };
+  try {
+    renameSync(dir, moved);
+  } catch (e) {
+    emptyTrash();
+    return { ok: false, message: `could not remove ${id}: ${(e as Error).message}` };
+  }
   try {
     await ctx.state.update((state) => {
       if (!(id in state.plugins)) return false;
       delete state.plugins[id];
     });
-    await ctx.secrets.removeAll(id);
-    rmSync(dir, { recursive: true, force: true });
-    rmSync(ctx.paths.pluginData(id), { recursive: true, force: true });
-    return { ok: true };
   } catch (e) {
-    return { ok: false, message: `could not remove ${id}: ${(e as Error).message}` };
+    renameSync(moved, dir);
+    emptyTrash();
+    return { ok: false, message: `could not remove ${id} from the registry: ${(e as Error).message}` };
   }
+  emptyTrash();
+  try {
+    await ctx.secrets.removeAll(id);
+    rmSync(ctx.paths.pluginData(id), { recursive: true, force: true });
+  } catch (e) {
+    return { ok: false, message: `${id} was removed, but its secrets or data could not be: ${(e as Error).message}` };
+  }
+  return { ok: true };
 }

@@ -15,7 +15,6 @@ export interface Copied {
 interface Item {
   rel: string;
   dir: boolean;
-  mode: number;
   size: number;
 }
 
@@ -29,7 +28,7 @@ function survey(src: string, limits: InstallLimits): Item[] | Refusal {
       const st = lstatSync(path.join(src, r));
       if (st.isSymbolicLink()) return refuse(`"${r}" is a symbolic link; plugins may not contain links`);
       if (!st.isDirectory() && !st.isFile()) return refuse(`"${r}" is neither a file nor a folder`);
-      items.push({ rel: r, dir: st.isDirectory(), mode: st.mode & 0o777, size: st.isFile() ? st.size : 0 });
+      items.push({ rel: r, dir: st.isDirectory(), size: st.isFile() ? st.size : 0 });
       if (items.length > limits.maxEntries) return refuse(`the folder has more than ${limits.maxEntries} entries (at "${r}")`);
       bytes += st.isFile() ? st.size : 0;
       if (bytes > limits.maxBytes) return refuse(`the folder holds more than ${mib(limits.maxBytes)} (at "${r}")`);

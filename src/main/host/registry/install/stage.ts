@@ -56,13 +56,7 @@ export async function stage(source: string, paths: DataPaths, limits: InstallLim
   const area = mkdtempSync(path.join(paths.staging, 'install-'));
   const discard = (): void => {
     rmSync(area, { recursive: true, force: true });
-    if (!stagingExisted) {
-      try {
-        if (readdirSync(paths.staging).length === 0) rmdirSync(paths.staging);
-      } catch {
-        // someone else is staging too
-      }
-    }
+    if (!stagingExisted) removeIfEmpty(paths.staging);
   };
 
   // The folder name matters: a G-Assist plugin's id is its folder's name.
@@ -70,16 +64,21 @@ export async function stage(source: string, paths: DataPaths, limits: InstallLim
   let entries: number;
   let bytes: number;
   let folderName: string;
-  if (kind === 'folder') {
-    const r = copyFolder(abs, unpackTo, limits);
-    if (!r.ok) return fail(discard, r);
-    ({ entries, bytes } = r);
-    folderName = path.basename(abs);
-  } else {
-    const r = await unpackZip(abs, unpackTo, limits);
-    if (!r.ok) return fail(discard, r);
-    ({ entries, bytes } = r);
-    folderName = r.wrapper ?? path.basename(abs).replace(ARCHIVE, '');
+  try {
+    if (kind === 'folder') {
+      const r = copyFolder(abs, unpackTo, limits);
+      if (!r.ok) return fail(discard, r);
+      ({ entries, bytes } = r);
+      folderName = path.basename(abs);
+    } else {
+      const r = await unpackZip(abs, unpackTo, limits);
+      if (!r.ok) return fail(discard, r);
+      ({ entries, bytes } = r);
+      folderName = r.wrapper ?? path.basename(abs).replace(ARCHIVE, '');
+    }
+  } catch (e) {
+    // An unreadable file, a full disk: the system's message names the path at fault.
+    return fail(discard, refuse(`could not ${kind === 'folder' ? 'copy' : 'unpack'} ${path.basename(abs)}: ${(e as Error).message}`));
   }
   const dir = path.join(area, toId(folderName));
   try {
@@ -96,6 +95,15 @@ export async function stage(source: string, paths: DataPaths, limits: InstallLim
   const outside = executableOutside(m.spec);
   if (outside) return fail(discard, refuse(outside));
   return { ok: true, spec: m.spec, warnings: m.warnings, kind, dir, entries, bytes, discard };
+}
+
+/** Removes a folder that is empty; one another writer is using stays. */
+export function removeIfEmpty(dir: string): void {
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir);
+  } catch {
+    // gone already, or someone else is staging too
+  }
 }
 
 function fail(discard: () => void, r: Refusal): Refusal {
