@@ -3,7 +3,7 @@
  * plugboard.json of the test's choosing. Folders live under test/.tmp so Node module resolution
  * still finds the repository's node_modules.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,6 +51,29 @@ export function fixturePlugin(opts: FixtureOptions): string {
   };
   writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest, null, 2));
   return dir;
+}
+
+/**
+ * A G-Assist plugin that writes down every message and signal it gets, one line per event
+ * prefixed with its pid (test/fixtures/lib/gassist-recorder.mjs).
+ */
+export function recorderPlugin(id: string, env: Record<string, string>, timeouts: Record<string, unknown> = {}): { dir: string; record: string } {
+  const dir = tmpDir(id);
+  const record = path.join(dir, 'record.log');
+  cpSync(path.join(FIXTURES, 'lib', 'gassist-recorder.mjs'), path.join(dir, 'plugin.mjs'));
+  const manifest = { id, name: id, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], env: { ...env, RECORD_FILE: record }, timeouts };
+  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
+  return { dir, record };
+}
+
+/** What one process of a recorder plugin wrote down, in order. */
+export function recorded(file: string, pid: number): string[] {
+  if (!existsSync(file)) return [];
+  const prefix = `${pid} `;
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith(prefix))
+    .map((l) => l.slice(prefix.length));
 }
 
 export function cleanupFixtures(): void {

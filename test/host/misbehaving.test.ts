@@ -3,13 +3,13 @@
  * healthy neighbour keeps working with the same process, nothing is left running, and memory
  * stays bounded.
  */
-import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
 import type { CallEvent, LogEvent } from '../../src/shared/model';
 import { collect, expectFailure, RecordingHost } from '../helpers/calls';
-import { cleanupFixtures, FIXTURES, fixturePlugin, tmpDir } from '../helpers/plugins';
+import { cleanupFixtures, FIXTURES, fixturePlugin, recorded, recorderPlugin, tmpDir } from '../helpers/plugins';
 import { gone, isAlive, leftovers, pluginProcesses } from '../helpers/processes';
 
 const host = new RecordingHost();
@@ -59,26 +59,6 @@ function nextLog(what: string, match: (l: LogEvent) => boolean, ms = 15_000): Pr
       resolve(l);
     });
   });
-}
-
-/** A plugin that writes down what it gets, one line per event (test/fixtures/lib/gassist-recorder.mjs). */
-function recorderPlugin(id: string, env: Record<string, string>): { dir: string; record: string } {
-  const dir = tmpDir(id);
-  const record = path.join(dir, 'record.log');
-  cpSync(path.join(FIXTURES, 'lib', 'gassist-recorder.mjs'), path.join(dir, 'plugin.mjs'));
-  const manifest = { id, name: id, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], env: { ...env, RECORD_FILE: record } };
-  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
-  return { dir, record };
-}
-
-/** What one process of a recorder plugin wrote down, in order. */
-function recorded(file: string, pid: number): string[] {
-  if (!existsSync(file)) return [];
-  const prefix = `${pid} `;
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith(prefix))
-    .map((l) => l.slice(prefix.length));
 }
 
 function heapMb(): number {

@@ -1,9 +1,7 @@
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collect, expectFailure } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
-import { FIXTURES, fixturePlugin, tmpDir } from '../helpers/plugins';
+import { fixturePlugin, recorded, recorderPlugin } from '../helpers/plugins';
 import { gone, isAlive, leftovers } from '../helpers/processes';
 
 const host = useTestHost();
@@ -17,26 +15,6 @@ async function until(what: string, cond: () => boolean, ms = 15_000): Promise<vo
     if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
-}
-
-/** A plugin that writes down every message it gets (test/fixtures/lib/gassist-recorder.mjs). */
-function recorderPlugin(id: string, env: Record<string, string>, timeouts: Record<string, unknown>): { dir: string; record: string } {
-  const dir = tmpDir(id);
-  const record = path.join(dir, 'record.log');
-  cpSync(path.join(FIXTURES, 'lib', 'gassist-recorder.mjs'), path.join(dir, 'plugin.mjs'));
-  const manifest = { id, name: id, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], env: { ...env, RECORD_FILE: record }, timeouts };
-  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
-  return { dir, record };
-}
-
-/** What one process of a recorder plugin wrote down, in order. */
-function recorded(file: string, pid: number): string[] {
-  if (!existsSync(file)) return [];
-  const prefix = `${pid} `;
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith(prefix))
-    .map((l) => l.slice(prefix.length));
 }
 
 describe('supervisor', () => {
