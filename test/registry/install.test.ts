@@ -122,6 +122,18 @@ describe('install refusals leave the data directory exactly as it was', () => {
     await expectRefused(zip, /zip entry "zeros\.bin" expands \d+ times \(8\.0 MiB from \d+ bytes\): refused as a zip bomb/);
   });
 
+  it('refuses an archive with a corrupt entry, naming the entry', async () => {
+    // Text that deflates to a long stream; then bytes in the middle of that stream are broken.
+    const text = Array.from({ length: 4000 }, (_, i) => `line ${i} ${(i * 7919) % 1000}`).join('\n');
+    const file = path.join(src, 'corrupt.zip');
+    await writeZip(file, files([{ name: 'data/table.txt', data: text }]));
+    const buf = readFileSync(file);
+    const at = buf.indexOf(Buffer.from('data/table.txt')) + 'data/table.txt'.length + 200;
+    buf.fill(0xff, at, at + 64);
+    writeFileSync(file, buf);
+    await expectRefused(file, /^corrupt\.zip: entry "data\/table\.txt": /);
+  });
+
   it('refuses an archive with no manifest, naming the files looked for', async () => {
     const zip = await writeZip(path.join(src, 'nomanifest.zip'), [{ name: 'README.md', data: '# hi' }]);
     await expectRefused(zip, /no manifest found in nomanifest\.zip: looked for plugboard\.json, rterm-plugin\.json, plugin\.yaml, plugin\.yml, manifest\.json/);

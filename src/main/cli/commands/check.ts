@@ -1,4 +1,6 @@
 /** `plugboard check <plugin>`: the checks of host/check.ts, as a list or as JSON. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { checkPlugin, type CheckStatus } from '../../host/check';
 import type { SettingValue } from '../../host/process/launch';
 import { PluginRegistry } from '../../host/registry/registry';
@@ -34,19 +36,25 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   let target = arg;
   let settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
   let allowedCapabilities: string[] | undefined;
+  let unknown: string | undefined;
   if (!looksLikePath(arg)) {
     // An installed or bundled plugin: check it with its settings and grants.
-    const registry = await PluginRegistry.open({ dataDir: dataDirOf(values['data-dir']), bundledDir: bundledPluginsDir() });
+    const dataDir = dataDirOf(values['data-dir']);
+    const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir() });
     const rec = registry.record(arg);
     if (rec) {
       target = rec.dir;
       settings = { ...(await registry.launchSettings(arg)), ...settings };
       allowedCapabilities = registry.pluginState(arg).grants;
+    } else if (!existsSync(arg)) {
+      unknown = `no plugin "${arg}" is bundled or installed (data directory ${dataDir}), and there is no folder or file ${path.resolve(arg)}`;
     }
     await registry.shutdown();
     registry.dispose();
   }
-  const { spec, items } = await checkPlugin(target, { settings, ...(allowedCapabilities ? { allowedCapabilities } : {}) });
+  const { spec, items } = unknown
+    ? { spec: undefined, items: [{ name: 'manifest' as const, status: 'fail' as const, detail: unknown }] }
+    : await checkPlugin(target, { settings, ...(allowedCapabilities ? { allowedCapabilities } : {}) });
   const ok = items.every((i) => i.status !== 'fail');
   if (values.json) {
     jsonLine(env.out, { ok, plugin: spec?.id ?? null, checks: items });

@@ -123,8 +123,10 @@ export async function unpackZip(file: string, dest: string, limits: InstallLimit
   const { zip, items, wrapper } = p;
   mkdirSync(dest, { recursive: true });
   let written = 0;
+  let current = '';
   try {
     for (const it of items) {
+      current = it.rel;
       const target = path.join(dest, ...it.rel.split('/'));
       if (!isInside(dest, target)) return fail(zip, refuse(`zip entry "${it.rel}" escapes the plugin folder`));
       if (it.dir) {
@@ -145,7 +147,9 @@ export async function unpackZip(file: string, dest: string, limits: InstallLimit
       if (it.mode & 0o111) chmodSync(target, (it.mode & 0o777) | 0o600);
     }
   } catch (e) {
-    return fail(zip, refuse(`${path.basename(file)}: ${(e as Error).message}`));
+    // A corrupt entry (bad deflate data, a size or CRC that does not match): name it.
+    const message = (e as Error).message;
+    return fail(zip, refuse(`${path.basename(file)}: ${message.includes(`"${current}"`) ? message : `entry "${current}": ${message}`}`));
   }
   zip.close();
   return { ok: true, wrapper, entries: items.length, bytes: written };
