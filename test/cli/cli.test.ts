@@ -112,6 +112,13 @@ describe('plugboard CLI', () => {
     expect(r.stdout).toMatch(/FAIL {2}shutdown {3}still running 500 ms after shutdown and stdin closing: it needed SIGTERM/);
   });
 
+  it('says when a plugin id is neither installed nor a folder', async () => {
+    const data = tmpDir('cli-check-unknown');
+    const r = await plugboard(['check', 'no-such-plugin', '--data-dir', data]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(`no plugin "no-such-plugin" is bundled or installed (data directory ${data})`);
+  });
+
   it('benchmarks a plugin and reports percentiles as JSON', async () => {
     const r = await plugboard(['bench', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '-n', '200', '--json']);
     expect(r.code).toBe(0);
