@@ -1,8 +1,9 @@
 /**
  * `plugboard serve` as a browser meets it: the page, the WebSocket API with its token, Origin and
- * Host checks, uploads for drag-and-drop, and events pushed to every client.
+ * Host checks, uploads for drag-and-drop (deleted once installed or dropped), and events pushed to
+ * every client.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -17,6 +18,7 @@ let registry: PluginRegistry;
 let backend: Backend;
 let server: RunningServer;
 let staticDir: string;
+let uploadsDir: string;
 
 beforeAll(async () => {
   const root = tmpDir('server');
@@ -24,12 +26,15 @@ beforeAll(async () => {
   mkdirSync(staticDir);
   writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Plugboard</title>');
   registry = await PluginRegistry.open({ dataDir: path.join(root, 'data'), bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
-  backend = await Backend.create({ registry, version: 'test', transport: 'websocket' });
-  server = await serve({ backend, staticDir, port: 0 });
+  // Wired as `plugboard serve` wires them: the backend and the server share the uploads folder.
+  uploadsDir = path.join(root, 'uploads');
+  backend = await Backend.create({ registry, version: 'test', transport: 'websocket', uploadsDir });
+  server = await serve({ backend, staticDir, port: 0, uploadsDir, log: () => undefined });
 });
 
 afterAll(async () => {
   await server.close();
+  expect(existsSync(uploadsDir)).toBe(false);
   backend.dispose();
   await registry.shutdown();
   registry.dispose();
@@ -50,17 +55,32 @@ function connect(opts: { token?: string; origin?: string; host?: string } = {}):
   });
 }
 
+type EventMessage = Extract<WsServerMessage, { kind: 'event' }>;
+
 function rpc(ws: WebSocket) {
   let id = 0;
   const pending = new Map<number, (m: WsServerMessage) => void>();
-  const events: WsServerMessage[] = [];
+  const events: EventMessage[] = [];
+  const waiters = new Set<{ match: (e: EventMessage) => boolean; resolve: (e: EventMessage) => void }>();
   ws.on('message', (d) => {
     const m = JSON.parse(String(d)) as WsServerMessage;
-    if (m.kind === 'result') pending.get(m.id)?.(m);
-    else events.push(m);
+    if (m.kind === 'result') return pending.get(m.id)?.(m);
+    events.push(m);
+    for (const w of waiters) {
+      if (!w.match(m)) continue;
+      waiters.delete(w);
+      w.resolve(m);
+    }
   });
   return {
     events,
+    /** The first event, already received or still to come, that matches (the test's timeout is the deadline). */
+    event: (match: (e: EventMessage) => boolean) =>
+      new Promise<EventMessage>((resolve) => {
+        const seen = events.find(match);
+        if (seen) resolve(seen);
+        else waiters.add({ match, resolve });
+      }),
     call: (name: string, input: unknown) =>
       new Promise<WsServerMessage>((resolve) => {
         const i = ++id;
@@ -104,13 +124,13 @@ describe('plugboard serve', () => {
   it('pushes events to every client as they happen', async () => {
     const a = rpc(await connect());
     const b = await connect();
-    const bEvents = rpc(b).events;
+    const bRpc = rpc(b);
     const conv = (await a.call('chat.create', {})) as { value: { id: string } };
-    await a.call('chat.send', { conversationId: conv.value.id, text: '/hello:say_hello name=web' });
-    await new Promise((r) => setTimeout(r, 1500));
-    const turnEnds = bEvents.filter((e) => e.kind === 'event' && e.name === 'chat.turn' && (e.payload as { type: string }).type === 'end');
-    expect(turnEnds.some((e) => JSON.stringify(e).includes('web'))).toBe(true);
-    expect(bEvents.some((e) => e.kind === 'event' && e.name === 'health')).toBe(true);
+    const sent = (await a.call('chat.send', { conversationId: conv.value.id, text: '/hello:say_hello name=web' })) as { ok: boolean };
+    expect(sent.ok).toBe(true);
+    const end = await bRpc.event((e) => e.name === 'chat.turn' && (e.payload as { type: string }).type === 'end');
+    expect(JSON.stringify(end)).toContain('web');
+    expect(await bRpc.event((e) => e.name === 'health')).toEqual(expect.objectContaining({ name: 'health' }));
     b.close();
   });
 
@@ -125,8 +145,24 @@ describe('plugboard serve', () => {
     const res = await fetch(`${base()}/upload`, { method: 'POST', headers, body: readFileSync(bundle) });
     expect(res.status).toBe(200);
     const { uploadId } = (await res.json()) as { uploadId: string };
+    expect(readdirSync(uploadsDir)).toHaveLength(1);
     const c = rpc(await connect());
-    const preview = await c.call('install.preview', { source: { kind: 'upload', uploadId } });
+    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as { value: { token: string } };
     expect(preview).toEqual(expect.objectContaining({ ok: true, value: expect.objectContaining({ ok: true, preview: expect.objectContaining({ id: 'mcpb-echo' }) }) }));
+    // Dropping the preview deletes the upload.
+    expect(await c.call('install.cancel', { token: preview.value.token })).toEqual(expect.objectContaining({ ok: true }));
+    expect(readdirSync(uploadsDir)).toEqual([]);
+  });
+
+  it('deletes an upload once it is installed', async () => {
+    const src = tmpDir('upload');
+    const bundle = await writeZip(path.join(src, 'echo.mcpb'), folderItems(path.join(FIXTURES, 'mcpb-echo')));
+    const res = await fetch(`${base()}/upload`, { method: 'POST', headers: { 'x-plugboard-token': server.token, 'x-file-name': 'echo.mcpb', origin: base() }, body: readFileSync(bundle) });
+    const { uploadId } = (await res.json()) as { uploadId: string };
+    const c = rpc(await connect());
+    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as { value: { token: string } };
+    const done = await c.call('install.commit', { token: preview.value.token, grants: [], replace: true });
+    expect(done).toEqual(expect.objectContaining({ ok: true, value: expect.objectContaining({ ok: true, id: 'mcpb-echo' }) }));
+    expect(readdirSync(uploadsDir)).toEqual([]);
   });
 });

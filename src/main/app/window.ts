@@ -6,20 +6,20 @@
 import { BrowserWindow, session, shell } from 'electron';
 import path from 'node:path';
 import { PRODUCTION_CSP } from '../../shared/csp';
+import { isRendererUrl, rendererHref, type RendererTarget } from './app-url';
 
 /** Sites a link in the app may open in the user's browser. */
 const EXTERNAL_ALLOW = [/^https:\/\/github\.com\//, /^https:\/\/modelcontextprotocol\.io\//, /^https:\/\/www\.electronjs\.org\//];
 
-export function rendererUrl(): { kind: 'dev'; url: string } | { kind: 'file'; file: string } {
+export function rendererUrl(): RendererTarget {
   const dev = process.env.ELECTRON_RENDERER_URL;
   if (dev) return { kind: 'dev', url: dev };
-  return { kind: 'file', file: path.join(import.meta.dirname, '../renderer/index.html') };
+  return { kind: 'file', file: path.resolve(import.meta.dirname, '../renderer/index.html') };
 }
 
+/** Our own page and nothing else: the exact renderer file, or the dev server's exact origin. */
 export function isAppUrl(url: string): boolean {
-  const target = rendererUrl();
-  if (target.kind === 'dev') return url.startsWith(target.url);
-  return url.startsWith('file://') && decodeURIComponent(new URL(url).pathname).endsWith(path.posix.join('renderer', 'index.html'));
+  return isRendererUrl(url, rendererUrl());
 }
 
 export function secureSession(): void {
@@ -69,8 +69,7 @@ export function createWindow(): BrowserWindow {
     return { action: 'deny' };
   });
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  const target = rendererUrl();
-  if (target.kind === 'dev') void win.loadURL(target.url);
-  else void win.loadFile(target.file);
+  // The very URL isAppUrl trusts (loadFile would build its own from the path).
+  void win.loadURL(rendererHref(rendererUrl()));
   return win;
 }

@@ -2,7 +2,8 @@
  * `plugboard serve`: the app's UI and API for a browser, on loopback by default. The URL it prints
  * carries the session's token; the server refuses requests without it or from another origin.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Backend } from '../../assistant/backend';
@@ -40,14 +41,26 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     return EXIT_FAILED;
   }
   const registry = await PluginRegistry.open({ dataDir: dataDirOf(values['data-dir']), bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir(), autostart: true });
-  const backend = await Backend.create({ registry, version: process.env.npm_package_version ?? '0.1.0', transport: 'websocket' });
+  // Dropped packages wait here: the backend deletes each once installed or dropped, the server
+  // removes the folder when it stops or fails to start.
+  const uploadsDir = mkdtempSync(path.join(os.tmpdir(), 'plugboard-uploads-'));
+  let backend: Backend;
+  try {
+    backend = await Backend.create({ registry, version: process.env.npm_package_version ?? '0.1.0', transport: 'websocket', uploadsDir });
+  } catch (e) {
+    rmSync(uploadsDir, { recursive: true, force: true });
+    await registry.shutdown();
+    registry.dispose();
+    throw e;
+  }
   let server;
   try {
-    server = await serve({ backend, staticDir, host, port: port ?? 0 });
+    server = await serve({ backend, staticDir, host, port: port ?? 0, uploadsDir, log: (line) => env.out.stderr(`${line}\n`) });
   } catch (e) {
     env.out.stderr(`plugboard serve: cannot listen on ${host}:${port ?? 0}: ${(e as Error).message}\n`);
     backend.dispose();
     await registry.shutdown();
+    registry.dispose();
     return EXIT_FAILED;
   }
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) env.out.stderr(`warning: listening on ${host}, reachable from other machines\n`);
