@@ -33,10 +33,6 @@ export class DisposableStore implements Disposable {
     if (this.items.delete(d)) d.dispose();
   }
 
-  get isDisposed(): boolean {
-    return this.disposed;
-  }
-
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
@@ -66,10 +62,6 @@ export class Emitter<T> implements Disposable {
       this.listeners = this.listeners.filter((l) => l !== listener);
     });
   };
-
-  get hasListeners(): boolean {
-    return this.listeners.length > 0;
-  }
 
   fire(value: T): void {
     for (const l of this.listeners) {

@@ -69,7 +69,7 @@ export class Backend implements Disposable {
   }
 
   static async create(opts: BackendOptions): Promise<Backend> {
-    const store = await ConversationStore.open(path.join(opts.registry.paths.root, 'conversations.sqlite'));
+    const store = await ConversationStore.open(opts.registry.paths.conversations);
     return new Backend(opts, new ChatService(opts.registry, store), store);
   }
 

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describeFailure } from '../../shared/failures';
+import { median } from '../../shared/stats';
 import type { PluginSpec, ToolSpec } from '../../shared/model';
 import { DIALECT_FACTORIES } from './dialects';
 import { describeManifestErrors, loadManifest } from './manifests';
@@ -115,12 +116,11 @@ async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, 
         detail: `no answer to ping within ${spec.timeouts.pingTimeoutMs} ms: Plugboard cannot tell when this plugin freezes while idle (answer ping, even with an error, to fix)`,
       });
     } else {
-      rtts.sort((a, b) => a - b);
-      const median = (rtts[Math.floor(rtts.length / 2)] ?? 0).toFixed(2);
+      const mid = median(rtts).toFixed(2);
       items.push({
         name: 'ping',
         status: 'pass',
-        detail: errors.length > 0 ? `answered with an error ("${errors[0]}"), which counts as alive; median ${median} ms` : `answered ${rtts.length}/${rtts.length}, median ${median} ms`,
+        detail: errors.length > 0 ? `answered with an error ("${errors[0]}"), which counts as alive; median ${mid} ms` : `answered ${rtts.length}/${rtts.length}, median ${mid} ms`,
       });
     }
   }

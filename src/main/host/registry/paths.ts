@@ -43,16 +43,13 @@ export class DataPaths {
     return path.join(this.root, 'plugin-data', id);
   }
 
-  get pluginDataRoot(): string {
-    return path.join(this.root, 'plugin-data');
-  }
-
   /** Where installs are unpacked and checked before they are moved into place. */
   get staging(): string {
     return path.join(this.root, '.staging');
   }
 
+  /** The conversation store (SQLite), held by one Plugboard at a time. */
   get conversations(): string {
-    return path.join(this.root, 'conversations');
+    return path.join(this.root, 'conversations.sqlite');
   }
 }
