@@ -165,4 +165,15 @@ describe('plugboard serve', () => {
     expect(done).toEqual(expect.objectContaining({ ok: true, value: expect.objectContaining({ ok: true, id: 'mcpb-echo' }) }));
     expect(readdirSync(uploadsDir)).toEqual([]);
   });
+
+  it('deletes an upload the preview refuses', async () => {
+    const res = await fetch(`${base()}/upload`, { method: 'POST', headers: { 'x-plugboard-token': server.token, 'x-file-name': 'broken.zip', origin: base() }, body: 'not a zip at all' });
+    const { uploadId } = (await res.json()) as { uploadId: string };
+    expect(readdirSync(uploadsDir)).toHaveLength(1);
+    const c = rpc(await connect());
+    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as { value: { ok: boolean; message: string } };
+    expect(preview.value.ok).toBe(false);
+    expect(preview.value.message).toMatch(/broken\.zip/);
+    expect(readdirSync(uploadsDir)).toEqual([]);
+  });
 });

@@ -22,6 +22,7 @@ import type {
   ProcessStats,
 } from '../../shared/contract';
 import { DisposableStore, Emitter, type Disposable } from '../../shared/lifecycle';
+import { isInside } from '../host/process/resolve';
 import { autoApprovedTools, exposedDeclarations, exposedUserCommands } from '../host/registry/assistant-view';
 import type { PluginRegistry } from '../host/registry/registry';
 import { ChatService } from './chat';
@@ -134,7 +135,11 @@ export class Backend implements Disposable {
         const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
         if (!file) return { ok: false, message: 'that upload is gone; drop the file again' };
         const p = await registry.preview(file);
-        if (!p.ok) return p;
+        if (!p.ok) {
+          // A refused upload is of no further use: the user drops a fixed file next.
+          if (source.kind === 'upload') this.dropUpload(source.uploadId);
+          return p;
+        }
         const token = randomUUID();
         this.previews.set(token, { source: file, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
         const requested: CapabilityView[] = p.requested.map((c) => ({ ...capabilityInfo(c), requested: true, granted: false }));
@@ -172,11 +177,17 @@ export class Backend implements Disposable {
   private forget(token: string): void {
     const p = this.previews.get(token);
     this.previews.delete(token);
-    if (p?.upload) {
-      const file = this.uploads.get(p.upload);
-      this.uploads.delete(p.upload);
-      if (file && this.opts.uploadsDir) rmSync(path.dirname(file), { recursive: true, force: true });
-    }
+    if (p?.upload) this.dropUpload(p.upload);
+  }
+
+  /** Deletes an uploaded file's own folder, and only ever one inside the uploads folder. */
+  private dropUpload(uploadId: string): void {
+    const file = this.uploads.get(uploadId);
+    this.uploads.delete(uploadId);
+    const dir = this.opts.uploadsDir;
+    if (!file || !dir) return;
+    const own = path.dirname(file);
+    if (own !== path.resolve(dir) && isInside(path.resolve(dir), own)) rmSync(own, { recursive: true, force: true });
   }
 
   private view(id: string): PluginView {
