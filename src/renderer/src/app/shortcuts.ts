@@ -30,6 +30,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['Shift', 'Enter'], label: 'New line in the message' },
   { keys: ['/'], label: 'Tools and commands (at the start of a message)' },
   { keys: ['↑', '↓', 'Enter'], label: 'Choose in the tool list' },
+  { keys: ['Tab'], label: 'Complete the tool name (in the tool list)' },
   { keys: ['Esc'], label: 'Close the tool list or a dialog' },
   {
     keys: ['Mod', 'Shift', 'P'],

@@ -1,8 +1,9 @@
 /**
  * The composer: a textarea ("Message"), Send, and Stop while a turn runs. Enter sends, Shift+Enter
- * is a new line. A `/` at the start opens the tool palette; text with arguments
- * (`/plugin:tool key=value`) is sent as typed for the server to parse. Everything typed goes
- * through one `sendText`, so passthrough and (later) a model need nothing new here.
+ * is a new line. A `/` at the start opens the tool palette, where Enter picks the highlighted tool
+ * and Tab completes its name; text with arguments (`/plugin:tool key=value`) is sent as typed
+ * for the server to parse. Everything typed goes through one `sendText`, so passthrough and
+ * (later) a model need nothing new here.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import type { PaletteEntry } from '../../../../shared/contract';
@@ -10,7 +11,7 @@ import { Button } from '../../components/Button';
 import { Kbd } from '../../components/Kbd';
 import { cancelRunning, invokeTool, sendText } from '../../stores/chat/actions';
 import { convOf, useChat } from '../../stores/chat/state';
-import { hasParameters, searchPalette, usePalette } from '../../stores/palette';
+import { hasParameters, inlineCommand, searchPalette, usePalette } from '../../stores/palette';
 import { useUi } from '../../stores/ui';
 import { PassthroughBanner } from '../passthrough/PassthroughBanner';
 import { optionId, Palette, PALETTE_ID } from './Palette';
@@ -87,13 +88,18 @@ export function Composer(): JSX.Element {
         setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : n - 1)) % n);
         return;
       }
-      if ((e.key === 'Enter' && !e.shiftKey) || e.key === 'Tab') {
-        const chosen = results[active];
-        if (chosen) {
-          e.preventDefault();
-          pick(chosen);
-          return;
-        }
+      const chosen = results[active];
+      if (e.key === 'Enter' && !e.shiftKey && chosen) {
+        e.preventDefault();
+        pick(chosen);
+        return;
+      }
+      // Tab only completes the name (the palette then closes, so the next Tab moves focus on):
+      // running a tool takes Enter or a click.
+      if (e.key === 'Tab' && !e.shiftKey && !e.altKey && !e.ctrlKey && !e.metaKey && chosen) {
+        e.preventDefault();
+        setText(`${inlineCommand(chosen)} `);
+        return;
       }
     }
     if (open && e.key === 'Escape') {

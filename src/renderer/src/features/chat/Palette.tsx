@@ -1,7 +1,8 @@
 /**
  * The `/` palette: exposed tools and user commands, fuzzy-filtered by what follows the slash.
- * A trailing "…" marks tools that open a form for their arguments. It is a listbox driven from the composer's textarea (which keeps focus and points at the
- * highlighted option with aria-activedescendant), like a search field's suggestions.
+ * A trailing "…" marks tools that open a form for their arguments. It is a listbox driven from
+ * the composer's textarea (which keeps focus and points at the highlighted option with
+ * aria-activedescendant), like a search field's suggestions.
  */
 import { useEffect, useRef, type JSX } from 'react';
 import type { PaletteEntry } from '../../../../shared/contract';
@@ -39,7 +40,7 @@ export function Palette({
         <span className="flex-1">Tools and commands{query ? ` matching “${query}”` : ''}</span>
         <span className="flex items-center gap-1">
           <Kbd>↑</Kbd>
-          <Kbd>↓</Kbd> choose <Kbd>Enter</Kbd> run <Kbd>Esc</Kbd> close
+          <Kbd>↓</Kbd> choose <Kbd>Enter</Kbd> run <Kbd>Tab</Kbd> complete <Kbd>Esc</Kbd> close
         </span>
       </div>
       <ul ref={list} id={PALETTE_ID} role="listbox" aria-label="Tools and commands" className="max-h-72 overflow-y-auto py-1">
