@@ -3,24 +3,29 @@
  *
  *   window.__plugboardPerf = {
  *     longestFrameMs,  // the longest gap between two animation frames while any turn was streaming
- *     chunksApplied,   // stream chunks (`chat.turn` {type:'stream'}) applied to the UI state so far
- *     reset(),         // zeroes both, e.g. right before a test starts a big stream
+ *     chunksApplied,   // stream events (`chat.turn` {type:'stream'}) applied to a message held here
+ *     charsApplied,    // the characters those events appended (before the text cap trims any)
+ *     reset(),         // zeroes all three, e.g. right before a test starts a big stream
  *   }
  *
  * Frames are timed with requestAnimationFrame deltas, only while at least one plugin message is
  * streaming (from its `start` to its `end` event), so idle or background time does not count.
- * A test can stream N chunks, wait for the message to end, and check that `chunksApplied === N`
- * and that `longestFrameMs` stayed small: the UI kept painting while the chunks arrived.
+ * Events for a message the page does not hold are dropped and not counted. The server may join
+ * a plugin's chunks into fewer events, so a test that streams N chunks checks `charsApplied`
+ * against the characters it streamed: every chunk applied exactly once, none lost or doubled.
+ * `longestFrameMs` is a figure to print, not to assert on: speed belongs to the benchmarks.
  */
 
 export interface PerfProbe {
   readonly longestFrameMs: number;
   readonly chunksApplied: number;
+  readonly charsApplied: number;
   reset(): void;
 }
 
 let longestFrameMs = 0;
 let chunksApplied = 0;
+let charsApplied = 0;
 let streaming = false;
 let lastFrame: number | null = null;
 let rafId: number | null = null;
@@ -45,8 +50,10 @@ export function setStreaming(active: boolean): void {
   }
 }
 
-export function noteChunksApplied(n: number): void {
-  chunksApplied += n;
+/** Called by the stream buffer with what one flush appended to messages. */
+export function noteChunksApplied(chunks: number, chars: number): void {
+  chunksApplied += chunks;
+  charsApplied += chars;
 }
 
 export function installPerfProbe(): void {
@@ -57,9 +64,13 @@ export function installPerfProbe(): void {
     get chunksApplied() {
       return chunksApplied;
     },
+    get charsApplied() {
+      return charsApplied;
+    },
     reset() {
       longestFrameMs = 0;
       chunksApplied = 0;
+      charsApplied = 0;
       lastFrame = null;
     },
   };

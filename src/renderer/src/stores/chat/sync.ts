@@ -3,6 +3,8 @@ import { getApi } from '../../api';
 import { errorText } from '../toasts';
 import { mergeSnapshot } from './merge';
 import { convOf, patchConv, setRunning, sortList, useChat } from './state';
+import { flushChunks } from './stream-buffer';
+import { withCappedText } from './text-cap';
 import { retrack } from './turns';
 
 export async function loadList(): Promise<void> {
@@ -27,10 +29,15 @@ export async function reconcile(conversationId: string, trustServer = false): Pr
     patchConv(conversationId, () => ({ loaded: true, loadError: 'This conversation no longer exists.' }));
     return;
   }
+  // Chunks still waiting for the next frame arrived before the snapshot, so its text holds them.
+  // Applied now, they land on the copies the merge then replaces (or keeps, still streaming
+  // here): applied after it, they would be added a second time to the snapshot's text.
+  flushChunks();
   const s = useChat.getState();
   const conv = convOf(s, conversationId);
   const merged = mergeSnapshot(snapshot, conv.ids, s.messages, s.local, trustServer);
-  const messages = { ...s.messages, ...merged.messages };
+  const messages: typeof s.messages = { ...s.messages };
+  for (const [id, m] of Object.entries(merged.messages)) messages[id] = withCappedText(m);
   const local = { ...s.local };
   for (const id of merged.dropped) {
     delete messages[id];

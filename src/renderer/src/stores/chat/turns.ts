@@ -9,11 +9,27 @@ import { setStreaming } from '../../perf/probe';
 import { reconcile } from './sync';
 import { convOf, patchConv, setRunning, sortList, useChat } from './state';
 import { flushChunks, pushChunk } from './stream-buffer';
+import { withCappedText } from './text-cap';
 
 /** Messages streaming now, across conversations: the perf probe times frames while any is. */
 const streaming = new Set<string>();
-/** Turns seen in events, so a late `chat.send` answer does not mark an ended turn as running. */
+/**
+ * Turns seen in events, oldest first, so a late `chat.send` answer does not mark an ended turn as
+ * running. Only an answer still on its way needs its turn here, so the set keeps the latest
+ * SEEN_TURNS_MAX turns (an answer comes back long before that many more turns have begun) and
+ * is emptied after a reconnect, where every answer still on its way has failed.
+ */
 const seenTurns = new Set<string>();
+const SEEN_TURNS_MAX = 256;
+
+function noteSeen(turnId: string): void {
+  if (seenTurns.has(turnId)) return;
+  seenTurns.add(turnId);
+  if (seenTurns.size > SEEN_TURNS_MAX) {
+    const oldest = seenTurns.values().next();
+    if (!oldest.done) seenTurns.delete(oldest.value);
+  }
+}
 
 function trackStreaming(m: ChatMessage): void {
   if (m.status === 'streaming') streaming.add(m.id);
@@ -26,7 +42,8 @@ function trackStreaming(m: ChatMessage): void {
  * background then has its text when the conversation opens, and its snapshot (which may hold
  * text not yet sent as events) does not have to be trusted. Only loaded ones get the id listed.
  */
-function upsert(conversationId: string, m: ChatMessage): void {
+function upsert(conversationId: string, message: ChatMessage): void {
+  const m = withCappedText(message);
   const s = useChat.getState();
   const conv = s.convs[conversationId];
   const messages = { ...s.messages, [m.id]: m };
@@ -63,7 +80,7 @@ export function applyTurn(ev: TurnEvent): void {
     pushChunk(ev.messageId, ev.text);
     return;
   }
-  seenTurns.add(ev.turnId);
+  noteSeen(ev.turnId);
   // The server's copy of the user's message (as `start` or `end`) replaces the optimistic one.
   if (ev.message.role === 'user') dropOptimistic(ev.conversationId);
   if (ev.type === 'start') {
@@ -86,8 +103,9 @@ export function noteTurnStarted(conversationId: string, turnId: string): void {
   if (seenTurns.has(turnId)) return;
   setRunning(conversationId, (t) => (t.includes(turnId) ? t : [...t, turnId]));
   // A turn that never produces a message (refused before it began) must not hold Stop forever.
+  // (A snapshot after a reconnect can show it streaming without any event: that counts too.)
   setTimeout(() => {
-    if (!seenTurns.has(turnId)) setRunning(conversationId, (t) => t.filter((x) => x !== turnId));
+    if (!seenTurns.has(turnId) && !turnStreams(turnId)) setRunning(conversationId, (t) => t.filter((x) => x !== turnId));
   }, 15_000);
 }
 
@@ -122,6 +140,7 @@ export function scheduleReconcile(conversationId: string): void {
 /** After a reconnect nothing streaming is known until snapshots say so. */
 export function resetStreaming(): void {
   streaming.clear();
+  seenTurns.clear();
   setStreaming(false);
 }
 
