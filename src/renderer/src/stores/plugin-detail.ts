@@ -72,7 +72,8 @@ export const usePluginDetail = create<DetailState>()((set, get) => {
       } catch (e) {
         r = { ok: false, message: errorText(e) };
       }
-      void get().load(id);
+      // The form shows the stored values once this resolves, so they are fetched first.
+      await get().load(id);
       scheduleRefresh();
       return r;
     },

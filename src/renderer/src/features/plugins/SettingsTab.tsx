@@ -98,7 +98,9 @@ function Field({ s, value, onChange, onClear }: { s: SettingView; value: string 
 export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
   const configure = usePluginDetail((s) => s.configure);
   const secretStore = useAppInfo((s) => s.info?.secretStore);
-  const [draft, setDraft] = useState<Record<string, string | boolean>>(() => Object.fromEntries(detail.settings.map((s) => [s.key, initial(s)])));
+  // Only the fields the person edited: the others show the current values as they change (say,
+  // from another window), and saving leaves them alone.
+  const [edited, setEdited] = useState<Record<string, string | boolean>>({});
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
   if (detail.settings.length === 0) return <p className="text-xs text-fg-subtle">This plugin has no settings.</p>;
@@ -107,9 +109,8 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
     e.preventDefault();
     const values: Record<string, unknown> = {};
     for (const s of detail.settings) {
-      const raw = draft[s.key] ?? initial(s);
-      if (s.sensitive && raw === '') continue;
-      if (!s.sensitive && raw === initial(s)) continue;
+      const raw = edited[s.key];
+      if (raw === undefined || raw === initial(s)) continue;
       values[s.key] = toValue(s, raw);
     }
     if (Object.keys(values).length === 0) return setResult({ ok: true, text: 'Nothing changed.' });
@@ -117,7 +118,15 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
     const r = await configure(detail.id, values);
     setSaving(false);
     setResult(r.ok ? { ok: true, text: r.detail || 'Saved.' } : { ok: false, text: r.message });
-    if (r.ok) setDraft((d) => Object.fromEntries(Object.entries(d).map(([k, v]) => [k, detail.settings.find((s) => s.key === k)?.sensitive ? '' : v])));
+    // Saved fields show the stored values again (configure has reloaded them), so later changes
+    // made elsewhere show too; a field edited while saving keeps its newer edit.
+    if (r.ok) {
+      setEdited((d) => {
+        const rest = { ...d };
+        for (const k of Object.keys(values)) if (rest[k] === edited[k]) delete rest[k];
+        return rest;
+      });
+    }
   };
 
   return (
@@ -126,8 +135,8 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
         <Field
           key={s.key}
           s={s}
-          value={draft[s.key] ?? initial(s)}
-          onChange={(v) => setDraft((d) => ({ ...d, [s.key]: v }))}
+          value={edited[s.key] ?? initial(s)}
+          onChange={(v) => setEdited((d) => ({ ...d, [s.key]: v }))}
           onClear={() =>
             void configure(detail.id, { [s.key]: null }).then((r) => setResult(r.ok ? { ok: true, text: `Cleared ${s.title || s.key}.` } : { ok: false, text: r.message }))
           }
