@@ -1,7 +1,8 @@
 /**
  * The conversation's messages, virtualized: only rows near the viewport are in the DOM, each row
  * measured as it renders. It sticks to the bottom while output arrives, unless the person
- * scrolled up to read; then a "Jump to latest" button brings them back.
+ * scrolled up to read (by wheel or keyboard: the list takes focus); then a "Jump to latest"
+ * button brings them back.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type JSX } from 'react';
@@ -13,6 +14,7 @@ import { MessageRow } from './MessageRow';
 const NO_IDS: string[] = [];
 /** Within this distance of the bottom counts as "at the bottom". */
 const STICK_PX = 48;
+const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
 
 export function MessageList({ conversationId }: { conversationId: string | null }): JSX.Element {
   const ids = useChat((s) => (conversationId ? (s.convs[conversationId]?.ids ?? NO_IDS) : NO_IDS));
@@ -84,10 +86,17 @@ export function MessageList({ conversationId }: { conversationId: string | null 
           // Scrolling up is a clear wish to read: stop following at once, before the next chunk.
           if (e.deltaY < 0) stick.current = false;
         }}
-        className="h-full overflow-y-auto [overflow-anchor:none]"
-        tabIndex={-1}
+        onKeyDown={(e) => {
+          // So is a key that scrolls up, when the list has focus.
+          if (SCROLL_UP_KEYS.has(e.key) || (e.key === ' ' && e.shiftKey)) stick.current = false;
+        }}
+        // Focusable, so the keyboard scrolls the history too (arrows, Page Up/Down, Home/End).
+        role="region"
+        aria-label="Messages"
+        tabIndex={0}
+        className="ring-inset h-full overflow-y-auto [overflow-anchor:none]"
       >
-        <section aria-label="Messages" className="relative mx-auto w-full max-w-[820px] px-6" style={{ height: total + 32 }}>
+        <div className="relative mx-auto w-full max-w-[820px] px-6" style={{ height: total + 32 }}>
           {!loaded && !loadError && <p className="pt-8 text-center text-xs text-fg-subtle">Loading…</p>}
           {loadError && <p className="pt-8 text-center text-xs text-bad">Could not load this conversation: {loadError}</p>}
           {virtualizer.getVirtualItems().map((v) => {
@@ -105,7 +114,7 @@ export function MessageList({ conversationId }: { conversationId: string | null 
               </div>
             );
           })}
-        </section>
+        </div>
       </div>
       {away && (
         <div className="pointer-events-none absolute inset-x-0 bottom-3 flex justify-center">
