@@ -45,7 +45,7 @@ const noTokenApi: PlugboardApi = {
 function create(): Transport {
   const bridge = window.plugboard;
   if (isBridge(bridge)) {
-    const open: ConnectionState = { status: 'open' };
+    const open: ConnectionState = { status: 'open', missed: false };
     return { api: bridge, kind: 'ipc', state: () => open, onState: () => () => undefined, retryNow: () => undefined, token: null };
   }
   const token = takeToken();

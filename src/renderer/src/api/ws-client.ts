@@ -4,7 +4,8 @@
  *
  * Invokes made while disconnected wait for the connection (up to QUEUE_WAIT_MS); invokes already
  * sent when the connection drops fail at once, because the server may or may not have run them
- * and only the caller can decide whether to retry.
+ * and only the caller can decide whether to retry. The next open says whether any gave up
+ * waiting, so the stores fetch again what they could not load, even on the first connection.
  */
 import type { CommandInput, CommandName, CommandOutput, EventName, Events, PlugboardApi, WsClientMessage } from '../../../shared/contract';
 import type { ConnectionListener, ConnectionState } from './connection';
@@ -40,6 +41,8 @@ export class WsClient implements PlugboardApi {
   private readonly listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   private readonly stateListeners = new Set<ConnectionListener>();
   private state: ConnectionState = { status: 'connecting' };
+  /** Invokes that gave up waiting for a connection since the last open. */
+  private missed = 0;
 
   constructor(private readonly url: string) {
     window.addEventListener('online', () => this.retryNow());
@@ -56,6 +59,7 @@ export class WsClient implements PlugboardApi {
       } else {
         const timer = setTimeout(() => {
           this.queued = this.queued.filter((q) => q.message.id !== id);
+          this.missed += 1;
           reject(new Error(`Not connected to Plugboard: "${name}" was not sent. Is \`plugboard serve\` still running?`));
         }, QUEUE_WAIT_MS);
         this.queued.push({ ...entry, message, timer });
@@ -101,7 +105,9 @@ export class WsClient implements PlugboardApi {
     this.ws = ws;
     ws.onopen = () => {
       this.attempt = 0;
-      this.setState({ status: 'open' });
+      const missed = this.missed > 0;
+      this.missed = 0;
+      this.setState({ status: 'open', missed });
       const queued = this.queued;
       this.queued = [];
       for (const q of queued) {

@@ -15,11 +15,14 @@ export const useConnection = create<ConnectionStore>()(() => ({
   retry: retryConnection,
 }));
 
-/** Follows the transport; calls `onReopen` when a lost link comes back (events were missed). */
-export function startConnection(onReopen: () => void): void {
+/**
+ * Follows the transport; calls `onResync` when the link opens after something was missed: events
+ * (a lost link came back), or answers (requests gave up waiting for it, as on a slow first open).
+ */
+export function startConnection(onResync: () => void): void {
   onConnectionState((state) => {
     const { everOpen } = useConnection.getState();
     useConnection.setState({ state, everOpen: everOpen || state.status === 'open' });
-    if (state.status === 'open' && everOpen) onReopen();
+    if (state.status === 'open' && (everOpen || state.missed)) onResync();
   });
 }

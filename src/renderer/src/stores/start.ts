@@ -29,16 +29,25 @@ export function startStores(): void {
     detailChanged(e.id);
     invalidatePalette();
   });
+  // Whatever was missed (events while the link was down, or answers that gave up waiting for a
+  // slow first connection) is fetched again.
   startConnection(() => {
     void usePlugins.getState().refresh();
     void resyncChat();
     invalidatePalette();
+    if (!useAppInfo.getState().info) loadInfo();
   });
   if (useConnection.getState().state.status === 'no-token') return;
   void usePlugins.getState().refresh();
   void startChat();
-  api.invoke('app.info', {}).then(
-    (info) => useAppInfo.setState({ info }),
-    () => undefined,
-  );
+  loadInfo();
+}
+
+function loadInfo(): void {
+  getApi()
+    .invoke('app.info', {})
+    .then(
+      (info) => useAppInfo.setState({ info }),
+      () => undefined,
+    );
 }

@@ -37,9 +37,8 @@ export function selectConversation(id: string | null): void {
   if (id && !convOf(useChat.getState(), id).loaded) void reconcile(id);
 }
 
-/** First load: the list, then the conversation open last time (or the most recent one). */
-export async function startChat(): Promise<void> {
-  await loadList();
+/** Opens the conversation open last time (or the most recent one). */
+function openRemembered(): void {
   const { list } = useChat.getState();
   let last: string | null = null;
   try {
@@ -51,13 +50,21 @@ export async function startChat(): Promise<void> {
   selectConversation(pick?.id ?? null);
 }
 
+/** First load: the list, then the conversation to open. */
+export async function startChat(): Promise<void> {
+  await loadList();
+  openRemembered();
+}
+
 /**
  * After a reconnect: events were missed, so nothing that was streaming can be trusted. Other
  * conversations are forgotten (refetched when opened), the open one is refetched now, and
- * running turns are rebuilt from what the server reports.
+ * running turns are rebuilt from what the server reports. If the first load never got the list
+ * (it gave up waiting for a slow first connection), the conversation to open is chosen now.
  */
 export async function resyncChat(): Promise<void> {
   const s = useChat.getState();
+  const unchosen = s.activeId === null && s.listError !== null;
   const active = s.activeId ? s.convs[s.activeId] : undefined;
   const keep = new Set(active?.ids ?? []);
   const messages = { ...s.messages };
@@ -67,6 +74,7 @@ export async function resyncChat(): Promise<void> {
   await loadList();
   const id = useChat.getState().activeId;
   if (id) await reconcile(id, true);
+  else if (unchosen) openRemembered();
 }
 
 export async function createConversation(title?: string): Promise<string | null> {
