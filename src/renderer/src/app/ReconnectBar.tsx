@@ -1,31 +1,45 @@
-/** A slim bar while the link to Plugboard is down; everything else stays where it was. */
+/**
+ * A slim bar while the link to Plugboard is down; everything else stays where it was. Screen
+ * readers hear the changes of state only (lost, back): the live region is always there and its
+ * text changes only then, while the countdown to the next try is for the eyes alone.
+ */
 import { useEffect, useState, type JSX } from 'react';
 import { useConnection } from '../stores/connection';
 
-export function ReconnectBar(): JSX.Element | null {
+export function ReconnectBar(): JSX.Element {
   const state = useConnection((s) => s.state);
   const everOpen = useConnection((s) => s.everOpen);
   const retry = useConnection((s) => s.retry);
   const [now, setNow] = useState(Date.now());
+  const [wasDown, setWasDown] = useState(false);
   const down = state.status === 'reconnecting';
   useEffect(() => {
     if (!down) return;
+    setWasDown(true);
     const t = setInterval(() => setNow(Date.now()), 500);
     return () => clearInterval(t);
   }, [down]);
-  if (!down) return null;
-  const secs = Math.max(0, Math.ceil((state.retryAt - now) / 1000));
+  const reason = everOpen ? 'The connection to Plugboard was lost' : 'Cannot reach Plugboard';
+  const announcement = down ? `${reason}. Reconnecting…` : wasDown && state.status === 'open' ? 'Connected to Plugboard again.' : '';
+  const secs = down ? Math.max(0, Math.ceil((state.retryAt - now) / 1000)) : 0;
   return (
-    <div aria-live="polite" className="relative flex h-7 shrink-0 items-center justify-center gap-2 overflow-hidden border-b border-warn/30 bg-warn-soft text-xs text-fg">
-      <span className="pb-indeterminate absolute top-0 left-0 h-px w-1/3 bg-warn" aria-hidden="true" />
-      <span className="font-medium">Reconnecting…</span>
-      <span className="text-fg-muted">
-        {everOpen ? 'The connection to Plugboard was lost' : 'Cannot reach Plugboard'}
-        {secs > 0 ? ` · next try in ${secs} s` : ''}
-      </span>
-      <button type="button" onClick={retry} className="rounded px-1.5 font-medium text-accent hover:underline">
-        Retry now
-      </button>
-    </div>
+    <>
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
+      {down && (
+        <div className="relative flex h-7 shrink-0 items-center justify-center gap-2 overflow-hidden border-b border-warn/30 bg-warn-soft text-xs text-fg">
+          <span className="pb-indeterminate absolute top-0 left-0 h-px w-1/3 bg-warn" aria-hidden="true" />
+          <span className="font-medium">Reconnecting…</span>
+          <span className="text-fg-muted">
+            {reason}
+            {secs > 0 && <span aria-hidden="true">{` · next try in ${secs} s`}</span>}
+          </span>
+          <button type="button" onClick={retry} className="rounded px-1.5 font-medium text-accent hover:underline">
+            Retry now
+          </button>
+        </div>
+      )}
+    </>
   );
 }
