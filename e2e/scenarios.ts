@@ -4,6 +4,10 @@
  * screen reader) finds it: by role and accessible name.
  */
 import { expect, type Locator, type Page } from '@playwright/test';
+import { STRESS_RESTART_DELAYS_MS } from './support/serve';
+
+/** Long enough for the stress plugin to come back after any of its restart delays. */
+export const STRESS_BACK_MS = Math.max(...STRESS_RESTART_DELAYS_MS) + 15_000;
 
 export function panel(page: Page): Locator {
   return page.getByRole('region', { name: 'Plugins' });
@@ -36,6 +40,54 @@ export function lastPluginMessage(page: Page): Locator {
   return page.locator('article[data-role="plugin"]').last();
 }
 
+export function stopButton(page: Page): Locator {
+  return page.getByRole('button', { name: 'Stop' });
+}
+
+/**
+ * Starts noting, in the page, whether the Stop button shows up: call it before sending, and a
+ * turn too quick for the test process to catch on screen is still seen to have run.
+ */
+export async function watchStop(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __stopSeen: boolean };
+    w.__stopSeen = false;
+    const seen = (): boolean => document.querySelector('button[aria-label="Stop"]') !== null;
+    const observer = new MutationObserver(() => {
+      if (!seen()) return;
+      w.__stopSeen = true;
+      observer.disconnect();
+    });
+    observer.observe(document.body, { subtree: true, childList: true });
+  });
+}
+
+export async function stopWasSeen(page: Page): Promise<boolean> {
+  return page.evaluate(() => (window as unknown as { __stopSeen: boolean }).__stopSeen);
+}
+
+/**
+ * Starts recording, in the page, each state of the last plugin message while a turn runs: the
+ * numbers on their own lines, and whether Stop was showing. What was on screen, in order, however
+ * the test process itself gets scheduled.
+ */
+async function recordNumbers(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __numbers: { numbers: number[]; stop: boolean }[] };
+    w.__numbers = [];
+    new MutationObserver(() => {
+      const articles = document.querySelectorAll<HTMLElement>('article[data-role="plugin"]');
+      const last = articles[articles.length - 1];
+      if (!last) return;
+      const numbers = last.innerText.split('\n').filter((l) => /^\d+$/.test(l.trim())).map(Number);
+      const stop = document.querySelector('button[aria-label="Stop"]') !== null;
+      const prev = w.__numbers[w.__numbers.length - 1];
+      if (prev && prev.stop === stop && prev.numbers.join() === numbers.join()) return;
+      w.__numbers.push({ numbers, stop });
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+}
+
 export async function newConversation(page: Page): Promise<void> {
   await page.getByRole('button', { name: /new conversation/i }).first().click();
   await expect(composer(page)).toBeEditable();
@@ -56,14 +108,22 @@ export async function bundledPluginsReady(page: Page): Promise<void> {
 
 export async function helloStreams(page: Page): Promise<void> {
   await newConversation(page);
+  await recordNumbers(page);
   await send(page, '/hello:count to=6 delay_ms=250');
   const msg = lastPluginMessage(page);
-  await expect(msg).toContainText('1', { timeout: 10_000 });
-  // Mid-stream: some numbers are on screen and the turn is still running.
-  await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
-  await expect(msg).not.toContainText('6');
-  await expect(msg).toContainText('6', { timeout: 10_000 });
-  await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+  await expect(msg).toContainText('Counted to 6', { timeout: 15_000 });
+  await expect(stopButton(page)).toBeHidden();
+  const states = await page.evaluate(() => (window as unknown as { __numbers: { numbers: number[]; stop: boolean }[] }).__numbers);
+  // Every state showed 1, 2, … in order, each one the same or further than the one before.
+  let shown = 0;
+  for (const { numbers } of states) {
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    expect(numbers.length).toBeGreaterThanOrEqual(shown);
+    shown = numbers.length;
+  }
+  expect(shown).toBe(6);
+  // It streamed: some numbers were on screen while the turn still ran (Stop showing), before all.
+  expect(states.some((st) => st.stop && st.numbers.length > 0 && st.numbers.length < 6)).toBe(true);
 }
 
 export async function passthroughConversation(page: Page): Promise<void> {
@@ -137,14 +197,111 @@ export async function refusedDrop(page: Page): Promise<void> {
   await expect(dialog).toBeHidden();
 }
 
-export async function crashAndComeBack(page: Page): Promise<void> {
-  await expect(health(page, 'stress')).toHaveText(/ready|stopped/, { timeout: 20_000 });
-  await newConversation(page);
+/** The plugin's automatic restarts, as its row shows them (not shown: none). */
+export async function restarts(page: Page, id: string): Promise<number> {
+  const value = pluginRow(page, id).locator('dt', { hasText: /^restarts$/ }).locator('xpath=following-sibling::dd[1]');
+  if ((await value.count()) === 0) return 0;
+  return Number(await value.textContent());
+}
+
+/**
+ * Crashes the stress plugin mid-stream and sees it come back. The crashed and restarting states
+ * last a moment only; the restart counter going up and the state back at ready stay, and are
+ * waited for long enough for any of its restart delays.
+ */
+export async function crashStress(page: Page): Promise<void> {
+  await expect(health(page, 'stress')).toHaveText(/ready|stopped/, { timeout: STRESS_BACK_MS });
+  const before = await restarts(page, 'stress');
   await send(page, '/stress:crash_mid_stream after=2');
   const msg = lastPluginMessage(page);
   await expect(msg).toContainText('crashed', { timeout: 10_000 });
   await expect(msg).toContainText('chunk 1');
   await expect(msg).toContainText('fatal: something broke mid-stream');
-  await expect(health(page, 'stress')).toHaveText(/crashed|restarting/);
-  await expect(health(page, 'stress')).toHaveText('ready', { timeout: 10_000 });
+  await expect.poll(() => restarts(page, 'stress'), { timeout: STRESS_BACK_MS }).toBe(before + 1);
+  await expect(health(page, 'stress')).toHaveText('ready', { timeout: STRESS_BACK_MS });
+}
+
+export async function crashAndComeBack(page: Page): Promise<void> {
+  await newConversation(page);
+  await crashStress(page);
+}
+
+/** Types a query after `/` and moves the palette's highlight onto a tool with the arrow keys. */
+async function highlight(page: Page, query: string, command: string): Promise<void> {
+  await composer(page).fill(query);
+  await expect(page.getByRole('option', { name: new RegExp(`^${command}`) })).toBeVisible();
+  const names = await page.getByRole('option').allTextContents();
+  const at = names.findIndex((n) => n.startsWith(command));
+  for (let i = 0; i < at; i++) await composer(page).press('ArrowDown');
+  await expect(page.getByRole('option', { selected: true })).toHaveText(new RegExp(`^${command}`));
+}
+
+/** Tab in the palette completes the highlighted name and runs nothing; Enter runs it. */
+export async function paletteTabCompletes(page: Page): Promise<void> {
+  await newConversation(page);
+  const box = composer(page);
+  await highlight(page, '/tuned', '/tuned:echo');
+  await box.press('Tab');
+  await expect(box).toHaveValue('/tuned:echo ');
+  await expect(box).toBeFocused();
+  await expect(page.getByRole('listbox', { name: 'Tools and commands' })).toBeHidden();
+  // The palette is closed, so the next Tab leaves the box: no trap.
+  await box.press('Tab');
+  await expect(box).not.toBeFocused();
+  // Nothing ran: the conversation is still empty.
+  await expect(page.locator('article[data-message-id]')).toHaveCount(0);
+  await highlight(page, '/tuned', '/tuned:echo');
+  await box.press('Enter');
+  await expect(lastPluginMessage(page)).toHaveAttribute('aria-label', 'Tuned echo: done', { timeout: 15_000 });
+}
+
+/** With the history focused, the scrolling keys move it. */
+export async function keyboardScrollsHistory(page: Page): Promise<void> {
+  const list = page.getByRole('region', { name: 'Messages' });
+  await list.focus();
+  await expect(list).toBeFocused();
+  const top = (): Promise<number> => list.evaluate((el) => Math.round(el.scrollTop));
+  const fromBottom = (): Promise<number> => list.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+  await page.keyboard.press('Home');
+  await expect.poll(top).toBe(0);
+  await page.keyboard.press('PageDown');
+  await expect.poll(top).toBeGreaterThan(0);
+  await page.keyboard.press('End');
+  await expect.poll(fromBottom).toBeLessThanOrEqual(1);
+  const end = await top();
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(top).toBeLessThan(end);
+  await page.keyboard.press('PageUp');
+  await expect.poll(top).toBeLessThan(end - 100);
+}
+
+async function openSettings(page: Page, id: string): Promise<Locator> {
+  await expand(page, id);
+  await pluginRow(page, id).getByRole('tab', { name: /settings/i }).click();
+  return pluginRow(page, id).getByRole('form');
+}
+
+/**
+ * Two windows on one plugin's settings: a value one saves is not undone when the other, whose
+ * form was open all along, saves a different field.
+ */
+export async function settingsKeepOtherWindowsChanges(page: Page, other: Page): Promise<void> {
+  const form = await openSettings(page, 'tuned');
+  await expect(form.getByLabel('Level')).toHaveValue('1');
+  const otherForm = await openSettings(other, 'tuned');
+  await otherForm.getByLabel('Level').fill('7');
+  await otherForm.getByRole('button', { name: 'Save settings' }).click();
+  await expect(otherForm).toContainText('set level');
+  await form.getByLabel('Greeting').fill('hi there');
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  // Only the field edited here was sent.
+  await expect(form.getByText(/^set /)).toHaveText('set greeting');
+  // Both windows now show both changes.
+  await expect(form.getByLabel('Level')).toHaveValue('7');
+  await expect(form.getByLabel('Greeting')).toHaveValue('hi there');
+  await other.reload();
+  await openApp(other);
+  const fresh = await openSettings(other, 'tuned');
+  await expect(fresh.getByLabel('Level')).toHaveValue('7');
+  await expect(fresh.getByLabel('Greeting')).toHaveValue('hi there');
 }

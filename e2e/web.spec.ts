@@ -78,40 +78,85 @@ test('measures the delay from a plugin chunk to the screen', async () => {
   await s.newConversation(page);
   await page.evaluate(() => {
     const seen: number[] = [];
-    (window as unknown as { __delays: number[] }).__delays = seen;
+    const w = window as unknown as { __delays: number[]; __delayObserver: MutationObserver };
+    w.__delays = seen;
     const marks = new Set<string>();
-    new MutationObserver(() => {
+    w.__delayObserver = new MutationObserver(() => {
       const text = document.querySelector('article[data-role="plugin"]:last-of-type')?.textContent ?? document.body.textContent ?? '';
       for (const m of text.matchAll(/tick (\d+) @(\d+)/g)) {
         if (marks.has(m[1] as string)) continue;
         marks.add(m[1] as string);
         seen.push(Date.now() - Number(m[2]));
       }
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    w.__delayObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
   });
   await s.send(page, '/stress:ticks n=20 interval_ms=100');
   await expect(s.lastPluginMessage(page)).toContainText('tick 20', { timeout: 15_000 });
-  const delays = await page.evaluate(() => (window as unknown as { __delays: number[] }).__delays);
+  // The observer reads the page's text on every change: it must not weigh on the tests after.
+  const delays = await page.evaluate(() => {
+    const w = window as unknown as { __delays: number[]; __delayObserver: MutationObserver };
+    w.__delayObserver.disconnect();
+    return w.__delays;
+  });
   expect(delays.length).toBeGreaterThanOrEqual(18);
   figures.chunkToScreenMedianMs = median(delays);
   figures.chunkToScreenP95Ms = percentile(delays, 95);
 });
 
-test('streams 100,000 chunks without freezing the UI', async () => {
+test('streams 100,000 chunks without freezing the UI, and shows every one', async () => {
+  const n = 100_000;
+  // `count` streams "1\n", "2\n", … one chunk each, then answers "counted to n".
+  const streamed = Array.from({ length: n }, (_, i) => `${i + 1}\n`).join('');
   await s.newConversation(page);
   await page.evaluate(() => (window as unknown as { __plugboardPerf: { reset(): void } }).__plugboardPerf.reset());
+  await s.watchStop(page);
   const started = Date.now();
-  await s.send(page, '/stress:blast n=100000 size=8');
+  await s.send(page, `/stress:count n=${n}`);
   // The page stays usable while it streams: typing lands in the composer at once.
   await s.composer(page).fill('still responsive');
   await expect(s.composer(page)).toHaveValue('still responsive');
-  await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden({ timeout: 60_000 });
+  // The turn ran (Stop showed, however briefly), then ended.
+  await expect.poll(() => s.stopWasSeen(page)).toBe(true);
+  await expect(s.stopButton(page)).toBeHidden({ timeout: 60_000 });
   figures.stream100kMs = Date.now() - started;
-  const perf = await page.evaluate(() => (window as unknown as { __plugboardPerf: { longestFrameMs: number; chunksApplied: number } }).__plugboardPerf);
+  const perf = await page.evaluate(() => {
+    const p = (window as unknown as { __plugboardPerf: { longestFrameMs: number; chunksApplied: number; charsApplied: number } }).__plugboardPerf;
+    return { longestFrameMs: p.longestFrameMs, chunksApplied: p.chunksApplied, charsApplied: p.charsApplied };
+  });
+  // A figure to read, not a pass mark: speed is the benchmarks' business.
   figures.stream100kLongestFrameMs = Math.round(perf.longestFrameMs);
+  figures.stream100kEvents = perf.chunksApplied;
+  // The server may join chunks into fewer events; their text is every chunk's, each applied once.
   expect(perf.chunksApplied).toBeGreaterThan(0);
-  await expect(s.lastPluginMessage(page)).toContainText('done');
+  expect(perf.chunksApplied).toBeLessThanOrEqual(n);
+  expect(perf.charsApplied).toBe(streamed.length);
+  // And all of it is on screen, in order, up to the last number and the answer after it.
+  const expected = `${streamed}counted to ${n}`;
+  const shown = await s.lastPluginMessage(page).evaluate((el) => el.textContent ?? '');
+  expect(shown).toContain(`\n${n - 1}\n${n}\ncounted to ${n}`);
+  const body = shown.slice(shown.indexOf('1\n2\n3\n'));
+  expect({ length: body.slice(0, expected.length).length, complete: body.startsWith(expected) }).toEqual({ length: expected.length, complete: true });
   await s.composer(page).fill('');
+});
+
+test('the keyboard scrolls the message history', async () => {
+  await s.keyboardScrollsHistory(page);
+});
+
+test('Tab in the tool palette completes a name and runs nothing', async () => {
+  await s.paletteTabCompletes(page);
+});
+
+test('saving settings leaves a change made in another window alone', async ({ browser }) => {
+  const other = await browser.newPage();
+  try {
+    await other.goto(served.url);
+    await s.openApp(other);
+    await s.settingsKeepOtherWindowsChanges(page, other);
+  } finally {
+    await other.close();
+  }
 });
 
 test('no CSP violation happened anywhere in the run', () => {
@@ -125,10 +170,13 @@ test('screenshots of the main views, dark and light', async () => {
     await s.newConversation(page);
     await s.send(page, '/hello:count to=5 delay_ms=1');
     await expect(s.lastPluginMessage(page)).toContainText('5');
-    await s.send(page, '/stress:crash_mid_stream after=2');
-    await expect(s.lastPluginMessage(page)).toContainText('crashed', { timeout: 10_000 });
-    await expect(s.health(page, 'stress')).toHaveText('ready', { timeout: 10_000 });
+    // The third crash of the run waits out the longest restart delay: crashStress allows for it.
+    await s.crashStress(page);
     await page.screenshot({ path: path.join(SHOTS, `chat-${scheme}.png`) });
+    // The history takes keyboard focus, and shows it.
+    await s.composer(page).press('Shift+Tab');
+    await page.getByRole('region', { name: 'Messages' }).focus();
+    await page.screenshot({ path: path.join(SHOTS, `messages-focus-${scheme}.png`) });
     await s.expand(page, 'stress');
     await s.pluginRow(page, 'stress').getByRole('tab', { name: /log/i }).click();
     await page.waitForTimeout(300); // let the tab underline finish its transition

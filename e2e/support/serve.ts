@@ -24,31 +24,51 @@ function cli(args: string[], dataDir: string): void {
   if (r.status !== 0) throw new Error(`plugboard ${args.join(' ')} failed: ${r.stderr}`);
 }
 
-/** A self-contained copy of the G-Assist fixture: streams, ticks with timestamps, crashes. */
-export function stressPlugin(root: string): string {
-  const dir = path.join(root, 'stress');
+/** Restart delays of the stress plugin: a wait for it to come back must outlast the longest. */
+export const STRESS_RESTART_DELAYS_MS = [300, 1000, 5000];
+
+/** A plugin folder running a copy of the G-Assist fixture, with the manifest given. */
+function fixturePlugin(root: string, manifest: Record<string, unknown> & { id: string }): string {
+  const dir = path.join(root, manifest.id);
   mkdirSync(dir, { recursive: true });
   cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
-  const fn = (name: string, description: string, properties: Record<string, unknown> = {}) => ({ name, description, parameters: { type: 'object', properties } });
-  writeFileSync(
-    path.join(dir, 'plugboard.json'),
-    JSON.stringify({
-      id: 'stress',
-      name: 'Stress',
-      version: '1.0.0',
-      description: 'Misbehaves on purpose, for the end-to-end tests',
-      protocol: 'gassist-v2',
-      command: ['node', 'plugin.mjs'],
-      persistent: true,
-      functions: [
-        fn('blast', 'Stream n chunks of size bytes', { n: { type: 'integer' }, size: { type: 'integer' } }),
-        fn('ticks', 'Stream timestamped ticks', { n: { type: 'integer' }, interval_ms: { type: 'integer' } }),
-        fn('crash_mid_stream', 'Stream a few chunks, then crash', { after: { type: 'integer' } }),
-      ],
-      timeouts: { restartDelaysMs: [300, 1000, 5000] },
-    }),
-  );
+  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], ...manifest }));
   return dir;
+}
+
+const fn = (name: string, description: string, properties: Record<string, unknown> = {}) => ({ name, description, parameters: { type: 'object', properties } });
+
+/** Streams, ticks with timestamps, counts, crashes. */
+export function stressPlugin(root: string): string {
+  return fixturePlugin(root, {
+    id: 'stress',
+    name: 'Stress',
+    description: 'Misbehaves on purpose, for the end-to-end tests',
+    persistent: true,
+    functions: [
+      fn('blast', 'Stream n chunks of size bytes', { n: { type: 'integer' }, size: { type: 'integer' } }),
+      fn('count', 'Stream the numbers 1 to n, one chunk and line each', { n: { type: 'integer' }, delay_ms: { type: 'integer' } }),
+      fn('ticks', 'Stream timestamped ticks', { n: { type: 'integer' }, interval_ms: { type: 'integer' } }),
+      fn('crash_mid_stream', 'Stream a few chunks, then crash', { after: { type: 'integer' } }),
+    ],
+    timeouts: { restartDelaysMs: STRESS_RESTART_DELAYS_MS },
+  });
+}
+
+/** Two settings to edit from two windows, and a tool without parameters. */
+export function tunedPlugin(root: string): string {
+  return fixturePlugin(root, {
+    id: 'tuned',
+    name: 'Tuned',
+    description: 'Has settings, for the end-to-end tests',
+    persistent: false,
+    // No parameters: picked in the palette, it runs at once.
+    functions: [fn('echo', 'Answer, with nothing')],
+    settings: {
+      greeting: { type: 'string', title: 'Greeting', default: 'hello' },
+      level: { type: 'number', title: 'Level', default: 1 },
+    },
+  });
 }
 
 /** A flat zip of the Python G-Assist fixture, for the drag-and-drop scenario. */
@@ -71,6 +91,7 @@ export async function startServe(): Promise<Served> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
   const dataDir = path.join(root, 'data');
   cli(['plugins', 'install', stressPlugin(root)], dataDir);
+  cli(['plugins', 'install', tunedPlugin(root)], dataDir);
   const started = Date.now();
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
     env: { ...process.env, PLUGBOARD_E2E: '1' },
