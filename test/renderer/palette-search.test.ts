@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PaletteEntry } from '../../src/shared/contract';
-import { paletteIndex, searchPalette } from '../../src/renderer/src/stores/palette';
+import { paletteIndex, searchPalette } from '../../src/renderer/src/stores/palette-search';
 
 const entry = (plugin: string, pluginName: string, name: string, description: string): PaletteEntry => ({
   kind: 'tool',
