@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/main/host/manifests';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
+import { DEFAULT_TIMEOUTS } from '../../src/shared/model';
 
 afterAll(cleanupFixtures);
 
@@ -188,7 +189,8 @@ describe('plugboard.json', () => {
     expect([s.id, s.name, s.version, s.dialect, s.framing, s.persistent]).toEqual(['my-tool', 'My tool', '2.0.0', 'jsonrpc', 'length-prefixed', false]);
     expect(s.timeouts.callInactivityMs).toBe(1234);
     expect(s.timeouts.restartDelaysMs).toEqual([10, 20]);
-    expect(s.timeouts.pingIntervalMs).toBe(500);
+    // Timeouts it does not set keep the defaults.
+    expect(s.timeouts.pingIntervalMs).toBe(DEFAULT_TIMEOUTS.pingIntervalMs);
     expect(s.settings[0]).toEqual(expect.objectContaining({ key: 'TOKEN', sensitive: true, required: true, env: 'MY_TOKEN' }));
     expect(s.userCommands).toEqual([{ name: 'status', description: 's', shareWithModel: true }]);
     expect(s.autoApprovedTools).toEqual(['go']);
