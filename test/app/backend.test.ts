@@ -6,10 +6,12 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Backend, type BackendEvent } from '../../src/main/assistant/backend';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import type { Backend} from '../../src/main/assistant/backend';
+import { type BackendEvent } from '../../src/main/assistant/backend';
+import type { PluginRegistry } from '../../src/main/host/registry/registry';
 import { parseInput, type ChatMessage, type TurnEvent } from '../../src/shared/contract';
-import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
+import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
+import { openApp, type TestApp } from '../helpers/app';
 import { leftovers } from '../helpers/processes';
 import { folderItems, writeZip } from '../helpers/zips';
 
@@ -18,17 +20,15 @@ let registry: PluginRegistry;
 let backend: Backend;
 const events: BackendEvent[] = [];
 
+let app: TestApp;
+
 async function open(): Promise<void> {
-  registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
-  backend = await Backend.create({ registry, version: 'test', transport: 'websocket' });
+  app = await openApp(data);
+  ({ registry, backend } = app);
   backend.onDidEvent((e) => events.push(e));
 }
 
-async function close(): Promise<void> {
-  backend.dispose();
-  await registry.shutdown();
-  registry.dispose();
-}
+const close = (): Promise<void> => app.close();
 
 beforeAll(async () => {
   data = path.join(tmpDir('backend'), 'data');

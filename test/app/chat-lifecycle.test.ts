@@ -12,22 +12,20 @@ import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { KEEP_HEAD_CHARS, KEEP_TAIL_CHARS } from '../../src/shared/bounded-text';
 import type { ChatMessage } from '../../src/shared/contract';
 import { cleanupFixtures, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
+import { openApp, type TestApp } from '../helpers/app';
 import { leftovers } from '../helpers/processes';
 
 let data: string;
+let app: TestApp;
 let registry: PluginRegistry;
 let backend: Backend;
 
 async function open(): Promise<void> {
-  registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
-  backend = await Backend.create({ registry, version: 'test', transport: 'websocket' });
+  app = await openApp(data);
+  ({ registry, backend } = app);
 }
 
-async function close(): Promise<void> {
-  backend.dispose();
-  await registry.shutdown();
-  registry.dispose();
-}
+const close = (): Promise<void> => app.close();
 
 beforeAll(async () => {
   data = path.join(tmpDir('chat-lifecycle'), 'data');

@@ -5,43 +5,31 @@
  * After each one the server must still serve the next client, and no partial upload may remain.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Backend } from '../../src/main/assistant/backend';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
-import { MAX_MESSAGE_BYTES, serve, WS_BAD_TOKEN, type RunningServer } from '../../src/main/server/server';
+import { MAX_MESSAGE_BYTES, WS_BAD_TOKEN, type RunningServer } from '../../src/main/server/server';
 import type { WsServerMessage } from '../../src/shared/contract';
-import { cleanupFixtures, REPO, tmpDir } from '../helpers/plugins';
+import { cleanupFixtures } from '../helpers/plugins';
+import { serveApp, type ServedApp } from '../helpers/app';
 
 const MAX_UPLOAD = 64 * 1024;
 
-let registry: PluginRegistry;
-let backend: Backend;
+let app: ServedApp;
 let server: RunningServer;
 let uploadsDir: string;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  const root = tmpDir('server-robust');
-  const staticDir = path.join(root, 'renderer');
-  mkdirSync(staticDir);
-  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Plugboard</title>');
-  registry = await PluginRegistry.open({ dataDir: path.join(root, 'data'), bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
-  uploadsDir = path.join(root, 'uploads');
-  backend = await Backend.create({ registry, version: 'test', transport: 'websocket', uploadsDir });
-  server = await serve({ backend, staticDir, port: 0, uploadsDir, maxUploadBytes: MAX_UPLOAD, log: (line) => logged.push(line) });
+  app = await serveApp('server-robust', { maxUploadBytes: MAX_UPLOAD, log: (line) => logged.push(line) });
+  ({ server, uploadsDir } = app);
 });
 
 afterAll(async () => {
-  await server.close();
-  expect(existsSync(uploadsDir)).toBe(false);
-  backend.dispose();
-  await registry.shutdown();
-  registry.dispose();
+  await app.close();
   cleanupFixtures();
 });
 

@@ -3,41 +3,27 @@
  * Host checks, uploads for drag-and-drop (deleted once installed or dropped), and events pushed to
  * every client.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Backend } from '../../src/main/assistant/backend';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
-import { serve, type RunningServer } from '../../src/main/server/server';
+import { type RunningServer } from '../../src/main/server/server';
 import type { WsServerMessage } from '../../src/shared/contract';
-import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
+import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
+import { serveApp, type ServedApp } from '../helpers/app';
 import { folderItems, writeZip } from '../helpers/zips';
 
-let registry: PluginRegistry;
-let backend: Backend;
+let app: ServedApp;
 let server: RunningServer;
-let staticDir: string;
 let uploadsDir: string;
 
 beforeAll(async () => {
-  const root = tmpDir('server');
-  staticDir = path.join(root, 'renderer');
-  mkdirSync(staticDir);
-  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Plugboard</title>');
-  registry = await PluginRegistry.open({ dataDir: path.join(root, 'data'), bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
-  // Wired as `plugboard serve` wires them: the backend and the server share the uploads folder.
-  uploadsDir = path.join(root, 'uploads');
-  backend = await Backend.create({ registry, version: 'test', transport: 'websocket', uploadsDir });
-  server = await serve({ backend, staticDir, port: 0, uploadsDir, log: () => undefined });
+  app = await serveApp('server');
+  ({ server, uploadsDir } = app);
 });
 
 afterAll(async () => {
-  await server.close();
-  expect(existsSync(uploadsDir)).toBe(false);
-  backend.dispose();
-  await registry.shutdown();
-  registry.dispose();
+  await app.close();
   cleanupFixtures();
 });
 

@@ -1,0 +1,62 @@
+/**
+ * The app's back end as `plugboard serve` and the desktop app build it: a real registry on a
+ * data directory (bundled plugins included), the contract backend over it, and optionally the
+ * HTTP and WebSocket server in front, on a free port with a minimal page.
+ */
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { Backend } from '../../src/main/assistant/backend';
+import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { serve, type RunningServer, type ServeOptions } from '../../src/main/server/server';
+import { REPO, tmpDir } from './plugins';
+
+export interface TestApp {
+  registry: PluginRegistry;
+  backend: Backend;
+  /** Disposes the backend, then stops every plugin. */
+  close(): Promise<void>;
+}
+
+export async function openApp(dataDir: string, opts: { uploadsDir?: string } = {}): Promise<TestApp> {
+  const registry = await PluginRegistry.open({ dataDir, bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
+  const backend = await Backend.create({ registry, version: 'test', transport: 'websocket', ...(opts.uploadsDir ? { uploadsDir: opts.uploadsDir } : {}) });
+  return {
+    registry,
+    backend,
+    close: async () => {
+      backend.dispose();
+      await registry.shutdown();
+      registry.dispose();
+    },
+  };
+}
+
+export interface ServedApp extends TestApp {
+  server: RunningServer;
+  uploadsDir: string;
+  staticDir: string;
+}
+
+/** The backend behind `serve`, wired as `plugboard serve` wires them (one uploads folder for both). */
+export async function serveApp(name: string, opts: Pick<ServeOptions, 'maxUploadBytes' | 'log'> = {}): Promise<ServedApp> {
+  const root = tmpDir(name);
+  const staticDir = path.join(root, 'renderer');
+  mkdirSync(staticDir);
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><title>Plugboard</title>');
+  const uploadsDir = path.join(root, 'uploads');
+  const app = await openApp(path.join(root, 'data'), { uploadsDir });
+  const server = await serve({ backend: app.backend, staticDir, port: 0, uploadsDir, log: () => undefined, ...opts });
+  return {
+    ...app,
+    server,
+    uploadsDir,
+    staticDir,
+    close: async () => {
+      await server.close();
+      // The server removes its uploads folder when it stops.
+      expect(existsSync(uploadsDir)).toBe(false);
+      await app.close();
+    },
+  };
+}
