@@ -11,7 +11,7 @@ import { type BackendEvent } from '../../src/main/assistant/backend';
 import type { PluginRegistry } from '../../src/main/host/registry/registry';
 import { parseInput, type ChatMessage, type TurnEvent } from '../../src/shared/contract';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
-import { openApp, type TestApp } from '../helpers/app';
+import { finalMessage, openApp, type TestApp } from '../helpers/app';
 import { leftovers } from '../helpers/processes';
 import { folderItems, writeZip } from '../helpers/zips';
 
@@ -42,14 +42,7 @@ afterAll(async () => {
 
 /** Resolves with the final message of a turn. */
 function turnEnd(turnId: string): Promise<ChatMessage> {
-  return new Promise((resolve) => {
-    const sub = backend.onDidEvent((e) => {
-      if (e.name === 'chat.turn' && e.payload.type === 'end' && e.payload.turnId === turnId) {
-        sub.dispose();
-        resolve(e.payload.message);
-      }
-    });
-  });
+  return finalMessage(backend, turnId);
 }
 
 /** Resolves once a turn has streamed at least `text` (rejects after a generous `ms`). */

@@ -12,7 +12,7 @@ import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { KEEP_HEAD_CHARS, KEEP_TAIL_CHARS } from '../../src/shared/bounded-text';
 import type { ChatMessage } from '../../src/shared/contract';
 import { cleanupFixtures, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
-import { openApp, type TestApp } from '../helpers/app';
+import { finalMessage, openApp, type TestApp } from '../helpers/app';
 import { leftovers } from '../helpers/processes';
 
 let data: string;
@@ -56,15 +56,9 @@ async function startStreaming(command: string): Promise<{ conversationId: string
   return { conversationId: c.id, turnId: sent.turnId };
 }
 
+/** Resolves with the final message of a turn. */
 function turnEnd(turnId: string): Promise<ChatMessage> {
-  return new Promise((resolve) => {
-    const sub = backend.onDidEvent((e) => {
-      if (e.name === 'chat.turn' && e.payload.type === 'end' && e.payload.turnId === turnId) {
-        sub.dispose();
-        resolve(e.payload.message);
-      }
-    });
-  });
+  return finalMessage(backend, turnId);
 }
 
 function storedBytes(): string {

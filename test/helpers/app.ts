@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import { Backend } from '../../src/main/assistant/backend';
 import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { serve, type RunningServer, type ServeOptions } from '../../src/main/server/server';
+import type { ChatMessage } from '../../src/shared/contract';
 import { REPO, tmpDir } from './plugins';
 
 export interface TestApp {
@@ -59,4 +60,16 @@ export async function serveApp(name: string, opts: Pick<ServeOptions, 'maxUpload
       await app.close();
     },
   };
+}
+
+/** Resolves with the final message of a chat turn, when the backend announces its end. */
+export function finalMessage(backend: Backend, turnId: string): Promise<ChatMessage> {
+  return new Promise((resolve) => {
+    const sub = backend.onDidEvent((e) => {
+      if (e.name === 'chat.turn' && e.payload.type === 'end' && e.payload.turnId === turnId) {
+        sub.dispose();
+        resolve(e.payload.message);
+      }
+    });
+  });
 }
