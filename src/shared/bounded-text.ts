@@ -4,18 +4,62 @@
  * without end then costs a fixed amount of memory in the main process, the store and the page,
  * and both the beginning (what it set out to do) and the end (how it finished) stay readable.
  *
- * The kept text depends only on the whole text appended, not on how it was split into chunks,
- * so the main process and the renderer, bounding the same stream, show the same thing.
- * Appending costs time in proportion to the chunk, not to what is held.
+ * One rule, two forms: `BoundedText` accumulates a stream chunk by chunk (the main process, where
+ * every chunk passes), and `appendBounded` works on a string already bounded (the page, which
+ * holds message text as strings and appends once per frame). A kept end never starts with the
+ * second half of a surrogate pair.
  */
 export const KEEP_HEAD_CHARS = 1024 * 1024;
 export const KEEP_TAIL_CHARS = 1024 * 1024;
 export const MAX_TEXT_CHARS = KEEP_HEAD_CHARS + KEEP_TAIL_CHARS;
 
 export function omittedLine(chars: number): string {
-  return `\n\n… [${chars.toLocaleString('en-US')} characters of output not kept] …\n\n`;
+  return `\n… [${chars} characters of output not kept] …\n`;
 }
 
+const OMITTED = /\n… \[(\d+) characters of output not kept\] …\n/y;
+
+export interface BoundedParts {
+  head: string;
+  omitted: number;
+  tail: string;
+}
+
+/** A bounded text taken apart; null for a text that was never cut. */
+export function splitBounded(text: string): BoundedParts | null {
+  if (text.length <= KEEP_HEAD_CHARS || !text.startsWith('\n… [', KEEP_HEAD_CHARS)) return null;
+  OMITTED.lastIndex = KEEP_HEAD_CHARS;
+  const m = OMITTED.exec(text);
+  if (!m) return null;
+  return { head: text.slice(0, KEEP_HEAD_CHARS), omitted: Number(m[1]), tail: text.slice(OMITTED.lastIndex) };
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+/**
+ * `text + added`, within the bound. With `slack`, an end that outgrows its limit is cut back to
+ * `slack` characters below it, so a caller appending often rewrites it once per `slack`
+ * characters instead of at every append (it then keeps a little less than 1 MiB of the end).
+ */
+export function appendBounded(text: string, added: string, slack = 0): string {
+  const cut = splitBounded(text);
+  let p: BoundedParts;
+  if (cut) {
+    if (cut.tail.length + added.length <= KEEP_TAIL_CHARS) return text + added;
+    p = { ...cut, tail: cut.tail + added };
+  } else {
+    if (text.length + added.length <= MAX_TEXT_CHARS) return text + added;
+    const whole = text + added;
+    p = { head: whole.slice(0, KEEP_HEAD_CHARS), omitted: 0, tail: whole.slice(KEEP_HEAD_CHARS) };
+  }
+  let drop = p.tail.length - (KEEP_TAIL_CHARS - slack);
+  if (isLowSurrogate(p.tail.charCodeAt(drop))) drop += 1;
+  return p.head + omittedLine(p.omitted + drop) + p.tail.slice(drop);
+}
+
+/** Accumulates a stream within the bound; appending costs time in proportion to the chunk. */
 export class BoundedText {
   private head = '';
   private tail: string[] = [];
@@ -54,13 +98,23 @@ export class BoundedText {
         this.omitted += first.length;
         drop++;
       } else {
-        this.tail[drop] = first.slice(excess);
-        this.tailChars -= excess;
-        this.omitted += excess;
+        const at = isLowSurrogate(first.charCodeAt(excess)) ? excess + 1 : excess;
+        this.tail[drop] = first.slice(at);
+        this.tailChars -= at;
+        this.omitted += at;
         excess = 0;
       }
     }
-    if (drop > 0) this.tail.splice(0, drop);
+    if (drop > 0) {
+      this.tail.splice(0, drop);
+      // A chunk boundary inside a surrogate pair: the kept end starts after the pair.
+      const first = this.tail[0];
+      if (first && isLowSurrogate(first.charCodeAt(0))) {
+        this.tail[0] = first.slice(1);
+        this.tailChars -= 1;
+        this.omitted += 1;
+      }
+    }
     // Many small chunks: fold them, so trimming the front never walks a long array.
     if (this.tail.length > 256) this.tail = [this.tail.join('')];
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/shared/contract';
-import { appendCapped, HEAD, omissionLine, TEXT_MAX, withCappedText } from '../../src/renderer/src/stores/chat/text-cap';
+import { appendCapped, withCappedText } from '../../src/renderer/src/stores/chat/text-cap';
+import { KEEP_HEAD_CHARS as HEAD, MAX_TEXT_CHARS as TEXT_MAX, omittedLine as omissionLine } from '../../src/shared/bounded-text';
 
 const LINE = /\n… \[(\d+) characters of output not kept\] …\n/;
 
