@@ -1,6 +1,8 @@
 /**
  * The failure taxonomy every part of Plugboard speaks. A failure is a value, not an exception:
- * it travels from the host to the CLI, the UI and the tests unchanged.
+ * it travels from the host to the CLI, the UI and the tests unchanged, and each code has one
+ * meaning, so the UI can act on it (a missing setting opens the Settings tab, a disabled plugin
+ * offers Enable). `FAILURE_MEANINGS` says what each one means.
  */
 
 export const FAILURE_CODES = [
@@ -17,9 +19,40 @@ export const FAILURE_CODES = [
   'unresponsive',
   'plugin_error',
   'cancelled',
+  'not_found',
+  'disabled',
+  'invalid_state',
+  'invalid_input',
+  'settings_missing',
+  'install_refused',
+  'io_error',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
+
+/** What each code means: one meaning per code. */
+export const FAILURE_MEANINGS: Record<FailureCode, string> = {
+  launch_failed: 'the plugin process could not be started',
+  handshake_failed: 'the plugin started but did not complete its protocol handshake',
+  timeout: 'a deadline passed: no answer or output for too long, or a call over its cap',
+  crashed: 'the plugin process exited or was killed when it should have been running',
+  malformed_response: 'the plugin sent something its protocol does not allow',
+  tool_not_exposed: 'the tool is switched off, or the plugin does not offer it',
+  protocol_version_mismatch: 'the plugin speaks a version of its protocol Plugboard does not',
+  capability_not_declared: 'the plugin did not name a capability its binding requires it to name',
+  capability_not_allowed: 'the plugin asked for a capability that was not granted to it',
+  invalid_arguments: 'a tool call’s arguments do not match the tool’s schema',
+  unresponsive: 'the plugin stopped answering pings while idle and was killed',
+  plugin_error: 'the plugin ran the call and reported an error',
+  cancelled: 'the call was stopped before it finished (by you, a stop, or shutdown)',
+  not_found: 'no plugin, tool, conversation, turn or preview has that name',
+  disabled: 'the plugin is disabled',
+  invalid_state: 'the request does not fit the current state (nothing to stop, no session open, an expired preview)',
+  invalid_input: 'a value given to Plugboard is malformed or out of range',
+  settings_missing: 'the plugin needs settings that have no value yet',
+  install_refused: 'the package cannot be installed as it is',
+  io_error: 'a file could not be read or written (a full disk, permissions)',
+};
 
 /** Facts that help a person act on a failure. Only the ones that apply are set. */
 export interface FailureDetails {
@@ -47,7 +80,16 @@ export interface Failure {
   details?: FailureDetails;
 }
 
-export type Result<T> = { ok: true; value: T } | Failure;
+/**
+ * The one result shape, from the host to the screen: `{ ok: true, …fields }` or a Failure.
+ * `Result<T>` is the form that carries a single value.
+ */
+export type Outcome<T extends object = object> = ({ ok: true } & T) | Failure;
+export type Result<T> = Outcome<{ value: T }>;
+
+export function isFailure(v: unknown): v is Failure {
+  return typeof v === 'object' && v !== null && (v as Failure).ok === false && typeof (v as Failure).code === 'string';
+}
 
 export function failure(code: FailureCode, message: string, details?: FailureDetails): Failure {
   return details === undefined ? { ok: false, code, message } : { ok: false, code, message, details };

@@ -179,6 +179,12 @@ export interface LogEvent {
   at: number;
 }
 
+/** One message of the conversation as plugins receive it (G-Assist `context`, rterm `context.conversation`). */
+export interface ContextMessage {
+  role: string;
+  content: string;
+}
+
 /** The outcome of a call or a passthrough turn that the plugin completed. */
 export interface CallCompletion {
   success: boolean;

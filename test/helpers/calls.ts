@@ -79,3 +79,15 @@ export function expectFailure(outcome: CallOutcome): Extract<CallOutcome, { ok: 
   if (outcome.ok) throw new Error(`expected a failure, got success: ${JSON.stringify(outcome.value)}`);
   return outcome;
 }
+
+/**
+ * A supervisor's pending protocol entries once transient ones have settled. An idle plugin is
+ * pinged by its watchdog, and a ping in flight is a pending entry for up to its deadline: a leak
+ * check reads the count after waiting (up to `ms`) for it to reach zero, so it sees entries that
+ * stay, never a ping that happened to be out at that moment.
+ */
+export async function settledPending(sup: { readonly pendingCount: number }, ms = 5000): Promise<number> {
+  const end = Date.now() + ms;
+  while (sup.pendingCount !== 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  return sup.pendingCount;
+}

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, fixturePlugin, tmpDir } from '../helpers/plugins';
-import { collect, expectFailure } from '../helpers/calls';
+import { collect, expectFailure, settledPending } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
 
 const host = useTestHost();
@@ -17,7 +17,7 @@ describe('G-Assist V2 dialect', () => {
     const announced = sup.announcedTools?.map((t) => t.name) ?? [];
     expect(announced).toContain('count');
     expect(announced).not.toContain('on_input');
-    expect(sup.pendingCount).toBe(0);
+    expect(await settledPending(sup)).toBe(0);
   });
 
   it('runs a Python plugin from its folder with libs/ on PYTHONPATH, with context [] never null', async () => {
@@ -59,7 +59,7 @@ describe('G-Assist V2 dialect', () => {
       expect(f.message).toMatch(/no such function.*no_such_thing/);
       expect(f.details?.rpcCode).toBe(-32601);
     }
-    expect(py.pendingCount + node.pendingCount).toBe(0);
+    expect((await settledPending(py)) + (await settledPending(node))).toBe(0);
   });
 
   it('passes a plugin error notification on as plugin_error with its code', async () => {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collect, expectFailure } from '../helpers/calls';
+import { collect, expectFailure, settledPending } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
 import { FIXTURES } from '../helpers/plugins';
 
@@ -20,7 +20,7 @@ describe('MCP dialect (official SDK client over the supervised process)', () => 
     const r = await collect(sup, 'progress', { steps: 200 });
     expect(r.chunks).toEqual(Array.from({ length: 200 }, (_, i) => `step ${i + 1}`));
     expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'did 200 steps' }) });
-    expect(sup.pendingCount).toBe(0);
+    expect(await settledPending(sup)).toBe(0);
   });
 
   it('reports a result with isError as plugin_error', async () => {

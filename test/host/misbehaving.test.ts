@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
 import type { CallEvent, LogEvent } from '../../src/shared/model';
-import { collect, expectFailure, RecordingHost } from '../helpers/calls';
+import { collect, expectFailure, RecordingHost, settledPending } from '../helpers/calls';
 import { cleanupFixtures, FIXTURES, fixturePlugin, recorded, recorderPlugin, tmpDir } from '../helpers/plugins';
 import { gone, isAlive, leftovers, pluginProcesses } from '../helpers/processes';
 
@@ -211,7 +211,7 @@ describe('misbehaving plugins', () => {
     expect(r.events).toEqual([{ type: 'complete', callId: expect.any(String), ...first }]);
     expect(broadcast.filter((e) => e.callId === r.events[0]?.callId)).toEqual(r.events);
     expect(host.logs.slice(mark).filter((l) => l.pluginId === id && stray.test(l.message))).toHaveLength(1);
-    expect(sup.pendingCount).toBe(0);
+    expect(await settledPending(sup)).toBe(0);
     await settle();
   });
 

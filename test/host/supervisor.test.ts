@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { collect, expectFailure } from '../helpers/calls';
+import { collect, expectFailure, settledPending } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
 import { fixturePlugin, recorded, recorderPlugin } from '../helpers/plugins';
 import { gone, isAlive, leftovers } from '../helpers/processes';
@@ -159,7 +159,7 @@ describe('supervisor', () => {
     second.cancel('changed my mind');
     expect(expectFailure(await second.done).code).toBe('cancelled');
     expect((await first.done).ok).toBe(true);
-    expect(sup.pendingCount).toBe(0);
+    expect(await settledPending(sup)).toBe(0);
   });
 
   it('never starts a disabled plugin and refuses its calls', async () => {

@@ -6,7 +6,7 @@
  * moved from one to the other. No electron here: the cipher is handed in.
  */
 import { FileSecretStore, type SecretStore } from '../host/registry/secrets';
-import { readJson } from '../host/registry/files';
+import { readJson } from '../fs';
 
 /** What the app needs of Electron's safeStorage. */
 export interface Cipher {

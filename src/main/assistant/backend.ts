@@ -21,8 +21,8 @@ import type {
   PluginView,
   ProcessStats,
 } from '../../shared/contract';
-import { DisposableStore, Emitter, type Disposable } from '../../shared/lifecycle';
-import { isInside } from '../host/process/resolve';
+import { DisposableStore, Emitter, type IDisposable } from '../../shared/lifecycle';
+import { isInside } from '../fs';
 import { autoApprovedTools, exposedDeclarations, exposedUserCommands } from '../host/registry/assistant-view';
 import type { PluginRegistry } from '../host/registry/registry';
 import { ChatService } from './chat';
@@ -41,7 +41,7 @@ export interface BackendOptions {
   uploadsDir?: string;
 }
 
-export class Backend implements Disposable {
+export class Backend implements IDisposable {
   private readonly subs = new DisposableStore();
   private readonly logs = new LogBook();
   private readonly previews = new Map<string, { source: string; upload?: string }>();

@@ -9,9 +9,8 @@ import { randomUUID } from 'node:crypto';
 import { BoundedText } from '../../shared/bounded-text';
 import { chunkText, resultText } from '../../shared/chunks';
 import type { ChatMessage, Conversation, ConversationSummary, Events, TurnEvent } from '../../shared/contract';
-import { DisposableStore, Emitter, type Disposable } from '../../shared/lifecycle';
-import type { CallEvent } from '../../shared/model';
-import type { ChatMessage as WireChatMessage } from '../host/dialects/types';
+import { DisposableStore, Emitter, type IDisposable } from '../../shared/lifecycle';
+import type { CallEvent, ContextMessage } from '../../shared/model';
 import { exposedDeclarations, exposedUserCommands } from '../host/registry/assistant-view';
 import type { PluginRegistry } from '../host/registry/registry';
 import type { CallHandle } from '../host/supervisor/supervisor';
@@ -36,7 +35,7 @@ interface Running {
   ended: boolean;
 }
 
-export class ChatService implements Disposable {
+export class ChatService implements IDisposable {
   private readonly running = new Map<string, Running>();
   /** Which conversation holds each plugin's passthrough session. */
   private readonly passthrough = new Map<string, string>();
@@ -238,7 +237,7 @@ export class ChatService implements Disposable {
   }
 
   /** The conversation so far, as plugins receive it (passthrough input excluded). */
-  private context(conversationId: string): WireChatMessage[] {
+  private context(conversationId: string): ContextMessage[] {
     const c = this.store.get(conversationId);
     if (!c) return [];
     return c.messages

@@ -14,8 +14,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import initSqlJs, { type Database } from 'sql.js';
 import type { ChatMessage, Conversation, ConversationSummary } from '../../shared/contract';
-import type { Disposable } from '../../shared/lifecycle';
-import { withFileLock } from '../host/registry/files';
+import type { IDisposable } from '../../shared/lifecycle';
+import { withFileLock } from '../fs';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS conversations (
@@ -35,7 +35,7 @@ CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id,
 
 const SAVE_DELAY_MS = 300;
 
-export class ConversationStore implements Disposable {
+export class ConversationStore implements IDisposable {
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private dirty = false;
 

@@ -3,7 +3,7 @@
  * (JSON lines with --json; warnings on stderr otherwise).
  */
 import type { Failure } from '../../shared/failures';
-import { DisposableStore, type Disposable } from '../../shared/lifecycle';
+import { DisposableStore, type IDisposable } from '../../shared/lifecycle';
 import type { SettingValue } from '../host/process/launch';
 import { jsonLine, type Out } from './io';
 import { dataDirOf, openCallTarget, type CallTarget } from './target';
@@ -11,7 +11,7 @@ import { dataDirOf, openCallTarget, type CallTarget } from './target';
 export interface CliEnv {
   out: Out;
   /** Runs `fn` on Ctrl-C / SIGTERM while the returned disposable lives. */
-  onInterrupt(fn: () => void): Disposable;
+  onInterrupt(fn: () => void): IDisposable;
 }
 
 export interface OpenOptions {
@@ -25,7 +25,7 @@ export type Opened =
   | (CallTarget & {
       ok: true;
       /** Stops printing health and log events (before the final shutdown, so the result is the last line). */
-      quiet: Disposable;
+      quiet: IDisposable;
     })
   | { ok: false; failure: Failure };
 

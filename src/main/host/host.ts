@@ -3,7 +3,7 @@
  * the Electron app, the `plugboard` CLI and the web server. Node only; knows nothing of Electron.
  */
 import type { Failure } from '../../shared/failures';
-import { Emitter, DisposableStore, type Disposable } from '../../shared/lifecycle';
+import { Emitter, DisposableStore, type IDisposable } from '../../shared/lifecycle';
 import type { CallEvent, HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
 import { DIALECT_FACTORIES } from './dialects';
 import { planLaunch, type SettingValue } from './process/launch';
@@ -28,7 +28,7 @@ export interface AddOptions {
   enabled?: boolean;
 }
 
-export class PluginHost implements Disposable {
+export class PluginHost implements IDisposable {
   private readonly supervisors = new Map<string, { sup: PluginSupervisor; subs: DisposableStore }>();
   private readonly _onDidChangeHealth = new Emitter<HealthEvent>();
   private readonly _onDidLog = new Emitter<LogEvent>();

@@ -5,10 +5,10 @@
  */
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { IPC_EVENT, IPC_INVOKE, isCommandName, parseInput } from '../../shared/contract';
-import type { Disposable } from '../../shared/lifecycle';
+import type { IDisposable } from '../../shared/lifecycle';
 import type { Backend } from '../assistant/backend';
 
-export function bindContract(backend: Backend, window: () => BrowserWindow | null, isTrustedUrl: (url: string) => boolean): Disposable {
+export function bindContract(backend: Backend, window: () => BrowserWindow | null, isTrustedUrl: (url: string) => boolean): IDisposable {
   handle(IPC_INVOKE, window, isTrustedUrl, async (name: unknown, input: unknown) => {
     if (!isCommandName(name)) throw new Error(`unknown command "${String(name)}"`);
     const parsed = parseInput(name, input);

@@ -10,7 +10,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { isCommandName, parseInput, type WsClientMessage, type WsServerMessage } from '../../shared/contract';
-import type { Disposable } from '../../shared/lifecycle';
+import type { IDisposable } from '../../shared/lifecycle';
 import type { Backend } from '../assistant/backend';
 import { describeError, describeSize, requestUrl, type Access, type Log } from './http';
 
@@ -42,7 +42,7 @@ export interface WebSocketApiOptions {
   log: Log;
 }
 
-export function attachWebSocketApi(server: Server, opts: WebSocketApiOptions): Disposable {
+export function attachWebSocketApi(server: Server, opts: WebSocketApiOptions): IDisposable {
   const { backend, access, log } = opts;
   const api = new WebSocketServer<typeof ApiSocket>({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, WebSocket: ApiSocket });
   // Nothing but a close frame is expected from a refused client, so its messages may be tiny.

@@ -5,19 +5,14 @@
  */
 import type { CancelToken } from '../../../shared/cancel';
 import type { Failure, Result } from '../../../shared/failures';
-import type { Disposable } from '../../../shared/lifecycle';
-import type { CallCompletion, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
-
-export interface ChatMessage {
-  role: string;
-  content: string;
-}
+import type { IDisposable } from '../../../shared/lifecycle';
+import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
 
 export interface CallRequest {
   tool: string;
   args: Record<string, unknown>;
   /** The conversation so far; empty unless the plugin may read it. */
-  context: ChatMessage[];
+  context: ContextMessage[];
   systemInfo: string;
   /** Cancelled by the supervisor on cancel, deadline or death. The session must clean up then. */
   cancel: CancelToken;
@@ -62,7 +57,7 @@ export interface SessionContext {
   toolsChanged(tools: ToolSpec[]): void;
 }
 
-export interface DialectSession extends Disposable {
+export interface DialectSession extends IDisposable {
   /** A decoded message from the plugin. */
   receive(value: unknown): void;
   /**

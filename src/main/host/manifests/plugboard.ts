@@ -7,7 +7,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_TIMEOUTS, DIALECTS, FRAMINGS, RTERM_TIMEOUTS, type SettingSpec, type Timeouts } from '../../../shared/model';
-import { isInside } from '../process/resolve';
+import { isInside } from '../../fs';
 import { schemaProblem } from '../validate';
 import { baseSpec, formatIssues, ID_PATTERN, invalid, tool, withTimeouts, type ManifestResult } from './common';
 

@@ -6,7 +6,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { failure, type Failure } from '../../../shared/failures';
-import { Emitter, delay, type Disposable } from '../../../shared/lifecycle';
+import { Emitter, delay, type IDisposable } from '../../../shared/lifecycle';
 import type { Decoder } from '../framing';
 import { LineRing } from './ring';
 
@@ -70,7 +70,7 @@ const DRAIN_AFTER_EXIT_MS = 50;
 /** Last resort after SIGKILL: the kernel reaps almost at once; this bounds the wait regardless. */
 const KILL_WAIT_MS = 2000;
 
-export class PluginProcess implements Disposable {
+export class PluginProcess implements IDisposable {
   readonly stderr: LineRing;
   private readonly child: ChildProcessWithoutNullStreams;
   private exitInfo: ExitInfo | null = null;

@@ -6,6 +6,7 @@
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
+import { isInside } from '../../fs';
 
 export interface ResolvedCommand {
   ok: true;
@@ -66,12 +67,6 @@ function isExecutableFile(file: string, platform: NodeJS.Platform): boolean {
   } catch {
     return false;
   }
-}
-
-/** `child` lies inside `parent` (both real paths), or is it. */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 function realDir(dir: string): string {

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure } from '../../../shared/failures';
-import { Emitter, type Disposable } from '../../../shared/lifecycle';
+import { Emitter, type IDisposable } from '../../../shared/lifecycle';
 import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/model';
 import { PluginHost } from '../host';
 import type { SettingValue } from '../process/launch';
@@ -71,7 +71,7 @@ export interface ToolDeclaration {
   parameters: Record<string, unknown>;
 }
 
-export class PluginRegistry implements Disposable {
+export class PluginRegistry implements IDisposable {
   readonly paths: DataPaths;
   readonly host: PluginHost;
   readonly secrets: SecretStore;

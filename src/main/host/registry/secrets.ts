@@ -4,7 +4,7 @@
  * only its owner can read (mode 0600). Secrets never enter the settings file.
  */
 import { chmodSync, existsSync } from 'node:fs';
-import { readJson, withFileLock, writeJsonAtomic } from './files';
+import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
 
 export interface SecretStore {
   /** Where the values are kept, in words, for the README and the UI. */

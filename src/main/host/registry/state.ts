@@ -8,7 +8,7 @@
  */
 import { statSync } from 'node:fs';
 import type { SettingValue } from '../process/launch';
-import { readJson, withFileLock, writeJsonAtomic } from './files';
+import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
 
 export interface PluginState {
   enabled: boolean;

@@ -6,12 +6,12 @@
  * other state is sent at once (after a pending one would have been, it replaces it).
  */
 import type { Failure } from '../../../shared/failures';
-import { Emitter, type Disposable } from '../../../shared/lifecycle';
+import { Emitter, type IDisposable } from '../../../shared/lifecycle';
 import type { HealthEvent, HealthState } from '../../../shared/model';
 
 const QUIET_WINDOW_MS = 50;
 
-export class HealthReporter implements Disposable {
+export class HealthReporter implements IDisposable {
   state: HealthState;
   reason = '';
   cause: Failure | undefined;

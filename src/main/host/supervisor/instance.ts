@@ -3,7 +3,7 @@
  * hands with under deadlines. Reports its own death once, as a classified failure.
  */
 import { failure, type Failure, type FailureDetails } from '../../../shared/failures';
-import { DisposableStore, Emitter, type Disposable } from '../../../shared/lifecycle';
+import { DisposableStore, Emitter, type IDisposable } from '../../../shared/lifecycle';
 import type { LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';
@@ -19,7 +19,7 @@ export interface InstanceHooks {
 
 const STDERR_TAIL_LINES = 20;
 
-export class Instance implements Disposable {
+export class Instance implements IDisposable {
   private readonly store = new DisposableStore();
   private readonly _onDidDie = new Emitter<Failure>();
   /** The plugin died on its own, or broke its framing. Fires once. */

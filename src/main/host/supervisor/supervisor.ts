@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import { Emitter, type Disposable } from '../../../shared/lifecycle';
-import type { CallEvent, HealthEvent, HealthState, LogEvent, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
-import { abortedFailure, type CallOutcome, type ChatMessage, type DialectFactory } from '../dialects/types';
+import { Emitter, type IDisposable } from '../../../shared/lifecycle';
+import type { CallEvent, ContextMessage, HealthEvent, HealthState, LogEvent, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
+import { abortedFailure, type CallOutcome, type DialectFactory } from '../dialects/types';
 import type { LaunchPlan } from '../process/launch';
 import { RateGate } from '../process/ring';
 import { validateArguments } from '../validate';
@@ -35,7 +35,7 @@ export interface SupervisorOptions {
 }
 
 export interface CallOptions {
-  context?: ChatMessage[];
+  context?: ContextMessage[];
   systemInfo?: string;
   signal?: AbortSignal;
   /** Overrides the plugin's call inactivity timeout. */
@@ -57,7 +57,7 @@ export interface PassthroughEvent {
   reason: string;
 }
 
-export class PluginSupervisor implements Disposable {
+export class PluginSupervisor implements IDisposable {
   readonly spec: PluginSpec;
   private readonly healthReporter: HealthReporter;
   private readonly restartPolicy: RestartPolicy;

@@ -12,7 +12,7 @@
  * One repeating timer runs while the watchdog is on; a tick during a call does nothing. Pausing
  * and resuming for every call therefore costs no timer work on the hot path.
  */
-import type { Disposable } from '../../../shared/lifecycle';
+import type { IDisposable } from '../../../shared/lifecycle';
 import type { Timeouts } from '../../../shared/model';
 import type { DialectSession } from '../dialects/types';
 
@@ -22,7 +22,7 @@ export interface WatchdogHooks {
   unresponsive(reason: string): void;
 }
 
-export class Watchdog implements Disposable {
+export class Watchdog implements IDisposable {
   private interval: ReturnType<typeof setInterval> | undefined;
   /** The ping exchange under way, if any (resolves after its verdict is recorded). */
   private inflight: Promise<void> | null = null;

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync,
 import path from 'node:path';
 import type { PluginSpec } from '../../../../shared/model';
 import { describeManifestErrors, findManifest, loadManifest, MANIFEST_FILES, toId } from '../../manifests';
-import { isInside } from '../../process/resolve';
+import { isInside } from '../../../fs';
 import type { DataPaths } from '../paths';
 import { copyFolder } from './folder';
 import { DEFAULT_LIMITS, refuse, type InstallLimits, type Refusal } from './limits';

@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import yauzl, { type Entry } from 'yauzl';
 import { MANIFEST_FILES } from '../../manifests';
-import { isInside } from '../../process/resolve';
+import { isInside } from '../../../fs';
 import { mib, refuse, type InstallLimits, type Refusal } from './limits';
 
 const S_IFMT = 0o170000;
