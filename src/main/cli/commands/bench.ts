@@ -30,7 +30,7 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     env.out.stderr(`${describeFailure(opened.failure)}\n`);
     return EXIT_FAILED;
   }
-  const { sup, quiet } = opened;
+  const { quiet } = opened;
   try {
     const warmup = Math.min(50, Math.max(5, Math.floor(n / 10)));
     const samples: number[] = [];
@@ -55,7 +55,7 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     if (values.json) jsonLine(env.out, result);
     else {
       env.out.stdout(
-        `${sup.spec.id} ${fn}: ${n} calls\n  p50 ${fmt(result.p50_us)}  p95 ${fmt(result.p95_us)}  p99 ${fmt(result.p99_us)}\n  ${result.calls_per_s} calls/s\n`,
+        `${opened.id} ${fn}: ${n} calls\n  p50 ${fmt(result.p50_us)}  p95 ${fmt(result.p95_us)}  p99 ${fmt(result.p99_us)}\n  ${result.calls_per_s} calls/s\n`,
       );
     }
     return EXIT_OK;

@@ -5,9 +5,8 @@
 import { chunkText, resultText } from '../../../shared/chunks';
 import { describeFailure, failure, type Failure } from '../../../shared/failures';
 import type { CallEvent } from '../../../shared/model';
-import type { CallOutcome } from '../../host/dialects/types';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, parseJsonObject, parsePositiveInt, type Out } from '../io';
-import type { SettingValue } from '../../host/process/launch';
+import type { CallOutcome, SettingValue } from '../../host';
 import { openTarget, type CliEnv } from '../session';
 import { parsePairs } from './plugins';
 
@@ -52,7 +51,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
   const settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
   const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json, settings });
   if (!opened.ok) return reportFailure(out, json, opened.failure);
-  const { sup, quiet } = opened;
+  const { quiet } = opened;
   const printer = new Printer(out, json);
   const stopSignals = env.onInterrupt(() => current?.cancel('interrupted (Ctrl-C)'));
   let current: { cancel(reason?: string): void } | null = null;
@@ -76,7 +75,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
       outcome = await turn.done;
     }
     quiet.dispose();
-    sup.endPassthrough('the command finished');
+    opened.endPassthrough('the command finished');
     return outcome.ok && outcome.value.success ? EXIT_OK : EXIT_FAILED;
   } finally {
     quiet.dispose();

@@ -1,9 +1,7 @@
 /** `plugboard check <plugin>`: the checks of host/check.ts, as a list or as JSON. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { checkPlugin, type CheckStatus } from '../../host/check';
-import type { SettingValue } from '../../host/process/launch';
-import { PluginRegistry } from '../../host/registry/registry';
+import { checkPlugin, PluginRegistry, type CheckStatus, type SettingValue } from '../../host';
 import { bundledPluginsDir, dataDirOf, looksLikePath } from '../target';
 import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
@@ -44,7 +42,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
     const rec = registry.record(arg);
     if (rec) {
       target = rec.dir;
-      settings = { ...(await registry.launchSettings(arg)), ...settings };
+      settings = { ...(rec.spec ? await registry.settings.launchValues(arg, rec.spec.settings) : {}), ...settings };
       allowedCapabilities = registry.pluginState(arg).grants;
     } else if (!existsSync(arg)) {
       unknown = `no plugin "${arg}" is bundled or installed (data directory ${dataDir}), and there is no folder or file ${path.resolve(arg)}`;

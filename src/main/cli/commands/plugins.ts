@@ -4,7 +4,8 @@
  * (the reason on stderr, or as JSON with --json), 2 usage.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
-import { PluginRegistry, type Done, type Refused } from '../../host/registry/registry';
+import type { Failure } from '../../../shared/failures';
+import { PluginRegistry, type Done } from '../../host';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
@@ -132,14 +133,14 @@ function report(out: Out, json: boolean, r: Done): number {
   return EXIT_OK;
 }
 
-function refusal(out: Out, json: boolean, r: Refused): number {
-  if (json) jsonLine(out, { ok: false, error: r.message });
+function refusal(out: Out, json: boolean, r: Failure): number {
+  if (json) jsonLine(out, { ok: false, code: r.code, error: r.message });
   else out.stderr(`refused: ${r.message}\n`);
   return EXIT_FAILED;
 }
 
 async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<number> {
-  const views = new Map(await Promise.all(registry.list().map(async (r) => [r.id, await registry.settingsView(r.id)] as const)));
+  const views = new Map(await Promise.all(registry.list().map(async (r) => [r.id, r.spec ? await registry.settings.view(r.id, r.spec.settings) : []] as const)));
   const rows = registry.list().map((rec) => {
     const state = registry.pluginState(rec.id);
     const tools = registry.tools(rec.id);

@@ -8,7 +8,7 @@
  * - Planner streams (`stream_start` / `stream_data` / `stream_end`) are checked: sequence numbers
  *   must run without gaps and the announced total must match; a gap names the missing chunk.
  * - `ping` answered with an error still proves the process alive. Real plugins may also ignore
- *   ping entirely, which while idle looks exactly like a freeze: a plugin whose first ping goes
+ *   ping entirely, which while idle looks exactly like a freeze: a plugin whose first two pings go
  *   unanswered is taken for one of those, noted once, and not pinged again. Its crashes and its
  *   calls' deadlines are still watched; a freeze while idle shows at its next call's deadline.
  */
@@ -49,6 +49,7 @@ class JsonRpcSession implements DialectSession {
   private readonly active = new Map<RpcId, ActiveCall>();
   private readonly streams: PlannerStreams;
   private pingSupport: 'unknown' | 'yes' | 'no' = 'unknown';
+  private unansweredPings = 0;
 
   constructor(private readonly ctx: SessionContext) {
     this.flavor = ctx.spec.rpcFlavor;
@@ -150,10 +151,14 @@ class JsonRpcSession implements DialectSession {
     const outcome = await this.peer.request('ping', {}, { timeoutMs }).outcome;
     if (outcome.type === 'result' || outcome.type === 'error') {
       this.pingSupport = 'yes';
+      this.unansweredPings = 0;
       return outcome.type === 'error' ? { type: 'answered', error: outcome.error.message } : { type: 'answered' };
     }
-    if (this.pingSupport === 'unknown') {
-      // Real Mehrhof plugins may ignore ping entirely. Say so once instead of killing them.
+    // Real Mehrhof plugins may ignore ping entirely. A plugin still starting up misses its first
+    // ping too (a plugin with no init call counts as up once its process runs), so it is taken
+    // for one that ignores ping only when a second one in a row goes unanswered; the first miss
+    // is an ordinary miss, and the watchdog asks again at once.
+    if (this.pingSupport === 'unknown' && ++this.unansweredPings >= 2) {
       this.pingSupport = 'no';
       this.ctx.diagnostic(
         'warn',

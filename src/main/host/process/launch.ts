@@ -33,6 +33,8 @@ export interface LaunchPlan {
   /** The command as it will run, for messages. */
   displayCommand: string[];
   pathSearched: string;
+  /** What the start is doing, when it is more than launching (say, a launcher installing on first run). */
+  note?: string;
 }
 
 /** The value of each setting: the user's, else the default. Missing required ones are listed. */
@@ -103,7 +105,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
   const { values, missing } = settingValues(spec.settings, input.settings);
   if (missing.length > 0) {
     const names = missing.map((s) => `${s.key}${s.title && s.title !== s.key ? ` (${s.title})` : ''}`).join(', ');
-    return failure('launch_failed', `required settings are not set: ${names}. Set them with: plugboard plugins config ${spec.id} KEY=VALUE`);
+    return failure('settings_missing', `required settings are not set: ${names}`, { data: { plugin: spec.id, settings: missing.map((s) => s.key) } });
   }
   const ctx = { dirname: spec.dir, home: parentEnv.HOME ?? parentEnv.USERPROFILE ?? os.homedir(), values };
 

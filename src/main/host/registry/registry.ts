@@ -1,26 +1,25 @@
 /**
- * The plugin registry: what is installed and bundled, and everything the user decides about each
- * plugin (enabled, exposed tools, granted capabilities, settings and secrets), persisted, applied
- * at once to the running host, and audited. The back end of the plugin panel, drag-and-drop and
- * `plugboard plugins`. Node only.
+ * The plugin registry: what is installed and bundled, and what the person decided about each
+ * plugin (enabled, exposed tools, granted capabilities), persisted, applied at once to the running
+ * host, and audited. Calls pass its checks before they reach a plugin. It owns the settings
+ * (PluginSettings) and the installer (Installer), and it is the only one that tells the host what
+ * to launch: it computes each plugin's launch binding and hands it over whenever it changes.
+ * The back end of the plugin panel, drag-and-drop and `plugboard plugins`. Node only.
  */
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { requestedCapabilities } from '../../../shared/capabilities';
-import { failure, type Failure } from '../../../shared/failures';
+import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
 import { Emitter, type IDisposable } from '../../../shared/lifecycle';
-import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/model';
-import { PluginHost } from '../host';
-import type { SettingValue } from '../process/launch';
-import type { CallHandle, CallOptions, PluginSupervisor } from '../supervisor/supervisor';
+import type { HealthEvent, PluginSpec, ToolSpec } from '../../../shared/model';
+import { PluginHost, refusedCall } from '../host';
+import type { InstallLimits } from './install/limits';
+import type { CallHandle, CallOptions, LaunchBinding } from '../supervisor/supervisor';
 import { AuditLog, type AuditAction } from './audit';
 import { discover, loadRecord, type PluginRecord } from './discovery';
-import { installStaged, removeInstalled, type InstallOutcome } from './install/commit';
-import { DEFAULT_LIMITS, type InstallLimits } from './install/limits';
-import { stage, type Staged } from './install/stage';
+import { Installer, type GrantChoice, type InstallOutcome, type InstallPreview } from './installer';
 import { DataPaths } from './paths';
+import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from './secrets';
-import { coerceSetting, displayValue } from './settings';
 import { defaultPluginState, StateStore, type PluginState } from './state';
 
 export interface RegistryOptions {
@@ -40,52 +39,20 @@ export interface RegistryOptions {
   env?: Record<string, string>;
 }
 
-/** What a registry operation answers: what it did, or why it refused (already audited). */
-export type Done = { ok: true; detail: string } | Refused;
-export interface Refused {
-  ok: false;
-  message: string;
-}
-
-export interface InstallPreview {
-  ok: true;
-  id: string;
-  name: string;
-  version: string;
-  description: string;
-  dialect: PluginSpec['dialect'];
-  tools: ToolSpec[];
-  requested: string[];
-  requiredSettings: SettingSpec[];
-  /** Set when a plugin with this id is installed already. */
-  replaces?: { version: string };
-  warnings: string[];
-}
-
-export interface ToolDeclaration {
-  /** `plugin__tool`: unique across plugins, safe as a model function name. */
-  qualifiedName: string;
-  plugin: string;
-  tool: string;
-  description: string;
-  parameters: Record<string, unknown>;
-}
+/** What a decision answers: what it did, or why it refused (audited either way). */
+export type Done = Outcome<{ detail: string }>;
 
 export class PluginRegistry implements IDisposable {
   readonly paths: DataPaths;
-  readonly host: PluginHost;
   readonly secrets: SecretStore;
   readonly state: StateStore;
+  readonly settings: PluginSettings;
+  private readonly host: PluginHost;
+  private readonly installer: Installer;
   private readonly audit: AuditLog;
-  private readonly limits: InstallLimits;
   private records = new Map<string, PluginRecord>();
-  /**
-   * Which secret settings have a value, per plugin: kept here so the plugin list can name a
-   * missing secret without reading the secret store (the OS keychain in the app) every time.
-   */
-  private readonly secretKeys = new Map<string, Set<string>>();
   private readonly _onDidChange = new Emitter<{ id: string; reason: string }>();
-  /** Something about a plugin changed (installed, removed, exposure, grants, settings). */
+  /** Something about a plugin changed (installed, removed, exposure, grants, settings, tools). */
   readonly onDidChange = this._onDidChange.event;
 
   private constructor(private readonly opts: RegistryOptions) {
@@ -93,12 +60,12 @@ export class PluginRegistry implements IDisposable {
     this.secrets = opts.secrets ?? new FileSecretStore(this.paths.secrets);
     this.state = new StateStore(this.paths.state);
     this.audit = new AuditLog(this.paths.audit);
-    this.limits = { ...DEFAULT_LIMITS, ...(opts.limits ?? {}) };
+    this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn) => this.update(id, fn) });
+    this.installer = new Installer(this.paths, this.state, this.secrets, opts.limits);
     this.host = new PluginHost({
       parentEnv: opts.parentEnv ?? process.env,
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
-      hostEnv: (spec) => this.hostEnv(spec),
     });
   }
 
@@ -107,9 +74,22 @@ export class PluginRegistry implements IDisposable {
     await r.reload();
     if (opts.autostart) {
       // A plugin that still needs a setting waits for it, stopped, instead of failing to start.
-      for (const s of r.host.list()) if (s.spec.persistent && r.isEnabled(s.spec.id) && r.missingSettings(s.spec.id).length === 0) void s.start();
+      for (const rec of r.list()) if (rec.spec?.persistent && r.isEnabled(rec.id) && r.missingSettings(rec.id).length === 0) void r.host.start(rec.id);
     }
     return r;
+  }
+
+  get onDidChangeHealth() {
+    return this.host.onDidChangeHealth;
+  }
+  get onDidLog() {
+    return this.host.onDidLog;
+  }
+  get onDidChangeTools() {
+    return this.host.onDidChangeTools;
+  }
+  get onDidChangePassthrough() {
+    return this.host.onDidChangePassthrough;
   }
 
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
@@ -118,18 +98,7 @@ export class PluginRegistry implements IDisposable {
     const next = new Map(found.map((r) => [r.id, r]));
     for (const id of this.records.keys()) if (!next.has(id)) await this.host.remove(id);
     this.records = next;
-    for (const r of found) {
-      if (!r.spec) continue;
-      if (r.spec.settings.some((x) => x.sensitive)) await this.readSecrets(r.id).catch(() => undefined);
-      await this.bind(r.spec);
-    }
-  }
-
-  /** A plugin's secrets, noting which are set. */
-  private async readSecrets(id: string): Promise<Record<string, string>> {
-    const values = await this.secrets.get(id);
-    this.secretKeys.set(id, new Set(Object.keys(values)));
-    return values;
+    for (const r of found) if (r.spec) await this.bind(r.spec);
   }
 
   list(): PluginRecord[] {
@@ -140,16 +109,12 @@ export class PluginRegistry implements IDisposable {
     return this.records.get(id);
   }
 
-  supervisor(id: string): PluginSupervisor | undefined {
-    return this.host.get(id);
-  }
-
-  /** The user's decisions about a plugin; defaults for one never touched. */
+  /** The person's decisions about a plugin; defaults for one never touched. */
   pluginState(id: string): PluginState {
     const saved = this.state.plugin(id);
     if (saved) return saved;
     const rec = this.records.get(id);
-    // Bundled plugins ship with the app: what they request is granted until the user revokes it.
+    // Bundled plugins ship with the app: what they request is granted until the person revokes it.
     return defaultPluginState(rec?.source === 'bundled' && rec.spec ? requestedCapabilities(rec.spec) : []);
   }
 
@@ -167,40 +132,63 @@ export class PluginRegistry implements IDisposable {
     return this.pluginState(id).grants.includes(capability);
   }
 
-  /** Every tool of a plugin with its exposure. */
+  /** Every tool of a plugin (declared, completed by what it announced) with its exposure. */
   tools(id: string): Array<ToolSpec & { exposed: boolean }> {
-    const sup = this.host.get(id);
-    const tools = sup ? sup.tools : (this.records.get(id)?.spec?.tools ?? []);
+    const tools = this.host.tools(id) ?? this.records.get(id)?.spec?.tools ?? [];
     return tools.map((t) => ({ ...t, exposed: this.isExposed(id, t.name) }));
+  }
+
+  health(id: string): HealthEvent | undefined {
+    return this.host.healthOf(id);
+  }
+
+  /** Every plugin with a process, by pid (for resource figures). */
+  pids(): Map<number, string> {
+    const out = new Map<number, string>();
+    for (const id of this.host.ids()) {
+      const pid = this.host.healthOf(id)?.pid;
+      if (pid) out.set(pid, id);
+    }
+    return out;
+  }
+
+  missingSettings(id: string): string[] {
+    const spec = this.records.get(id)?.spec;
+    return spec ? this.settings.missing(id, spec.settings) : [];
   }
 
   // ---- calls -------------------------------------------------------------------------------
 
   /**
-   * Calls a tool the way the user allowed: refused with `tool_not_exposed` before anything starts
-   * when the plugin is disabled or the tool unexposed; the chat context only with
-   * `conversation.read`; a passthrough session only with `passthrough`.
+   * Calls a tool the way the person allowed: refused before anything starts when the plugin is
+   * unknown (`not_found`), disabled (`disabled`), or it or the tool is switched off
+   * (`tool_not_exposed`); the chat context only with `conversation.read`; a passthrough session
+   * only with `passthrough`.
    */
   call(id: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
-    const sup = this.host.get(id);
-    const refused = this.refusal(id, tool, sup);
-    if (refused || !sup) return refusedHandle(refused ?? failure('tool_not_exposed', `no plugin "${id}"`), opts);
-    return sup.call(tool, args, this.gate(id, opts));
+    const refused = this.refusal(id, tool);
+    return refused ? refusedCall(refused, opts) : this.host.call(id, tool, args, this.gate(id, opts));
   }
 
   input(id: string, text: string, opts: CallOptions = {}): CallHandle {
-    const sup = this.host.get(id);
-    const refused = this.refusal(id, undefined, sup);
-    if (refused || !sup) return refusedHandle(refused ?? failure('tool_not_exposed', `no plugin "${id}"`), opts);
-    return sup.input(text, this.gate(id, opts));
+    const refused = this.refusal(id, undefined);
+    return refused ? refusedCall(refused, opts) : this.host.input(id, text, this.gate(id, opts));
   }
 
-  private refusal(id: string, tool: string | undefined, sup: PluginSupervisor | undefined): Failure | undefined {
+  endPassthrough(id: string, reason?: string): void {
+    this.host.endPassthrough(id, reason);
+  }
+
+  passthroughSessions(): Array<{ pluginId: string; owner: string | undefined }> {
+    return this.host.passthroughSessions();
+  }
+
+  private refusal(id: string, tool: string | undefined): Failure | undefined {
     const rec = this.records.get(id);
-    if (!rec) return failure('tool_not_exposed', `no plugin "${id}" is installed or bundled`);
-    if (!rec.spec || !sup) return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
-    if (!this.isEnabled(id)) return failure('tool_not_exposed', `${id} is disabled; enable it first`);
-    if (!this.pluginState(id).exposed) return failure('tool_not_exposed', `${id} is not exposed`);
+    if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
+    if (!rec.spec || !this.host.has(id)) return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
+    if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
+    if (!this.pluginState(id).exposed) return failure('tool_not_exposed', `${id} is switched off (not exposed)`);
     if (tool !== undefined && !this.isExposed(id, tool)) return failure('tool_not_exposed', `${id}:${tool} is switched off`);
     return undefined;
   }
@@ -211,49 +199,59 @@ export class PluginRegistry implements IDisposable {
     return out;
   }
 
-  // ---- install ----------------------------------------------------------------------------
+  // ---- lifecycle ---------------------------------------------------------------------------
 
-  async preview(source: string): Promise<InstallPreview | Refused> {
-    const staged = await stage(source, this.paths, this.limits);
-    if (!staged.ok) return staged;
-    try {
-      return this.describeStaged(staged);
-    } finally {
-      staged.discard();
-    }
+  /** A person's start: the launch binding is computed afresh (settings may have changed elsewhere). */
+  async start(id: string): Promise<Done> {
+    const spec = this.loaded(id);
+    if (!spec.ok) return spec;
+    if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
+    await this.rebind(spec.value);
+    const r = await this.host.start(id);
+    return r.ok ? { ok: true, detail: spec.value.persistent ? 'started' : 'starts on its next call' } : r;
   }
 
-  async install(source: string, opts: { replace?: boolean; grant?: 'requested' | 'none' | string[] } = {}): Promise<InstallOutcome | Refused> {
-    const staged = await stage(source, this.paths, this.limits);
-    if (!staged.ok) return this.refused('install', '?', source, staged.message);
+  async stop(id: string): Promise<Done> {
+    const spec = this.loaded(id);
+    if (!spec.ok) return spec;
+    await this.host.stop(id);
+    return { ok: true, detail: 'stopped' };
+  }
+
+  async restart(id: string): Promise<Done> {
+    const spec = this.loaded(id);
+    if (!spec.ok) return spec;
+    if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
+    await this.rebind(spec.value);
+    const r = await this.host.restart(id);
+    return r.ok ? { ok: true, detail: 'restarted' } : r;
+  }
+
+  private loaded(id: string): Result<PluginSpec> {
+    const rec = this.records.get(id);
+    if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
+    if (!rec.spec) return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
+    return { ok: true, value: rec.spec };
+  }
+
+  // ---- install -----------------------------------------------------------------------------
+
+  preview(source: string): Promise<Outcome<{ preview: InstallPreview }>> {
+    return this.installer.preview(source, (id) => this.records.get(id));
+  }
+
+  async install(source: string, opts: { replace?: boolean; grant?: GrantChoice } = {}): Promise<InstallOutcome | Failure> {
+    const prepared = await this.installer.prepare(source, (id) => this.records.get(id), opts.replace === true);
+    if (!prepared.ok) return this.refused('install', prepared.id, prepared.failure, source);
+    const { staged, upgrading } = prepared;
     const id = staged.spec.id;
     const existing = this.records.get(id);
-    if (existing?.source === 'bundled') {
-      staged.discard();
-      return this.refused('install', id, source, `"${id}" is the id of a bundled plugin; choose another id`);
-    }
-    const upgrading = existing !== undefined && existing.source === 'installed';
-    if (upgrading && !opts.replace) {
-      staged.discard();
-      return this.refused('install', id, source, `a plugin "${id}" is installed already (version ${existing.spec?.version ?? '?'}); replace it to upgrade`);
-    }
-    const requested = requestedCapabilities(staged.spec);
-    const grants = opts.grant === 'none' ? [] : Array.isArray(opts.grant) ? opts.grant.filter((g) => requested.includes(g)) : requested;
     if (upgrading) await this.host.remove(id);
-    const outcome = await installStaged(staged, {
-      paths: this.paths,
-      state: this.state,
-      source: path.resolve(source),
-      grants,
-      upgrade: upgrading,
-    });
+    const outcome = await this.installer.commit(staged, source, opts.grant ?? 'requested', upgrading);
     if (!outcome.ok) {
-      if (upgrading && existing.spec) await this.bind(existing.spec);
-      return this.refused(upgrading ? 'upgrade' : 'install', id, source, outcome.message);
+      if (upgrading && existing?.spec) await this.bind(existing.spec);
+      return this.refused(upgrading ? 'upgrade' : 'install', id, outcome, source);
     }
-    // A fresh install starts without secrets, even ones an earlier uninstall elsewhere left behind.
-    if (!upgrading) await this.secrets.removeAll(id).catch(() => undefined);
-    await this.readSecrets(id).catch(() => undefined);
     const rec = loadRecord(this.paths.plugin(id), 'installed');
     this.records.set(id, rec);
     if (rec.spec) await this.bind(rec.spec);
@@ -262,61 +260,46 @@ export class PluginRegistry implements IDisposable {
     return outcome;
   }
 
-  private describeStaged(staged: Staged): InstallPreview {
-    const s = staged.spec;
-    const existing = this.records.get(s.id);
-    const p: InstallPreview = {
-      ok: true,
-      id: s.id,
-      name: s.name,
-      version: s.version,
-      description: s.description,
-      dialect: s.dialect,
-      tools: s.tools,
-      requested: requestedCapabilities(s),
-      requiredSettings: s.settings.filter((x) => x.required && x.default === undefined),
-      warnings: staged.warnings,
-    };
-    if (existing?.spec) p.replaces = { version: existing.spec.version };
-    return p;
-  }
-
   async uninstall(id: string): Promise<Done> {
     const rec = this.records.get(id);
-    if (!rec) return this.refused('uninstall', id, undefined, `no plugin "${id}" is installed`);
-    if (rec.source === 'bundled') return this.refused('uninstall', id, undefined, `${id} is bundled with the app and cannot be uninstalled; disable it instead`);
+    if (!rec) return this.refused('uninstall', id, failure('not_found', `no plugin "${id}" is installed`));
+    if (rec.source === 'bundled') {
+      return this.refused('uninstall', id, failure('invalid_state', `${id} is bundled with the app and cannot be uninstalled; disable it instead`));
+    }
     await this.host.remove(id);
-    const r = await removeInstalled(id, rec.dir, { paths: this.paths, state: this.state, secrets: this.secrets });
+    const r = await this.installer.uninstall(rec);
     if (!r.ok) {
       // Still installed: put it back in the host as it was.
       if (rec.spec) await this.bind(rec.spec);
-      return this.refused('uninstall', id, undefined, r.message);
+      return this.refused('uninstall', id, r);
     }
     this.records.delete(id);
-    this.secretKeys.delete(id);
+    this.settings.forget(id);
     this._onDidChange.fire({ id, reason: 'uninstalled' });
-    return this.ok('uninstall', id, `removed ${rec.dir}, its settings, secrets and data`);
+    return this.ok('uninstall', id, r.detail);
   }
 
   // ---- decisions ----------------------------------------------------------------------------
 
   async setEnabled(id: string, enabled: boolean): Promise<Done> {
     const action: AuditAction = enabled ? 'enable' : 'disable';
-    if (!this.records.has(id)) return this.refused(action, id, undefined, `no plugin "${id}"`);
+    if (!this.records.has(id)) return this.refused(action, id, failure('not_found', `no plugin "${id}"`));
     await this.update(id, (s) => {
       s.enabled = enabled;
     });
-    await this.host.get(id)?.setEnabled(enabled);
+    const spec = this.records.get(id)?.spec;
+    if (enabled && spec) await this.rebind(spec);
+    await this.host.setEnabled(id, enabled);
     return this.ok(action, id, enabled ? 'enabled' : 'disabled');
   }
 
   async setExposed(id: string, tool: string | undefined, exposed: boolean): Promise<Done> {
     const action: AuditAction = exposed ? 'expose' : 'unexpose';
-    if (!this.records.has(id)) return this.refused(action, id, undefined, `no plugin "${id}"`);
+    if (!this.records.has(id)) return this.refused(action, id, failure('not_found', `no plugin "${id}"`));
     if (tool !== undefined) {
       const known = this.tools(id).map((t) => t.name);
       if (known.length > 0 && !known.includes(tool)) {
-        return this.refused(action, id, undefined, `${id} has no tool "${tool}" (it has: ${known.join(', ')})`, tool);
+        return this.refused(action, id, failure('not_found', `${id} has no tool "${tool}" (it has: ${known.join(', ')})`), undefined, tool);
       }
     }
     await this.update(id, (s) => {
@@ -327,138 +310,73 @@ export class PluginRegistry implements IDisposable {
     return this.ok(action, id, `${tool === undefined ? id : `${id}:${tool}`} ${exposed ? 'exposed' : 'unexposed'}`, tool);
   }
 
-  async grant(id: string, capabilities: string[]): Promise<Done> {
+  grant(id: string, capabilities: string[]): Promise<Done> {
     return this.changeGrants(id, capabilities, true);
   }
 
-  async revoke(id: string, capabilities: string[]): Promise<Done> {
+  revoke(id: string, capabilities: string[]): Promise<Done> {
     return this.changeGrants(id, capabilities, false);
   }
 
   private async changeGrants(id: string, caps: string[], grant: boolean): Promise<Done> {
     const action: AuditAction = grant ? 'grant' : 'revoke';
-    const rec = this.records.get(id);
-    if (!rec?.spec) return this.refused(action, id, undefined, rec ? `${id} could not be loaded` : `no plugin "${id}"`);
-    const requested = requestedCapabilities(rec.spec);
+    const spec = this.loaded(id);
+    if (!spec.ok) return this.refused(action, id, spec);
+    const requested = requestedCapabilities(spec.value);
     const unknown = grant ? caps.filter((c) => !requested.includes(c)) : [];
     if (unknown.length > 0) {
-      return this.refused(action, id, undefined, `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'})`, undefined, caps);
+      const why = failure('invalid_input', `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'})`);
+      return this.refused(action, id, why, undefined, undefined, caps);
     }
     await this.update(id, (s) => {
       s.grants = grant ? [...new Set([...s.grants, ...caps])] : s.grants.filter((g) => !caps.includes(g));
     });
     // Grants are read at launch (handshake checks, secrets in the environment): restart a running plugin.
-    const sup = this.host.get(id);
-    if (sup && sup.health.pid !== null && sup.spec.persistent) await sup.restart();
+    await this.applyToRunning(spec.value);
     return this.ok(action, id, `${grant ? 'granted' : 'revoked'} ${caps.join(', ')}`, undefined, caps);
   }
 
-  /**
-   * Sets settings from text (`KEY=VALUE`) or values; `null` unsets. Sensitive values go to the
-   * secret store, never to the settings file. Every value is checked before any is stored.
-   */
+  /** Sets settings (see PluginSettings.configure); a running plugin restarts with them. */
   async configure(id: string, values: Record<string, unknown>): Promise<Done> {
-    const rec = this.records.get(id);
-    if (!rec?.spec) return this.refused('configure', id, undefined, rec ? `${id} could not be loaded` : `no plugin "${id}"`);
-    const specs = rec.spec.settings;
-    const plain: Record<string, SettingValue | null> = {};
-    const secret: Record<string, string | null> = {};
-    for (const [key, raw] of Object.entries(values)) {
-      const spec = specs.find((s) => s.key === key);
-      if (!spec) {
-        return this.refused('configure', id, undefined, `${id} has no setting "${key}" (it has: ${specs.map((s) => s.key).join(', ') || 'none'})`);
-      }
-      if (raw === null) {
-        (spec.sensitive ? secret : plain)[key] = null;
-        continue;
-      }
-      const c = coerceSetting(spec, raw);
-      if (!c.ok) {
-        // The error would quote the value: a secret's value must not reach the audit log or a screen.
-        const message = spec.sensitive ? `${key}: the value given is not a valid ${spec.type} (not shown: the setting is secret)` : c.message;
-        return this.refused('configure', id, undefined, message);
-      }
-      if (spec.sensitive) secret[key] = Array.isArray(c.value) ? JSON.stringify(c.value) : String(c.value);
-      else plain[key] = c.value;
-    }
-    for (const [k, v] of Object.entries(secret)) await this.secrets.set(id, k, v);
-    if (Object.keys(secret).length > 0) await this.readSecrets(id);
-    await this.update(id, (s) => {
-      for (const [k, v] of Object.entries(plain)) {
-        if (v === null) delete s.settings[k];
-        else s.settings[k] = v;
-      }
-    });
-    const keys = Object.keys(values);
-    const sup = this.host.get(id);
-    if (sup && sup.health.pid !== null && sup.spec.persistent) await sup.restart();
-    return this.ok('configure', id, `set ${keys.join(', ')}${Object.keys(secret).length ? ` (secrets in ${this.secrets.description})` : ''}`);
-  }
-
-  /** Required settings that have neither a value nor a default, secret ones included. */
-  missingSettings(id: string): string[] {
-    const spec = this.records.get(id)?.spec;
-    if (!spec) return [];
-    const stored = this.pluginState(id).settings;
-    const secrets = this.secretKeys.get(id);
-    const isSet = (key: string, sensitive: boolean): boolean => (sensitive ? (secrets?.has(key) ?? false) : stored[key] !== undefined);
-    return spec.settings.filter((s) => s.required && s.default === undefined && !isSet(s.key, s.sensitive)).map((s) => s.key);
-  }
-
-  /** Each setting with what a person may see of its value (secrets masked) and whether it is set. */
-  async settingsView(id: string): Promise<Array<SettingSpec & { value: string | null; isSet: boolean }>> {
-    const spec = this.records.get(id)?.spec;
-    if (!spec) return [];
-    const stored = this.pluginState(id).settings;
-    const secrets = spec.settings.some((s) => s.sensitive) ? await this.readSecrets(id) : {};
-    return spec.settings.map((s) => {
-      const raw = s.sensitive ? secrets[s.key] : stored[s.key];
-      return { ...s, value: displayValue(s, raw), isSet: raw !== undefined };
-    });
-  }
-
-  /** Setting values for a launch: stored values, then secrets when `secrets` is granted. */
-  async launchSettings(id: string): Promise<Record<string, SettingValue>> {
-    const out: Record<string, SettingValue> = { ...this.pluginState(id).settings };
-    if (!this.granted(id, 'secrets')) return out;
-    const spec = this.records.get(id)?.spec;
-    for (const [k, v] of Object.entries(await this.secrets.get(id))) {
-      const s = spec?.settings.find((x) => x.key === k);
-      out[k] = s?.multiple && v.startsWith('[') ? (JSON.parse(v) as string[]) : v;
-    }
-    return out;
+    const spec = this.loaded(id);
+    if (!spec.ok) return this.refused('configure', id, spec);
+    const r = await this.settings.configure(id, spec.value.settings, values);
+    if (!r.ok) return this.refused('configure', id, r);
+    await this.applyToRunning(spec.value);
+    return this.ok('configure', id, r.detail);
   }
 
   // ---- host binding -------------------------------------------------------------------------
 
-  private async bind(spec: PluginSpec): Promise<void> {
+  /** The launch binding of a plugin, from its settings, secrets and grants as they are now. */
+  private async binding(spec: PluginSpec): Promise<LaunchBinding> {
     const id = spec.id;
-    await this.host.add(spec, {
-      enabled: this.isEnabled(id),
-      allowedCapabilities: () => this.pluginState(id).grants,
-      settings: () => this.launchSettings(id),
-      preflight: async () => {
-        if (this.granted(id, 'secrets')) return undefined;
-        const withheld = spec.settings.filter((s) => s.sensitive && s.required && s.default === undefined).map((s) => s.key);
-        if (withheld.length === 0) return undefined;
-        return failure(
-          'capability_not_allowed',
-          `${id} needs the secret setting${withheld.length > 1 ? 's' : ''} ${withheld.join(', ')}, but the secrets capability is not granted: plugboard plugins grant ${id} secrets`,
-        );
-      },
-    });
+    const allowedCapabilities = this.pluginState(id).grants;
+    const withheld = this.settings.withheld(id, spec.settings);
+    if (withheld.length > 0) {
+      const plan = failure(
+        'capability_not_allowed',
+        `${id} needs the secret setting${withheld.length > 1 ? 's' : ''} ${withheld.join(', ')}, but the secrets capability is not granted: grant it in the plugin's Permissions (plugboard plugins grant ${id} secrets)`,
+      );
+      return { plan, allowedCapabilities };
+    }
+    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(id, spec.dir, this.opts.nodeModules) };
+    return { plan: this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env), allowedCapabilities };
   }
 
-  private hostEnv(spec: PluginSpec): Record<string, string> {
-    const data = this.paths.pluginData(spec.id);
-    mkdirSync(data, { recursive: true });
-    const env: Record<string, string> = {
-      PLUGBOARD_PLUGIN_ID: spec.id,
-      PLUGBOARD_PLUGIN_DIR: spec.dir,
-      PLUGBOARD_DATA_DIR: data,
-    };
-    if (this.opts.nodeModules) env.PLUGBOARD_NODE_MODULES = this.opts.nodeModules;
-    return { ...(this.opts.env ?? {}), ...env };
+  private async bind(spec: PluginSpec): Promise<void> {
+    await this.settings.noteSecrets(spec.id, spec.settings);
+    await this.host.add(spec, { binding: await this.binding(spec), enabled: this.isEnabled(spec.id) });
+  }
+
+  private async rebind(spec: PluginSpec): Promise<void> {
+    this.host.rebind(spec.id, await this.binding(spec));
+  }
+
+  /** After a change of settings or grants: the next launch uses them, and a running plugin restarts. */
+  private async applyToRunning(spec: PluginSpec): Promise<void> {
+    await this.rebind(spec);
+    if (spec.persistent && this.host.healthOf(spec.id)?.pid) await this.host.restart(spec.id);
   }
 
   private async update(id: string, fn: (s: PluginState) => void): Promise<void> {
@@ -476,17 +394,17 @@ export class PluginRegistry implements IDisposable {
     return { ok: true, detail };
   }
 
-  private refused(action: AuditAction, id: string, source: string | undefined, message: string, tool?: string, capabilities?: string[]): Refused {
+  private refused(action: AuditAction, id: string, why: Failure, source?: string, tool?: string, capabilities?: string[]): Failure {
     this.audit.append({
       action,
       plugin: id,
       ok: false,
-      detail: message,
+      detail: why.message,
       ...(source ? { source: path.resolve(source) } : {}),
       ...(tool ? { tool } : {}),
       ...(capabilities ? { capabilities } : {}),
     });
-    return { ok: false, message };
+    return why;
   }
 
   async shutdown(): Promise<void> {
@@ -497,11 +415,4 @@ export class PluginRegistry implements IDisposable {
     this.host.dispose();
     this._onDidChange.dispose();
   }
-}
-
-/** A call refused before anything started: already done, with its error event sent. */
-function refusedHandle(f: Failure, opts: CallOptions): CallHandle {
-  const callId = `refused-${Math.random().toString(36).slice(2)}`;
-  opts.onEvent?.({ type: 'error', callId, failure: f });
-  return { callId, done: Promise.resolve(f), cancel: () => {} };
 }
