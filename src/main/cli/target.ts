@@ -5,7 +5,6 @@
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { requestedCapabilities } from '../../shared/capabilities';
 import { failure, type Failure } from '../../shared/failures';
 import type { PluginSpec } from '../../shared/model';
@@ -15,15 +14,16 @@ import type { SettingValue } from '../host/process/launch';
 import { DataPaths, defaultDataDir } from '../host/registry/paths';
 import { PluginRegistry } from '../host/registry/registry';
 import type { CallHandle, CallOptions, PluginSupervisor } from '../host/supervisor/supervisor';
+import { packageRoot } from './package-root';
 
 /** The app's bundled plugins: $PLUGBOARD_BUNDLED_PLUGINS, else the checkout's plugins/ folder. */
 export function bundledPluginsDir(): string {
   if (process.env.PLUGBOARD_BUNDLED_PLUGINS) return path.resolve(process.env.PLUGBOARD_BUNDLED_PLUGINS);
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'plugins');
+  return path.join(packageRoot(), 'plugins');
 }
 
 export function nodeModulesDir(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'node_modules');
+  return path.join(packageRoot(), 'node_modules');
 }
 
 export function dataDirOf(flag: string | undefined): string {
