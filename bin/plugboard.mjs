@@ -4,6 +4,7 @@
 // compares the build with the sources it was made from (a stat per file, about a millisecond);
 // when one changed it rebuilds (a fraction of a second) and says so on stderr, and when the
 // build cannot be made it runs the TypeScript sources through tsx instead, and says that.
+// Stack traces name the built chunks; NODE_OPTIONS=--enable-source-maps maps them to src/.
 import { pathToFileURL } from 'node:url';
 import { buildCli, cliBuildState, describeBuildError, ROOT } from '../scripts/build-cli.mjs';
 

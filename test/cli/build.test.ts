@@ -15,7 +15,7 @@ afterAll(cleanupFixtures);
 /** A checkout with what the CLI is built from, and the real node_modules (esbuild, tsx). */
 function checkoutCopy(): string {
   const root = tmpDir('cli-build');
-  for (const p of ['bin', 'scripts/build-cli.mjs', 'package.json', 'tsconfig.node.json', 'tsconfig.base.json', 'src/main', 'src/shared']) {
+  for (const p of ['bin', 'scripts/build-cli.mjs', 'package.json', 'tsconfig.node.json', 'tsconfig.base.json', 'src']) {
     cpSync(path.join(REPO, p), path.join(root, p), { recursive: true });
   }
   symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
