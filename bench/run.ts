@@ -8,6 +8,7 @@
  *   streams       chunks/s and MB/s, raw against through the host, 64 B and 4 KiB chunks
  *   watchdog      a plugin frozen while idle (SIGSTOP at a random moment) until it is killed
  *   crashes       SIGKILL until the host notices, and until the plugin is ready again
+ *   CLI           `plugboard --help` from spawn to exit, against `node -e ''`
  *
  * Options: --quick (fewer iterations), --json FILE (write the figures).
  */
@@ -21,6 +22,7 @@ import { loadManifest } from '../src/main/host/manifests';
 import type { PluginSupervisor } from '../src/main/host/supervisor/supervisor';
 import type { HealthState, PluginSpec } from '../src/shared/model';
 import { median, percentile } from '../src/shared/stats';
+import { cliColdStart } from './lib/cold-start';
 import { RawClient } from './lib/raw-client';
 import { Report } from './lib/report';
 
@@ -326,6 +328,7 @@ async function main(): Promise<void> {
   await streams();
   await watchdog();
   await crashes();
+  cliColdStart(report, ROOT, quick ? 10 : 30);
   await host.shutdown();
   const unmet = report.unmet;
   console.log(unmet.length === 0 ? '\nAll targets met.' : `\nTargets not met: ${unmet.map((f) => f.name).join('; ')}`);

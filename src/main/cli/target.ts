@@ -5,21 +5,21 @@
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { requestedCapabilities } from '../../shared/capabilities';
 import { failure, type Failure } from '../../shared/failures';
 import type { Event } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent } from '../../shared/model';
 import { DataPaths, defaultDataDir, describeManifestErrors, loadManifest, PluginHost, PluginRegistry, type CallHandle, type CallOptions, type SettingValue } from '../host';
+import { packageRoot } from './package-root';
 
 /** The app's bundled plugins: $PLUGBOARD_BUNDLED_PLUGINS, else the checkout's plugins/ folder. */
 export function bundledPluginsDir(): string {
   if (process.env.PLUGBOARD_BUNDLED_PLUGINS) return path.resolve(process.env.PLUGBOARD_BUNDLED_PLUGINS);
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'plugins');
+  return path.join(packageRoot(), 'plugins');
 }
 
 export function nodeModulesDir(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'node_modules');
+  return path.join(packageRoot(), 'node_modules');
 }
 
 export function dataDirOf(flag: string | undefined): string {

@@ -4,18 +4,6 @@ import { percentile } from '../../../shared/stats';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, parseJsonObject, parsePositiveInt } from '../io';
 import { openTarget, type CliEnv } from '../session';
 
-export const benchHelp = `Usage: plugboard bench <plugin> <function> [--args JSON] [-n N] [--json]
-
-Makes N sequential calls through one running plugin (after a short warm-up) and prints the
-p50, p95 and p99 latency and the calls per second.
-
-Options:
-  --args JSON     arguments for every call (default {})
-  -n N            number of measured calls (default 1000)
-  --json          one JSON object: {n, p50_us, p95_us, p99_us, calls_per_s}
-  --data-dir DIR  where installed plugins live
-  -h, --help      this help`;
-
 export async function benchCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
     argv,

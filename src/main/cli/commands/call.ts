@@ -10,24 +10,6 @@ import type { CallOutcome, SettingValue } from '../../host';
 import { openTarget, type CliEnv } from '../session';
 import { parsePairs } from './plugins';
 
-export const callHelp = `Usage: plugboard call <plugin> <function> [options]
-
-Calls one function of a plugin and streams its output as it arrives.
-<plugin> is a plugin folder, a manifest file, or the id of an installed plugin.
-
-Options:
-  --args JSON        arguments, a JSON object (default {})
-  --input TEXT       a passthrough turn, sent while the plugin keeps the session (repeatable)
-  --json             one JSON object per line: stream, complete, error, health, log
-  --timeout-ms N     the call's inactivity timeout (default: the plugin's, 30000)
-  --set KEY=VALUE    a setting, for a plugin run from a folder (repeatable; installed plugins
-                     use their configured settings: plugboard plugins config)
-  --data-dir DIR     where installed plugins live (default $PLUGBOARD_HOME or ~/.config/plugboard)
-  -h, --help         this help
-
-Exit status: 0 when the call succeeds, 1 when it fails (any failure code, or success: false),
-2 on a usage error.`;
-
 export async function callCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
     argv,

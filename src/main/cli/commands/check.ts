@@ -7,21 +7,6 @@ import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
 import type { CliEnv } from '../session';
 
-export const checkHelp = `Usage: plugboard check <plugin> [--json]
-
-Checks a plugin before you publish it: the manifest, launch, handshake, declared versus
-announced tools, ping behaviour, a clean exit on shutdown, and nothing left running.
-<plugin> is a plugin folder, a manifest file, or an installed plugin's id (checked with its
-settings and granted capabilities).
-
-Options:
-  --set KEY=VALUE  a setting the plugin needs to start (repeatable)
-  --data-dir DIR   where installed plugins live
-  --json      one JSON object: {"ok": bool, "plugin": id, "checks": [{name, status, detail}]}
-  -h, --help  this help
-
-Exit status: 0 when every check passes (warnings allowed), 1 otherwise, 2 on a usage error.`;
-
 const MARK: Record<CheckStatus, string> = { pass: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
 export async function checkCommand(argv: string[], env: CliEnv): Promise<number> {

@@ -10,27 +10,6 @@ import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../
 import type { CliEnv } from '../session';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
-export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--data-dir DIR] [--json]
-
-Commands:
-  list                                 every bundled and installed plugin, with its state
-  install <folder|.zip|.mcpb|.dxt>     install a plugin [--replace] [--grant CAP]... [--grant-none]
-  uninstall <id>                       stop and remove a plugin with its settings and secrets
-  expose <id>[:<tool>]                 switch a plugin or one of its tools on
-  unexpose <id>[:<tool>]               switch it off (calls are refused with tool_not_exposed)
-  enable <id> | disable <id>           a disabled plugin is never started
-  grant <id> <capability>...           add to the plugin's allow-list
-  revoke <id> <capability>...          remove from it
-  config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
-
-Options:
-  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
-  --json           machine-readable output
-  -h, --help       this help
-
-An install grants what the plugin requests unless you pass --grant (only those) or --grant-none.
-Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
-
 const SUBCOMMANDS = ['list', 'install', 'uninstall', 'expose', 'unexpose', 'enable', 'disable', 'grant', 'revoke', 'config'] as const;
 
 export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
