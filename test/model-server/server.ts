@@ -141,7 +141,6 @@ export class ModelServer implements IDisposable, RouteContext {
    */
   waitFor<T>(probe: () => T | undefined | null | false, what: string, timeoutMs = 10_000): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      let timer: NodeJS.Timeout | undefined;
       const done = () => {
         clearTimeout(timer);
         this.watchers.delete(check);
@@ -152,7 +151,7 @@ export class ModelServer implements IDisposable, RouteContext {
         done();
         resolve(v);
       };
-      timer = setTimeout(() => {
+      const timer = setTimeout(() => {
         done();
         const seen = this.records.map((r) => `#${r.seq} ${r.method} ${r.path} ${r.outcome}`).join('; ') || 'none';
         reject(new Error(`model server: no ${what} within ${timeoutMs} ms (requests: ${seen})`));
