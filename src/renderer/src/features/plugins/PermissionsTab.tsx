@@ -5,10 +5,9 @@
 import type { JSX } from 'react';
 import type { PluginDetail } from '../../../../shared/contract';
 import { Switch } from '../../components/Switch';
-import { usePluginDetail } from '../../stores/plugin-detail';
+import { setGranted } from '../../stores/plugin-detail';
 
 export function PermissionsTab({ detail }: { detail: PluginDetail }): JSX.Element {
-  const setGranted = usePluginDetail((s) => s.setGranted);
   const caps = detail.capabilities.filter((c) => c.requested || c.granted);
   if (caps.length === 0) return <p className="text-xs text-fg-subtle">This plugin requests no capabilities.</p>;
   return (
