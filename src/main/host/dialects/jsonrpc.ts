@@ -14,11 +14,12 @@
  */
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import type { LogLevel, RpcFlavor } from '../../../shared/model';
-import { rpcCodeMeaning } from '../rpc/codes';
+import type { RpcFlavor } from '../../../shared/model';
+import { rpcCodeMeaning, rpcErrorDetails } from '../rpc/codes';
 import { RpcPeer, type RpcError, type RpcId, type RpcOutcome } from '../rpc/peer';
 import { PlannerStreams } from './planner-streams';
-import { asRecord, describeValue } from './values';
+import { SessionBase } from './session-base';
+import { asRecord, describeValue, logLevelOf } from './values';
 import {
   abortedFailure,
   type CallOutcome,
@@ -42,7 +43,7 @@ interface ActiveCall {
   fail(f: Failure): void;
 }
 
-class JsonRpcSession implements DialectSession {
+class JsonRpcSession extends SessionBase implements DialectSession {
   readonly cancelStopsWork = false;
   private readonly peer: RpcPeer;
   private readonly flavor: RpcFlavor;
@@ -51,7 +52,8 @@ class JsonRpcSession implements DialectSession {
   private pingSupport: 'unknown' | 'yes' | 'no' = 'unknown';
   private unansweredPings = 0;
 
-  constructor(private readonly ctx: SessionContext) {
+  constructor(ctx: SessionContext) {
+    super(ctx);
     this.flavor = ctx.spec.rpcFlavor;
     this.peer = new RpcPeer((m) => ctx.send(m), {
       notification: (method, params) => this.onNotification(method, params),
@@ -77,11 +79,6 @@ class JsonRpcSession implements DialectSession {
 
   receive(value: unknown): void {
     this.peer.receive(value);
-  }
-
-  junk(text: string, reason: string): Failure | undefined {
-    this.ctx.diagnostic('warn', `stdout line ignored (${reason}): ${text}`);
-    return undefined;
   }
 
   async handshake(timeoutMs: number): Promise<Result<HandshakeInfo>> {
@@ -169,7 +166,7 @@ class JsonRpcSession implements DialectSession {
     return { type: 'timeout' };
   }
 
-  farewell(): void {
+  override farewell(): void {
     // Mehrhof's shutdown is a request; the answer is not awaited: stop never depends on it.
     this.peer.request('shutdown', {}, { timeoutMs: 1000 });
   }
@@ -201,8 +198,7 @@ class JsonRpcSession implements DialectSession {
       case 'stream_end':
         return this.streams.end(p);
       case 'log': {
-        const level = (['debug', 'info', 'warn', 'error'] as LogLevel[]).find((l) => l === p.level) ?? 'info';
-        this.ctx.pluginLog(level, typeof p.message === 'string' ? p.message : describeValue(params));
+        this.ctx.pluginLog(logLevelOf(p.level), typeof p.message === 'string' ? p.message : describeValue(params));
         return;
       }
       default:
@@ -237,11 +233,7 @@ class JsonRpcSession implements DialectSession {
   }
 
   private errorDetails(e: RpcError): Failure['details'] {
-    const details: NonNullable<Failure['details']> = { rpcCode: e.code };
-    const meaning = rpcCodeMeaning(this.flavor, e.code);
-    if (meaning) details.rpcMeaning = meaning;
-    if (e.data !== undefined) details.data = e.data;
-    return details;
+    return rpcErrorDetails(this.flavor, e);
   }
 }
 

@@ -9,11 +9,14 @@ import path from 'node:path';
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/model';
-import type { PluginRecord } from './discovery';
+import type { AuditLog } from './audit';
+import type { PluginBindings } from './bindings';
+import { loadRecord, type PluginRecord } from './discovery';
 import { installStaged, removeInstalled, type InstallOutcome } from './install/commit';
 import { DEFAULT_LIMITS, type InstallLimits } from './install/limits';
 import { stage, type Staged } from './install/stage';
 import type { DataPaths } from './paths';
+import type { RecordBook } from './records';
 import type { SecretStore } from './secrets';
 import type { StateStore } from './state';
 
@@ -42,34 +45,73 @@ export class Installer {
     private readonly paths: DataPaths,
     private readonly state: StateStore,
     private readonly secrets: SecretStore,
+    private readonly audit: AuditLog,
+    private readonly records: RecordBook,
+    private readonly bindings: PluginBindings,
     limits: Partial<InstallLimits> = {},
   ) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
 
-  async preview(source: string, existing: (id: string) => PluginRecord | undefined): Promise<Outcome<{ preview: InstallPreview }>> {
+  async preview(source: string): Promise<Outcome<{ preview: InstallPreview }>> {
     const staged = await stage(source, this.paths, this.limits);
     if (!staged.ok) return failure('install_refused', staged.message);
     try {
-      return { ok: true, preview: describe(staged, existing(staged.spec.id)) };
+      return { ok: true, preview: describe(staged, this.records.get(staged.spec.id)) };
     } finally {
       staged.discard();
     }
+  }
+
+  /** Installs (or, with `replace`, upgrades) from a folder, zip or bundle; audited either way. */
+  async install(source: string, opts: { replace?: boolean; grant?: GrantChoice } = {}): Promise<InstallOutcome | Failure> {
+    const prepared = await this.prepare(source, opts.replace === true);
+    if (!prepared.ok) return this.audit.refused('install', prepared.id, prepared.failure, { source });
+    const { staged, upgrading } = prepared;
+    const id = staged.spec.id;
+    const existing = this.records.get(id);
+    if (upgrading) await this.bindings.unbind(id);
+    const outcome = await this.commit(staged, source, opts.grant ?? 'requested', upgrading);
+    if (!outcome.ok) {
+      if (upgrading && existing?.spec) await this.bindings.bind(existing.spec);
+      return this.audit.refused(upgrading ? 'upgrade' : 'install', id, outcome, { source });
+    }
+    const rec = loadRecord(this.paths.plugin(id), 'installed');
+    if (rec.spec) await this.bindings.bind(rec.spec);
+    this.records.set(rec, upgrading ? 'upgraded' : 'installed');
+    this.audit.done(upgrading ? 'upgrade' : 'install', id, outcome.detail, { source, capabilities: outcome.granted });
+    return outcome;
+  }
+
+  async uninstall(id: string): Promise<Outcome<{ detail: string }>> {
+    const rec = this.records.get(id);
+    if (!rec) return this.audit.refused('uninstall', id, failure('not_found', `no plugin "${id}" is installed`));
+    if (rec.source === 'bundled') {
+      return this.audit.refused('uninstall', id, failure('invalid_state', `${id} is bundled with the app and cannot be uninstalled; disable it instead`));
+    }
+    await this.bindings.unbind(id);
+    const r = await removeInstalled(rec.id, rec.dir, { paths: this.paths, state: this.state, secrets: this.secrets });
+    if (!r.ok) {
+      // Still installed: put it back in the host as it was.
+      if (rec.spec) await this.bindings.bind(rec.spec);
+      return this.audit.refused('uninstall', id, failure('io_error', r.message));
+    }
+    this.records.delete(id, 'uninstalled');
+    return this.audit.done('uninstall', id, `removed ${rec.dir}, its settings, secrets and data`);
   }
 
   /**
    * Stages `source` and checks it may be installed beside what is there; the caller commits or
    * discards it. A refusal names the id it was for, when the package got far enough to have one.
    */
-  async prepare(
+  private async prepare(
     source: string,
-    existing: (id: string) => PluginRecord | undefined,
     replace: boolean,
   ): Promise<{ ok: true; staged: Staged; upgrading: boolean } | { ok: false; failure: Failure; id: string }> {
     const staged = await stage(source, this.paths, this.limits);
     if (!staged.ok) return { ok: false, failure: failure('install_refused', staged.message), id: '?' };
     const id = staged.spec.id;
-    const rec = existing(id);
+    const rec = this.records.get(id);
     const refuse = (message: string): { ok: false; failure: Failure; id: string } => {
       staged.discard();
       return { ok: false, failure: failure('install_refused', message), id };
@@ -81,7 +123,7 @@ export class Installer {
   }
 
   /** Moves a prepared install into place and records it, with the grants chosen. */
-  async commit(staged: Staged, source: string, grant: GrantChoice, upgrading: boolean): Promise<InstallOutcome | Outcome<never>> {
+  private async commit(staged: Staged, source: string, grant: GrantChoice, upgrading: boolean): Promise<InstallOutcome | Outcome<never>> {
     const requested = requestedCapabilities(staged.spec);
     const grants = grant === 'none' ? [] : Array.isArray(grant) ? grant.filter((g) => requested.includes(g)) : requested;
     const outcome = await installStaged(staged, { paths: this.paths, state: this.state, source: path.resolve(source), grants, upgrade: upgrading });
@@ -89,12 +131,6 @@ export class Installer {
     // A fresh install starts without secrets, even ones an earlier uninstall elsewhere left behind.
     if (!upgrading) await this.secrets.removeAll(staged.spec.id).catch(() => undefined);
     return outcome;
-  }
-
-  async uninstall(rec: PluginRecord): Promise<Outcome<{ detail: string }>> {
-    const r = await removeInstalled(rec.id, rec.dir, { paths: this.paths, state: this.state, secrets: this.secrets });
-    if (!r.ok) return failure('io_error', r.message);
-    return { ok: true, detail: `removed ${rec.dir}, its settings, secrets and data` };
   }
 }
 

@@ -7,20 +7,22 @@
  * The back end of the plugin panel, drag-and-drop and `plugboard plugins`. Node only.
  */
 import path from 'node:path';
-import { requestedCapabilities } from '../../../shared/capabilities';
-import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
-import { Emitter, type IDisposable } from '../../../shared/lifecycle';
-import type { HealthEvent, PluginSpec, ToolSpec } from '../../../shared/model';
+import { failure, type Failure, type Outcome } from '../../../shared/failures';
+import type { IDisposable } from '../../../shared/lifecycle';
+import type { HealthEvent, ToolSpec } from '../../../shared/model';
 import { PluginHost, refusedCall } from '../host';
 import type { InstallLimits } from './install/limits';
-import type { CallHandle, CallOptions, LaunchBinding } from '../supervisor/supervisor';
-import { AuditLog, type AuditAction } from './audit';
-import { discover, loadRecord, type PluginRecord } from './discovery';
+import type { CallHandle, CallOptions } from '../supervisor/supervisor';
+import { PluginBindings } from './bindings';
+import { Decisions, type Done } from './decisions';
+import { RecordBook } from './records';
+import { AuditLog } from './audit';
+import { discover, type PluginRecord } from './discovery';
 import { Installer, type GrantChoice, type InstallOutcome, type InstallPreview } from './installer';
 import { DataPaths } from './paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from './secrets';
-import { defaultPluginState, StateStore, type PluginState } from './state';
+import { StateStore, type PluginState } from './state';
 
 export interface RegistryOptions {
   dataDir: string;
@@ -39,8 +41,7 @@ export interface RegistryOptions {
   env?: Record<string, string>;
 }
 
-/** What a decision answers: what it did, or why it refused (audited either way). */
-export type Done = Outcome<{ detail: string }>;
+export type { Done } from './decisions';
 
 export class PluginRegistry implements IDisposable {
   readonly paths: DataPaths;
@@ -49,24 +50,35 @@ export class PluginRegistry implements IDisposable {
   readonly settings: PluginSettings;
   private readonly host: PluginHost;
   private readonly installer: Installer;
+  private readonly decisions: Decisions;
+  private readonly bindings: PluginBindings;
   private readonly audit: AuditLog;
-  private records = new Map<string, PluginRecord>();
-  private readonly _onDidChange = new Emitter<{ id: string; reason: string }>();
-  /** Something about a plugin changed (installed, removed, exposure, grants, settings, tools). */
-  readonly onDidChange = this._onDidChange.event;
+  private readonly records = new RecordBook();
+  /** Something about a plugin changed (installed, removed, exposure, grants, settings). */
+  readonly onDidChange = this.records.onDidChange;
 
   private constructor(private readonly opts: RegistryOptions) {
     this.paths = new DataPaths(path.resolve(opts.dataDir));
     this.secrets = opts.secrets ?? new FileSecretStore(this.paths.secrets);
     this.state = new StateStore(this.paths.state);
     this.audit = new AuditLog(this.paths.audit);
-    this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn) => this.update(id, fn) });
-    this.installer = new Installer(this.paths, this.state, this.secrets, opts.limits);
     this.host = new PluginHost({
       parentEnv: opts.parentEnv ?? process.env,
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
     });
+    this.decisions = new Decisions({
+      state: this.state,
+      audit: this.audit,
+      records: this.records,
+      host: this.host,
+      bindings: () => this.bindings,
+      settings: () => this.settings,
+      tools: (id) => this.tools(id),
+    });
+    this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn) => this.decisions.update(id, fn) });
+    this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
+    this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, opts.limits);
   }
 
   static async open(opts: RegistryOptions): Promise<PluginRegistry> {
@@ -95,14 +107,12 @@ export class PluginRegistry implements IDisposable {
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
   async reload(): Promise<void> {
     const found = discover(this.opts.bundledDir, this.paths.plugins);
-    const next = new Map(found.map((r) => [r.id, r]));
-    for (const id of this.records.keys()) if (!next.has(id)) await this.host.remove(id);
-    this.records = next;
-    for (const r of found) if (r.spec) await this.bind(r.spec);
+    for (const id of this.records.replaceAll(found)) await this.host.remove(id);
+    for (const r of found) if (r.spec) await this.bindings.bind(r.spec);
   }
 
   list(): PluginRecord[] {
-    return [...this.records.values()];
+    return this.records.list();
   }
 
   record(id: string): PluginRecord | undefined {
@@ -111,11 +121,7 @@ export class PluginRegistry implements IDisposable {
 
   /** The person's decisions about a plugin; defaults for one never touched. */
   pluginState(id: string): PluginState {
-    const saved = this.state.plugin(id);
-    if (saved) return saved;
-    const rec = this.records.get(id);
-    // Bundled plugins ship with the app: what they request is granted until the person revokes it.
-    return defaultPluginState(rec?.source === 'bundled' && rec.spec ? requestedCapabilities(rec.spec) : []);
+    return this.decisions.pluginState(id);
   }
 
   isEnabled(id: string): boolean {
@@ -203,208 +209,64 @@ export class PluginRegistry implements IDisposable {
 
   /** A person's start: the launch binding is computed afresh (settings may have changed elsewhere). */
   async start(id: string): Promise<Done> {
-    const spec = this.loaded(id);
+    const spec = this.decisions.loaded(id);
     if (!spec.ok) return spec;
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
-    await this.rebind(spec.value);
+    await this.bindings.rebind(spec.value);
     const r = await this.host.start(id);
     return r.ok ? { ok: true, detail: spec.value.persistent ? 'started' : 'starts on its next call' } : r;
   }
 
   async stop(id: string): Promise<Done> {
-    const spec = this.loaded(id);
+    const spec = this.decisions.loaded(id);
     if (!spec.ok) return spec;
     await this.host.stop(id);
     return { ok: true, detail: 'stopped' };
   }
 
   async restart(id: string): Promise<Done> {
-    const spec = this.loaded(id);
+    const spec = this.decisions.loaded(id);
     if (!spec.ok) return spec;
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
-    await this.rebind(spec.value);
+    await this.bindings.rebind(spec.value);
     const r = await this.host.restart(id);
     return r.ok ? { ok: true, detail: 'restarted' } : r;
-  }
-
-  private loaded(id: string): Result<PluginSpec> {
-    const rec = this.records.get(id);
-    if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
-    if (!rec.spec) return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
-    return { ok: true, value: rec.spec };
   }
 
   // ---- install -----------------------------------------------------------------------------
 
   preview(source: string): Promise<Outcome<{ preview: InstallPreview }>> {
-    return this.installer.preview(source, (id) => this.records.get(id));
+    return this.installer.preview(source);
   }
 
-  async install(source: string, opts: { replace?: boolean; grant?: GrantChoice } = {}): Promise<InstallOutcome | Failure> {
-    const prepared = await this.installer.prepare(source, (id) => this.records.get(id), opts.replace === true);
-    if (!prepared.ok) return this.refused('install', prepared.id, prepared.failure, source);
-    const { staged, upgrading } = prepared;
-    const id = staged.spec.id;
-    const existing = this.records.get(id);
-    if (upgrading) await this.host.remove(id);
-    const outcome = await this.installer.commit(staged, source, opts.grant ?? 'requested', upgrading);
-    if (!outcome.ok) {
-      if (upgrading && existing?.spec) await this.bind(existing.spec);
-      return this.refused(upgrading ? 'upgrade' : 'install', id, outcome, source);
-    }
-    const rec = loadRecord(this.paths.plugin(id), 'installed');
-    this.records.set(id, rec);
-    if (rec.spec) await this.bind(rec.spec);
-    this.audit.append({ action: upgrading ? 'upgrade' : 'install', plugin: id, ok: true, detail: outcome.detail, source: path.resolve(source), capabilities: outcome.granted });
-    this._onDidChange.fire({ id, reason: upgrading ? 'upgraded' : 'installed' });
-    return outcome;
+  install(source: string, opts: { replace?: boolean; grant?: GrantChoice } = {}): Promise<InstallOutcome | Failure> {
+    return this.installer.install(source, opts);
   }
 
-  async uninstall(id: string): Promise<Done> {
-    const rec = this.records.get(id);
-    if (!rec) return this.refused('uninstall', id, failure('not_found', `no plugin "${id}" is installed`));
-    if (rec.source === 'bundled') {
-      return this.refused('uninstall', id, failure('invalid_state', `${id} is bundled with the app and cannot be uninstalled; disable it instead`));
-    }
-    await this.host.remove(id);
-    const r = await this.installer.uninstall(rec);
-    if (!r.ok) {
-      // Still installed: put it back in the host as it was.
-      if (rec.spec) await this.bind(rec.spec);
-      return this.refused('uninstall', id, r);
-    }
-    this.records.delete(id);
-    this.settings.forget(id);
-    this._onDidChange.fire({ id, reason: 'uninstalled' });
-    return this.ok('uninstall', id, r.detail);
+  uninstall(id: string): Promise<Done> {
+    return this.installer.uninstall(id);
   }
 
-  // ---- decisions ----------------------------------------------------------------------------
+  // ---- decisions (decisions.ts) -----------------------------------------------------------
 
-  async setEnabled(id: string, enabled: boolean): Promise<Done> {
-    const action: AuditAction = enabled ? 'enable' : 'disable';
-    if (!this.records.has(id)) return this.refused(action, id, failure('not_found', `no plugin "${id}"`));
-    await this.update(id, (s) => {
-      s.enabled = enabled;
-    });
-    const spec = this.records.get(id)?.spec;
-    if (enabled && spec) await this.rebind(spec);
-    await this.host.setEnabled(id, enabled);
-    return this.ok(action, id, enabled ? 'enabled' : 'disabled');
+  setEnabled(id: string, enabled: boolean): Promise<Done> {
+    return this.decisions.setEnabled(id, enabled);
   }
 
-  async setExposed(id: string, tool: string | undefined, exposed: boolean): Promise<Done> {
-    const action: AuditAction = exposed ? 'expose' : 'unexpose';
-    if (!this.records.has(id)) return this.refused(action, id, failure('not_found', `no plugin "${id}"`));
-    if (tool !== undefined) {
-      const known = this.tools(id).map((t) => t.name);
-      if (known.length > 0 && !known.includes(tool)) {
-        return this.refused(action, id, failure('not_found', `${id} has no tool "${tool}" (it has: ${known.join(', ')})`), undefined, tool);
-      }
-    }
-    await this.update(id, (s) => {
-      if (tool === undefined) s.exposed = exposed;
-      else if (exposed) delete s.tools[tool];
-      else s.tools[tool] = false;
-    });
-    return this.ok(action, id, `${tool === undefined ? id : `${id}:${tool}`} ${exposed ? 'exposed' : 'unexposed'}`, tool);
+  setExposed(id: string, tool: string | undefined, exposed: boolean): Promise<Done> {
+    return this.decisions.setExposed(id, tool, exposed);
   }
 
   grant(id: string, capabilities: string[]): Promise<Done> {
-    return this.changeGrants(id, capabilities, true);
+    return this.decisions.grant(id, capabilities);
   }
 
   revoke(id: string, capabilities: string[]): Promise<Done> {
-    return this.changeGrants(id, capabilities, false);
+    return this.decisions.revoke(id, capabilities);
   }
 
-  private async changeGrants(id: string, caps: string[], grant: boolean): Promise<Done> {
-    const action: AuditAction = grant ? 'grant' : 'revoke';
-    const spec = this.loaded(id);
-    if (!spec.ok) return this.refused(action, id, spec);
-    const requested = requestedCapabilities(spec.value);
-    const unknown = grant ? caps.filter((c) => !requested.includes(c)) : [];
-    if (unknown.length > 0) {
-      const why = failure('invalid_input', `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'})`);
-      return this.refused(action, id, why, undefined, undefined, caps);
-    }
-    await this.update(id, (s) => {
-      s.grants = grant ? [...new Set([...s.grants, ...caps])] : s.grants.filter((g) => !caps.includes(g));
-    });
-    // Grants are read at launch (handshake checks, secrets in the environment): restart a running plugin.
-    await this.applyToRunning(spec.value);
-    return this.ok(action, id, `${grant ? 'granted' : 'revoked'} ${caps.join(', ')}`, undefined, caps);
-  }
-
-  /** Sets settings (see PluginSettings.configure); a running plugin restarts with them. */
-  async configure(id: string, values: Record<string, unknown>): Promise<Done> {
-    const spec = this.loaded(id);
-    if (!spec.ok) return this.refused('configure', id, spec);
-    const r = await this.settings.configure(id, spec.value.settings, values);
-    if (!r.ok) return this.refused('configure', id, r);
-    await this.applyToRunning(spec.value);
-    return this.ok('configure', id, r.detail);
-  }
-
-  // ---- host binding -------------------------------------------------------------------------
-
-  /** The launch binding of a plugin, from its settings, secrets and grants as they are now. */
-  private async binding(spec: PluginSpec): Promise<LaunchBinding> {
-    const id = spec.id;
-    const allowedCapabilities = this.pluginState(id).grants;
-    const withheld = this.settings.withheld(id, spec.settings);
-    if (withheld.length > 0) {
-      const plan = failure(
-        'capability_not_allowed',
-        `${id} needs the secret setting${withheld.length > 1 ? 's' : ''} ${withheld.join(', ')}, but the secrets capability is not granted: grant it in the plugin's Permissions (plugboard plugins grant ${id} secrets)`,
-      );
-      return { plan, allowedCapabilities };
-    }
-    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(id, spec.dir, this.opts.nodeModules) };
-    return { plan: this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env), allowedCapabilities };
-  }
-
-  private async bind(spec: PluginSpec): Promise<void> {
-    await this.settings.noteSecrets(spec.id, spec.settings);
-    await this.host.add(spec, { binding: await this.binding(spec), enabled: this.isEnabled(spec.id) });
-  }
-
-  private async rebind(spec: PluginSpec): Promise<void> {
-    this.host.rebind(spec.id, await this.binding(spec));
-  }
-
-  /** After a change of settings or grants: the next launch uses them, and a running plugin restarts. */
-  private async applyToRunning(spec: PluginSpec): Promise<void> {
-    await this.rebind(spec);
-    if (spec.persistent && this.host.healthOf(spec.id)?.pid) await this.host.restart(spec.id);
-  }
-
-  private async update(id: string, fn: (s: PluginState) => void): Promise<void> {
-    const fallback = this.pluginState(id);
-    await this.state.update((state) => {
-      const s = state.plugins[id] ?? structuredClone(fallback);
-      fn(s);
-      state.plugins[id] = s;
-    });
-    this._onDidChange.fire({ id, reason: 'state' });
-  }
-
-  private ok(action: AuditAction, id: string, detail: string, tool?: string, capabilities?: string[]): Done {
-    this.audit.append({ action, plugin: id, ok: true, detail, ...(tool ? { tool } : {}), ...(capabilities ? { capabilities } : {}) });
-    return { ok: true, detail };
-  }
-
-  private refused(action: AuditAction, id: string, why: Failure, source?: string, tool?: string, capabilities?: string[]): Failure {
-    this.audit.append({
-      action,
-      plugin: id,
-      ok: false,
-      detail: why.message,
-      ...(source ? { source: path.resolve(source) } : {}),
-      ...(tool ? { tool } : {}),
-      ...(capabilities ? { capabilities } : {}),
-    });
-    return why;
+  configure(id: string, values: Record<string, unknown>): Promise<Done> {
+    return this.decisions.configure(id, values);
   }
 
   async shutdown(): Promise<void> {
@@ -413,6 +275,6 @@ export class PluginRegistry implements IDisposable {
 
   dispose(): void {
     this.host.dispose();
-    this._onDidChange.dispose();
+    this.records.dispose();
   }
 }

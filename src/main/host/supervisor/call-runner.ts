@@ -28,6 +28,12 @@ export interface CallOptions {
   onEvent?(event: CallEvent): void;
 }
 
+export interface CallHandle {
+  readonly callId: string;
+  readonly done: Promise<CallOutcome>;
+  cancel(reason?: string): void;
+}
+
 type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 'onEvent'>;
 
 interface Running {
