@@ -21,7 +21,17 @@
  * - restarting → starting (the relaunch), stopped. failed → starting, stopped.
  * - Every state but disabled → disabled; disabled → stopped (enabled again).
  */
-import type { HealthState } from '../../../shared/model';
+import type { HealthState, LogLevel, LogSource, PluginSpec } from '../../../shared/model';
+import type { Failure } from '../../../shared/failures';
+
+/** One move of the state machine, as it happened. */
+export interface HealthTransition {
+  from: HealthState;
+  to: HealthState;
+  reason: string;
+  cause?: Failure;
+  at: number;
+}
 
 export const HEALTH_TRANSITIONS: Readonly<Record<HealthState, readonly HealthState[]>> = {
   stopped: ['starting', 'disabled'],
@@ -42,4 +52,25 @@ export function canTransition(from: HealthState, to: HealthState): boolean {
 /** Every allowed change between two different states, for tests that cover the table. */
 export function allTransitions(): Array<[HealthState, HealthState]> {
   return (Object.entries(HEALTH_TRANSITIONS) as Array<[HealthState, readonly HealthState[]]>).flatMap(([from, tos]) => tos.map((to): [HealthState, HealthState] => [from, to]));
+}
+
+const NOTED: Partial<Record<HealthState, LogLevel>> = {
+  crashed: 'error',
+  unresponsive: 'error',
+  failed: 'error',
+  restarting: 'warn',
+  stopped: 'info',
+  disabled: 'info',
+};
+
+/**
+ * Writes the moves worth remembering into the plugin's log, with their reason: crashes, kills by
+ * the watchdog or a deadline, restarts, giving up, stops. A one-shot plugin going idle after each
+ * call is not one of them.
+ */
+export function logTransition(spec: PluginSpec, t: HealthTransition, log: (source: LogSource, level: LogLevel, message: string) => void): void {
+  const level = NOTED[t.to];
+  if (!level) return;
+  if (t.to === 'stopped' && !spec.persistent && (t.from === 'busy' || t.from === 'ready')) return;
+  log('host', level, `${t.to} (was ${t.from}): ${t.reason}`);
 }

@@ -9,9 +9,11 @@
 import type { Failure } from '../../../shared/failures';
 import { Disposable, Emitter, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
 import type { HealthEvent, HealthState } from '../../../shared/model';
-import { canTransition } from './health-states';
+import { canTransition, type HealthTransition } from './health-states';
 
 const QUIET_WINDOW_MS = 50;
+
+
 
 export class HealthReporter extends Disposable {
   private current: HealthState;
@@ -22,7 +24,11 @@ export class HealthReporter extends Disposable {
   private readonly window = this._register(new MutableDisposable());
   private dirty = false;
   private readonly _onDidChange = this._register(new Emitter<HealthEvent>());
+  /** State changes as published (busy ⇄ ready coalesced). */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidTransition = this._register(new Emitter<HealthTransition>());
+  /** Every move from one state to another, none coalesced: the plugin's health history. */
+  readonly onDidTransition = this._onDidTransition.event;
 
   constructor(
     private readonly pluginId: string,
@@ -62,9 +68,11 @@ export class HealthReporter extends Disposable {
     }
     // A new process has not been pinged yet: no figure of the old one survives a restart.
     if (state === 'starting' || state === 'stopped' || state === 'disabled') this.pingRttMs = null;
+    const from = this.current;
     this.current = state;
     this.why = reason;
     this.cause = state === 'ready' ? undefined : cause;
+    if (from !== state) this._onDidTransition.fire({ from, to: state, reason, ...(cause ? { cause } : {}), at: Date.now() });
     if ((state === 'busy' || state === 'ready') && this.window.value) {
       this.dirty = true;
       return true;

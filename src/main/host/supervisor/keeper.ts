@@ -63,6 +63,13 @@ export class InstanceKeeper extends Disposable {
     return this.held.value?.inst;
   }
 
+  /** Protocol entries still waiting, in the held instance and the one-shot ones. */
+  get pendingCount(): number {
+    let n = this.held.value?.inst.session.pendingCount ?? 0;
+    for (const e of this.pool.oneShots) n += e.session.pendingCount;
+    return n;
+  }
+
   get watchdog(): Watchdog | undefined {
     return this.held.value?.watchdog;
   }
@@ -94,18 +101,27 @@ export class InstanceKeeper extends Disposable {
       this.starting = this.launch().then((r) => {
         this.starting = null;
         if (r.ok) this.hold(r.value);
-        else this.setState('failed', r.message, r);
+        // A launch a stop discarded did not fail: the stop says what happened.
+        else if (r.code !== 'cancelled') this.setState('failed', r.message, r);
         return r;
       });
     }
     return this.starting;
   }
 
+  /** The instance a call runs on: the held one, else a new one (held if persistent). Passthrough input needs the held one. */
+  instanceFor(input: boolean): Promise<Result<Instance>> {
+    const held = this.alive();
+    if (held) return Promise.resolve(ok(held));
+    if (input) return Promise.resolve(failure('invalid_state', 'the passthrough session has ended'));
+    return this.spec.persistent ? this.ensure() : this.launchOneShot();
+  }
+
   /** A process for one call of a one-shot plugin. */
   async launchOneShot(): Promise<Result<Instance>> {
     const r = await this.launch();
     if (!r.ok) {
-      this.setState('failed', r.message, r);
+      if (r.code !== 'cancelled') this.setState('failed', r.message, r);
       return r;
     }
     this.pool.addOneShot(r.value);

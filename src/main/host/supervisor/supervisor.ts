@@ -16,6 +16,7 @@ import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpe
 import { abortedFailure, type CallOutcome, type DialectFactory } from '../dialects/types';
 import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
 import { HealthReporter } from './health';
+import { logTransition } from './health-states';
 import type { Instance, LaunchBinding } from './instance';
 import { InstanceKeeper } from './keeper';
 import { PassthroughSession } from './passthrough';
@@ -49,9 +50,12 @@ export class PluginSupervisor extends Disposable {
   private enabled: boolean;
   /** Every call not yet finished, queued or running: a stop cancels them all. */
   private readonly live = new Set<CancelSource>();
+  /** Calls past the queue (launching, waiting for a verdict, running): the plugin is not idle. */
+  private active = 0;
 
   readonly onDidLog: PluginLog['onDidLog'];
   readonly onDidChangeHealth: HealthReporter['onDidChange'];
+  readonly onDidTransition: HealthReporter['onDidTransition'];
   readonly onDidChangeTools: ToolSet['onDidChange'];
   readonly onDidChangePassthrough: PassthroughSession['onDidChange'];
 
@@ -67,6 +71,8 @@ export class PluginSupervisor extends Disposable {
       log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${reason})`);
     this.healthReporter = this._register(new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal));
     this.onDidChangeHealth = this.healthReporter.onDidChange;
+    this.onDidTransition = this.healthReporter.onDidTransition;
+    this._register(this.onDidTransition((t) => logTransition(this.spec, t, log)));
     this.toolSet = this._register(new ToolSet(this.spec.tools));
     this.onDidChangeTools = this.toolSet.onDidChange;
     this.passthrough = this._register(new PassthroughSession(this.spec.id, this.spec.timeouts.callHardCapMs));
@@ -98,6 +104,7 @@ export class PluginSupervisor extends Disposable {
   get announcedTools(): ToolSpec[] | undefined {
     return this.toolSet.announcedTools;
   }
+
   get inPassthrough(): boolean {
     return this.passthrough.isOpen;
   }
@@ -109,15 +116,11 @@ export class PluginSupervisor extends Disposable {
 
   /** Protocol entries still waiting, across instances (leak checks). */
   get pendingCount(): number {
-    let n = this.keeper.heldInstance?.session.pendingCount ?? 0;
-    for (const e of this.keeper.pool.oneShots) n += e.session.pendingCount;
-    return n + this.runner.runningCount + this.slots.waiting;
+    return this.keeper.pendingCount + this.runner.runningCount + this.slots.waiting;
   }
 
   /** A new launch binding (settings or grants changed): used from the next launch on. */
-  rebind(binding: LaunchBinding): void {
-    this.keeper.rebind(binding);
-  }
+  rebind = (binding: LaunchBinding): void => this.keeper.rebind(binding);
 
   /** Starts a persistent plugin (user action: clears a user stop and the restart budget). */
   async start(): Promise<Result<void>> {
@@ -167,9 +170,7 @@ export class PluginSupervisor extends Disposable {
   }
 
   /** Leaves passthrough (the user's Exit, the cap, or the plugin's own choice). */
-  endPassthrough(reason = 'ended by the user'): void {
-    this.passthrough.end(reason);
-  }
+  endPassthrough = (reason = 'ended by the user'): void => void this.passthrough.end(reason);
 
   private begin(kind: CallKind, opts: CallOptions): CallHandle {
     const callId = randomUUID();
@@ -194,10 +195,11 @@ export class PluginSupervisor extends Disposable {
     if (!this.slots.tryAcquire() && !(await this.slots.acquire(cancel.token))) {
       return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
     }
+    this.active++;
     try {
       if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
       if (!this.enabled) return failure('disabled', `${this.spec.id} is disabled; enable it first`);
-      const got = await this.instanceFor(kind);
+      const got = await this.keeper.instanceFor(kind.type === 'input');
       if (!got.ok) return got;
       const inst = got.value;
       if (kind.type === 'call' && checked?.ok && checked.schema !== this.toolSet.find(kind.tool)?.parameters) {
@@ -217,17 +219,10 @@ export class PluginSupervisor extends Disposable {
       this.afterCall(inst, kind, outcome, opts);
       return this.runner.withStderr(outcome, inst);
     } finally {
+      this.active--;
       this.slots.release();
       this.settleIdleState();
     }
-  }
-
-  /** The instance a call runs on: the held one, else a new one (held if persistent). */
-  private instanceFor(kind: CallKind): Promise<Result<Instance>> {
-    const held = this.keeper.alive();
-    if (kind.type === 'input') return Promise.resolve(held ? ok(held) : failure('invalid_state', 'the passthrough session has ended'));
-    if (held) return Promise.resolve(ok(held));
-    return this.spec.persistent ? this.keeper.ensure() : this.keeper.launchOneShot();
   }
 
   private afterCall(inst: Instance, kind: CallKind, outcome: CallOutcome, opts: CallOptions): void {
@@ -271,7 +266,7 @@ export class PluginSupervisor extends Disposable {
 
   /** After a call or a launch: ready when an instance is held, stopped when a one-shot plugin is idle. */
   private settleIdleState(): void {
-    if (this.isDisposed || this.runner.runningCount > 0 || this.keeper.isStarting) return;
+    if (this.isDisposed || this.active > 0 || this.keeper.isStarting) return;
     const state = this.healthReporter.state;
     if (this.keeper.alive()) {
       if (state === 'disabled') return;
