@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import pidusage from 'pidusage';
-import { capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
+import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
 import type {
   AppInfo,
   CapabilityView,
@@ -142,7 +142,7 @@ export class Backend implements IDisposable {
         }
         const token = randomUUID();
         this.previews.set(token, { source: file, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
-        const requested: CapabilityView[] = p.requested.map((c) => ({ ...capabilityInfo(c), requested: true, granted: false }));
+        const requested: CapabilityView[] = p.requested.map((c) => ({ ...this.capability(c), requested: true, granted: false }));
         return {
           ok: true,
           token,
@@ -232,9 +232,16 @@ export class Backend implements IDisposable {
       manifestPath: spec?.manifestPath ?? null,
       command: spec?.command ?? [],
       tools: registry.tools(id).map((t) => ({ ...t, autoApproved: auto.has(t.name), userCommand: commands.has(t.name) })),
-      capabilities: [...new Set([...requested, ...granted])].map((c) => ({ ...capabilityInfo(c), requested: requested.includes(c), granted: granted.includes(c) })),
+      capabilities: [...new Set([...requested, ...granted])].map((c) => ({ ...this.capability(c), requested: requested.includes(c), granted: granted.includes(c) })),
       settings: await registry.settingsView(id),
     };
+  }
+
+  /** A capability as enforced here: with the sandbox where plugins run in one. */
+  private capability(name: string): Omit<CapabilityView, 'requested' | 'granted'> {
+    const info = capabilityInfo(name);
+    const here = capabilityHere(name, this.opts.registry.sandboxSupport.available);
+    return { name, title: info.title, description: info.description, enforcement: here.enforcement, enforcementNote: here.note, enforced: here.enforced };
   }
 
   private palette(): PaletteEntry[] {

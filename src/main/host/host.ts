@@ -7,6 +7,7 @@ import { Emitter, DisposableStore, type IDisposable } from '../../shared/lifecyc
 import type { CallEvent, HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
 import { DIALECT_FACTORIES } from './dialects';
 import { planLaunch, type SettingValue } from './process/launch';
+import type { SandboxRequest } from './process/sandbox-prepare';
 import { PluginSupervisor, type PassthroughEvent } from './supervisor/supervisor';
 
 export interface HostOptions {
@@ -16,6 +17,8 @@ export interface HostOptions {
   isElectron?: boolean;
   /** Extra environment per plugin (PLUGBOARD_* variables). */
   hostEnv?(spec: PluginSpec): Record<string, string>;
+  /** The plugin's sandbox (process/sandbox.ts), read at every launch; none: unsandboxed. */
+  sandbox?(spec: PluginSpec): SandboxRequest | undefined;
 }
 
 export interface AddOptions {
@@ -57,11 +60,13 @@ export class PluginHost implements IDisposable {
       plan: async () => {
         const refused = await opts.preflight?.();
         if (refused) return refused;
+        const sandbox = this.options.sandbox?.(spec);
         return planLaunch({
           spec,
           settings: (await opts.settings?.()) ?? {},
           parentEnv: this.options.parentEnv ?? process.env,
           hostEnv: this.options.hostEnv?.(spec) ?? {},
+          ...(sandbox ? { sandbox } : {}),
           ...(this.options.execPath ? { execPath: this.options.execPath } : {}),
           ...(this.options.isElectron !== undefined ? { isElectron: this.options.isElectron } : {}),
         });

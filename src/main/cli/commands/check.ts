@@ -3,8 +3,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { checkPlugin, type CheckStatus } from '../../host/check';
 import type { SettingValue } from '../../host/process/launch';
+import { appReadOnlyFolders } from '../../host/process/sandbox-prepare';
 import { PluginRegistry } from '../../host/registry/registry';
-import { bundledPluginsDir, dataDirOf, looksLikePath } from '../target';
+import { bundledPluginsDir, dataDirOf, looksLikePath, nodeModulesDir } from '../target';
 import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
 import type { CliEnv } from '../session';
@@ -12,13 +13,16 @@ import type { CliEnv } from '../session';
 export const checkHelp = `Usage: plugboard check <plugin> [--json]
 
 Checks a plugin before you publish it: the manifest, launch, handshake, declared versus
-announced tools, ping behaviour, a clean exit on shutdown, and nothing left running.
+announced tools, ping behaviour, a clean exit on shutdown, and nothing left running. On Linux
+it runs in the sandbox it gets once installed: its own folder, its data folder, the system
+folders and what it is granted, nothing else.
 <plugin> is a plugin folder, a manifest file, or an installed plugin's id (checked with its
 settings and granted capabilities).
 
 Options:
   --set KEY=VALUE  a setting the plugin needs to start (repeatable)
   --data-dir DIR   where installed plugins live
+  --no-sandbox     run it as it is, not in the sandbox it gets once installed (Linux)
   --json      one JSON object: {"ok": bool, "plugin": id, "checks": [{name, status, detail}]}
   -h, --help  this help
 
@@ -29,7 +33,7 @@ const MARK: Record<CheckStatus, string> = { pass: 'ok  ', warn: 'warn', fail: 'F
 export async function checkCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { json: { type: 'boolean' }, set: { type: 'string', multiple: true }, 'data-dir': { type: 'string' } },
+    { json: { type: 'boolean' }, set: { type: 'string', multiple: true }, 'data-dir': { type: 'string' }, 'no-sandbox': { type: 'boolean' } },
     { min: 1, max: 1, names: '<plugin>' },
   );
   const arg = positionals[0] as string;
@@ -37,9 +41,9 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   let settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
   let allowedCapabilities: string[] | undefined;
   let unknown: string | undefined;
+  const dataDir = dataDirOf(values['data-dir']);
   if (!looksLikePath(arg)) {
     // An installed or bundled plugin: check it with its settings and grants.
-    const dataDir = dataDirOf(values['data-dir']);
     const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir() });
     const rec = registry.record(arg);
     if (rec) {
@@ -54,7 +58,12 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   }
   const { spec, items } = unknown
     ? { spec: undefined, items: [{ name: 'manifest' as const, status: 'fail' as const, detail: unknown }] }
-    : await checkPlugin(target, { settings, ...(allowedCapabilities ? { allowedCapabilities } : {}) });
+    : await checkPlugin(target, {
+        settings,
+        ...(allowedCapabilities ? { allowedCapabilities } : {}),
+        // Checked as it will run: sandboxed (where the sandbox works), the data directory hidden from it.
+        ...(values['no-sandbox'] ? {} : { sandbox: { hiddenRoot: dataDir, extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }) } }),
+      });
   const ok = items.every((i) => i.status !== 'fail');
   if (values.json) {
     jsonLine(env.out, { ok, plugin: spec?.id ?? null, checks: items });

@@ -3,12 +3,14 @@
  * to a frame decoder, stderr kept in a bounded ring, and a stop sequence that always ends with
  * nothing of the group left running.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { failure, type Failure } from '../../../shared/failures';
 import { Emitter, delay, type IDisposable } from '../../../shared/lifecycle';
 import type { Decoder } from '../framing';
+import { groupAlive, killGroup, terminateSandboxed, unwrapSandboxExit } from './group';
 import { LineRing } from './ring';
+
+export { groupAlive, killGroup } from './group';
 
 export interface ExitInfo {
   code: number | null;
@@ -28,6 +30,8 @@ export interface SpawnOptions {
   displayCommand: string[];
   pathSearched: string;
   stderrLines?: number;
+  /** The file is bwrap running the plugin in its sandbox (sandbox.ts): signals and exits are the plugin's. */
+  sandboxed?: boolean;
 }
 
 /** How a stop went: which step ended the plugin, and whether its group outlived it. */
@@ -77,6 +81,7 @@ export class PluginProcess implements IDisposable {
   private expectingExit = false;
   private readonly exited: Promise<ExitInfo>;
   private framingFailed = false;
+  private readonly sandboxed: boolean;
 
   private readonly _onDidReceive = new Emitter<Buffer>();
   private readonly _onDidStderr = new Emitter<string>();
@@ -92,6 +97,7 @@ export class PluginProcess implements IDisposable {
 
   private constructor(child: ChildProcessWithoutNullStreams, options: SpawnOptions) {
     this.child = child;
+    this.sandboxed = options.sandboxed === true;
     this.stderr = new LineRing(options.stderrLines ?? 500);
     let stdoutEnded = false;
     let onStdoutEnd: (() => void) | null = null;
@@ -127,7 +133,7 @@ export class PluginProcess implements IDisposable {
           // A group with nothing left in it is forgotten, so its id is never signalled once reused.
           if (child.pid !== undefined && !groupAlive(child.pid)) liveGroups.delete(child.pid);
           for (const line of this.stderr.flush()) this._onDidStderr.fire(line);
-          this.exitInfo = { code, signal, expected: this.expectingExit };
+          this.exitInfo = { ...(this.sandboxed ? unwrapSandboxExit(code, signal) : { code, signal }), expected: this.expectingExit };
           resolve(this.exitInfo);
           this._onDidExit.fire(this.exitInfo);
         };
@@ -220,7 +226,8 @@ export class PluginProcess implements IDisposable {
       this.child.stdin.end();
       if (!(await this.exitWithin(options.graceMs))) {
         stage = 'terminated';
-        killGroup(this.child.pid, 'SIGTERM');
+        if (this.sandboxed) terminateSandboxed(this.child.pid);
+        else killGroup(this.child.pid, 'SIGTERM');
         if (!(await this.exitWithin(options.termGraceMs))) {
           stage = 'killed';
           killGroup(this.child.pid, 'SIGKILL');
@@ -257,60 +264,4 @@ export class PluginProcess implements IDisposable {
     this._onDidFramingError.dispose();
     this._onDidExit.dispose();
   }
-}
-
-export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  if (process.platform === 'win32') {
-    // No process groups: taskkill /T walks the tree. There is no graceful SIGTERM equivalent.
-    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true });
-    return;
-  }
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-/**
- * True while a live (non-zombie) process is in the group. On Linux this reads /proc, because a
- * signal-0 probe also succeeds for zombies that init has not reaped yet, which would report
- * long-dead children as still running.
- */
-export function groupAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  if (process.platform === 'linux') return liveMembersLinux(pid);
-  try {
-    process.kill(process.platform === 'win32' ? pid : -pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function liveMembersLinux(pgid: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return false;
-  }
-  for (const e of entries) {
-    if (e.charCodeAt(0) < 48 || e.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Fields after the command name, which may itself contain spaces and parentheses.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (rest[0] !== 'Z' && Number(rest[2]) === pgid) return true;
-  }
-  return false;
 }

@@ -9,6 +9,9 @@ import { failure, type Failure } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec } from '../../../shared/model';
 import { buildPluginEnv } from './env';
 import { resolveCommand } from './resolve';
+import { wrapInSandbox } from './sandbox';
+import { sandboxPolicy, type SandboxRequest } from './sandbox-prepare';
+import { sandboxSupport, type SandboxSupport } from './sandbox-probe';
 
 export type SettingValue = string | number | boolean | string[];
 
@@ -22,7 +25,18 @@ export interface LaunchInput {
   platform?: NodeJS.Platform;
   execPath?: string;
   isElectron?: boolean;
+  /**
+   * Run the plugin in its sandbox (Linux with a working bwrap). Without this field the plugin
+   * runs unsandboxed, as callers that know no data directory do.
+   */
+  sandbox?: SandboxRequest & {
+    /** Whether and how the sandbox works here; default the cached probe of this process. */
+    support?: SandboxSupport;
+  };
 }
+
+/** Whether the plan runs sandboxed; set when a sandbox was asked for. */
+export type SandboxState = { active: true } | { active: false; reason: string };
 
 export interface LaunchPlan {
   ok: true;
@@ -33,6 +47,7 @@ export interface LaunchPlan {
   /** The command as it will run, for messages. */
   displayCommand: string[];
   pathSearched: string;
+  sandbox?: SandboxState;
 }
 
 /** The value of each setting: the user's, else the default. Missing required ones are listed. */
@@ -147,7 +162,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
         platform,
       })
     : { ...baseEnv, ...resolved.env };
-  return {
+  const plan: LaunchPlan = {
     ok: true,
     file: resolved.file,
     args: resolved.args,
@@ -156,4 +171,9 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
     displayCommand: [resolved.file, ...resolved.args],
     pathSearched: pathEnv,
   };
+  if (!input.sandbox) return plan;
+  const support = input.sandbox.support ?? sandboxSupport();
+  if (!support.available) return { ...plan, sandbox: { active: false, reason: support.reason } };
+  const prepared = sandboxPolicy(plan, { bwrap: support.bwrap, pluginDir: spec.dir, settings: spec.settings, values, home: ctx.home, request: input.sandbox });
+  return wrapInSandbox(prepared.plan, prepared.policy);
 }

@@ -12,6 +12,8 @@ import { Emitter, type IDisposable } from '../../../shared/lifecycle';
 import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/model';
 import { PluginHost } from '../host';
 import type { SettingValue } from '../process/launch';
+import { appReadOnlyFolders, type SandboxRequest } from '../process/sandbox-prepare';
+import { sandboxSupport, type SandboxSupport } from '../process/sandbox-probe';
 import type { CallHandle, CallOptions, PluginSupervisor } from '../supervisor/supervisor';
 import { AuditLog, type AuditAction } from './audit';
 import { discover, loadRecord, type PluginRecord } from './discovery';
@@ -38,6 +40,8 @@ export interface RegistryOptions {
   autostart?: boolean;
   /** Extra environment for every plugin (tests mark their processes with it). */
   env?: Record<string, string>;
+  /** `false`: run plugins unsandboxed even where the sandbox works. Default: sandboxed where it works. */
+  sandbox?: boolean;
 }
 
 /** What a registry operation answers: what it did, or why it refused (already audited). */
@@ -99,6 +103,7 @@ export class PluginRegistry implements IDisposable {
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
       hostEnv: (spec) => this.hostEnv(spec),
+      sandbox: (spec) => (opts.sandbox === false ? undefined : this.sandbox(spec)),
     });
   }
 
@@ -459,6 +464,21 @@ export class PluginRegistry implements IDisposable {
     };
     if (this.opts.nodeModules) env.PLUGBOARD_NODE_MODULES = this.opts.nodeModules;
     return { ...(this.opts.env ?? {}), ...env };
+  }
+
+  /** Whether plugins run sandboxed here, and why not where they do not (the same for every plugin). */
+  get sandboxSupport(): SandboxSupport {
+    return this.opts.sandbox === false ? { available: false, reason: 'turned off for this Plugboard (sandbox: false)' } : sandboxSupport();
+  }
+
+  /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */
+  private sandbox(spec: PluginSpec): SandboxRequest {
+    return {
+      grants: this.pluginState(spec.id).grants,
+      dataDir: this.paths.pluginData(spec.id),
+      hiddenRoot: this.paths.root,
+      extraReadOnly: appReadOnlyFolders(this.opts),
+    };
   }
 
   private async update(id: string, fn: (s: PluginState) => void): Promise<void> {
