@@ -104,6 +104,7 @@ function sandboxed(manifest: Manifest, run: { file: string; args: string[]; cwd:
     settings,
     values,
     home: os.homedir(),
+    hostEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir() },
     // These tests have no Plugboard data directory to hide.
     request: { grants: manifest.capabilities ?? [], dataDir, hiddenRoot: path.join(os.tmpdir(), 'plugboard-tests-hide-nothing'), extraReadOnly: appReadOnlyFolders({ bundledDir: PLUGINS_DIR, nodeModules: path.join(REPO, 'node_modules') }) },
   });

@@ -5,12 +5,13 @@
  * folders shown for grants and interpreters. Behaviour is checked in real bwrap sandboxes.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planLaunch, type LaunchPlan } from '../../src/main/host/process/launch';
 import { wrapInSandbox, type SandboxPolicy } from '../../src/main/host/process/sandbox';
-import { grantedFolders, installRoot, systemEntries } from '../../src/main/host/process/sandbox-prepare';
+import { installRoot } from '../../src/main/host/process/sandbox-interpreter';
+import { grantedFolders, systemEntries } from '../../src/main/host/process/sandbox-prepare';
 import { probeSandbox } from '../../src/main/host/process/sandbox-probe';
 import type { SettingSpec } from '../../src/shared/model';
 import { specOf } from '../helpers/calls';
@@ -102,6 +103,24 @@ describe('the wrapped plan', () => {
   });
 });
 
+describe('asking an interpreter where it lives', () => {
+  it('never runs, outside the sandbox, an interpreter the plugin ships or puts on its PATH', () => {
+    // A plugin whose manifest puts its own folder first on PATH, where a "python3" waits.
+    const dir = tmpDir('fake-python');
+    const ran = path.join(root, 'ran-on-the-host');
+    mkdirSync(path.join(dir, 'bin'));
+    writeFileSync(path.join(dir, 'bin', 'python3'), `#!/bin/sh\ntouch ${ran}\n`);
+    chmodSync(path.join(dir, 'bin', 'python3'), 0o755);
+    writeFileSync(path.join(dir, 'plugin.py'), '');
+    const manifest = { id: 'ships-python', protocol: 'jsonrpc', command: ['python3', 'plugin.py'], env: { PATH: '${__dirname}/bin:/usr/bin:/bin' } };
+    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
+    const plan = planLaunch({ spec: specOf(dir), sandbox: { grants: [], dataDir: own, hiddenRoot: data, support: { available: true, bwrap: '/usr/bin/bwrap', version: null } } });
+    if (!plan.ok) throw new Error(plan.message);
+    expect(plan.args.slice(plan.args.indexOf('--'))).toEqual(['--', realpathSync(path.join(dir, 'bin', 'python3')), realpathSync(path.join(dir, 'plugin.py'))]);
+    expect(existsSync(ran)).toBe(false);
+  });
+});
+
 describe('the probe', () => {
   it('says the sandbox exists on Linux only', () => {
     expect(probeSandbox({ platform: 'darwin' })).toEqual({ available: false, reason: expect.stringContaining('Linux only (this is darwin)') });
@@ -138,9 +157,11 @@ describe('folders shown for grants and interpreters', () => {
     expect(grantedFolders(settings, values, ['fs.read', 'fs.write'], '/home/u')).toEqual({ readPaths: [], writePaths: ['/home/u/Documents', '/srv/shared'] });
   });
 
-  it('shows an interpreter’s install prefix, never the home folder itself', () => {
+  it('shows an interpreter’s install prefix, never the home folder nor a hidden folder right in it', () => {
     expect(installRoot('/home/u/.pyenv/versions/3.12.1/bin/python3.12', '/home/u')).toBe('/home/u/.pyenv/versions/3.12.1');
+    expect(installRoot('/home/u/miniconda3/bin/python3', '/home/u')).toBe('/home/u/miniconda3');
     expect(installRoot('/home/u/bin/node', '/home/u')).toBe('/home/u/bin');
+    expect(installRoot('/home/u/.local/bin/node', '/home/u')).toBe('/home/u/.local/bin');
     expect(installRoot('/home/u/node', '/home/u')).toBe('/home/u/node');
   });
 });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec } from '../../../shared/model';
-import { buildPluginEnv } from './env';
+import { allowedParentEnv, buildPluginEnv } from './env';
 import { resolveCommand } from './resolve';
 import { wrapInSandbox } from './sandbox';
 import { sandboxPolicy, type SandboxRequest } from './sandbox-prepare';
@@ -174,6 +174,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
   if (!input.sandbox) return plan;
   const support = input.sandbox.support ?? sandboxSupport();
   if (!support.available) return { ...plan, sandbox: { active: false, reason: support.reason } };
-  const prepared = sandboxPolicy(plan, { bwrap: support.bwrap, pluginDir: spec.dir, settings: spec.settings, values, home: ctx.home, request: input.sandbox });
+  const hostEnv = allowedParentEnv(parentEnv, platform);
+  const prepared = sandboxPolicy(plan, { bwrap: support.bwrap, pluginDir: spec.dir, settings: spec.settings, values, home: ctx.home, hostEnv, request: input.sandbox });
   return wrapInSandbox(prepared.plan, prepared.policy);
 }
