@@ -5,12 +5,12 @@
  * folders shown for grants and interpreters. Behaviour is checked in real bwrap sandboxes.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { planLaunch, type LaunchPlan } from '../../src/main/host/process/launch';
 import { wrapInSandbox, type SandboxPolicy } from '../../src/main/host/process/sandbox';
-import { installRoot } from '../../src/main/host/process/sandbox-interpreter';
+import { installRoot, interpreterFacts } from '../../src/main/host/process/sandbox-interpreter';
 import { grantedFolders, systemEntries } from '../../src/main/host/process/sandbox-prepare';
 import { probeSandbox } from '../../src/main/host/process/sandbox-probe';
 import type { SettingSpec } from '../../src/shared/model';
@@ -118,6 +118,17 @@ describe('asking an interpreter where it lives', () => {
     if (!plan.ok) throw new Error(plan.message);
     expect(plan.args.slice(plan.args.indexOf('--'))).toEqual(['--', realpathSync(path.join(dir, 'bin', 'python3')), realpathSync(path.join(dir, 'plugin.py'))]);
     expect(existsSync(ran)).toBe(false);
+  });
+});
+
+describe('the app’s own runtime standing in for node', () => {
+  it('shows the folder beside the binary, where Electron keeps what it needs to start', () => {
+    const app = path.join(tmpDir('app-runtime'), 'Plugboard');
+    mkdirSync(app);
+    const binary = path.join(app, 'plugboard');
+    cpSync('/bin/true', binary);
+    const facts = interpreterFacts(binary, { pathEnv: '', hostEnv: {}, home: '/nonexistent-home', untrusted: [], hostRuntime: binary });
+    expect(facts).toEqual({ file: binary, roots: [binary, realpathSync(app)] });
   });
 });
 

@@ -175,6 +175,15 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
   const support = input.sandbox.support ?? sandboxSupport();
   if (!support.available) return { ...plan, sandbox: { active: false, reason: support.reason } };
   const hostEnv = allowedParentEnv(parentEnv, platform);
-  const prepared = sandboxPolicy(plan, { bwrap: support.bwrap, pluginDir: spec.dir, settings: spec.settings, values, home: ctx.home, hostEnv, request: input.sandbox });
+  const prepared = sandboxPolicy(plan, {
+    bwrap: support.bwrap,
+    pluginDir: spec.dir,
+    settings: spec.settings,
+    values,
+    home: ctx.home,
+    hostEnv,
+    ...(input.execPath ? { execPath: input.execPath } : {}),
+    request: input.sandbox,
+  });
   return wrapInSandbox(prepared.plan, prepared.policy);
 }

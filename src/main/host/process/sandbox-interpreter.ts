@@ -23,6 +23,8 @@ export interface InterpreterContext {
   home: string;
   /** Real paths the plugin controls or may write: its folder, the data directory, its grants. */
   untrusted: string[];
+  /** The runtime running the host (Electron's binary in the app), which may stand in for node. */
+  hostRuntime?: string;
 }
 
 export interface InterpreterFacts {
@@ -115,7 +117,10 @@ export function interpreterFacts(file: string, ctx: InterpreterContext): Interpr
     const python = isPythonName(path.basename(f));
     const shebang = shebangOf(realFile);
     roots.push(f);
-    if (python || isNodeName(path.basename(f))) {
+    if (ctx.hostRuntime && realFile === real(ctx.hostRuntime)) {
+      // Electron running plugins as node needs the files beside its binary (resources, ICU data).
+      if (mayShow(path.dirname(realFile), ctx.home)) roots.push(path.dirname(realFile));
+    } else if (python || isNodeName(path.basename(f))) {
       const plain = shebang === null && (python ? isPythonName(path.basename(realFile)) : isNodeName(path.basename(realFile)));
       const said = plain ? null : askInterpreter(f, python, ctx);
       const exe = said?.[0];

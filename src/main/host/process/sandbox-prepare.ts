@@ -116,6 +116,8 @@ export function sandboxPolicy(
     home: string;
     /** The host's allow-listed environment (env.ts), for asking an interpreter where it lives. */
     hostEnv: Record<string, string>;
+    /** The host's own runtime, when it may run plugins as node (Electron). */
+    execPath?: string;
     request: SandboxRequest;
   },
 ): { plan: LaunchPlan; policy: SandboxPolicy } {
@@ -128,6 +130,7 @@ export function sandboxPolicy(
     hostEnv: input.hostEnv,
     home,
     untrusted: [input.pluginDir, request.hiddenRoot, request.dataDir, ...folders.readPaths, ...folders.writePaths].map(real),
+    ...(input.execPath ? { hostRuntime: input.execPath } : {}),
   });
   const system = systemEntries();
   const shown = system.filter((e) => e.symlink === undefined).map((e) => e.path);
