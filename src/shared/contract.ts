@@ -6,6 +6,7 @@
  * `PlugboardApi` and cannot tell which transport it has.
  */
 import { z } from 'zod';
+import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
 import type { Dialect, HealthEvent, LogEvent, SettingSpec, ToolSpec } from './model';
 
@@ -52,6 +53,11 @@ export interface CapabilityView {
   name: string;
   title: string;
   description: string;
+  /** How it is enforced on this machine (the plugin sandbox works here or not). */
+  enforcement: Enforcement;
+  /** What that means, in one sentence. */
+  enforcementNote: string;
+  /** `enforcement` is not `none`. */
   enforced: boolean;
   requested: boolean;
   granted: boolean;

@@ -25,13 +25,16 @@ Exit status: 0 when the call succeeds, 1 when it fails (any failure code, or suc
 export const checkHelp = `Usage: plugboard check <plugin> [--json]
 
 Checks a plugin before you publish it: the manifest, launch, handshake, declared versus
-announced tools, ping behaviour, a clean exit on shutdown, and nothing left running.
+announced tools, ping behaviour, a clean exit on shutdown, and nothing left running. On Linux
+it runs in the sandbox it gets once installed: its own folder, its data folder, the system
+folders and what it is granted, nothing else.
 <plugin> is a plugin folder, a manifest file, or an installed plugin's id (checked with its
 settings and granted capabilities).
 
 Options:
   --set KEY=VALUE  a setting the plugin needs to start (repeatable)
   --data-dir DIR   where installed plugins live
+  --no-sandbox     run it as it is, not in the sandbox it gets once installed (Linux)
   --json      one JSON object: {"ok": bool, "plugin": id, "checks": [{name, status, detail}]}
   -h, --help  this help
 

@@ -9,6 +9,7 @@ import { DisposableStore, Emitter, relay, type IDisposable } from '../../shared/
 import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
 import { DIALECT_FACTORIES } from './dialects';
 import { planLaunch, type LaunchPlan, type SettingValue } from './process/launch';
+import type { SandboxRequest } from './process/sandbox-prepare';
 import type { Failure } from '../../shared/failures';
 import { PluginSupervisor, type CallHandle, type CallOptions, type LaunchBinding, type PassthroughChange, type ToolsChange } from './supervisor/supervisor';
 
@@ -41,14 +42,16 @@ export class PluginHost implements IDisposable {
 
   /**
    * What to spawn for `spec` with these settings, on this host (its parent environment and
-   * runtime), plus the variables the caller adds (PLUGBOARD_*).
+   * runtime), plus the variables the caller adds (PLUGBOARD_*), in the sandbox asked for (none:
+   * unsandboxed).
    */
-  plan(spec: PluginSpec, settings: Record<string, SettingValue>, hostEnv: Record<string, string>): LaunchPlan | Failure {
+  plan(spec: PluginSpec, settings: Record<string, SettingValue>, hostEnv: Record<string, string>, sandbox?: SandboxRequest): LaunchPlan | Failure {
     return planLaunch({
       spec,
       settings,
       parentEnv: this.options.parentEnv ?? process.env,
       hostEnv,
+      ...(sandbox ? { sandbox } : {}),
       ...(this.options.execPath ? { execPath: this.options.execPath } : {}),
       ...(this.options.isElectron !== undefined ? { isElectron: this.options.isElectron } : {}),
     });

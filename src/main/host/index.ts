@@ -8,6 +8,8 @@ export type { CallOutcome } from './dialects/types';
 export { PluginHost, refusedCall, type HostOptions, type ToolsChangeEvent } from './host';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { SettingValue } from './process/launch';
+export { appReadOnlyFolders } from './process/sandbox-prepare';
+export type { SandboxSupport } from './process/sandbox-probe';
 export type { PluginRecord } from './registry/discovery';
 export type { GrantChoice, InstallOutcome, InstallPreview } from './registry/installer';
 export { coerceSetting } from './registry/settings';

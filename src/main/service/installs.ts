@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import { capabilityInfo } from '../../shared/capabilities';
 import type { CapabilityView, CommandInput, CommandOutput } from '../../shared/contract';
 import { failure } from '../../shared/failures';
 import type { IDisposable } from '../../shared/lifecycle';
 import { isInside } from '../fs';
 import type { PluginRegistry } from '../host';
+import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
   private readonly previews = new Map<string, { source: string; upload?: string }>();
@@ -43,7 +43,7 @@ export class Installs implements IDisposable {
     const token = randomUUID();
     this.previews.set(token, { source: file, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
     const { preview } = p;
-    const requested: CapabilityView[] = preview.requested.map((c) => ({ ...capabilityInfo(c), requested: true, granted: false }));
+    const requested: CapabilityView[] = preview.requested.map((c) => ({ ...capabilityView(c, this.registry), requested: true, granted: false }));
     return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null } };
   }
 

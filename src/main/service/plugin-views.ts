@@ -2,10 +2,17 @@
  * What the UI shows of plugins, computed from the registry's records and decisions: the list row
  * (PluginView), the expanded detail (tools, capabilities, settings), and the `/` palette.
  */
-import { capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
-import type { PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
+import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
+import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
 import type { PluginRegistry } from '../host';
 import { autoApprovedTools, exposedDeclarations, exposedUserCommands } from '../assistant/tools';
+
+/** A capability as it is enforced here: by the sandbox where plugins run in one. */
+export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {
+  const info = capabilityInfo(name);
+  const here = capabilityHere(name, registry.sandboxSupport.available);
+  return { name, title: info.title, description: info.description, enforcement: here.enforcement, enforcementNote: here.note, enforced: here.enforced };
+}
 
 export class PluginViews {
   constructor(private readonly registry: PluginRegistry) {}
@@ -55,7 +62,7 @@ export class PluginViews {
       manifestPath: spec?.manifestPath ?? null,
       command: spec?.command ?? [],
       tools: registry.tools(id).map((t) => ({ ...t, autoApproved: auto.has(t.name), userCommand: commands.has(t.name) })),
-      capabilities: [...new Set([...requested, ...granted])].map((c) => ({ ...capabilityInfo(c), requested: requested.includes(c), granted: granted.includes(c) })),
+      capabilities: [...new Set([...requested, ...granted])].map((c) => ({ ...capabilityView(c, registry), requested: requested.includes(c), granted: granted.includes(c) })),
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
     };
   }

@@ -1,8 +1,8 @@
 /** `plugboard check <plugin>`: the checks of host/check.ts, as a list or as JSON. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { checkPlugin, PluginRegistry, type CheckStatus, type SettingValue } from '../../host';
-import { bundledPluginsDir, dataDirOf, looksLikePath } from '../target';
+import { appReadOnlyFolders, checkPlugin, PluginRegistry, type CheckStatus, type SettingValue } from '../../host';
+import { bundledPluginsDir, dataDirOf, looksLikePath, nodeModulesDir } from '../target';
 import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
 import type { CliEnv } from '../session';
@@ -12,7 +12,7 @@ const MARK: Record<CheckStatus, string> = { pass: 'ok  ', warn: 'warn', fail: 'F
 export async function checkCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { json: { type: 'boolean' }, set: { type: 'string', multiple: true }, 'data-dir': { type: 'string' } },
+    { json: { type: 'boolean' }, set: { type: 'string', multiple: true }, 'data-dir': { type: 'string' }, 'no-sandbox': { type: 'boolean' } },
     { min: 1, max: 1, names: '<plugin>' },
   );
   const arg = positionals[0] as string;
@@ -20,9 +20,9 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   let settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
   let allowedCapabilities: string[] | undefined;
   let unknown: string | undefined;
+  const dataDir = dataDirOf(values['data-dir']);
   if (!looksLikePath(arg)) {
     // An installed or bundled plugin: check it with its settings and grants.
-    const dataDir = dataDirOf(values['data-dir']);
     const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir() });
     const rec = registry.record(arg);
     if (rec) {
@@ -37,7 +37,12 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   }
   const { spec, items } = unknown
     ? { spec: undefined, items: [{ name: 'manifest' as const, status: 'fail' as const, detail: unknown }] }
-    : await checkPlugin(target, { settings, ...(allowedCapabilities ? { allowedCapabilities } : {}) });
+    : await checkPlugin(target, {
+        settings,
+        ...(allowedCapabilities ? { allowedCapabilities } : {}),
+        // Checked as it will run: sandboxed (where the sandbox works), the data directory hidden from it.
+        ...(values['no-sandbox'] ? {} : { sandbox: { hiddenRoot: dataDir, extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }) } }),
+      });
   const ok = items.every((i) => i.status !== 'fail');
   if (values.json) {
     jsonLine(env.out, { ok, plugin: spec?.id ?? null, checks: items });

@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { failure, type Failure } from '../../../shared/failures';
 import { Emitter, delay, type IDisposable } from '../../../shared/lifecycle';
 import type { Decoder } from '../framing';
-import { groupAlive, killGroup, trackGroup, untrackGroup } from './group';
+import { groupAlive, killGroup, terminateSandboxed, trackGroup, unwrapSandboxExit, untrackGroup } from './group';
 import { LineRing } from './ring';
 
 export interface ExitInfo {
@@ -28,6 +28,8 @@ export interface SpawnOptions {
   displayCommand: string[];
   pathSearched: string;
   stderrLines?: number;
+  /** The file is bwrap running the plugin in its sandbox (sandbox.ts): signals and exits are the plugin's. */
+  sandboxed?: boolean;
 }
 
 /** How a stop went: which step ended the plugin, and whether its group outlived it. */
@@ -60,6 +62,7 @@ export class PluginProcess implements IDisposable {
   private expectingExit = false;
   private readonly exited: Promise<ExitInfo>;
   private framingFailed = false;
+  private readonly sandboxed: boolean;
 
   private readonly _onDidReceive = new Emitter<Buffer>();
   private readonly _onDidStderr = new Emitter<string>();
@@ -75,6 +78,7 @@ export class PluginProcess implements IDisposable {
 
   private constructor(child: ChildProcessWithoutNullStreams, options: SpawnOptions) {
     this.child = child;
+    this.sandboxed = options.sandboxed === true;
     this.stderr = new LineRing(options.stderrLines ?? 500);
     let stdoutEnded = false;
     let onStdoutEnd: (() => void) | null = null;
@@ -110,7 +114,7 @@ export class PluginProcess implements IDisposable {
           // A group with nothing left in it is forgotten, so its id is never signalled once reused.
           void groupAlive(child.pid).then((alive) => alive || untrackGroup(child.pid));
           for (const line of this.stderr.flush()) this._onDidStderr.fire(line);
-          this.exitInfo = { code, signal, expected: this.expectingExit };
+          this.exitInfo = { ...(this.sandboxed ? unwrapSandboxExit(code, signal) : { code, signal }), expected: this.expectingExit };
           resolve(this.exitInfo);
           this._onDidExit.fire(this.exitInfo);
         };
@@ -203,7 +207,8 @@ export class PluginProcess implements IDisposable {
       this.child.stdin.end();
       if (!(await this.exitWithin(options.graceMs))) {
         stage = 'terminated';
-        killGroup(this.child.pid, 'SIGTERM');
+        if (this.sandboxed) await terminateSandboxed(this.child.pid);
+        else killGroup(this.child.pid, 'SIGTERM');
         if (!(await this.exitWithin(options.termGraceMs))) {
           stage = 'killed';
           killGroup(this.child.pid, 'SIGKILL');

@@ -2,9 +2,11 @@
  * Process groups: each plugin runs in a group of its own, so a stop reaches its grandchildren too.
  * The groups this process started are remembered until they are empty, and if the host itself
  * exits without stopping its plugins (a crash, process.exit), an exit hook kills them: no orphans.
+ * A sandboxed plugin's group also holds bwrap's own processes, which its SIGTERM must miss.
  */
 import { spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
+import os from 'node:os';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
@@ -42,6 +44,36 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
 }
 
 /**
+ * SIGTERM to a sandboxed plugin (sandbox.ts): to every process of its group except bwrap's own
+ * two, the monitor the host spawned (whose pid is the group's) and its child, the reaper that is
+ * PID 1 inside. bwrap forwards no signals: a SIGTERM to the monitor would end it, and
+ * --die-with-parent would turn that into SIGKILL for the plugin before it could finish handling
+ * its own SIGTERM. The plugin's exit then ends the reaper and the monitor.
+ */
+export async function terminateSandboxed(pgid: number | undefined): Promise<void> {
+  if (pgid === undefined) return;
+  for (const p of await groupMembersLinux(pgid)) {
+    if (p.pid === pgid || p.ppid === pgid) continue;
+    try {
+      process.kill(p.pid, 'SIGTERM');
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/**
+ * bwrap exits with 128 + N when the plugin died of signal N: the exit as the plugin's own, so a
+ * crash still reads "killed by SIGSEGV". (A plugin that exits with such a code on purpose reads
+ * as signalled; no plugin protocol gives those codes a meaning.)
+ */
+export function unwrapSandboxExit(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null } {
+  if (code === null || code <= 128 || code >= 128 + 65) return { code, signal };
+  const name = Object.entries(os.constants.signals).find(([, n]) => n === code - 128)?.[0];
+  return name ? { code: null, signal: name as NodeJS.Signals } : { code, signal };
+}
+
+/**
  * Whether a live (non-zombie) process is in the group. On Linux this reads /proc, because a
  * signal-0 probe also succeeds for zombies that init has not reaped yet, which would report
  * long-dead children as still running. Asynchronous: it runs after every plugin exit (every call
@@ -49,7 +81,7 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
  */
 export async function groupAlive(pid: number | undefined): Promise<boolean> {
   if (pid === undefined) return false;
-  if (process.platform === 'linux') return liveMembersLinux(pid);
+  if (process.platform === 'linux') return (await groupMembersLinux(pid, true)).length > 0;
   try {
     process.kill(process.platform === 'win32' ? pid : -pid, 0);
     return true;
@@ -58,13 +90,20 @@ export async function groupAlive(pid: number | undefined): Promise<boolean> {
   }
 }
 
-async function liveMembersLinux(pgid: number): Promise<boolean> {
+interface Member {
+  pid: number;
+  ppid: number;
+}
+
+/** The live members of a group (the first one only, with `first`), from /proc. */
+async function groupMembersLinux(pgid: number, first = false): Promise<Member[]> {
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
-    return false;
+    return [];
   }
+  const out: Member[] = [];
   for (const e of entries) {
     if (e.charCodeAt(0) < 48 || e.charCodeAt(0) > 57) continue;
     let stat: string;
@@ -73,9 +112,12 @@ async function liveMembersLinux(pgid: number): Promise<boolean> {
     } catch {
       continue;
     }
-    // Fields after the command name, which may itself contain spaces and parentheses.
+    // Fields after the command name, which may itself contain spaces and parentheses: state, ppid, pgrp, …
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (rest[0] !== 'Z' && Number(rest[2]) === pgid) return true;
+    if (rest[0] !== 'Z' && Number(rest[2]) === pgid) {
+      out.push({ pid: Number(e), ppid: Number(rest[1]) });
+      if (first) break;
+    }
   }
-  return false;
+  return out;
 }

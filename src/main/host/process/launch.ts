@@ -7,10 +7,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec } from '../../../shared/model';
-import { buildPluginEnv } from './env';
+import { allowedParentEnv, buildPluginEnv } from './env';
+import type { LaunchPlan, SettingValue } from './plan';
 import { resolveCommand } from './resolve';
 
-export type SettingValue = string | number | boolean | string[];
+export type { LaunchPlan, SandboxState, SettingValue } from './plan';
+import { wrapInSandbox } from './sandbox';
+import { sandboxPolicy, type SandboxRequest } from './sandbox-prepare';
+import { sandboxSupport, type SandboxSupport } from './sandbox-probe';
 
 export interface LaunchInput {
   spec: PluginSpec;
@@ -22,19 +26,14 @@ export interface LaunchInput {
   platform?: NodeJS.Platform;
   execPath?: string;
   isElectron?: boolean;
-}
-
-export interface LaunchPlan {
-  ok: true;
-  file: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  /** The command as it will run, for messages. */
-  displayCommand: string[];
-  pathSearched: string;
-  /** What the start is doing, when it is more than launching (say, a launcher installing on first run). */
-  note?: string;
+  /**
+   * Run the plugin in its sandbox (Linux with a working bwrap). Without this field the plugin
+   * runs unsandboxed, as callers that know no data directory do.
+   */
+  sandbox?: SandboxRequest & {
+    /** Whether and how the sandbox works here; default the cached probe of this process. */
+    support?: SandboxSupport;
+  };
 }
 
 /** The value of each setting: the user's, else the default. Missing required ones are listed. */
@@ -149,7 +148,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
         platform,
       })
     : { ...baseEnv, ...resolved.env };
-  return {
+  const plan: LaunchPlan = {
     ok: true,
     file: resolved.file,
     args: resolved.args,
@@ -158,4 +157,19 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
     displayCommand: [resolved.file, ...resolved.args],
     pathSearched: pathEnv,
   };
+  if (!input.sandbox) return plan;
+  const support = input.sandbox.support ?? sandboxSupport();
+  if (!support.available) return { ...plan, sandbox: { active: false, reason: support.reason } };
+  const hostEnv = allowedParentEnv(parentEnv, platform);
+  const prepared = sandboxPolicy(plan, {
+    bwrap: support.bwrap,
+    pluginDir: spec.dir,
+    settings: spec.settings,
+    values,
+    home: ctx.home,
+    hostEnv,
+    ...(input.execPath ? { execPath: input.execPath } : {}),
+    request: input.sandbox,
+  });
+  return wrapInSandbox(prepared.plan, prepared.policy);
 }

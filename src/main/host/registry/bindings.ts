@@ -7,12 +7,17 @@
 import { failure } from '../../../shared/failures';
 import type { PluginSpec } from '../../../shared/model';
 import type { PluginHost } from '../host';
+import { appReadOnlyFolders, type SandboxRequest } from '../process/sandbox-prepare';
 import type { LaunchBinding } from '../supervisor/supervisor';
 import type { DataPaths } from './paths';
 import type { PluginSettings } from './plugin-settings';
 import type { PluginState } from './state';
 
 export interface BindingOptions {
+  /** The app's bundled plugins folder (visible, read-only, in every sandbox). */
+  bundledDir?: string;
+  /** `false`: plugins run unsandboxed even where the sandbox works. */
+  sandbox?: boolean;
   /** The app's node_modules, for bundled plugins that need a native module (node-pty). */
   nodeModules?: string;
   /** Extra environment for every plugin (tests mark their processes with it). */
@@ -41,7 +46,18 @@ export class PluginBindings {
       return { plan, allowedCapabilities };
     }
     const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(id, spec.dir, this.opts.nodeModules) };
-    return { plan: this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env), allowedCapabilities };
+    return { plan: this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env, this.sandbox(id)), allowedCapabilities };
+  }
+
+  /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */
+  private sandbox(id: string): SandboxRequest | undefined {
+    if (this.opts.sandbox === false) return undefined;
+    return {
+      grants: this.pluginState(id).grants,
+      dataDir: this.paths.pluginData(id),
+      hiddenRoot: this.paths.root,
+      extraReadOnly: appReadOnlyFolders(this.opts),
+    };
   }
 
   /** Puts a plugin into the host (replacing one with its id), with its binding. */

@@ -19,6 +19,7 @@ import { RecordBook } from './records';
 import { AuditLog } from './audit';
 import { discover, type PluginRecord } from './discovery';
 import { Installer, type GrantChoice, type InstallOutcome, type InstallPreview } from './installer';
+import { sandboxSupport, type SandboxSupport } from '../process/sandbox-probe';
 import { DataPaths } from './paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from './secrets';
@@ -39,6 +40,8 @@ export interface RegistryOptions {
   autostart?: boolean;
   /** Extra environment for every plugin (tests mark their processes with it). */
   env?: Record<string, string>;
+  /** `false`: run plugins unsandboxed even where the sandbox works. Default: sandboxed where it works. */
+  sandbox?: boolean;
 }
 
 export type { Done } from './decisions';
@@ -89,6 +92,11 @@ export class PluginRegistry implements IDisposable {
       for (const rec of r.list()) if (rec.spec?.persistent && r.isEnabled(rec.id) && r.missingSettings(rec.id).length === 0) void r.host.start(rec.id);
     }
     return r;
+  }
+
+  /** Whether plugins run sandboxed here, and why not where they do not (the same for every plugin). */
+  get sandboxSupport(): SandboxSupport {
+    return this.opts.sandbox === false ? { available: false, reason: 'turned off for this Plugboard (sandbox: false)' } : sandboxSupport();
   }
 
   get onDidChangeHealth() {

@@ -82,6 +82,7 @@ export class Instance implements IDisposable {
       decoder: codec.decoder,
       displayCommand: plan.displayCommand,
       pathSearched: plan.pathSearched,
+      sandboxed: plan.sandbox?.active === true,
     });
     if (!(proc instanceof PluginProcess)) return proc;
     session = opts.dialect.create({

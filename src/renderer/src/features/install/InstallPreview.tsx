@@ -81,7 +81,7 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
                     <span className="font-medium text-fg">{c.title}</span> <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
                     <span id={`cap-${c.name}-desc`} className="block text-xs text-fg-muted">
                       {c.description}
-                      <span className="text-fg-subtle">{c.enforced ? ' Enforced by Plugboard.' : ' Declared only: Plugboard does not sandbox plugins.'}</span>
+                      <span className="text-fg-subtle"> {c.enforcementNote}</span>
                     </span>
                   </span>
                 </label>
