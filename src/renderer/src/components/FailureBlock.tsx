@@ -4,7 +4,7 @@
  * collapsible and starts open in chat (after a crash it is usually the answer); the plugin panel,
  * where space is tight, starts it closed.
  */
-import type { JSX } from 'react';
+import type { JSX, ReactNode } from 'react';
 import { describeFailure, type Failure } from '../../../shared/failures';
 import { CopyButton } from './CopyButton';
 
@@ -17,7 +17,7 @@ function Fact({ label, children }: { label: string; children: string }): JSX.Ele
   );
 }
 
-export function FailureBlock({ failure, stderrOpen = true }: { failure: Failure; stderrOpen?: boolean }): JSX.Element {
+export function FailureBlock({ failure, stderrOpen = true, actions }: { failure: Failure; stderrOpen?: boolean; actions?: ReactNode }): JSX.Element {
   const d = failure.details ?? {};
   const stderr = d.stderrTail ?? [];
   const rpc = d.rpcCode !== undefined ? `${d.rpcCode}${d.rpcMeaning ? ` (${d.rpcMeaning})` : ''}` : null;
@@ -39,6 +39,7 @@ export function FailureBlock({ failure, stderrOpen = true }: { failure: Failure;
           {rpc && <Fact label="error code">{rpc}</Fact>}
         </dl>
       )}
+      {actions}
       {stderr.length > 0 && (
         <details open={stderrOpen} className="group mt-2">
           <summary className="cursor-pointer select-none text-fg-muted hover:text-fg">

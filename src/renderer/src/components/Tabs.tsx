@@ -2,7 +2,7 @@
  * Tabs after the ARIA tabs pattern: one tab stop, arrow keys move between tabs, the panel is
  * labelled by its tab. Only the selected panel is rendered.
  */
-import { useId, useRef, type JSX, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useId, useRef, type JSX, type KeyboardEvent, type ReactNode } from 'react';
 
 export interface TabDef<K extends string> {
   key: K;
@@ -15,15 +15,24 @@ export function Tabs<K extends string>({
   onChange,
   label,
   children,
+  focusKey = 0,
 }: {
   tabs: TabDef<K>[];
   value: K;
   onChange: (key: K) => void;
   label: string;
   children: ReactNode;
+  /** Changed (to anything but 0) by whoever wants the panel's first control to take focus. */
+  focusKey?: number;
 }): JSX.Element {
   const base = useId();
   const refs = useRef(new Map<K, HTMLButtonElement>());
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focusKey === 0) return;
+    const first = panel.current?.querySelector<HTMLElement>('input, textarea, select, button, [tabindex="0"]');
+    (first ?? panel.current)?.focus();
+  }, [focusKey]);
   const onKey = (e: KeyboardEvent): void => {
     const i = tabs.findIndex((t) => t.key === value);
     let next = -1;
@@ -65,7 +74,7 @@ export function Tabs<K extends string>({
           );
         })}
       </div>
-      <div role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${value}`} className="px-3 py-2.5">
+      <div ref={panel} tabIndex={-1} role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${value}`} className="px-3 py-2.5 outline-none">
         {children}
       </div>
     </div>

@@ -9,13 +9,19 @@ import { runOp } from './ops';
 import { scheduleRefresh } from './plugins';
 import { errorText } from './toasts';
 
+export type DetailTab = 'tools' | 'permissions' | 'settings' | 'log' | 'about';
+
 interface DetailState {
   expanded: string | null;
+  /** The tab shown in the expanded detail. */
+  tab: DetailTab;
+  /** Bumped when something asks for the detail to be shown: the shown tab's panel takes focus. */
+  focusTick: number;
   details: Record<string, PluginDetail | null | undefined>;
   errors: Record<string, string | undefined>;
 }
 
-export const usePluginDetail = create<DetailState>()(() => ({ expanded: null, details: {}, errors: {} }));
+export const usePluginDetail = create<DetailState>()(() => ({ expanded: null, tab: 'tools', focusTick: 0, details: {}, errors: {} }));
 
 function patch(id: string, fn: (d: PluginDetail) => PluginDetail): void {
   const d = usePluginDetail.getState().details[id];
@@ -29,8 +35,21 @@ function restore(id: string, before: PluginDetail | null | undefined): void {
 /** Expands a plugin's detail (loading it), or collapses it when it is the expanded one. */
 export function toggleDetail(id: string): void {
   const next = usePluginDetail.getState().expanded === id ? null : id;
-  usePluginDetail.setState({ expanded: next });
+  usePluginDetail.setState({ expanded: next, tab: 'tools' });
   if (next) void loadDetail(next);
+}
+
+export function setDetailTab(tab: DetailTab): void {
+  usePluginDetail.setState({ tab });
+}
+
+/**
+ * Shows a plugin's detail at a tab, from anywhere (a failure's "Open settings"): the panel opens,
+ * the plugin expands, and the tab's panel takes focus.
+ */
+export function showDetail(id: string, tab: DetailTab): void {
+  usePluginDetail.setState((s) => ({ expanded: id, tab, focusTick: s.focusTick + 1 }));
+  void loadDetail(id);
 }
 
 /** Collapses the plugin's detail if it is the one expanded (it was uninstalled). */

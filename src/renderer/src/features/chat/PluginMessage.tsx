@@ -14,6 +14,7 @@ import { Timestamp } from './Timestamp';
 import { usePlugins } from '../../stores/plugins';
 import { Markdown } from './Markdown';
 import { PlainText } from './PlainText';
+import { FailureActions } from '../plugins/FailureActions';
 
 /** Above this, finished text stays plain: markdown parsing is synchronous and grows with size. */
 export const MARKDOWN_MAX_CHARS = 60_000;
@@ -109,7 +110,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
       </header>
       <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
         <Body m={m} />
-        {m.failure && <FailureBlock failure={m.failure} />}
+        {m.failure && <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />}
         {status === 'cancelled' && !m.failure && <p className="text-xs text-fg-subtle">Stopped.</p>}
         {m.keepSession && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
       </div>

@@ -9,23 +9,23 @@ import { Button } from '../../components/Button';
 import { FailureBlock } from '../../components/FailureBlock';
 import { Spinner } from '../../components/Spinner';
 import { Tabs } from '../../components/Tabs';
-import { usePluginDetail } from '../../stores/plugin-detail';
+import { setDetailTab, usePluginDetail, type DetailTab } from '../../stores/plugin-detail';
 import { runLifecycle, usePlugins } from '../../stores/plugins';
 import { AboutTab } from './AboutTab';
+import { FailureActions } from './FailureActions';
 import { LogTab } from './LogTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { ToolsTab } from './ToolsTab';
 import { UninstallDialog } from './UninstallDialog';
 
-type TabKey = 'tools' | 'permissions' | 'settings' | 'log' | 'about';
-
 export function PluginDetailView({ id, domId }: { id: string; domId: string }): JSX.Element | null {
   const p = usePlugins((s) => s.byId[id]);
   const busy = usePlugins((s) => s.busy[id]);
   const detail = usePluginDetail((s) => s.details[id]);
   const error = usePluginDetail((s) => s.errors[id]);
-  const [tab, setTab] = useState<TabKey>('tools');
+  const tab = usePluginDetail((s) => s.tab);
+  const focusTick = usePluginDetail((s) => s.focusTick);
   const [confirming, setConfirming] = useState(false);
   if (!p) return null;
   const running = !['stopped', 'crashed', 'failed', 'disabled'].includes(p.health.state);
@@ -40,7 +40,7 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           <span className="text-fg">{p.health.state}</span>
           {p.health.reason && <span className="text-fg-muted"> — {p.health.reason}</span>}
         </p>
-        {p.health.failure && <FailureBlock failure={p.health.failure} stderrOpen={false} />}
+        {p.health.failure && <FailureBlock failure={p.health.failure} stderrOpen={false} actions={<FailureActions failure={p.health.failure} pluginId={id} />} />}
         <div className="flex flex-wrap items-center gap-1.5">
           <Button size="sm" icon="play" aria-label={`Start ${id}`} disabled={!!busy || running || !p.enabled} onClick={() => void runLifecycle(id, 'start')}>
             Start
@@ -68,10 +68,11 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
       )}
       {detail === null && <p className="px-3 pb-3 text-xs text-fg-subtle">No details: the plugin is no longer known.</p>}
       {detail && (
-        <Tabs<TabKey>
+        <Tabs<DetailTab>
           label={`${p.name} details`}
           value={tab}
-          onChange={setTab}
+          onChange={setDetailTab}
+          focusKey={focusTick}
           tabs={[
             { key: 'tools', label: <>Tools <span className="tabular-nums text-fg-subtle">{`${exposed}/${total}`}</span></> },
             { key: 'permissions', label: 'Permissions' },

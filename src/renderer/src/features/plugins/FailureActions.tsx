@@ -1,0 +1,43 @@
+/**
+ * What a person can do about a failure, by its code: a plugin that needs settings gets "Open
+ * settings" (its Settings tab, focused), a disabled one "Enable", a withheld secret "Open
+ * permissions". Shown under the failure in the chat and in the plugin panel.
+ */
+import type { JSX } from 'react';
+import type { Failure } from '../../../../shared/failures';
+import { Button } from '../../components/Button';
+import { showDetail, type DetailTab } from '../../stores/plugin-detail';
+import { setPluginEnabled, usePlugins } from '../../stores/plugins';
+import { togglePanel } from '../../stores/ui';
+
+function open(pluginId: string, tab: DetailTab): void {
+  togglePanel(true);
+  showDetail(pluginId, tab);
+}
+
+export function FailureActions({ failure, pluginId }: { failure: Failure; pluginId: string | undefined }): JSX.Element | null {
+  const name = usePlugins((s) => (pluginId ? s.byId[pluginId]?.name : undefined)) ?? pluginId;
+  const enabled = usePlugins((s) => (pluginId ? s.byId[pluginId]?.enabled : undefined));
+  if (!pluginId) return null;
+  let action: JSX.Element | null = null;
+  if (failure.code === 'settings_missing') {
+    action = (
+      <Button size="sm" icon="settings" onClick={() => open(pluginId, 'settings')}>
+        Open settings
+      </Button>
+    );
+  } else if (failure.code === 'disabled' && enabled !== true) {
+    action = (
+      <Button size="sm" icon="power" onClick={() => void setPluginEnabled(pluginId, true)}>
+        {`Enable ${name}`}
+      </Button>
+    );
+  } else if (failure.code === 'capability_not_allowed') {
+    action = (
+      <Button size="sm" icon="shield" onClick={() => open(pluginId, 'permissions')}>
+        Open permissions
+      </Button>
+    );
+  }
+  return action && <div className="mt-2 flex gap-1.5">{action}</div>;
+}
