@@ -14,7 +14,7 @@
  * since better-sqlite3 runs on the main thread every HTTP request and UI event waits with it. For
  * a chat a person is watching, the moments before a power cut are worth less than that.
  */
-import { existsSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { ChatMessage } from '../../shared/contract';
@@ -111,11 +111,23 @@ function configure(db: Database.Database): void {
   db.pragma(`journal_size_limit = ${8 * 1024 * 1024}`); // the WAL shrinks back after a checkpoint
 }
 
-/** Every page readable and every index consistent; throws a damage error otherwise. */
-function check(db: Database.Database): void {
-  const rows = db.pragma('quick_check') as { quick_check: string }[];
-  if (rows.length !== 1 || rows[0]?.quick_check !== 'ok') {
-    throw Object.assign(new Error(rows.map((r) => r.quick_check).join('; ').slice(0, 300)), { code: 'SQLITE_CORRUPT' });
+/**
+ * Why the file at `file` is not a sound database, or null when it is. Read-only: a read-write
+ * connection that fails on a damaged file deletes its WAL when it closes, and the WAL may hold the
+ * latest conversations (a read-only one leaves every file as it was, and also reads the WAL, which
+ * can hold good copies of damaged pages).
+ */
+function damage(file: string): string | null {
+  let db: Database.Database | undefined;
+  try {
+    db = connect(file, { readonly: true, fileMustExist: true });
+    const rows = db.pragma('quick_check') as { quick_check: string }[];
+    return rows.length === 1 && rows[0]?.quick_check === 'ok' ? null : rows.map((r) => r.quick_check).join('; ').slice(0, 300);
+  } catch (e) {
+    if (isDamage(e)) return (e as Error).message;
+    throw e;
+  } finally {
+    db?.close();
   }
 }
 
@@ -137,7 +149,6 @@ function openChecked(file: string): Database.Database {
   const db = connect(file, { timeout: 2000 });
   try {
     configure(db);
-    check(db);
     migrate(db, file);
     return db;
   } catch (e) {
@@ -158,21 +169,23 @@ function asideName(file: string, now: Date): string {
  */
 export function openDatabase(file: string, report: (line: string) => void, now = new Date()): Database.Database {
   try {
+    const why = existsSync(file) ? damage(file) : null;
+    if (why !== null) {
+      const aside = asideName(file, now);
+      renameSync(file, aside);
+      // The WAL goes with it when it holds anything; the -shm is an index of the WAL, rebuilt on open.
+      if (existsSync(`${file}-wal`) && statSync(`${file}-wal`).size > 0) renameSync(`${file}-wal`, `${aside}-wal`);
+      rmSync(`${file}-wal`, { force: true });
+      rmSync(`${file}-shm`, { force: true });
+      report(
+        `The conversations file ${file} is damaged (${why}); it was moved to ${aside} and an empty one started. ` +
+          `Nothing was deleted: keep ${path.basename(aside)} if you want to try to recover it.`,
+      );
+    }
     return openChecked(file);
   } catch (e) {
     if (e instanceof StoreOpenError) throw e;
-    if (!isDamage(e) || !existsSync(file)) {
-      throw new StoreOpenError(failure('io_error', `cannot open the conversations in ${file} (${(e as Error).message}): check the disk and the folder's permissions.`));
-    }
-    const aside = asideName(file, now);
-    renameSync(file, aside);
-    if (existsSync(`${file}-wal`)) renameSync(`${file}-wal`, `${aside}-wal`);
-    rmSync(`${file}-shm`, { force: true }); // derived from the WAL; rebuilt at the next open
-    report(
-      `The conversations file ${file} is damaged (${(e as Error).message}); it was moved to ${aside} and an empty one started. ` +
-        `Nothing was deleted: keep ${path.basename(aside)} if you want to try to recover it.`,
-    );
-    return openChecked(file);
+    throw new StoreOpenError(failure('io_error', `cannot open the conversations in ${file} (${(e as Error).message}): check the disk and the folder's permissions.`));
   }
 }
 
