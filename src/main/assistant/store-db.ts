@@ -9,10 +9,12 @@
  *  - a power loss or an OS crash can lose the writes since the last checkpoint (the WAL is synced
  *    only when checkpointed), and never corrupts the file.
  * `synchronous = FULL` would fsync the WAL at every commit and survive a power loss as well. It
- * was measured on this project's machines (`npm run bench -- --only store`): each write then waits
- * for the disk, p50 about 5 ms and p99 about 20 ms against about 0.05 ms and 3 ms with NORMAL, and
- * since better-sqlite3 runs on the main thread every HTTP request and UI event waits with it. For
- * a chat a person is watching, the moments before a power cut are worth less than that.
+ * was measured here (`npm run bench -- --only store`, a 40 MB store, a shared two-core machine):
+ * a bare insert took p50 0.5–4.8 ms and p99 5–57 ms with FULL, against p50 0.03–0.2 ms with
+ * NORMAL, whose slow writes are the checkpoints (which store-checkpointer.ts moves off the main
+ * thread). better-sqlite3 runs on the main thread, so every HTTP request and UI event would wait
+ * for each of those fsyncs. For a chat a person is watching, the moments before a power cut are
+ * worth less than that; a kill of the app, which is what happens, loses nothing either way.
  */
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';

@@ -16,6 +16,7 @@ import type Database from 'better-sqlite3';
 import type { ChatMessage, ConversationSummary } from '../../shared/contract';
 import { failure, type Failure, type Outcome } from '../../shared/failures';
 import { Emitter, type IDisposable } from '../../shared/lifecycle';
+import { Checkpointer } from './store-checkpointer';
 import { openDatabase, statements } from './store-db';
 import { claim, release } from './store-owner';
 import { PendingWrites, retryDelay, type StoredConversation, type WriteOp } from './store-pending';
@@ -49,6 +50,7 @@ export class ConversationStore implements IDisposable {
   private readonly pending = new PendingWrites();
   private readonly sql: ReturnType<typeof statements>;
   private readonly finder: ConversationSearch;
+  private readonly checkpointer: Checkpointer;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private attempts = 0;
   private lastFailure: Failure | null = null;
@@ -66,6 +68,7 @@ export class ConversationStore implements IDisposable {
   ) {
     this.sql = statements(db);
     this.finder = new ConversationSearch(db);
+    this.checkpointer = new Checkpointer(db, file);
   }
 
   /** Claims the store for this process and opens it; throws a StoreOpenError (one line) when it cannot. */
@@ -255,6 +258,7 @@ export class ConversationStore implements IDisposable {
   /** Retries what is unsaved a last time and reports what is lost; closes the file and gives it up. */
   dispose(): void {
     if (this.disposed) return;
+    this.checkpointer.dispose();
     const o = this.flush();
     this.disposed = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
