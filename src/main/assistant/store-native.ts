@@ -24,16 +24,16 @@ export function nativeOptions(rt: Runtime = { versions: process.versions, env: p
   return rt.versions.electron && binding ? { nativeBinding: binding } : {};
 }
 
-/** Opens a connection, saying what to do when the native module was built for another runtime. */
+/** Opens a connection, saying what to do when the native module cannot be loaded here. */
 export function connect(file: string, options: Database.Options = {}): Database.Database {
   try {
     return new Database(file, { ...nativeOptions(), ...options });
   } catch (e) {
     const m = (e as Error).message;
-    if (!/NODE_MODULE_VERSION|was compiled against a different Node\.js version|invalid ELF|wrong ELF class/.test(m)) throw e;
+    if ((e as { code?: unknown }).code !== 'ERR_DLOPEN_FAILED' && !/NODE_MODULE_VERSION/.test(m)) throw e;
     const runtime = process.versions.electron ? `Electron ${process.versions.electron}` : `Node ${process.version}`;
     throw new Error(
-      `better-sqlite3 was built for another runtime than this ${runtime} (${m.split('\n')[0]}). ` +
+      `better-sqlite3's native module cannot be loaded by this ${runtime}: it was built for another runtime or machine, or is damaged (${m.split('\n')[0]}). ` +
         (process.versions.electron
           ? 'Start the app with `npm start`, which builds it for Electron, or set PLUGBOARD_SQLITE_BINDING to an Electron build.'
           : 'Run `npm rebuild better-sqlite3` (packaging rebuilds it for Electron in place).'),
