@@ -77,4 +77,14 @@ describe('a damaged conversations file', () => {
     expect(readFileSync(path.join(path.dirname(file), aside), 'utf8')).toBe('the journal of the file that was');
     expect(existsSync(`${file}-wal`)).toBe(false);
   });
+
+  it('that an older version left half-written on a full disk (its .tmp) is removed', async () => {
+    const file = await goodStore();
+    writeFileSync(`${file}.4242.tmp`, Buffer.alloc(1024 * 1024));
+    writeFileSync(path.join(path.dirname(file), 'notes.4242.tmp'), 'not ours');
+    const s = await ConversationStore.open(file);
+    expect(s.list()).toHaveLength(5);
+    s.dispose();
+    expect(filesIn(path.dirname(file))).toEqual(['conversations.sqlite', 'notes.4242.tmp']);
+  });
 });

@@ -16,7 +16,7 @@
  * for each of those fsyncs. For a chat a person is watching, the moments before a power cut are
  * worth less than that; a kill of the app, which is what happens, loses nothing either way.
  */
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { ChatMessage } from '../../shared/contract';
@@ -141,10 +141,16 @@ function migrate(db: Database.Database, file: string): void {
       failure('invalid_state', `${file} was written by a newer Plugboard (schema ${version}; this one reads up to ${SCHEMA_VERSION}): update Plugboard, or move the file away to start afresh.`),
     );
   }
+  const fromOldFile = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'messages'").get() as { n: number }).n > 0;
   db.transaction(() => {
     db.exec(FROM_V0);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
+  if (!fromOldFile) return;
+  // The copy left the old tables' pages free (zeroed: secure_delete), as large as the data: give
+  // them back once. Safe for the indexes: every table has an explicit integer key.
+  db.exec('VACUUM');
+  db.pragma('wal_checkpoint(TRUNCATE)');
 }
 
 function openChecked(file: string): Database.Database {
@@ -165,12 +171,24 @@ function asideName(file: string, now: Date): string {
 }
 
 /**
+ * The sql.js store wrote `<file>.<pid>.tmp` and renamed it over the file; one that failed midway
+ * (a full disk) left it behind, up to the size of the whole database. This process owns the store
+ * now (claimed before opening), so any such file is a leftover.
+ */
+function removeOldTempFiles(file: string): void {
+  const dir = path.dirname(file);
+  const pattern = new RegExp(`^${path.basename(file).replace(/\./g, '\\.')}\\.\\d+\\.tmp$`);
+  for (const name of existsSync(dir) ? readdirSync(dir) : []) if (pattern.test(name)) rmSync(path.join(dir, name), { force: true });
+}
+
+/**
  * Opens the store at `file`, creating it if missing. A damaged file (not a database, cut short,
  * garbage inside) is moved aside with its WAL, never deleted, and an empty store is started; the
  * line given to `report` names both files.
  */
 export function openDatabase(file: string, report: (line: string) => void, now = new Date()): Database.Database {
   try {
+    removeOldTempFiles(file);
     const why = existsSync(file) ? damage(file) : null;
     if (why !== null) {
       const aside = asideName(file, now);
