@@ -9,8 +9,11 @@
  *   watchdog      a plugin frozen while idle (SIGSTOP at a random moment) until it is killed
  *   crashes       SIGKILL until the host notices, and until the plugin is ready again
  *   CLI           `plugboard --help` from spawn to exit, against `node -e ''`
+ *   store         conversation writes and HTTP latency while chatting, against the sql.js store
+ *                 it replaced (bench/store.ts)
  *
- * Options: --quick (fewer iterations), --json FILE (write the figures).
+ * Options: --quick (fewer iterations), --json FILE (write the figures), --only NAME[,NAME]
+ * (the sections named above: round-trips, streams, watchdog, crashes, store, cli).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -25,12 +28,14 @@ import { median, percentile } from '../src/shared/stats';
 import { cliColdStart } from './lib/cold-start';
 import { RawClient } from './lib/raw-client';
 import { Report } from './lib/report';
+import { storeBench } from './store';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIX = path.join(ROOT, 'test', 'fixtures');
 const quick = process.argv.includes('--quick');
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
 const WARM = quick ? 100 : 500;
+const only = process.argv.includes('--only') ? new Set(process.argv[process.argv.indexOf('--only') + 1]?.split(',')) : null;
 
 const report = new Report();
 const host = new PluginHost();
@@ -324,11 +329,17 @@ async function crashes(): Promise<void> {
 
 async function main(): Promise<void> {
   console.log(`Plugboard host benchmarks${quick ? ' (quick)' : ''} — node ${process.version}, ${new Date().toISOString()}`);
-  await roundTrips();
-  await streams();
-  await watchdog();
-  await crashes();
-  cliColdStart(report, ROOT, quick ? 10 : 30);
+  const sections: [string, () => Promise<void>][] = [
+    ['round-trips', roundTrips],
+    ['streams', streams],
+    ['watchdog', watchdog],
+    ['crashes', crashes],
+    ['store', () => storeBench(report, quick)],
+    ['cli', async () => cliColdStart(report, ROOT, quick ? 10 : 30)],
+  ];
+  const unknown = [...(only ?? [])].filter((n) => !sections.some(([name]) => name === n));
+  if (unknown.length > 0) throw new Error(`--only: no section ${unknown.join(', ')}; there are ${sections.map(([n]) => n).join(', ')}`);
+  for (const [name, run] of sections) if (!only || only.has(name)) await run();
   await host.shutdown();
   const unmet = report.unmet;
   console.log(unmet.length === 0 ? '\nAll targets met.' : `\nTargets not met: ${unmet.map((f) => f.name).join('; ')}`);

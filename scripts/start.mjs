@@ -4,6 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { electronSqlite } from './electron-sqlite.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -41,9 +42,19 @@ function electronUnavailable() {
   return null;
 }
 
-const why = electronUnavailable();
+let why = electronUnavailable();
+/** better-sqlite3 built for Electron's ABI, beside the Node build the CLI uses. */
+let sqliteBinding = '';
 if (why === null) {
-  const electron = spawn(process.execPath, ['node_modules/electron/cli.js', '.'], { stdio: 'inherit' });
+  try {
+    sqliteBinding = await electronSqlite(root);
+  } catch (e) {
+    why = `better-sqlite3 could not be built for Electron (${String(e instanceof Error ? e.message : e).split('\n')[0]})`;
+  }
+}
+if (why === null) {
+  const env = { ...process.env, PLUGBOARD_SQLITE_BINDING: sqliteBinding };
+  const electron = spawn(process.execPath, ['node_modules/electron/cli.js', '.'], { stdio: 'inherit', env });
   electron.on('close', (code) => process.exit(code ?? 0));
 } else {
   console.log(`The desktop app cannot run here: ${why}. Serving the same UI to your browser instead.`);

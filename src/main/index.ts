@@ -1,7 +1,8 @@
 // Electron entry: wiring only. The host, registry and chat run in this process; the window
 // talks to them through the contract over IPC.
 import type { BrowserWindow } from 'electron';
-import { app } from 'electron';
+import { app, dialog } from 'electron';
+import { FailureError } from '../shared/failures';
 import path from 'node:path';
 import { Backend } from './service/backend';
 import { appSecretStore } from './app/secret-store';
@@ -55,4 +56,11 @@ app.on('before-quit', (event) => {
   void registry.shutdown().finally(() => app.quit());
 });
 
-void app.whenReady().then(start);
+void app.whenReady().then(() =>
+  start().catch((e: unknown) => {
+    // Another Plugboard holds this profile, or a data file is damaged: say what to do, and quit.
+    const message = e instanceof FailureError ? e.message : `${(e as Error).stack ?? String(e)}`;
+    dialog.showErrorBox('Plugboard cannot start', message);
+    app.exit(1);
+  }),
+);

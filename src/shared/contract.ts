@@ -131,6 +131,11 @@ export interface ChatMessage {
   passthrough?: boolean;
 }
 
+export interface SaveState {
+  unsaved: number;
+  failure: Failure | null;
+}
+
 export interface ConversationSummary {
   id: string;
   title: string;
@@ -195,6 +200,7 @@ export const commands = {
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<OpResult>() },
   'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
   'chat.list': { input: empty, output: returns<ConversationSummary[]>() },
+  'chat.saveState': { input: empty, output: returns<SaveState>() },
   'chat.create': { input: z.object({ title: z.string().max(200).optional() }).strict(), output: returns<Conversation>() },
   'chat.get': { input: z.object({ id }).strict(), output: returns<Conversation | null>() },
   'chat.rename': { input: z.object({ id, title: z.string().min(1).max(200) }).strict(), output: returns<OpResult>() },
@@ -238,10 +244,12 @@ export interface Events {
   'chat.turn': TurnEvent;
   'chat.passthrough': { conversationId: string; pluginId: string; pluginName: string; active: boolean; reason: string };
   'chat.updated': ConversationSummary;
+  /** Whether every change to the conversations is on disk; when not (a full disk), why and how many wait. */
+  'chat.saveState': SaveState;
 }
 
 export type EventName = keyof Events;
-export const EVENT_NAMES: EventName[] = ['health', 'log', 'plugins.changed', 'chat.turn', 'chat.passthrough', 'chat.updated'];
+export const EVENT_NAMES: EventName[] = ['health', 'log', 'plugins.changed', 'chat.turn', 'chat.passthrough', 'chat.updated', 'chat.saveState'];
 
 /** What `window.plugboard` is, over IPC or WebSocket alike. */
 export interface PlugboardApi {

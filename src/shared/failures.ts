@@ -114,3 +114,15 @@ export function describeFailure(f: Failure): string {
   }
   return lines.join('\n');
 }
+
+/**
+ * A failure that has to cross an exception boundary (opening the data directory at start-up,
+ * where there is no caller to hand a value to). Its message is one line a person can act on: the
+ * CLI and the app print it as it is, never with a stack.
+ */
+export class FailureError extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+    this.name = 'FailureError';
+  }
+}

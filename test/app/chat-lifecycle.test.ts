@@ -113,7 +113,7 @@ describe('one Plugboard per data directory', () => {
     const other = spawn('sleep', ['30'], { stdio: 'ignore' });
     const reg = await PluginRegistry.open({ dataDir: dir, bundledDir: path.join(REPO, 'plugins') });
     try {
-      // Another Plugboard (a live process) holds the conversations.
+      // Another Plugboard (a live process) holds the conversations; a bare pid, as older versions wrote.
       mkdirSync(dir, { recursive: true });
       writeFileSync(path.join(dir, 'conversations.sqlite.owner'), `${other.pid}\n`);
       await expect(Backend.create({ registry: reg, version: 'test', transport: 'websocket' })).rejects.toThrow(
@@ -123,7 +123,7 @@ describe('one Plugboard per data directory', () => {
       await new Promise((r) => other.once('exit', r));
       // It is gone: the next start takes the store over.
       const b = await Backend.create({ registry: reg, version: 'test', transport: 'websocket' });
-      expect(readFileSync(path.join(dir, 'conversations.sqlite.owner'), 'utf8').trim()).toBe(String(process.pid));
+      expect(JSON.parse(readFileSync(path.join(dir, 'conversations.sqlite.owner'), 'utf8'))).toEqual(expect.objectContaining({ pid: process.pid }));
       b.dispose();
     } finally {
       other.kill();

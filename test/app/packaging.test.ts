@@ -1,8 +1,8 @@
 /**
  * electron-builder cannot run here (it downloads Electron), so this checks what the packaging
- * configuration promises: Linux, macOS and Windows targets, node-pty unpacked from the asar and
- * rebuilt for Electron, the bundled plugins and SDKs shipped as extra resources, and every path
- * it names present in the repository.
+ * configuration promises: Linux, macOS and Windows targets, the native modules unpacked from the
+ * asar and rebuilt for Electron, the bundled plugins and SDKs shipped as extra resources, and
+ * every path it names present in the repository.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -33,9 +33,14 @@ describe('electron-builder.yml', () => {
     expect(cfg.win.target).toContain('nsis');
   });
 
-  it('unpacks node-pty from the asar and rebuilds it for Electron', () => {
+  it('unpacks the native modules (node-pty, better-sqlite3) from the asar and rebuilds them for Electron', () => {
     expect(cfg.asarUnpack).toContain('node_modules/node-pty/**');
+    expect(cfg.asarUnpack).toContain('node_modules/better-sqlite3/**');
     expect(cfg.npmRebuild).toBe(true);
+    // better-sqlite3 is a dependency of the app (packaged), sql.js only of the bench and tests.
+    const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies['better-sqlite3']).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(pkg.dependencies['sql.js']).toBeUndefined();
   });
 
   it('ships the bundled plugins and the SDKs as extra resources, without their tests', () => {

@@ -14,7 +14,7 @@ import type { ContextMessage } from '../../shared/model';
 import type { PassthroughChange, PluginRegistry } from '../host';
 import { PluginTurns } from './plugin-turns';
 import { parseSlash } from './slash';
-import type { ConversationStore } from './store';
+import type { ConversationStore, SaveState } from './store';
 import { exposedDeclarations, exposedUserCommands } from './tools';
 
 const NEW_TITLE = 'New conversation';
@@ -38,10 +38,16 @@ export class ChatService extends Disposable {
       }),
     );
     this._register(registry.onDidChangePassthrough((e) => this.onPassthrough(e)));
+    // A full disk: the UI says so while changes wait in memory, and again once all are saved.
+    this._register(store.onDidChangeSaveState((s) => this.emit('chat.saveState', s)));
   }
 
   list(): ConversationSummary[] {
     return this.store.list();
+  }
+
+  saveState(): SaveState {
+    return this.store.saveState;
   }
 
   create(title?: string): Conversation {
@@ -74,7 +80,7 @@ export class ChatService extends Disposable {
 
   /** Text as the person typed it. */
   send(conversationId: string, text: string): Outcome<{ turnId: string | null }> {
-    if (!this.store.get(conversationId)) return failure('not_found', `no conversation ${conversationId}`);
+    if (!this.store.has(conversationId)) return failure('not_found', `no conversation ${conversationId}`);
     const inPassthrough = this.passthroughOf(conversationId);
     if (inPassthrough) return this.input(conversationId, inPassthrough.pluginId, text);
     if (text.trim().startsWith('/')) {
@@ -95,7 +101,7 @@ export class ChatService extends Disposable {
   }
 
   invoke(conversationId: string, plugin: string, tool: string, args: Record<string, unknown>): Outcome<{ turnId: string }> {
-    if (!this.store.get(conversationId)) return failure('not_found', `no conversation ${conversationId}`);
+    if (!this.store.has(conversationId)) return failure('not_found', `no conversation ${conversationId}`);
     const shown = Object.keys(args).length ? `/${plugin}:${tool} ${JSON.stringify(args)}` : `/${plugin}:${tool}`;
     return this.startTurn(conversationId, shown, plugin, tool, args);
   }
@@ -143,7 +149,7 @@ export class ChatService extends Disposable {
   private onPassthrough(e: PassthroughChange): void {
     const pluginName = this.pluginName(e.pluginId);
     const tell = (conversationId: string | undefined, active: boolean, reason: string): void => {
-      if (conversationId && this.store.get(conversationId)) this.emit('chat.passthrough', { conversationId, pluginId: e.pluginId, pluginName, active, reason });
+      if (conversationId && this.store.has(conversationId)) this.emit('chat.passthrough', { conversationId, pluginId: e.pluginId, pluginName, active, reason });
     };
     if (!e.active) return tell(e.owner, false, e.reason);
     // One session per plugin: the conversation whose call kept it now holds it.
@@ -162,7 +168,7 @@ export class ChatService extends Disposable {
 
   private addMessage(conversationId: string, message: ChatMessage): void {
     this.store.putMessage(conversationId, message);
-    const c = this.store.get(conversationId);
+    const c = this.store.summary(conversationId);
     if (c && c.title === NEW_TITLE && message.role === 'user' && !message.passthrough) {
       this.store.rename(conversationId, message.text.replace(/\s+/g, ' ').slice(0, 60));
     }
@@ -180,7 +186,7 @@ export class ChatService extends Disposable {
   }
 
   private announce(conversationId: string): void {
-    const s = this.store.list().find((x) => x.id === conversationId);
+    const s = this.store.summary(conversationId);
     if (s) this.emit('chat.updated', s);
   }
 

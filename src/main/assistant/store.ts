@@ -1,187 +1,274 @@
 /**
- * Conversations, kept across restarts in SQLite. sql.js (SQLite compiled to WebAssembly) rather
- * than a native binding: the same store then runs in Node 20 (CLI, server, tests) and in
- * Electron with no native rebuild per runtime. The database lives in memory and is written to
- * <data>/conversations.sqlite atomically (temp file + rename), a moment after each change and at
- * shutdown, so a crash loses at most that moment.
+ * Conversations, kept across restarts in SQLite (better-sqlite3, WAL): each change is one
+ * transaction written when the call returns, so an acknowledged message survives a kill of the
+ * app (store-db.ts says what survives a power loss, and why). Nothing rewrites the whole file.
  *
- * Because each writer writes the whole database, only one process may hold it: the first to open
- * it records its pid next to it, and another Plugboard on the same data directory is refused with
- * a message that says so, instead of the two silently overwriting each other's conversations.
+ * When the disk refuses a write (full, read-only, failing), the change is kept in memory, in
+ * order, and retried with a growing delay; the call returns an `io_error` failure the chat can
+ * show, reads include the unsaved changes, and the app keeps running. `flush()` retries at once;
+ * `dispose()` retries a last time and reports what could not be saved.
+ *
+ * One Plugboard process owns a data directory's conversations at a time (store-owner.ts). A
+ * damaged file is moved aside and an empty store started (store-db.ts). Titles and message text
+ * have a full-text index (store-search.ts).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import initSqlJs, { type Database } from 'sql.js';
-import type { ChatMessage, Conversation, ConversationSummary } from '../../shared/contract';
-import type { IDisposable } from '../../shared/lifecycle';
-import { withFileLock } from '../fs';
+import type Database from 'better-sqlite3';
+import type { ChatMessage, ConversationSummary, SaveState } from '../../shared/contract';
+import { failure, type Failure, type Outcome } from '../../shared/failures';
+import { Emitter, type IDisposable } from '../../shared/lifecycle';
+import { Checkpointer } from './store-checkpointer';
+import { openDatabase, statements } from './store-db';
+import { claim, release } from './store-owner';
+import { PendingWrites, retryDelay, type StoredConversation, type WriteOp } from './store-pending';
+import { ConversationSearch, type SearchHit } from './store-search';
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS conversations (
-  id TEXT PRIMARY KEY,
-  title TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  updated_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS messages (
-  id TEXT PRIMARY KEY,
-  conversation_id TEXT NOT NULL,
-  seq INTEGER NOT NULL,
-  body TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS messages_by_conversation ON messages(conversation_id, seq);
-`;
+export { StoreOpenError } from './store-owner';
+export type { SearchHit } from './store-search';
 
-const SAVE_DELAY_MS = 300;
+export interface StoreOptions {
+  /** Where notices go (a damaged file moved aside, changes lost at close). Default: stderr. */
+  report?: (line: string) => void;
+  /** Caps the file at this many pages: past it writes fail as on a full disk (SQLITE_FULL). */
+  maxPageCount?: number;
+}
+
+/** Whether every change is on disk; when not, how many wait and why. */
+export type { SaveState } from '../../shared/contract';
+
+const OK: Outcome = { ok: true };
+
+/** Errors of the disk or the file, after which a retry may succeed; anything else is a bug. */
+function isIoError(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/.test(code);
+}
 
 export class ConversationStore implements IDisposable {
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
-  private dirty = false;
+  private readonly pending = new PendingWrites();
+  private readonly sql: ReturnType<typeof statements>;
+  private readonly finder: ConversationSearch;
+  private readonly checkpointer: Checkpointer;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private attempts = 0;
+  private lastFailure: Failure | null = null;
+  /** A conversation was deleted and the WAL still holds earlier versions of its pages. */
+  private scrubWanted = false;
+  private disposed = false;
+  private readonly _onDidChangeSaveState = new Emitter<SaveState>();
+  /** Fires when writes start failing, when more fail, and when everything is saved again. */
+  readonly onDidChangeSaveState = this._onDidChangeSaveState.event;
 
   private constructor(
-    private readonly db: Database,
+    private readonly db: Database.Database,
     private readonly file: string,
-  ) {}
+    private readonly report: (line: string) => void,
+  ) {
+    this.sql = statements(db);
+    this.finder = new ConversationSearch(db);
+    this.checkpointer = new Checkpointer(db, file);
+  }
 
-  static async open(file: string): Promise<ConversationStore> {
+  /** Claims the store for this process and opens it; throws a StoreOpenError (one line) when it cannot. */
+  static async open(file: string, options: StoreOptions = {}): Promise<ConversationStore> {
+    const report = options.report ?? ((line: string) => process.stderr.write(`plugboard: ${line}\n`));
     await claim(file);
-    const require = createRequire(import.meta.url);
-    const wasmDir = path.dirname(require.resolve('sql.js/dist/sql-wasm.wasm'));
-    const SQL = await initSqlJs({ locateFile: (f: string) => path.join(wasmDir, f) });
-    const db = existsSync(file) ? new SQL.Database(readFileSync(file)) : new SQL.Database();
-    db.exec(SCHEMA);
-    return new ConversationStore(db, file);
+    try {
+      const db = openDatabase(file, report);
+      if (options.maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(options.maxPageCount)}`);
+      return new ConversationStore(db, file, report);
+    } catch (e) {
+      release(file);
+      throw e;
+    }
+  }
+
+  get saveState(): SaveState {
+    return { unsaved: this.pending.count, failure: this.lastFailure };
   }
 
   list(): ConversationSummary[] {
-    const rows = this.db.exec(
-      `SELECT c.id, c.title, c.updated_at, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id)
-         FROM conversations c ORDER BY c.updated_at DESC`,
-    );
-    return (rows[0]?.values ?? []).map(([id, title, updatedAt, count]) => ({
-      id: String(id),
-      title: String(title),
-      updatedAt: Number(updatedAt),
-      messageCount: Number(count),
-    }));
+    const rows = this.sql.list.all().map((r) => ({ id: r.id, title: r.title, updatedAt: r.updated_at, messageCount: r.n }));
+    if (this.pending.isEmpty) return rows;
+    const touched = this.pending.touched();
+    const out = rows.filter((r) => !touched.has(r.id));
+    for (const id of touched) {
+      const s = this.summary(id);
+      if (s) out.push(s);
+    }
+    return out.sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
-  create(id: string, title: string, at: number): void {
-    this.db.run('INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)', [id, title, at, at]);
-    this.changed();
+  /** One conversation's summary, without listing them all. */
+  summary(id: string): ConversationSummary | null {
+    if (this.pending.isEmpty) {
+      const r = this.sql.summary.get(id);
+      return r ? { id: r.id, title: r.title, updatedAt: r.updated_at, messageCount: r.n } : null;
+    }
+    const c = this.get(id);
+    return c && { id: c.id, title: c.title, updatedAt: c.updatedAt, messageCount: c.messageCount };
   }
 
-  get(id: string): Omit<Conversation, 'passthrough'> | null {
-    const c = this.db.exec('SELECT id, title, updated_at FROM conversations WHERE id = ?', [id])[0]?.values[0];
-    if (!c) return null;
-    const rows = this.db.exec('SELECT body FROM messages WHERE conversation_id = ? ORDER BY seq', [id])[0]?.values ?? [];
-    const messages = rows.map(([body]) => JSON.parse(String(body)) as ChatMessage);
-    return { id: String(c[0]), title: String(c[1]), updatedAt: Number(c[2]), messageCount: messages.length, messages };
+  /** Whether the conversation exists, without reading its messages. */
+  has(id: string): boolean {
+    return this.pending.isEmpty ? this.sql.exists.get(id) !== undefined : this.get(id) !== null;
   }
 
+  get(id: string): StoredConversation | null {
+    const c = this.sql.conversation.get(id);
+    let stored: StoredConversation | null = null;
+    if (c) {
+      const messages = this.sql.messages.all(id).map((r) => ({ ...(JSON.parse(r.body) as Omit<ChatMessage, 'text'>), text: r.text }));
+      stored = { id: c.id, title: c.title, updatedAt: c.updated_at, messageCount: messages.length, messages };
+    }
+    return this.pending.isEmpty ? stored : this.pending.overlay(id, stored);
+  }
+
+  /** Conversations whose title or messages hold every word of `query` (typed text, not FTS syntax). */
+  search(query: string, limit = 20): SearchHit[] {
+    return this.finder.search(query, limit);
+  }
+
+  create(id: string, title: string, at: number): Outcome {
+    return this.write({ kind: 'create', id, title, at });
+  }
+
+  /** False when there is no such conversation. A failure to save shows in `saveState`. */
   rename(id: string, title: string): boolean {
-    this.db.run('UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?', [title, Date.now(), id]);
-    const changed = this.db.getRowsModified() > 0;
-    if (changed) this.changed();
-    return changed;
-  }
-
-  delete(id: string): boolean {
-    // Deleted means gone from the file too, not left in free pages. Set each time, and delete
-    // explicitly rather than ON DELETE CASCADE: sql.js's export() resets connection pragmas.
-    this.db.run('PRAGMA secure_delete = ON');
-    this.db.run('DELETE FROM messages WHERE conversation_id = ?', [id]);
-    this.db.run('DELETE FROM conversations WHERE id = ?', [id]);
-    const changed = this.db.getRowsModified() > 0;
-    if (changed) this.changed();
-    return changed;
+    if (!this.has(id)) return false;
+    this.write({ kind: 'rename', id, title, at: Date.now() });
+    return true;
   }
 
   /**
-   * Inserts or replaces a message. A passthrough exchange is never stored with its text, on either
-   * side: people paste API keys into setup wizards, and plugins echo them back.
+   * False when there is no such conversation. Deleted means gone from the files too: the rows'
+   * pages are zeroed (secure_delete), the index forgets the words, and the WAL, which still holds
+   * earlier versions of those pages, is checkpointed and emptied.
    */
-  putMessage(conversationId: string, message: ChatMessage): void {
-    // A conversation deleted while a call was still finishing takes no new rows.
-    if (!this.db.exec('SELECT 1 FROM conversations WHERE id = ?', [conversationId])[0]) return;
-    const stored = message.passthrough ? { ...message, text: '', result: undefined } : message;
-    const existing = this.db.exec('SELECT seq FROM messages WHERE id = ?', [message.id])[0]?.values[0];
-    if (existing) {
-      this.db.run('UPDATE messages SET body = ? WHERE id = ?', [JSON.stringify(stored), message.id]);
-    } else {
-      const seq = Number(this.db.exec('SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE conversation_id = ?', [conversationId])[0]?.values[0]?.[0] ?? 1);
-      this.db.run('INSERT INTO messages (id, conversation_id, seq, body) VALUES (?, ?, ?, ?)', [message.id, conversationId, seq, JSON.stringify(stored)]);
-    }
-    this.db.run('UPDATE conversations SET updated_at = ? WHERE id = ?', [Date.now(), conversationId]);
-    this.changed();
-  }
-
-  private changed(): void {
-    this.dirty = true;
-    if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      this.flush();
-    }, SAVE_DELAY_MS);
-  }
-
-  /** Writes the database to disk now, if anything changed. */
-  flush(): void {
-    if (!this.dirty) return;
-    this.dirty = false;
-    mkdirSync(path.dirname(this.file), { recursive: true });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, this.db.export());
-    renameSync(tmp, this.file);
-  }
-
-  dispose(): void {
-    if (this.saveTimer) clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
-    try {
-      this.flush();
-    } finally {
-      this.db.close();
-      release(this.file);
-    }
-  }
-}
-
-function ownerFile(file: string): string {
-  return `${file}.owner`;
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
+  delete(id: string): boolean {
+    if (!this.has(id)) return false;
+    this.write({ kind: 'delete', id });
     return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
 
-/** Becomes the one process using the store, or throws naming the one that is. */
-async function claim(file: string): Promise<void> {
-  const owner = ownerFile(file);
-  await withFileLock(owner, () => {
-    const pid = existsSync(owner) ? Number(readFileSync(owner, 'utf8').trim()) : NaN;
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isRunning(pid)) {
-      throw new Error(
-        `the conversations in ${path.dirname(file)} are open in another Plugboard (process ${pid}): close it, or give this one another data directory. ` +
-          `If no Plugboard is running, delete ${owner}.`,
-      );
+  /**
+   * Inserts or replaces a message; `{ ok: true }` once it is in the file. A passthrough exchange
+   * is never stored with its text, on either side: people paste API keys into setup wizards, and
+   * plugins echo them back. A conversation deleted while a call was still finishing takes no new
+   * rows. The caller bounds the text (2 MiB).
+   */
+  putMessage(conversationId: string, message: ChatMessage): Outcome {
+    const stored = message.passthrough ? { ...message, text: '', result: undefined } : message;
+    return this.write({ kind: 'put', conversationId, message: stored, at: Date.now() });
+  }
+
+  /** Retries unsaved changes now, and moves the WAL into the main file. */
+  flush(): Outcome {
+    const o = this.drain();
+    if (o.ok) this.scrubWanted = !this.checkpoint();
+    return o;
+  }
+
+  private write(op: WriteOp): Outcome {
+    if (this.disposed) throw new Error('the conversation store is closed');
+    if (!this.pending.isEmpty) {
+      if (!this.pending.push(op)) {
+        return failure('io_error', `a change to the conversations was not kept: ${this.pending.count} unsaved changes already wait for ${this.file} to be writable`);
+      }
+      return this.drain();
     }
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(owner, `${process.pid}\n`);
-  });
-}
+    try {
+      this.apply(op);
+    } catch (e) {
+      if (!isIoError(e)) throw e;
+      this.pending.push(op);
+      return this.failed(e);
+    }
+    if (this.scrubWanted) this.scrubWanted = !this.checkpoint();
+    return OK;
+  }
 
-function release(file: string): void {
-  const owner = ownerFile(file);
-  try {
-    if (Number(readFileSync(owner, 'utf8').trim()) === process.pid) rmSync(owner, { force: true });
-  } catch {
-    // gone already
+  /** Writes the waiting changes in order, each in its own transaction, until one fails. */
+  private drain(): Outcome {
+    for (let op = this.pending.peek(); op; op = this.pending.peek()) {
+      try {
+        this.apply(op);
+      } catch (e) {
+        if (isIoError(e)) return this.failed(e);
+        this.report(`a change to the conversations could not be written and was dropped: ${(e as Error).message}`);
+      }
+      this.pending.shift();
+    }
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.attempts = 0;
+    if (this.scrubWanted) this.scrubWanted = !this.checkpoint();
+    if (this.lastFailure) {
+      this.lastFailure = null;
+      this._onDidChangeSaveState.fire(this.saveState);
+    }
+    return OK;
+  }
+
+  /** Copies the WAL into the main file and empties it; false when the disk refused. */
+  private checkpoint(): boolean {
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      return true;
+    } catch (e) {
+      if (!isIoError(e)) throw e;
+      return false; // the WAL still holds every change: nothing is lost, the next write retries
+    }
+  }
+
+  private failed(e: unknown): Failure {
+    const n = this.pending.count;
+    this.lastFailure = failure(
+      'io_error',
+      `conversations could not be saved to ${this.file} (${(e as Error).message}): ${n} unsaved change${n === 1 ? ' is' : 's are'} kept in memory and retried`,
+    );
+    if (!this.retryTimer) {
+      this.retryTimer = setTimeout(() => {
+        this.retryTimer = undefined;
+        this.drain();
+      }, retryDelay(this.attempts++));
+      // The retry must not keep a finished process alive: dispose() makes the last attempt.
+      this.retryTimer.unref();
+    }
+    this._onDidChangeSaveState.fire(this.saveState);
+    return this.lastFailure;
+  }
+
+  private apply(op: WriteOp): void {
+    switch (op.kind) {
+      case 'create':
+        this.sql.create.run(op.id, op.title, op.at, op.at);
+        return;
+      case 'rename':
+        this.sql.rename.run(op.title, op.at, op.id);
+        return;
+      case 'delete':
+        this.sql.delete(op.id);
+        this.scrubWanted = true;
+        return;
+      case 'put':
+        this.sql.put(op.conversationId, op.message, op.at);
+        return;
+    }
+  }
+
+  /** Retries what is unsaved a last time and reports what is lost; closes the file and gives it up. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.checkpointer.dispose();
+    const o = this.flush();
+    this.disposed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    if (!o.ok) this.report(`${this.pending.count} unsaved change(s) to the conversations are lost: ${o.message}`);
+    try {
+      this.db.close();
+    } finally {
+      release(this.file);
+      this._onDidChangeSaveState.dispose();
+    }
   }
 }

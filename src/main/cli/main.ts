@@ -6,9 +6,10 @@
  * when that command runs: help, usage errors and small commands start without loading the rest.
  * The built CLI keeps each command in its own chunk for the same reason (scripts/build-cli.mjs).
  */
+import { FailureError } from '../../shared/failures';
 import { toDisposable } from '../../shared/lifecycle';
 import { benchHelp, callHelp, checkHelp, pluginsHelp, serveHelp } from './help';
-import { EXIT_OK, EXIT_USAGE, UsageError, processOut, type Out } from './io';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, processOut, type Out } from './io';
 import type { CliEnv } from './session';
 
 type Run = (argv: string[], env: CliEnv) => Promise<number>;
@@ -75,6 +76,12 @@ export async function main(argv: string[], out: Out = processOut): Promise<numbe
     if (e instanceof UsageError) {
       out.stderr(`plugboard ${name}: ${e.message}\n\n${cmd.help}\n`);
       return EXIT_USAGE;
+    }
+    // An expected failure at start-up (another Plugboard holds the data directory, a damaged
+    // state file): one line that says what to do, no stack.
+    if (e instanceof FailureError) {
+      out.stderr(`plugboard ${name}: ${e.message}\n`);
+      return EXIT_FAILED;
     }
     throw e;
   }

@@ -6,6 +6,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { failure, FailureError } from '../../shared/failures';
 
 export function readJson<T>(file: string, fallback: T): T {
   let text: string;
@@ -18,7 +19,7 @@ export function readJson<T>(file: string, fallback: T): T {
   try {
     return JSON.parse(text) as T;
   } catch (e) {
-    throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix or remove it`);
+    throw new FailureError(failure('invalid_input', `${file} is not valid JSON (${(e as Error).message}): fix it, or move it aside to start over with what it held (it is kept as it is until then)`));
   }
 }
 

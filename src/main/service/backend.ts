@@ -116,6 +116,7 @@ export class Backend extends Disposable {
       'install.cancel': ({ token }) => installs.cancel(token),
       'palette.list': () => views.palette(),
       'chat.list': () => chat.list(),
+      'chat.saveState': () => chat.saveState(),
       'chat.create': ({ title }) => chat.create(title),
       'chat.get': ({ id }) => chat.get(id),
       'chat.rename': ({ id, title }) => chat.rename(id, title),

@@ -10,6 +10,7 @@ import { useUi } from '../stores/ui';
 import { HelpDialog } from './HelpDialog';
 import { NoToken } from './NoToken';
 import { ReconnectBar } from './ReconnectBar';
+import { SaveStateBar } from './SaveStateBar';
 import { installShortcuts } from './shortcuts';
 import { Toasts } from './Toasts';
 import { Toolbar } from './Toolbar';
@@ -23,6 +24,7 @@ export function App(): JSX.Element {
   return (
     <div className="flex h-full flex-col">
       <ReconnectBar />
+      <SaveStateBar />
       <Toolbar />
       <div className="flex min-h-0 flex-1">
         {sidebarOpen && <ConversationSidebar />}

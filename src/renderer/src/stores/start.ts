@@ -23,6 +23,7 @@ import { invalidatePalette } from './palette';
 import { detailChanged } from './plugin-detail';
 import { applyLog } from './plugin-logs';
 import { applyHealth, refreshPlugins, scheduleRefresh } from './plugins';
+import { applySaveState, loadSaveState } from './save-state';
 import { startUi } from './ui';
 
 export function startStores(): void {
@@ -36,6 +37,7 @@ export function startStores(): void {
   api.on('chat.turn', applyTurn);
   api.on('chat.passthrough', applyPassthrough);
   api.on('chat.updated', applyUpdated);
+  api.on('chat.saveState', applySaveState);
   api.on('health', applyHealth);
   api.on('log', applyLog);
   api.on('plugins.changed', (e) => {
@@ -50,9 +52,11 @@ export function startStores(): void {
     void resyncChat();
     invalidatePalette();
     loadAppInfo();
+    loadSaveState();
   });
   if (useConnection.getState().state.status === 'no-token') return;
   void refreshPlugins();
   void startChat();
   loadAppInfo();
+  loadSaveState();
 }
