@@ -255,6 +255,27 @@ export async function paletteTabCompletes(page: Page): Promise<void> {
   await expect(lastPluginMessage(page)).toHaveAttribute('aria-label', 'Tuned echo: done', { timeout: 15_000 });
 }
 
+/** An MCP server adds a tool while it runs: the palette and the panel show it, no reload. */
+export async function toolListChangesLive(page: Page): Promise<void> {
+  await newConversation(page);
+  const box = composer(page);
+  await box.fill('/fresh');
+  await expect(page.getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toHaveCount(0);
+  await box.fill('');
+  await send(page, '/mcp-dynamic:add_tool name=fresh');
+  await expect(lastPluginMessage(page)).toContainText('added fresh', { timeout: 15_000 });
+  await box.fill('/fresh');
+  await expect(page.getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toBeVisible();
+  await box.press('Enter');
+  await expect(lastPluginMessage(page)).toContainText('I am fresh', { timeout: 15_000 });
+  await expect(pluginRow(page, 'mcp-dynamic')).toContainText('3/3 tools');
+  await send(page, '/mcp-dynamic:remove_tool name=fresh');
+  await expect(lastPluginMessage(page)).toContainText('removed fresh', { timeout: 15_000 });
+  await box.fill('/fresh');
+  await expect(page.getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toHaveCount(0);
+  await box.fill('');
+}
+
 /** With the history focused, the scrolling keys move it. */
 export async function keyboardScrollsHistory(page: Page): Promise<void> {
   const list = page.getByRole('region', { name: 'Messages' });

@@ -92,6 +92,7 @@ export async function startServe(): Promise<Served> {
   const dataDir = path.join(root, 'data');
   cli(['plugins', 'install', stressPlugin(root)], dataDir);
   cli(['plugins', 'install', tunedPlugin(root)], dataDir);
+  cli(['plugins', 'install', path.join(FIXTURES, 'mcp-dynamic')], dataDir);
   const started = Date.now();
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
     env: { ...process.env, PLUGBOARD_E2E: '1' },

@@ -54,13 +54,15 @@ export class Backend extends Disposable {
     );
     this._register(registry.onDidChange((c) => fire({ name: 'plugins.changed', payload: c })));
     this._register(
-      registry.onDidChangeTools(({ pluginId, added, removed }) => {
-        // The palette and the panel refetch; the plugin's log says what changed, and when.
-        const what = [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean).join('; ');
-        if (!what) return;
-        const line = { pluginId, source: 'host' as const, level: 'info' as const, message: `tools changed: ${what}`, at: Date.now() };
-        this.logs.add(line);
-        fire({ name: 'log', payload: line });
+      registry.onDidChangeTools(({ pluginId, added, removed, initial }) => {
+        // The palette and the panel refetch; a change after the first announcement goes into the
+        // plugin's log too, with what changed and when.
+        if (!initial) {
+          const what = [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean).join('; ');
+          const line = { pluginId, source: 'host' as const, level: 'info' as const, message: `tools changed: ${what}`, at: Date.now() };
+          this.logs.add(line);
+          fire({ name: 'log', payload: line });
+        }
         fire({ name: 'plugins.changed', payload: { id: pluginId, reason: 'tools', tools: { added, removed } } });
       }),
     );

@@ -12,6 +12,8 @@ export interface ToolsChange {
   tools: ToolSpec[];
   added: string[];
   removed: string[];
+  /** The plugin announced its tools for the first time (its first launch), rather than changed them. */
+  initial: boolean;
 }
 
 export class ToolSet extends Disposable {
@@ -57,12 +59,13 @@ export class ToolSet extends Disposable {
 
   announce(tools: ToolSpec[]): void {
     const before = new Set(this.all.map((t) => t.name));
+    const initial = this.announced === undefined;
     this.announced = tools;
     this.merged = null;
     const after = new Set(this.all.map((t) => t.name));
     const added = [...after].filter((n) => !before.has(n));
     const removed = [...before].filter((n) => !after.has(n));
-    this._onDidChange.fire({ tools: this.all, added, removed });
+    if (added.length > 0 || removed.length > 0) this._onDidChange.fire({ tools: this.all, added, removed, initial });
   }
 }
 
