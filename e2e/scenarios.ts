@@ -255,6 +255,27 @@ export async function paletteTabCompletes(page: Page): Promise<void> {
   await expect(lastPluginMessage(page)).toHaveAttribute('aria-label', 'Tuned echo: done', { timeout: 15_000 });
 }
 
+/** A failure offers what fixes it: Open settings for a missing setting, Enable for a disabled plugin. */
+export async function failuresOfferTheFix(page: Page): Promise<void> {
+  await newConversation(page);
+  await send(page, '/files:list path=/');
+  const failed = lastPluginMessage(page);
+  await expect(failed.locator('[data-failure-code="settings_missing"]')).toBeVisible({ timeout: 15_000 });
+  await failed.getByRole('button', { name: 'Open settings' }).click();
+  await expect(panel(page).getByRole('tab', { name: /Settings/, selected: true })).toBeVisible();
+  await expect(panel(page).getByRole('form', { name: /Files settings/ }).locator('textarea, input').first()).toBeFocused();
+
+  const enable = pluginRow(page, 'tuned').getByRole('switch', { name: 'Enable tuned' });
+  await enable.click();
+  await expect(enable).toHaveAttribute('aria-checked', 'false');
+  await send(page, '/tuned:echo');
+  const refused = lastPluginMessage(page);
+  await expect(refused.locator('[data-failure-code="disabled"]')).toBeVisible({ timeout: 15_000 });
+  await refused.getByRole('button', { name: 'Enable Tuned' }).click();
+  await expect(enable).toHaveAttribute('aria-checked', 'true');
+  await expect(refused.getByRole('button', { name: 'Enable Tuned' })).toBeHidden();
+}
+
 /** An MCP server adds a tool while it runs: the palette and the panel show it, no reload. */
 export async function toolListChangesLive(page: Page): Promise<void> {
   await newConversation(page);

@@ -148,6 +148,10 @@ test('Tab in the tool palette completes a name and runs nothing', async () => {
   await s.paletteTabCompletes(page);
 });
 
+test('a failure offers its fix: Open settings, Enable', async () => {
+  await s.failuresOfferTheFix(page);
+});
+
 test('a tool added by an MCP server at run time shows in the palette without a reload', async () => {
   await s.toolListChangesLive(page);
 });
