@@ -34,7 +34,9 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   );
   const arg = positionals[0] as string;
   let target = arg;
-  let settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
+  // Checked against the plugin's settings (types, folders that exist) once its manifest is read.
+  const set = parsePairs(values.set ?? []);
+  let settings: Record<string, SettingValue> = {};
   let allowedCapabilities: string[] | undefined;
   let unknown: string | undefined;
   if (!looksLikePath(arg)) {
@@ -44,7 +46,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
     const rec = registry.record(arg);
     if (rec) {
       target = rec.dir;
-      settings = { ...(await registry.launchSettings(arg)), ...settings };
+      settings = await registry.launchSettings(arg);
       allowedCapabilities = registry.pluginState(arg).grants;
     } else if (!existsSync(arg)) {
       unknown = `no plugin "${arg}" is bundled or installed (data directory ${dataDir}), and there is no folder or file ${path.resolve(arg)}`;
@@ -54,7 +56,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   }
   const { spec, items } = unknown
     ? { spec: undefined, items: [{ name: 'manifest' as const, status: 'fail' as const, detail: unknown }] }
-    : await checkPlugin(target, { settings, ...(allowedCapabilities ? { allowedCapabilities } : {}) });
+    : await checkPlugin(target, { settings, set, ...(allowedCapabilities ? { allowedCapabilities } : {}) });
   const ok = items.every((i) => i.status !== 'fail');
   if (values.json) {
     jsonLine(env.out, { ok, plugin: spec?.id ?? null, checks: items });

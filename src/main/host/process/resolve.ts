@@ -18,9 +18,22 @@ export interface ResolvedCommand {
   env: Record<string, string>;
 }
 
+/** Set as `details.data` of a failure whose command or interpreter is not on PATH. */
+export interface NotOnPath {
+  notOnPath: string;
+}
+
+export function isNotOnPath(f: Failure): boolean {
+  const d = f.details?.data as Partial<NotOnPath> | undefined;
+  return typeof d?.notOnPath === 'string';
+}
+
 export interface ResolveInput {
   command: string[];
-  /** The plugin folder: relative script paths resolve here and must stay inside. */
+  /**
+   * The plugin folder: relative script paths resolve here and must stay inside. Absolute paths are
+   * the user's own choice (`node /abs/path/server.js` in a config they import) and may be anywhere.
+   */
   dir: string;
   cwd: string;
   /** PATH of the plugin's environment. */
@@ -80,7 +93,8 @@ function realDir(dir: string): string {
 export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
   const platform = input.platform ?? process.platform;
   const details = { command: input.command, pathSearched: input.pathEnv, cwd: input.cwd };
-  const fail = (message: string): Failure => failure('launch_failed', message, details);
+  const fail = (message: string, missing?: string): Failure =>
+    failure('launch_failed', message, missing ? { ...details, data: { notOnPath: missing } satisfies NotOnPath } : details);
   if (input.command.length === 0 || !input.command[0]) return fail('the manifest gives no command to run');
   const [head, ...rest] = input.command as [string, ...string[]];
   const dir = realDir(input.dir);
@@ -91,7 +105,7 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
     const script = scriptInside(head, dir);
     if (!script.ok) return fail(script.message);
     const interp = findInterpreter(runner, input, platform);
-    if (!interp.ok) return fail(interp.message);
+    if (!interp.ok) return fail(interp.message, runner);
     return { ok: true, file: interp.file, args: [script.file, ...rest], python: runner === 'python', env: interp.env };
   }
 
@@ -104,10 +118,10 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
       // `node` itself (MCPB `server.type: node`): the host's runtime stands in, as for `.js` scripts,
       // because an app started from a desktop has a PATH without the user's Node.
       const interp = findInterpreter('node', input, platform);
-      if (!interp.ok) return fail(interp.message);
+      if (!interp.ok) return fail(interp.message, 'node');
       file = interp.file;
       env = interp.env;
-    } else return fail(`"${head}" was not found on PATH`);
+    } else return fail(`"${head}" was not found on PATH`, head);
   } else {
     const target = path.isAbsolute(head) ? head : path.resolve(dir, head);
     let real: string;
@@ -158,6 +172,7 @@ function scriptArgIndex(args: string[], python: boolean): number {
   return -1;
 }
 
+/** A script argument: an absolute one must exist; a relative one must also stay inside the folder. */
 function scriptInside(rel: string, dir: string): { ok: true; file: string } | { ok: false; message: string } {
   const target = path.isAbsolute(rel) ? rel : path.resolve(dir, rel);
   let real: string;
@@ -166,7 +181,7 @@ function scriptInside(rel: string, dir: string): { ok: true; file: string } | { 
   } catch {
     return { ok: false, message: `script "${rel}" does not exist (looked for ${target})` };
   }
-  if (!isInside(dir, real)) {
+  if (!path.isAbsolute(rel) && !isInside(dir, real)) {
     return { ok: false, message: `script "${rel}" resolves to ${real}, outside the plugin folder ${dir}` };
   }
   return { ok: true, file: real };
