@@ -42,15 +42,18 @@ export function defaultShell(env: NodeJS.ProcessEnv = process.env): string {
   return fromPasswd || env.SHELL || '/bin/sh';
 }
 
-/** The login shell's PATH, computed once per shell for the life of the process. */
+/** The login shell's PATH, computed once per shell and home for the life of the process. */
 export function loginShellPath(opts: LoginPathOptions = {}): Promise<LoginPath> {
   const platform = opts.platform ?? process.platform;
   const shell = opts.shell ?? defaultShell(opts.env);
   if (platform === 'win32') return Promise.resolve({ ok: false, shell, reason: 'Windows programs get the user PATH from the registry; there is no login shell to ask' });
-  let p = cache.get(shell);
+  const env = opts.env ?? process.env;
+  // The home decides which start-up files the shell reads.
+  const key = `${shell}\0${env.HOME ?? ''}`;
+  let p = cache.get(key);
   if (!p) {
-    p = runShell(shell, opts.env ?? process.env, opts.timeoutMs ?? LOGIN_SHELL_TIMEOUT_MS);
-    cache.set(shell, p);
+    p = runShell(shell, env, opts.timeoutMs ?? LOGIN_SHELL_TIMEOUT_MS);
+    cache.set(key, p);
   }
   return p;
 }
