@@ -3,7 +3,7 @@
  * emulator example) or with functions in NVIDIA's `schema` form, and Mehrhof's bare
  * `executable.path`, joined to the plugin folder rather than looked up on PATH.
  */
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/main/host/manifests';
@@ -54,6 +54,23 @@ describe('G-Assist manifests', () => {
     expect(both.ok && [both.spec.tools.map((t) => t.name), both.warnings]).toEqual([['a'], ['both "schema" and "functions" are given; "schema" is used, as NVIDIA\'s parser does']]);
     const bad = gassist({ schema: { anyOf: [{ name: 'a' }, { name: 'b', parameters: { type: 'array' } }, { name: 'a' }] } });
     expect(!bad.ok && bad.errors).toEqual(['schema.anyOf[1].parameters.type: expected "object"', 'schema.anyOf[2].name: "a" is declared twice']);
+  });
+
+  it('runs the executable from the plugin folder, as NVIDIA’s engine does, and names Windows-only ones', () => {
+    const dir = tmpDir('g-exe');
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ manifestVersion: 1, executable: 'weather-plugin', persistent: true, protocol_version: '2.0', functions: [] }));
+    writeFileSync(path.join(dir, 'weather-plugin'), '#!/bin/sh\n');
+    chmodSync(path.join(dir, 'weather-plugin'), 0o755);
+    const r = loadManifest(dir);
+    if (!r.ok) throw new Error(r.errors.join('\n'));
+    const plan = planLaunch({ spec: r.spec, parentEnv: { PATH: '/usr/bin:/bin', HOME: '/home/ada' } });
+    expect(plan.ok && plan.file).toBe(path.join(dir, 'weather-plugin'));
+    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ manifestVersion: 1, executable: 'launch.bat', persistent: true, protocol_version: '2.0' }));
+    writeFileSync(path.join(dir, 'launch.bat'), '@echo off\r\nnode "%~dp0plugin.js"\r\n');
+    const bat = loadManifest(dir);
+    if (!bat.ok) throw new Error(bat.errors.join('\n'));
+    const refused = planLaunch({ spec: bat.spec, parentEnv: { PATH: '/usr/bin:/bin', HOME: '/home/ada' }, platform: 'linux' });
+    expect(!refused.ok && refused.message).toBe('"./launch.bat" is a Windows batch file, which cannot run on linux');
   });
 
   it('still refuses a manifest without protocol_version, as NVIDIA’s parser does', () => {

@@ -98,7 +98,8 @@ export function readGAssist(file: string, json: unknown): ManifestResult {
     dialect: 'gassist-v2',
     framing: 'length-prefixed',
     manifestFormat: 'gassist',
-    command: [m.executable],
+    // NVIDIA's engine runs `<plugin folder>/<executable>`: a bare name is never looked up on PATH.
+    command: [/[/\\]/.test(m.executable) ? m.executable : `./${m.executable}`],
     persistent: m.persistent ?? false,
     tools: tools.filter((t) => t.name !== 'on_input'),
     protocolVersion: m.protocol_version,

@@ -3,7 +3,7 @@
  * failure that names the command, the PATH searched and the working directory. Desktop apps do
  * not inherit the login shell's PATH, so `spawn npx ENOENT` must never be the whole story.
  */
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import { isInside } from '../../fs';
@@ -134,6 +134,8 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
       return fail(`"${head}" resolves to ${real}, outside the plugin folder ${dir}`);
     }
     if (!statSync(real).isFile()) return fail(`"${head}" is not a file`);
+    const windowsOnly = platform !== 'win32' ? windowsProgram(real) : null;
+    if (windowsOnly) return fail(`"${head}" is ${windowsOnly}, which cannot run on ${platform}`);
     if (!isExecutableFile(real, platform)) {
       const mode = (statSync(real).mode & 0o777).toString(8).padStart(4, '0');
       return fail(`"${head}" is not executable (mode ${mode}); run chmod +x on it`);
@@ -154,6 +156,26 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
     }
   }
   return { ok: true, file, args, python, env };
+}
+
+/** What a Windows-only program is (`launch.bat`, a `.exe` built for Windows), or null. */
+function windowsProgram(file: string): string | null {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.bat' || ext === '.cmd') return 'a Windows batch file';
+  if (ext === '.ps1') return 'a PowerShell script';
+  if (ext !== '.exe') return null;
+  try {
+    const head = Buffer.alloc(2);
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, head, 0, 2, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return head.toString('latin1') === 'MZ' ? 'a Windows program' : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Index of the script argument of an interpreter command, or -1 (`python -m pkg`, `node -e`). */
