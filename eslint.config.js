@@ -1,12 +1,19 @@
 // ESLint flat config. Besides the recommended TypeScript rules it enforces the layering of
 // ARCHITECTURE.md: electron stays in main/app, main/ipc, main/index.ts and preload; shared
-// imports nothing from node, DOM or electron; host knows only shared; renderer knows only shared.
+// imports nothing from node, DOM or electron; host knows only shared and main/fs, and everything
+// outside the host reaches it through its one door (host/index.ts); the assistant knows the host,
+// the service knows both, the transports know the service; renderer knows only shared. Source
+// files of the main process stay under 300 lines (one concern each). Import cycles are checked by
+// dpdm in `npm run lint`.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const electron = { name: 'electron', message: 'Only src/main/app, src/main/ipc, src/main/index.ts and src/preload may import electron.' };
 const noElectron = { paths: [electron], patterns: [{ group: ['electron/*'], message: electron.message }] };
+/** Outside src/main/host, the host is imported only through src/main/host/index.ts. */
+const oneDoor = { regex: '(^|/)host/(?!index$).+', message: 'Import the host through its one door: src/main/host (index.ts).' };
+const layer = (forbidden, message) => ({ group: forbidden.map((f) => `**/${f}/**`), message });
 
 export default tseslint.config(
   {
@@ -62,23 +69,46 @@ export default tseslint.config(
           ...noElectron,
           patterns: [
             ...noElectron.patterns,
-            { group: ['**/app/**', '**/ipc/**', '**/server/**', '**/cli/**', '**/assistant/**', '**/renderer/**'], message: 'The host depends only on src/shared.' },
+            { group: ['**/app/**', '**/ipc/**', '**/server/**', '**/cli/**', '**/assistant/**', '**/service/**', '**/renderer/**'], message: 'The host depends only on src/shared and src/main/fs.' },
           ],
         },
       ],
     },
   },
   {
-    files: ['src/main/server/**/*.ts', 'src/main/cli/**/*.ts', 'src/main/assistant/**/*.ts'],
+    files: ['src/main/assistant/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        {
-          ...noElectron,
-          patterns: [...noElectron.patterns, { group: ['**/app/**', '**/ipc/**', '**/renderer/**'], message: 'Server, CLI and assistant do not depend on the Electron app.' }],
-        },
+        { ...noElectron, patterns: [...noElectron.patterns, oneDoor, layer(['app', 'ipc', 'renderer', 'service', 'server', 'cli'], 'The assistant depends on the host and shared only.')] },
       ],
     },
+  },
+  {
+    files: ['src/main/service/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...noElectron, patterns: [...noElectron.patterns, oneDoor, layer(['app', 'ipc', 'renderer', 'server', 'cli'], 'The service depends on the assistant, the host and shared only.')] },
+      ],
+    },
+  },
+  {
+    files: ['src/main/server/**/*.ts', 'src/main/cli/**/*.ts', 'src/main/fs/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { ...noElectron, patterns: [...noElectron.patterns, oneDoor, layer(['app', 'ipc', 'renderer'], 'Server, CLI and file helpers do not depend on the Electron app.')] },
+      ],
+    },
+  },
+  {
+    files: ['src/main/app/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/index.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [oneDoor, layer(['renderer'], 'The main process talks to the renderer only through the contract.')] }] },
+  },
+  {
+    files: ['src/main/**/*.ts'],
+    rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
   },
   {
     files: ['test/fixtures/**/*.{js,mjs}', 'plugins/**/*.{js,mjs}', 'sdk/node/**/*.{js,mjs}', 'bin/**/*.mjs', 'scripts/**/*.mjs'],

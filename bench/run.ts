@@ -8,6 +8,7 @@
  *   streams       chunks/s and MB/s, raw against through the host, 64 B and 4 KiB chunks
  *   watchdog      a plugin frozen while idle (SIGSTOP at a random moment) until it is killed
  *   crashes       SIGKILL until the host notices, and until the plugin is ready again
+ *   CLI           `plugboard --help` from spawn to exit, against `node -e ''`
  *
  * Options: --quick (fewer iterations), --json FILE (write the figures).
  */
@@ -21,6 +22,7 @@ import { loadManifest } from '../src/main/host/manifests';
 import type { PluginSupervisor } from '../src/main/host/supervisor/supervisor';
 import type { HealthState, PluginSpec } from '../src/shared/model';
 import { median, percentile } from '../src/shared/stats';
+import { cliColdStart } from './lib/cold-start';
 import { RawClient } from './lib/raw-client';
 import { Report } from './lib/report';
 
@@ -32,6 +34,8 @@ const WARM = quick ? 100 : 500;
 
 const report = new Report();
 const host = new PluginHost();
+/** Adds a plugin to the bench's host, launched as its manifest says (no settings, its own capabilities). */
+const add = (spec: PluginSpec): Promise<PluginSupervisor> => host.add(spec, { binding: { plan: host.plan(spec, {}, {}), allowedCapabilities: spec.capabilities } });
 
 async function samples(n: number, warm: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < warm; i++) await fn(i);
@@ -145,7 +149,7 @@ async function roundTrips(): Promise<void> {
   const hostContender = (name: string, make: () => PluginSpec): Contender => ({
     name,
     open: async () => {
-      const sup = await host.add(make());
+      const sup = await add(make());
       await sup.start();
       return { call: () => hostCall(sup, 'echo', args), close: () => host.remove(sup.spec.id) };
     },
@@ -220,7 +224,7 @@ async function roundTrips(): Promise<void> {
     }),
   );
   await Promise.all(closing);
-  const rt = await host.add(spec(rtDir));
+  const rt = await add(spec(rtDir));
   const rtHost = median(await samples(rtN, 5, () => hostCall(rt, 'echo', { text: 'hi' })));
   report.add({ name: `raw spawn+handshake+call+exit, rterm (n=${rtN})`, value: rawRterm, unit: 'us' });
   report.add({ name: `host → rterm.plugin.v1, process per call (n=${rtN})`, value: rtHost, unit: 'us', baseline: { name: 'raw, same plugin', value: rawRterm }, target: within2 });
@@ -236,7 +240,7 @@ async function streams(): Promise<void> {
   ] as const) {
     // Raw: the same stream source, read with a line split and JSON.parse per chunk, nothing else.
     const raw = new RawClient('node', [path.join(peers, 'stream-jsonrpc.mjs')], 'ndjson');
-    const sup = await host.add({ ...libSpec('jsonrpc', `bench-stream-${size}`), dir: peers, cwd: peers, command: ['node', 'stream-jsonrpc.mjs'] });
+    const sup = await add({ ...libSpec('jsonrpc', `bench-stream-${size}`), dir: peers, cwd: peers, command: ['node', 'stream-jsonrpc.mjs'] });
     await sup.start();
     let rawBest = 0;
     let hostBest = 0;
@@ -278,7 +282,7 @@ function waitState(sup: PluginSupervisor, state: HealthState, ms: number): Promi
 async function watchdog(): Promise<void> {
   const trials = quick ? 4 : 8;
   report.section(`Watchdog: a plugin frozen (SIGSTOP) at a random moment while idle, default deadlines (${trials} trials)`);
-  const sup = await host.add(libSpec('gassist', 'bench-freeze', { persistent: true }));
+  const sup = await add(libSpec('gassist', 'bench-freeze', { persistent: true }));
   const kills: number[] = [];
   for (let i = 0; i < trials; i++) {
     await sup.start(); // a user start: the restart budget is fresh for every trial
@@ -300,7 +304,7 @@ async function crashes(): Promise<void> {
   report.section(`Crash: SIGKILL to an idle plugin (${trials} trials; first restart after the 1 s back-off)`);
   const noticed: number[] = [];
   const ready: number[] = [];
-  const sup = await host.add(libSpec('gassist', 'bench-crash', { persistent: true }));
+  const sup = await add(libSpec('gassist', 'bench-crash', { persistent: true }));
   for (let i = 0; i < trials; i++) {
     await sup.start();
     await new Promise((r) => setTimeout(r, 200));
@@ -324,6 +328,7 @@ async function main(): Promise<void> {
   await streams();
   await watchdog();
   await crashes();
+  cliColdStart(report, ROOT, quick ? 10 : 30);
   await host.shutdown();
   const unmet = report.unmet;
   console.log(unmet.length === 0 ? '\nAll targets met.' : `\nTargets not met: ${unmet.map((f) => f.name).join('; ')}`);

@@ -8,6 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PluginClient } from '../sdk/node/src/testing.js';
+import { wrapInSandbox } from '../src/main/host/process/sandbox.js';
+import { appReadOnlyFolders, sandboxPolicy } from '../src/main/host/process/sandbox-prepare.js';
+import { sandboxSupport } from '../src/main/host/process/sandbox-probe.js';
+import type { SettingSpec } from '../src/shared/model.js';
 
 export { PluginClient } from '../sdk/node/src/testing.js';
 export type { TurnResult, WireMessage } from '../sdk/node/src/testing.js';
@@ -21,7 +25,7 @@ export interface Manifest {
   command: string[];
   functions: Array<{ name: string; description: string; parameters?: Record<string, unknown> }>;
   capabilities?: string[];
-  settings?: Record<string, { env?: string }>;
+  settings?: Record<string, { env?: string; type?: string }>;
   user_commands?: Array<{ name: string }>;
   auto_approved_tools?: string[];
 }
@@ -68,10 +72,44 @@ export async function startPlugin(id: string, opts: StartOptions = {}): Promise<
   });
   for (const [k, v] of Object.entries(env)) if (v === '') delete env[k]; // '' removes a variable
   const [program, ...args] = manifest.command as [string, ...string[]];
-  const client = PluginClient.start(program === 'node' ? process.execPath : program, args, { cwd: dir, env, timeoutMs: opts.timeoutMs ?? 8000 });
+  const run = sandboxed(manifest, { file: program === 'node' ? process.execPath : program, args, cwd: dir, env: env as Record<string, string> });
+  const client = PluginClient.start(run.file, run.args, { cwd: run.cwd, env: run.env, timeoutMs: opts.timeoutMs ?? 8000 });
   clients.push(client);
   await client.initialize();
   return client;
+}
+
+/**
+ * With PLUGBOARD_TEST_SANDBOX=1 the plugins run in the sandbox the app gives them (bubblewrap,
+ * src/main/host/process/sandbox.ts), granted what they request, with their directory settings
+ * as the granted folders and their PLUGBOARD_DATA_DIR as their own; otherwise as they are.
+ */
+function sandboxed(manifest: Manifest, run: { file: string; args: string[]; cwd: string; env: Record<string, string> }): typeof run {
+  if (process.env.PLUGBOARD_TEST_SANDBOX !== '1') return run;
+  const support = sandboxSupport();
+  if (!support.available) throw new Error(`PLUGBOARD_TEST_SANDBOX=1, but the sandbox does not work here: ${support.reason}`);
+  const dataDir = run.env.PLUGBOARD_DATA_DIR as string;
+  const settings: SettingSpec[] = [];
+  const values: Record<string, string[]> = {};
+  for (const [key, s] of Object.entries(manifest.settings ?? {})) {
+    if ((s.type === 'directory' || s.type === 'file') && s.env && run.env[s.env]) {
+      settings.push({ key, type: s.type, title: key, description: '', required: false, sensitive: false, multiple: true });
+      values[key] = (run.env[s.env] as string).split(path.delimiter);
+    }
+  }
+  const plan = { ok: true as const, ...run, displayCommand: [run.file, ...run.args], pathSearched: run.env.PATH ?? '' };
+  const { plan: p, policy } = sandboxPolicy(plan, {
+    bwrap: support.bwrap,
+    pluginDir: path.resolve(run.cwd),
+    settings,
+    values,
+    home: os.homedir(),
+    hostEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir() },
+    // These tests have no Plugboard data directory to hide.
+    request: { grants: manifest.capabilities ?? [], dataDir, hiddenRoot: path.join(os.tmpdir(), 'plugboard-tests-hide-nothing'), extraReadOnly: appReadOnlyFolders({ bundledDir: PLUGINS_DIR, nodeModules: path.join(REPO, 'node_modules') }) },
+  });
+  const wrapped = wrapInSandbox(p, policy);
+  return { file: wrapped.file, args: wrapped.args, cwd: wrapped.cwd, env: wrapped.env };
 }
 
 /** Stops every plugin started here and removes every temp folder. */

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// After `npm install`: build the plugin SDK, which the bundled plugins import as JavaScript.
+// After `npm install`: build the plugin SDK, which the bundled plugins import as JavaScript, and
+// the `plugboard` command (scripts/build-cli.mjs), so its first call starts at full speed.
 // Electron's own binary is fetched on first use (`npm start`), not here, so installing works
 // where that download is not reachable.
 import { spawnSync } from 'node:child_process';
@@ -11,3 +12,6 @@ if (r.status !== 0) {
   console.error('plugboard: building sdk/node failed; the bundled plugins will not start until `npm run build:sdk` succeeds');
   process.exit(r.status ?? 1);
 }
+// A failed CLI build (build-cli.mjs prints why) leaves the install usable: the command tries
+// the build again on its first call, and runs the sources through tsx if it still fails.
+spawnSync(process.execPath, ['scripts/build-cli.mjs'], { stdio: 'inherit' });

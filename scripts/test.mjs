@@ -6,6 +6,8 @@ import { existsSync } from 'node:fs';
 
 const steps = [
   ['build the plugin SDK (bundled plugins import it)', 'npm', ['run', '--silent', 'build:sdk']],
+  // Before the suites that run bin/plugboard.mjs, so their many parallel calls find it built.
+  ['build the CLI', 'npm', ['run', '--silent', 'build:cli']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
   ['lint', 'npm', ['run', '--silent', 'lint']],
   ['electron security scan (Electronegativity)', 'node', ['scripts/electronegativity.mjs']],

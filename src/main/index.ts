@@ -3,10 +3,10 @@
 import type { BrowserWindow } from 'electron';
 import { app } from 'electron';
 import path from 'node:path';
-import { Backend } from './assistant/backend';
+import { Backend } from './service/backend';
 import { appSecretStore } from './app/secret-store';
 import { createWindow, isAppUrl, secureSession } from './app/window';
-import { PluginRegistry } from './host/registry/registry';
+import { PluginRegistry } from './host';
 import { bindContract } from './ipc/handle';
 
 // PLUGBOARD_HOME gives the app another profile (the end-to-end tests use a fresh one).

@@ -59,3 +59,18 @@ export class CancelSource implements CancelToken {
 }
 
 export const NEVER_CANCELLED: CancelToken = { isCancelled: false, reason: undefined, onCancel: () => noop };
+
+/**
+ * Cancels `source` when `signal` aborts (at once if it has); returns the unlink, which removes
+ * the listener so a long-lived signal does not collect one per call.
+ */
+export function cancelOnAbort(signal: AbortSignal | undefined, source: CancelSource, reason: unknown): () => void {
+  if (!signal) return noop;
+  if (signal.aborted) {
+    source.cancel(reason);
+    return noop;
+  }
+  const onAbort = (): void => source.cancel(reason);
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
+}

@@ -6,7 +6,8 @@
  * `PlugboardApi` and cannot tell which transport it has.
  */
 import { z } from 'zod';
-import type { Failure } from './failures';
+import type { Enforcement } from './capabilities';
+import type { Failure, Outcome } from './failures';
 import type { Dialect, HealthEvent, LogEvent, SettingSpec, ToolSpec } from './model';
 
 // ---- views -------------------------------------------------------------------------------------
@@ -52,6 +53,11 @@ export interface CapabilityView {
   name: string;
   title: string;
   description: string;
+  /** How it is enforced on this machine (the plugin sandbox works here or not). */
+  enforcement: Enforcement;
+  /** What that means, in one sentence. */
+  enforcementNote: string;
+  /** `enforcement` is not `none`. */
   enforced: boolean;
   requested: boolean;
   granted: boolean;
@@ -76,7 +82,8 @@ export interface ProcessStats {
   pingRttMs: number | null;
 }
 
-export type OpResult = { ok: true; detail: string } | { ok: false; message: string };
+/** What an operation answers: what it did, or a failure whose code the UI acts on. */
+export type OpResult = Outcome<{ detail: string }>;
 
 export interface InstallPreviewView {
   id: string;
@@ -179,11 +186,11 @@ export const commands = {
   'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
   'install.preview': {
     input: z.object({ source: installSource }).strict(),
-    output: returns<{ ok: true; token: string; preview: InstallPreviewView } | { ok: false; message: string }>(),
+    output: returns<Outcome<{ token: string; preview: InstallPreviewView }>>(),
   },
   'install.commit': {
     input: z.object({ token: z.string().min(1), grants: z.array(z.string()), replace: z.boolean() }).strict(),
-    output: returns<OpResult & { id?: string }>(),
+    output: returns<Outcome<{ detail: string; id: string }>>(),
   },
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<OpResult>() },
   'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
@@ -193,11 +200,11 @@ export const commands = {
   'chat.rename': { input: z.object({ id, title: z.string().min(1).max(200) }).strict(), output: returns<OpResult>() },
   'chat.delete': { input: z.object({ id }).strict(), output: returns<OpResult>() },
   /** Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. */
-  'chat.send': { input: z.object({ conversationId: id, text: z.string().min(1).max(100_000) }).strict(), output: returns<{ ok: true; turnId: string | null } | { ok: false; message: string }>() },
+  'chat.send': { input: z.object({ conversationId: id, text: z.string().min(1).max(100_000) }).strict(), output: returns<Outcome<{ turnId: string | null }>>() },
   /** A tool chosen in the palette, with its form's arguments. */
   'chat.invoke': {
     input: z.object({ conversationId: id, plugin: id, tool: z.string().min(1), args: z.record(z.string(), z.unknown()) }).strict(),
-    output: returns<{ ok: true; turnId: string } | { ok: false; message: string }>(),
+    output: returns<Outcome<{ turnId: string }>>(),
   },
   'chat.cancel': { input: z.object({ turnId: z.string().min(1) }).strict(), output: returns<OpResult>() },
   'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<OpResult>() },
@@ -226,7 +233,8 @@ export function parseInput<C extends CommandName>(name: C, input: unknown): { ok
 export interface Events {
   health: HealthEvent;
   log: LogEvent;
-  'plugins.changed': { id: string; reason: string };
+  /** Something about a plugin changed: refetch its view. `tools` lists what its tool list gained and lost. */
+  'plugins.changed': { id: string; reason: string; tools?: { added: string[]; removed: string[] } };
   'chat.turn': TurnEvent;
   'chat.passthrough': { conversationId: string; pluginId: string; pluginName: string; active: boolean; reason: string };
   'chat.updated': ConversationSummary;

@@ -22,9 +22,13 @@ export function toDisposable(fn: () => void): IDisposable {
   };
 }
 
-/** A disposable for a timer: clears it when disposed. */
-export function timeoutDisposable(fn: () => void, ms: number): IDisposable {
+/**
+ * A disposable for a timer: clears it when disposed. `unref` (Node only) lets the process exit
+ * while the timer is pending, for timers that only tidy up.
+ */
+export function timeoutDisposable(fn: () => void, ms: number, opts: { unref?: boolean } = {}): IDisposable {
   const t = setTimeout(fn, ms);
+  if (opts.unref) (t as { unref?: () => void }).unref?.();
   return toDisposable(() => clearTimeout(t));
 }
 

@@ -6,8 +6,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Backend} from '../../src/main/assistant/backend';
-import { type BackendEvent } from '../../src/main/assistant/backend';
+import type { Backend, BackendEvent } from '../../src/main/service/backend';
 import type { PluginRegistry } from '../../src/main/host/registry/registry';
 import { parseInput, type ChatMessage, type TurnEvent } from '../../src/shared/contract';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
@@ -90,8 +89,8 @@ describe('chat', () => {
     const ok = await backend.invoke('chat.send', { conversationId: c.id, text: '/say_hello name="Grace Hopper"' });
     if (!ok.ok || !ok.turnId) throw new Error('not started');
     expect((await turnEnd(ok.turnId)).text).toMatch(/Grace Hopper/);
-    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/no_such_tool' })).toEqual({ ok: false, message: 'no exposed tool is called "no_such_tool"; type / to see them' });
-    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/say_hello name="unclosed' })).toEqual({ ok: false, message: 'could not read the command: unclosed " quote' });
+    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/no_such_tool' })).toEqual({ ok: false, code: 'not_found', message: 'no exposed tool is called "no_such_tool"; type / to see them' });
+    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/say_hello name="unclosed' })).toEqual({ ok: false, code: 'invalid_input', message: 'could not read the command: unclosed " quote' });
   });
 
   it('answers plain text with a note while no model is connected', async () => {
@@ -115,8 +114,7 @@ describe('chat', () => {
     const bye = await backend.invoke('chat.send', { conversationId: c.id, text: 'bye' });
     if (!bye.ok || !bye.turnId) throw new Error('not routed');
     await turnEnd(bye.turnId);
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await backend.invoke('chat.get', { id: c.id }))?.passthrough).toBeNull();
+    await expect.poll(async () => (await backend.invoke('chat.get', { id: c.id }))?.passthrough).toBeNull();
     expect(events.some((e) => e.name === 'chat.passthrough' && e.payload.conversationId === c.id && !e.payload.active)).toBe(true);
   });
 
@@ -150,7 +148,7 @@ describe('chat', () => {
     if (!t.ok) throw new Error(t.message);
     const m = await turnEnd(t.turnId);
     expect(m.status).toBe('error');
-    expect(m.failure).toEqual(expect.objectContaining({ code: 'launch_failed', message: expect.stringMatching(/required settings are not set: roots/) }));
+    expect(m.failure).toEqual(expect.objectContaining({ code: 'settings_missing', message: expect.stringMatching(/required settings are not set: roots/) }));
   });
 
   it('keeps conversations across a restart', async () => {
@@ -187,7 +185,7 @@ describe('plugins and installs through the contract', () => {
     const done = await backend.invoke('install.commit', { token: p.token, grants: [], replace: false });
     expect(done).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
     expect(registry.pluginState('mcpb-echo').grants).toEqual([]);
-    expect(await backend.invoke('install.commit', { token: p.token, grants: [], replace: false })).toEqual({ ok: false, message: 'this preview has expired; drop the plugin again' });
+    expect(await backend.invoke('install.commit', { token: p.token, grants: [], replace: false })).toEqual({ ok: false, code: 'invalid_state', message: 'this preview has expired; drop the plugin again' });
     const again = await backend.invoke('install.preview', { source: { kind: 'path', path: bundle } });
     expect(again.ok && again.preview.replaces).toEqual({ version: '1.0.0' });
   });

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Backend } from '../../src/main/assistant/backend';
+import { Backend } from '../../src/main/service/backend';
 import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { KEEP_HEAD_CHARS, KEEP_TAIL_CHARS } from '../../src/shared/bounded-text';
 import type { ChatMessage } from '../../src/shared/contract';
@@ -69,10 +69,10 @@ function storedBytes(): string {
 describe('conversations and running calls', () => {
   it('deleting a conversation stops its call and leaves nothing of it in the store file', async () => {
     const { conversationId, turnId } = await startStreaming('/talker:count n=100000 delay_ms=5');
-    const pid = registry.supervisor('talker')?.health.pid;
+    const pid = registry.health('talker')?.pid;
     expect(await backend.invoke('chat.delete', { id: conversationId })).toEqual({ ok: true, detail: 'deleted' });
     // The call was cancelled: the plugin (which cannot stop a command) is restarted, freeing it.
-    await expect.poll(() => registry.supervisor('talker')?.health.pid, { timeout: 10_000 }).not.toBe(pid);
+    await expect.poll(() => registry.health('talker')?.pid, { timeout: 10_000 }).not.toBe(pid);
     expect(await backend.invoke('chat.get', { id: conversationId })).toBeNull();
     expect(storedBytes()).not.toContain(turnId);
     expect(storedBytes()).not.toContain(conversationId);

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { plugboard } from '../helpers/cli';
@@ -96,7 +96,8 @@ describe('plugboard CLI', () => {
 
   it('checks a plugin of each dialect and passes', async () => {
     for (const name of ['gassist-python', 'mehrhof-provider', 'planner-executor', 'rterm-echo', 'mcpb-echo']) {
-      const r = await plugboard(['check', fx(name), '--json']);
+      // The fixtures share code in test/fixtures/lib, outside their folders: the sandbox would not show it.
+      const r = await plugboard(['check', fx(name), '--json', '--no-sandbox']);
       const out = r.lines[0] as { ok: boolean; checks: Array<{ name: string; status: string }> };
       expect([name, r.code, out.ok]).toEqual([name, 0, true]);
       expect(out.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['manifest', 'launch', 'handshake', 'tools', 'ping', 'shutdown', 'cleanup']));
@@ -106,7 +107,8 @@ describe('plugboard CLI', () => {
   it('fails check for a plugin that ignores shutdown, and for one that leaves children running', async () => {
     const dir = tmpDir('cli-stubborn');
     writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'stubborn', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], env: { FIXTURE_MODE: 'ignore-shutdown' } }));
-    writeFileSync(path.join(dir, 'plugin.mjs'), `import '${path.join(FIXTURES, 'lib', 'gassist.mjs')}';\n`);
+    // A self-contained copy: on Linux the check runs it in the sandbox, where only its folder shows.
+    cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
     const r = await plugboard(['check', dir]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/FAIL {2}shutdown {3}still running 500 ms after shutdown and stdin closing: it needed SIGTERM/);

@@ -79,7 +79,7 @@ describe('plugboard plugins', () => {
     expect(dup.stderr).toMatch(/^refused: a plugin "gassist-python" is installed already/);
     const grant = await pb('plugins', 'grant', 'greeter', 'net', '--json');
     expect(grant.code).toBe(1);
-    expect(grant.lines[0]).toEqual({ ok: false, error: 'greeter does not request net (it requests: conversation.read, passthrough)' });
+    expect(grant.lines[0]).toEqual({ ok: false, code: 'invalid_input', error: 'greeter does not request net (it requests: conversation.read, passthrough)' });
     const bad = await pb('plugins', 'config', 'mcpb-echo', 'nope=1');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/mcpb-echo has no setting "nope"/);

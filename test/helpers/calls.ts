@@ -1,8 +1,9 @@
 /** Runs a call through a supervisor and keeps everything it emitted, in order. */
 import type { CallOutcome } from '../../src/main/host/dialects/types';
-import { PluginHost, type AddOptions } from '../../src/main/host/host';
+import { PluginHost } from '../../src/main/host/host';
+import type { SettingValue } from '../../src/main/host/process/launch';
 import { loadManifest } from '../../src/main/host/manifests';
-import type { CallOptions, PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
+import type { CallOptions, LaunchBinding, PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
 import { TEST_RUN_MARK } from './processes';
 import type { CallEvent, HealthEvent, HealthState, LogEvent, PluginSpec } from '../../src/shared/model';
 
@@ -26,20 +27,42 @@ export function specOf(dir: string): PluginSpec {
   return r.spec;
 }
 
+export interface AddSpecOptions {
+  settings?: Record<string, SettingValue>;
+  allowedCapabilities?: readonly string[];
+  enabled?: boolean;
+}
+
 /** A host that records every health and log event, per plugin. */
 export class RecordingHost extends PluginHost {
   readonly health: HealthEvent[] = [];
   readonly logs: LogEvent[] = [];
 
   constructor() {
-    // Marks every plugin process, so leak checks see this worker's processes only.
-    super({ hostEnv: () => ({ [TEST_RUN_MARK.split('=')[0] as string]: TEST_RUN_MARK.split('=')[1] as string }) });
+    super();
     this.onDidChangeHealth((h) => this.health.push(h));
     this.onDidLog((l) => this.logs.push(l));
   }
 
-  async addDir(dir: string, opts: AddOptions = {}): Promise<PluginSupervisor> {
-    return this.add(specOf(dir), opts);
+  /**
+   * The binding a plugin gets here: launched as its manifest says with these settings, its own
+   * capabilities as its allow-list, and every process marked, so leak checks see this worker's only.
+   */
+  bindingFor(spec: PluginSpec, opts: AddSpecOptions = {}): LaunchBinding {
+    const mark = { [TEST_RUN_MARK.split('=')[0] as string]: TEST_RUN_MARK.split('=')[1] as string };
+    return { plan: this.plan(spec, opts.settings ?? {}, mark), allowedCapabilities: opts.allowedCapabilities ?? spec.capabilities };
+  }
+
+  addSpec(spec: PluginSpec, opts: AddSpecOptions = {}): Promise<PluginSupervisor> {
+    return this.add(spec, { binding: this.bindingFor(spec, opts), ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}) });
+  }
+
+  async addDir(dir: string, opts: AddSpecOptions = {}): Promise<PluginSupervisor> {
+    return this.addSpec(specOf(dir), opts);
+  }
+
+  list(): PluginSupervisor[] {
+    return this.ids().map((id) => this.get(id) as PluginSupervisor);
   }
 
   states(pluginId: string, since = 0): HealthState[] {

@@ -10,9 +10,9 @@ export interface Run {
   lines: Array<Record<string, unknown>>;
 }
 
-/** Runs the real `plugboard` command as a child process. */
-export function plugboard(args: string[], opts: { npx?: boolean; timeoutMs?: number } = {}): Promise<Run> {
-  const [cmd, pre] = opts.npx ? ['npx', ['--no-install', 'plugboard']] : [process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs')]];
+/** Runs the real `plugboard` command as a child process; `root` is the checkout (default: this one). */
+export function plugboard(args: string[], opts: { npx?: boolean; timeoutMs?: number; root?: string } = {}): Promise<Run> {
+  const [cmd, pre] = opts.npx ? ['npx', ['--no-install', 'plugboard']] : [process.execPath, [path.join(opts.root ?? REPO, 'bin', 'plugboard.mjs')]];
   return new Promise((resolve, reject) => {
     const child = spawn(cmd as string, [...(pre as string[]), ...args], { cwd: REPO, env: { ...process.env, NO_COLOR: '1' } });
     let stdout = '';

@@ -1,7 +1,8 @@
 /** The plugin process wrapper on its own: what a grandchild that outlives its parent does to it. */
 import { describe, expect, it } from 'vitest';
 import { createCodec } from '../../src/main/host/framing';
-import { PluginProcess, groupAlive } from '../../src/main/host/process/child';
+import { PluginProcess } from '../../src/main/host/process/child';
+import { groupAlive } from '../../src/main/host/process/group';
 import { tmpDir } from '../helpers/plugins';
 import { TEST_RUN_MARK, leftovers } from '../helpers/processes';
 

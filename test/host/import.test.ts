@@ -172,7 +172,7 @@ describe('writing a plugin for an imported server', () => {
     expect(m.spec.settings).toEqual([expect.objectContaining({ key: 'ECHO_TOKEN', sensitive: true, required: true, env: 'ECHO_TOKEN' })]);
 
     // The registry would put the secret in the store and hand it over at launch.
-    const sup = await host.add(m.spec, { settings: () => w.secrets });
+    const sup = await host.addSpec(m.spec, { settings: w.secrets });
     const r = await collect(sup, 'whoami', {});
     expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: expect.objectContaining({ greeting: 'Ahoy', home: '/home/ada', hasToken: true }) }) });
   });

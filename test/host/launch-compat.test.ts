@@ -50,7 +50,7 @@ describe('commands as users write them', () => {
     const spec = plugin(tmpDir('abs'), { command: ['node', server, '--greeting', 'Moin'] });
     const plan = planLaunch({ spec, parentEnv });
     expect(plan.ok && plan.args).toEqual([server, '--greeting', 'Moin']);
-    const sup = await host.add(spec);
+    const sup = await host.addSpec(spec);
     expect((await collect(sup, 'greet', { name: 'Ada' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'Moin, Ada!' }) });
   });
 
@@ -103,6 +103,8 @@ describe('first-run launchers', () => {
     const dir = tmpDir('launcher');
     const spec = plugin(dir, { command: ['npx', '-y', '@modelcontextprotocol/server-everything'] });
     expect(spec.timeouts.handshakeMs).toBe(120_000);
+    // It downloads: the network is requested, so it is shown before granting and the sandbox opens it.
+    expect(spec.capabilities).toEqual(['net']);
     expect(plugin(dir, { command: ['npx', '-y', 'x'], timeouts: { handshakeMs: 9000 } }).timeouts.handshakeMs).toBe(9000);
     expect(plugin(dir, { command: ['node', 'x.js'] }).timeouts.handshakeMs).toBe(5000);
     const plan = planLaunch({ spec, parentEnv });
@@ -116,7 +118,7 @@ describe('first-run launchers', () => {
     mkdirSync(path.dirname(npx));
     writeFileSync(npx, `#!/bin/sh\nsleep 6\nexec node ${JSON.stringify(path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs'))}\n`);
     chmodSync(npx, 0o755);
-    const sup = await host.add(plugin(path.join(dir, 'plugin'), { command: [npx, '-y', '@example/echo-server'] }));
+    const sup = await host.addSpec(plugin(path.join(dir, 'plugin'), { command: [npx, '-y', '@example/echo-server'] }));
     const r = await collect(sup, 'greet', { name: 'late' });
     expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'Hi, late!' }) });
     expect(r.ms).toBeGreaterThan(5000);

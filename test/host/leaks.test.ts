@@ -112,8 +112,7 @@ describe(`no pending-entry leaks after ${N} calls of every kind`, { timeout: 120
     const sup = new PluginSupervisor({
       spec,
       dialect,
-      allowedCapabilities: () => spec.capabilities,
-      plan: async () => planLaunch({ spec, parentEnv: process.env, hostEnv: { [markName]: markValue } }),
+      binding: { allowedCapabilities: spec.capabilities, plan: planLaunch({ spec, parentEnv: process.env, hostEnv: { [markName]: markValue } }) },
     });
     const rounds = 30;
     try {

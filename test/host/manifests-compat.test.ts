@@ -27,7 +27,7 @@ describe('G-Assist manifests', () => {
     if (!r.ok) throw new Error(r.errors.join('\n'));
     expect(r.spec).toEqual(expect.objectContaining({ id: 'gassist-noname', name: 'gassist-noname', version: '0.0.0' }));
     expect(r.spec.tools.map((t) => [t.name, t.tags])).toEqual([['echo', ['echo', 'example']]]);
-    const sup = await host.add(r.spec);
+    const sup = await host.addSpec(r.spec);
     expect((await collect(sup, 'echo', { text: 'no name needed' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'no name needed' }) });
   });
 
@@ -38,7 +38,7 @@ describe('G-Assist manifests', () => {
       { name: 'echo', description: 'Say the text back', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
       { name: 'count', description: 'Stream a count from 1 to n', parameters: { type: 'object', properties: { n: { type: 'integer' } } }, tags: ['count'] },
     ]);
-    const sup = await host.add(r.spec);
+    const sup = await host.addSpec(r.spec);
     const c = await collect(sup, 'count', { n: 2 });
     expect(c.chunks).toEqual(['1\n', '2\n']);
   });
@@ -87,7 +87,7 @@ describe('Mehrhof executable.path', () => {
     expect(r.spec.command).toEqual(['./link-provider']);
     const plan = planLaunch({ spec: r.spec, parentEnv: { PATH: '/usr/bin:/bin', HOME: '/home/ada' } });
     expect(plan.ok && plan.file).toBe(path.join(dir, 'link-provider'));
-    const sup = await host.add(r.spec);
+    const sup = await host.addSpec(r.spec);
     const c = await collect(sup, 'provider.match', { input: 'fx:PROJ-1' });
     expect(c.outcome).toEqual({ ok: true, value: expect.objectContaining({ success: true }) });
   });

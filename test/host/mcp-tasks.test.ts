@@ -36,7 +36,7 @@ describe('MCP tools that run as tasks', () => {
   it('cancels the task on the server when the call is cancelled', async () => {
     const file = path.join(tmpDir('tasks-cancel'), 'cancelled.log');
     const spec = { ...specOf(DIR), env: { CANCEL_FILE: file } };
-    const sup = await host.add(spec);
+    const sup = await host.addSpec(spec);
     const handle = sup.call('research', { topic: 'forever' }, {
       onEvent: (e) => {
         if (e.type === 'stream') handle.cancel('enough');
@@ -50,7 +50,7 @@ describe('MCP tools that run as tasks', () => {
   });
 
   it('does not offer a task-only tool of a server without task support, and says why', async () => {
-    const sup = await host.add({ ...specOf(DIR), id: 'mcp-no-tasks', env: { NO_TASKS: '1' } });
+    const sup = await host.addSpec({ ...specOf(DIR), id: 'mcp-no-tasks', env: { NO_TASKS: '1' } });
     await sup.start();
     expect(sup.tools.map((t) => t.name)).toEqual(['echo']);
     expect(host.logs.map((l) => l.message)).toContainEqual(

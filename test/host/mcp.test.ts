@@ -52,7 +52,7 @@ describe('MCP dialect (official SDK client over the supervised process)', () => 
   });
 
   it('runs an MCPB bundle with user_config substituted into args and env', async () => {
-    const sup = await host.addDir(path.join(FIXTURES, 'mcpb-echo'), { settings: () => ({ greeting: 'Ahoy', token: 'secret' }) });
+    const sup = await host.addDir(path.join(FIXTURES, 'mcpb-echo'), { settings: { greeting: 'Ahoy', token: 'secret' } });
     expect((await collect(sup, 'greet', { name: 'Ada' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'Ahoy, Ada!' }) });
     const who = await collect(sup, 'whoami', {});
     expect(who.outcome.ok && who.outcome.value.data).toEqual(expect.objectContaining({ greeting: 'Ahoy', hasToken: true, cwd: path.join(FIXTURES, 'mcpb-echo') }));

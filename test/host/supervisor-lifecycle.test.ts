@@ -82,7 +82,7 @@ describe('supervisor lifecycle', () => {
 
   it('of two registrations of one id at once, the last wins and the first can never run a process', async () => {
     const spec = specOf(fixturePlugin({ script: 'gassist', id: 'ga-double-add' }));
-    const [first, second] = await Promise.all([host.add(spec), host.add(spec)]);
+    const [first, second] = await Promise.all([host.addSpec(spec), host.addSpec(spec)]);
     expect(host.get(spec.id)).toBe(second);
     expect((await first.start()).ok).toBe(false);
     expect(first.health.pid).toBeNull();

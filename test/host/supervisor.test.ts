@@ -166,7 +166,7 @@ describe('supervisor', () => {
     const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-disabled' }), { enabled: false });
     expect(sup.health.state).toBe('disabled');
     const f = expectFailure((await collect(sup, 'echo', { text: 'x' })).outcome);
-    expect(f.code).toBe('tool_not_exposed');
+    expect(f.code).toBe('disabled');
     expect(f.message).toMatch(/is disabled/);
     expect(sup.health.pid).toBeNull();
     await sup.setEnabled(true);

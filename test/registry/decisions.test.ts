@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autoApprovedTools, enrichPrompt, exposedDeclarations, exposedUserCommands, systemInstructions } from '../../src/main/host/registry/assistant-view';
+import { autoApprovedTools, enrichPrompt, exposedDeclarations, exposedUserCommands, systemInstructions } from '../../src/main/assistant/tools';
 import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { expectFailure } from '../helpers/calls';
 import { cleanupFixtures, FIXTURES, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
@@ -59,7 +59,7 @@ describe('exposure and enablement', () => {
     await registry.setExposed('gassist-python', 'say_hello', false);
     const f = expectFailure(await registry.call('gassist-python', 'say_hello', {}).done);
     expect(f).toEqual(expect.objectContaining({ code: 'tool_not_exposed', message: 'gassist-python:say_hello is switched off' }));
-    expect(registry.supervisor('gassist-python')?.health.pid).toBeNull();
+    expect(registry.health('gassist-python')?.pid).toBeNull();
     await registry.setExposed('gassist-python', 'say_hello', true);
     expect((await registry.call('gassist-python', 'say_hello', { name: 'again' }).done).ok).toBe(true);
   });
@@ -76,7 +76,7 @@ describe('exposure and enablement', () => {
 
   it('never starts a disabled plugin', async () => {
     await registry.setEnabled('gassist-python', false);
-    expect(registry.supervisor('gassist-python')?.health.state).toBe('disabled');
+    expect(registry.health('gassist-python')?.state).toBe('disabled');
     const f = expectFailure(await registry.call('gassist-python', 'say_hello', {}).done);
     expect(f.message).toMatch(/is disabled/);
     await registry.setEnabled('gassist-python', true);
@@ -101,11 +101,11 @@ describe('capability grants', () => {
     await registry.revoke('gassist-python', ['passthrough']);
     const first = await registry.call('gassist-python', 'start_conversation', {}).done;
     expect(first).toEqual({ ok: true, value: expect.objectContaining({ keepSession: true }) });
-    expect(registry.supervisor('gassist-python')?.inPassthrough).toBe(false);
+    expect(registry.passthroughSessions().some((s) => s.pluginId === 'gassist-python')).toBe(false);
     await registry.grant('gassist-python', ['passthrough']);
     await registry.call('gassist-python', 'start_conversation', {}).done;
-    expect(registry.supervisor('gassist-python')?.inPassthrough).toBe(true);
-    registry.supervisor('gassist-python')?.endPassthrough();
+    expect(registry.passthroughSessions().some((s) => s.pluginId === 'gassist-python')).toBe(true);
+    registry.endPassthrough('gassist-python');
   });
 
   it('refuses an rterm handshake that asks for more than was granted (capability_not_allowed)', async () => {
@@ -133,21 +133,21 @@ describe('capability grants', () => {
 
   it('refuses to grant what a plugin does not request', async () => {
     const r = await registry.grant('gassist-python', ['net']);
-    expect(r).toEqual({ ok: false, message: 'gassist-python does not request net (it requests: conversation.read, passthrough)' });
+    expect(r).toEqual({ ok: false, code: 'invalid_input', message: 'gassist-python does not request net (it requests: conversation.read, passthrough)' });
   });
 });
 
 describe('settings', () => {
   it('checks values against their type, naming the setting', async () => {
-    expect(await registry.configure('files', { roots: ['/no/such/dir'] })).toEqual({ ok: false, message: 'roots: /no/such/dir does not exist' });
-    expect(await registry.configure('files', { colour: 'red' })).toEqual({ ok: false, message: expect.stringMatching(/files has no setting "colour" \(it has: roots/) });
+    expect(await registry.configure('files', { roots: ['/no/such/dir'] })).toEqual({ ok: false, code: 'invalid_input', message: 'roots: /no/such/dir does not exist' });
+    expect(await registry.configure('files', { colour: 'red' })).toEqual({ ok: false, code: 'invalid_input', message: expect.stringMatching(/files has no setting "colour" \(it has: roots/) });
     expect((await registry.configure('files', { roots: [data] })).ok).toBe(true);
   });
 
   it('names a missing required setting before launch', async () => {
     await registry.configure('files', { roots: null });
     const f = expectFailure(await registry.call('files', 'list', { path: '/' }).done);
-    expect(f.code).toBe('launch_failed');
+    expect(f.code).toBe('settings_missing');
     expect(f.message).toMatch(/required settings are not set: roots \(Shared folders\)/);
   });
 });
@@ -188,7 +188,7 @@ describe('persistence', () => {
       expect(again.isExposed('gassist-python', 'count_slowly')).toBe(false);
       expect(again.isEnabled('enricher')).toBe(false);
       expect(again.pluginState('mcpb-echo').grants).toEqual(['secrets']);
-      expect(await again.launchSettings('mcpb-echo')).toEqual({ greeting: 'Ahoy', token: 'hunter2' });
+      expect(await again.settings.launchValues('mcpb-echo', again.record('mcpb-echo')?.spec?.settings ?? [])).toEqual({ greeting: 'Ahoy', token: 'hunter2' });
     } finally {
       await again.shutdown();
       again.dispose();

@@ -194,7 +194,10 @@ describe('installs that go through', () => {
     const bundle = await writeZip(path.join(src, 'echo.mcpb'), folderItems(path.join(FIXTURES, 'mcpb-echo')));
     const preview = await registry.preview(bundle);
     expect(preview).toEqual(
-      expect.objectContaining({ ok: true, id: 'mcpb-echo', dialect: 'mcp', requested: ['secrets'], tools: [expect.objectContaining({ name: 'greet' }), expect.objectContaining({ name: 'whoami' })] }),
+      expect.objectContaining({
+        ok: true,
+        preview: expect.objectContaining({ id: 'mcpb-echo', dialect: 'mcp', requested: ['secrets'], tools: [expect.objectContaining({ name: 'greet' }), expect.objectContaining({ name: 'whoami' })] }),
+      }),
     );
     expect(snapshot(data)['.staging/']).toBeUndefined();
     expect(await registry.install(bundle)).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));

@@ -1,28 +1,30 @@
 /**
  * The `plugboard` command: call, check and bench plugins with the same host and supervisor as
  * the app. Exit status: 0 done, 1 failed, 2 usage error.
+ *
+ * A command's module (and with it the plugin host, the registry, the server) is imported only
+ * when that command runs: help, usage errors and small commands start without loading the rest.
+ * The built CLI keeps each command in its own chunk for the same reason (scripts/build-cli.mjs).
  */
 import { toDisposable } from '../../shared/lifecycle';
-import { benchCommand, benchHelp } from './commands/bench';
-import { callCommand, callHelp } from './commands/call';
-import { checkCommand, checkHelp } from './commands/check';
-import { pluginsCommand, pluginsHelp } from './commands/plugins';
-import { serveCommand, serveHelp } from './commands/serve';
+import { benchHelp, callHelp, checkHelp, pluginsHelp, serveHelp } from './help';
 import { EXIT_OK, EXIT_USAGE, UsageError, processOut, type Out } from './io';
 import type { CliEnv } from './session';
+
+type Run = (argv: string[], env: CliEnv) => Promise<number>;
 
 interface Command {
   summary: string;
   help: string;
-  run(argv: string[], env: CliEnv): Promise<number>;
+  load(): Promise<Run>;
 }
 
 const COMMANDS: Record<string, Command> = {
-  call: { summary: 'call one function of a plugin and stream its output', help: callHelp, run: callCommand },
-  check: { summary: 'check a plugin before publishing it', help: checkHelp, run: checkCommand },
-  bench: { summary: 'measure call latency through one running plugin', help: benchHelp, run: benchCommand },
-  plugins: { summary: 'list, install, expose, grant and configure plugins', help: pluginsHelp, run: pluginsCommand },
-  serve: { summary: 'serve the UI and its API to a browser', help: serveHelp, run: serveCommand },
+  call: { summary: 'call one function of a plugin and stream its output', help: callHelp, load: async () => (await import('./commands/call')).callCommand },
+  check: { summary: 'check a plugin before publishing it', help: checkHelp, load: async () => (await import('./commands/check')).checkCommand },
+  bench: { summary: 'measure call latency through one running plugin', help: benchHelp, load: async () => (await import('./commands/bench')).benchCommand },
+  plugins: { summary: 'list, install, expose, grant and configure plugins', help: pluginsHelp, load: async () => (await import('./commands/plugins')).pluginsCommand },
+  serve: { summary: 'serve the UI and its API to a browser', help: serveHelp, load: async () => (await import('./commands/serve')).serveCommand },
 };
 
 export function mainHelp(): string {
@@ -66,8 +68,9 @@ export async function main(argv: string[], out: Out = processOut): Promise<numbe
       });
     },
   };
+  const run = await cmd.load();
   try {
-    return await cmd.run(rest, env);
+    return await run(rest, env);
   } catch (e) {
     if (e instanceof UsageError) {
       out.stderr(`plugboard ${name}: ${e.message}\n\n${cmd.help}\n`);

@@ -4,7 +4,7 @@
  */
 import type { Failure } from '../../shared/failures';
 import { DisposableStore, type IDisposable } from '../../shared/lifecycle';
-import type { SettingValue } from '../host/process/launch';
+import type { SettingValue } from '../host';
 import { jsonLine, type Out } from './io';
 import { dataDirOf, openCallTarget, type CallTarget } from './target';
 
@@ -32,22 +32,21 @@ export type Opened =
 export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened> {
   const target = await openCallTarget(arg, dataDirOf(opts.dataDir), opts.settings);
   if ('code' in target) return { ok: false, failure: target };
-  const { host, sup } = target;
   const subs = new DisposableStore();
   for (const w of target.warnings) {
-    if (opts.json) jsonLine(opts.out, { type: 'log', pluginId: sup.spec.id, source: 'host', level: 'warn', message: `manifest: ${w}` });
+    if (opts.json) jsonLine(opts.out, { type: 'log', pluginId: target.id, source: 'host', level: 'warn', message: `manifest: ${w}` });
     else opts.out.stderr(`warning: ${w}\n`);
   }
   if (opts.json) {
     subs.add(
-      host.onDidChangeHealth((h) =>
+      target.onDidChangeHealth((h) =>
         jsonLine(opts.out, { type: 'health', pluginId: h.pluginId, state: h.state, reason: h.reason, pingRttMs: h.pingRttMs, restarts: h.restarts, pid: h.pid }),
       ),
     );
-    subs.add(host.onDidLog((l) => jsonLine(opts.out, { type: 'log', pluginId: l.pluginId, source: l.source, level: l.level, message: l.message })));
+    subs.add(target.onDidLog((l) => jsonLine(opts.out, { type: 'log', pluginId: l.pluginId, source: l.source, level: l.level, message: l.message })));
   } else {
     subs.add(
-      host.onDidLog((l) => {
+      target.onDidLog((l) => {
         if (l.source === 'host' && (l.level === 'warn' || l.level === 'error')) opts.out.stderr(`[${l.pluginId}] ${l.message}\n`);
       }),
     );

@@ -3,27 +3,23 @@
  * installed (or bundled) plugin. A path runs the plugin as it is, its manifest's capabilities as
  * its allow-list; an id goes through the registry, with the user's exposure, grants and settings.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { requestedCapabilities } from '../../shared/capabilities';
 import { failure, type Failure } from '../../shared/failures';
-import type { PluginSpec } from '../../shared/model';
-import { PluginHost } from '../host/host';
-import { describeManifestErrors, loadManifest } from '../host/manifests';
-import type { SettingValue } from '../host/process/launch';
-import { DataPaths, defaultDataDir } from '../host/registry/paths';
-import { PluginRegistry } from '../host/registry/registry';
-import type { CallHandle, CallOptions, PluginSupervisor } from '../host/supervisor/supervisor';
+import type { Event } from '../../shared/lifecycle';
+import type { HealthEvent, LogEvent } from '../../shared/model';
+import { DataPaths, defaultDataDir, describeManifestErrors, loadManifest, PluginHost, PluginRegistry, type CallHandle, type CallOptions, type SettingValue } from '../host';
+import { packageRoot } from './package-root';
 
 /** The app's bundled plugins: $PLUGBOARD_BUNDLED_PLUGINS, else the checkout's plugins/ folder. */
 export function bundledPluginsDir(): string {
   if (process.env.PLUGBOARD_BUNDLED_PLUGINS) return path.resolve(process.env.PLUGBOARD_BUNDLED_PLUGINS);
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'plugins');
+  return path.join(packageRoot(), 'plugins');
 }
 
 export function nodeModulesDir(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'node_modules');
+  return path.join(packageRoot(), 'node_modules');
 }
 
 export function dataDirOf(flag: string | undefined): string {
@@ -36,11 +32,13 @@ export function looksLikePath(arg: string): boolean {
 
 /** A plugin ready for calls, however it was named. */
 export interface CallTarget {
-  host: PluginHost;
-  sup: PluginSupervisor;
+  id: string;
   warnings: string[];
+  onDidChangeHealth: Event<HealthEvent>;
+  onDidLog: Event<LogEvent>;
   call(tool: string, args: Record<string, unknown>, opts: CallOptions): CallHandle;
   input(text: string, opts: CallOptions): CallHandle;
+  endPassthrough(reason: string): void;
   shutdown(): Promise<void>;
 }
 
@@ -49,41 +47,37 @@ export async function openCallTarget(arg: string, dataDir: string, settings: Rec
     const m = loadManifest(arg);
     if (!m.ok) return failure('launch_failed', `invalid plugin manifest ${describeManifestErrors(m)}`);
     const spec = m.spec;
-    const paths = new DataPaths(dataDir);
-    const host = new PluginHost({ hostEnv: (s) => pathRunEnv(s, paths) });
+    const host = new PluginHost();
     // A plugin run from a path: its manifest (and protocol) are its allow-list.
-    const caps = requestedCapabilities(spec);
-    const sup = await host.add(spec, { allowedCapabilities: () => caps, settings: () => settings });
+    const env = new DataPaths(dataDir).pluginEnv(spec.id, spec.dir, nodeModulesDir());
+    await host.add(spec, { binding: { plan: host.plan(spec, settings, env), allowedCapabilities: requestedCapabilities(spec) } });
     return {
-      host,
-      sup,
+      id: spec.id,
       warnings: m.warnings,
-      call: (t, a, o) => sup.call(t, a, o),
-      input: (t, o) => sup.input(t, o),
+      onDidChangeHealth: host.onDidChangeHealth,
+      onDidLog: host.onDidLog,
+      call: (t, a, o) => host.call(spec.id, t, a, o),
+      input: (t, o) => host.input(spec.id, t, o),
+      endPassthrough: (reason) => host.endPassthrough(spec.id, reason),
       shutdown: () => host.shutdown(),
     };
   }
   const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() });
   const rec = registry.record(arg);
-  const sup = registry.supervisor(arg);
-  if (!rec || !sup) {
+  if (!rec?.spec) {
     await registry.shutdown();
     const known = registry.list().map((r) => r.id);
     if (rec?.error) return failure('launch_failed', `${arg} could not be loaded: ${rec.error}`);
-    return failure('launch_failed', `no plugin folder or manifest at "${arg}", and no installed plugin with that id (installed and bundled: ${known.join(', ') || 'none'}; data directory ${dataDir})`);
+    return failure('not_found', `no plugin folder or manifest at "${arg}", and no installed plugin with that id (installed and bundled: ${known.join(', ') || 'none'}; data directory ${dataDir})`);
   }
   return {
-    host: registry.host,
-    sup,
+    id: arg,
     warnings: rec.warnings,
+    onDidChangeHealth: registry.onDidChangeHealth,
+    onDidLog: registry.onDidLog,
     call: (t, a, o) => registry.call(arg, t, a, o),
     input: (t, o) => registry.input(arg, t, o),
+    endPassthrough: (reason) => registry.endPassthrough(arg, reason),
     shutdown: () => registry.shutdown(),
   };
-}
-
-function pathRunEnv(spec: PluginSpec, paths: DataPaths): Record<string, string> {
-  const data = paths.pluginData(spec.id);
-  mkdirSync(data, { recursive: true });
-  return { PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: data, PLUGBOARD_NODE_MODULES: nodeModulesDir() };
 }

@@ -6,6 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { requestedCapabilities } from '../../shared/capabilities';
 import { describeFailure } from '../../shared/failures';
 import { median } from '../../shared/stats';
 import type { PluginSpec, ToolSpec } from '../../shared/model';
@@ -42,6 +43,11 @@ export interface CheckOptions {
   allowedCapabilities?: readonly string[];
   /** Pings to send; the median round trip is reported. */
   pings?: number;
+  /**
+   * Run the plugin in the sandbox it gets when installed (where one works here), granted what it
+   * is allowed, with the Plugboard data directory `hiddenRoot` out of its sight.
+   */
+  sandbox?: { hiddenRoot: string; extraReadOnly?: string[] };
 }
 
 export async function checkPlugin(target: string, opts: CheckOptions = {}): Promise<{ spec?: PluginSpec; items: CheckItem[] }> {
@@ -81,11 +87,19 @@ async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, 
       else settings[k] = v;
     }
   }
-  const plan = await planLaunchWithShellPath({ spec, settings, parentEnv: opts.parentEnv ?? process.env, hostEnv });
+  const sandbox = opts.sandbox && { ...opts.sandbox, grants: opts.allowedCapabilities ?? requestedCapabilities(spec), dataDir: scratch };
+  const plan = await planLaunchWithShellPath({ spec, settings, parentEnv: opts.parentEnv ?? process.env, hostEnv, ...(sandbox ? { sandbox } : {}) });
+  const launched = plan.ok
+    ? `${plan.displayCommand.join(' ')}${plan.note ? ` (${plan.note})` : ''}${plan.sandbox?.active === false ? `\nnot sandboxed: ${plan.sandbox.reason}` : ''}`
+    : '';
   if (!plan.ok) {
     items.push({ name: 'launch', status: 'fail', detail: describeFailure(plan) });
     return { spec, items };
   }
+  // A plugin that reaches for files outside its folder fails in the sandbox as it will once installed.
+  const sandboxHint = plan.sandbox?.active
+    ? '\nit ran in the sandbox, which shows it only its own folder, its data folder and the system folders (and no network unless granted)'
+    : '';
   const logs: string[] = [];
   const started = Date.now();
   // A first-run launcher (npx -y, uvx…) named through a placeholder gets its allowance here.
@@ -104,14 +118,14 @@ async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, 
   });
   if (!(inst instanceof Instance)) {
     if (inst.code === 'launch_failed') {
-      items.push({ name: 'launch', status: 'fail', detail: describeFailure(inst) });
+      items.push({ name: 'launch', status: 'fail', detail: describeFailure(inst) + sandboxHint });
     } else {
-      items.push({ name: 'launch', status: 'pass', detail: launchDetail(plan) });
-      items.push({ name: 'handshake', status: 'fail', detail: describeFailure(inst) });
+      items.push({ name: 'launch', status: 'pass', detail: launched });
+      items.push({ name: 'handshake', status: 'fail', detail: describeFailure(inst) + sandboxHint });
     }
     return { spec, items };
   }
-  items.push({ name: 'launch', status: 'pass', detail: launchDetail(plan) });
+  items.push({ name: 'launch', status: 'pass', detail: launched });
   const hs = inst.handshake;
   items.push({
     name: 'handshake',
@@ -195,10 +209,6 @@ async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, 
       : { name: 'cleanup', status: 'pass', detail: 'nothing of the plugin is left running' },
   );
   return { spec, items };
-}
-
-function launchDetail(plan: { displayCommand: string[]; note?: string }): string {
-  return `${plan.displayCommand.join(' ')}${plan.note ? ` (${plan.note})` : ''}`;
 }
 
 function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined): CheckItem {

@@ -1,78 +1,74 @@
 /**
- * The plugin host: one supervisor per plugin, their events gathered in one place. Used alike by
- * the Electron app, the `plugboard` CLI and the web server. Node only; knows nothing of Electron.
+ * The plugin host: one supervisor per plugin, reached by plugin id, their events gathered in one
+ * place. Used alike by the registry (the app and `plugboard serve`), the `plugboard` CLI when it
+ * runs a plugin from a folder, and the tests. Node only; knows nothing of Electron. Nobody outside
+ * the host holds a supervisor: everything goes through here by id.
  */
-import type { Failure } from '../../shared/failures';
-import { Emitter, DisposableStore, type IDisposable } from '../../shared/lifecycle';
-import type { CallEvent, HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
+import { failure, type Result } from '../../shared/failures';
+import { DisposableStore, Emitter, relay, type IDisposable } from '../../shared/lifecycle';
+import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
 import { DIALECT_FACTORIES } from './dialects';
-import { planLaunch, type SettingValue } from './process/launch';
-import { PluginSupervisor, type PassthroughEvent } from './supervisor/supervisor';
+import { planLaunch, type LaunchPlan, type SettingValue } from './process/launch';
+import type { SandboxRequest } from './process/sandbox-prepare';
+import type { Failure } from '../../shared/failures';
+import { PluginSupervisor, type CallHandle, type CallOptions, type LaunchBinding, type PassthroughChange, type ToolsChange } from './supervisor/supervisor';
 
 export interface HostOptions {
   parentEnv?: NodeJS.ProcessEnv;
   /** The runtime to run `.js` plugins with when no `node` is on PATH (Electron's binary in the app). */
   execPath?: string;
   isElectron?: boolean;
-  /** Extra environment per plugin (PLUGBOARD_* variables). */
-  hostEnv?(spec: PluginSpec): Record<string, string>;
 }
 
 export interface AddOptions {
-  /** Core-owned capability allow-list, read at every launch. Default: what the manifest declares. */
-  allowedCapabilities?(): readonly string[];
-  /** The user's setting values, read at every launch. */
-  settings?(): Record<string, SettingValue> | Promise<Record<string, SettingValue>>;
-  /** A last check before launch (a withheld secret, say); a failure stops the launch. */
-  preflight?(): Promise<Failure | undefined> | Failure | undefined;
+  binding: LaunchBinding;
   enabled?: boolean;
 }
+
+export type ToolsChangeEvent = ToolsChange & { pluginId: string };
 
 export class PluginHost implements IDisposable {
   private readonly supervisors = new Map<string, { sup: PluginSupervisor; subs: DisposableStore }>();
   private readonly _onDidChangeHealth = new Emitter<HealthEvent>();
   private readonly _onDidLog = new Emitter<LogEvent>();
-  private readonly _onDidCallEvent = new Emitter<CallEvent>();
-  private readonly _onDidChangeTools = new Emitter<{ pluginId: string; tools: ToolSpec[] }>();
-  private readonly _onDidChangePassthrough = new Emitter<PassthroughEvent>();
+  private readonly _onDidChangeTools = new Emitter<ToolsChangeEvent>();
+  private readonly _onDidChangePassthrough = new Emitter<PassthroughChange>();
   readonly onDidChangeHealth = this._onDidChangeHealth.event;
   readonly onDidLog = this._onDidLog.event;
-  readonly onDidCallEvent = this._onDidCallEvent.event;
   readonly onDidChangeTools = this._onDidChangeTools.event;
   readonly onDidChangePassthrough = this._onDidChangePassthrough.event;
 
   constructor(private readonly options: HostOptions = {}) {}
 
+  /**
+   * What to spawn for `spec` with these settings, on this host (its parent environment and
+   * runtime), plus the variables the caller adds (PLUGBOARD_*), in the sandbox asked for (none:
+   * unsandboxed).
+   */
+  plan(spec: PluginSpec, settings: Record<string, SettingValue>, hostEnv: Record<string, string>, sandbox?: SandboxRequest): LaunchPlan | Failure {
+    return planLaunch({
+      spec,
+      settings,
+      parentEnv: this.options.parentEnv ?? process.env,
+      hostEnv,
+      ...(sandbox ? { sandbox } : {}),
+      ...(this.options.execPath ? { execPath: this.options.execPath } : {}),
+      ...(this.options.isElectron !== undefined ? { isElectron: this.options.isElectron } : {}),
+    });
+  }
+
   /** Adds a plugin, replacing (and stopping) one with the same id. */
-  async add(spec: PluginSpec, opts: AddOptions = {}): Promise<PluginSupervisor> {
+  async add(spec: PluginSpec, opts: AddOptions): Promise<PluginSupervisor> {
     // Two adds of one id may overlap (reloads): each waits until the id is free, and what follows
     // up to the set below is synchronous, so the last one wins and the others are shut down.
     do await this.remove(spec.id);
     while (this.supervisors.has(spec.id));
-    const sup = new PluginSupervisor({
-      spec,
-      dialect: DIALECT_FACTORIES[spec.dialect],
-      allowedCapabilities: opts.allowedCapabilities ?? (() => spec.capabilities),
-      enabled: opts.enabled ?? true,
-      plan: async () => {
-        const refused = await opts.preflight?.();
-        if (refused) return refused;
-        return planLaunch({
-          spec,
-          settings: (await opts.settings?.()) ?? {},
-          parentEnv: this.options.parentEnv ?? process.env,
-          hostEnv: this.options.hostEnv?.(spec) ?? {},
-          ...(this.options.execPath ? { execPath: this.options.execPath } : {}),
-          ...(this.options.isElectron !== undefined ? { isElectron: this.options.isElectron } : {}),
-        });
-      },
-    });
+    const sup = new PluginSupervisor({ spec, dialect: DIALECT_FACTORIES[spec.dialect], binding: opts.binding, enabled: opts.enabled ?? true });
     const subs = new DisposableStore();
-    subs.add(sup.onDidChangeHealth((e) => this._onDidChangeHealth.fire(e)));
-    subs.add(sup.onDidLog((e) => this._onDidLog.fire(e)));
-    subs.add(sup.onDidCallEvent((e) => this._onDidCallEvent.fire(e)));
-    subs.add(sup.onDidChangeTools((tools) => this._onDidChangeTools.fire({ pluginId: spec.id, tools })));
-    subs.add(sup.onDidChangePassthrough((e) => this._onDidChangePassthrough.fire(e)));
+    subs.add(relay(sup.onDidChangeHealth, this._onDidChangeHealth));
+    subs.add(relay(sup.onDidLog, this._onDidLog));
+    subs.add(relay(sup.onDidChangePassthrough, this._onDidChangePassthrough));
+    subs.add(sup.onDidChangeTools((change) => this._onDidChangeTools.fire({ pluginId: spec.id, ...change })));
     this.supervisors.set(spec.id, { sup, subs });
     return sup;
   }
@@ -84,15 +80,72 @@ export class PluginHost implements IDisposable {
     this.supervisors.delete(id);
     await entry.sup.shutdown();
     entry.subs.dispose();
-    entry.sup.dispose();
   }
 
+  has(id: string): boolean {
+    return this.supervisors.has(id);
+  }
+
+  /** The supervisor of a plugin: for the host's own tests only (everyone else goes by id). */
   get(id: string): PluginSupervisor | undefined {
     return this.supervisors.get(id)?.sup;
   }
 
-  list(): PluginSupervisor[] {
-    return [...this.supervisors.values()].map((e) => e.sup);
+  ids(): string[] {
+    return [...this.supervisors.keys()];
+  }
+
+  rebind(id: string, binding: LaunchBinding): void {
+    this.supervisors.get(id)?.sup.rebind(binding);
+  }
+
+  healthOf(id: string): HealthEvent | undefined {
+    return this.get(id)?.health;
+  }
+
+  tools(id: string): ToolSpec[] | undefined {
+    return this.get(id)?.tools;
+  }
+
+  announcedTools(id: string): ToolSpec[] | undefined {
+    return this.get(id)?.announcedTools;
+  }
+
+  call(id: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
+    const sup = this.get(id);
+    return sup ? sup.call(tool, args, opts) : refusedCall(failure('not_found', `no plugin "${id}"`), opts);
+  }
+
+  input(id: string, text: string, opts: CallOptions = {}): CallHandle {
+    const sup = this.get(id);
+    return sup ? sup.input(text, opts) : refusedCall(failure('not_found', `no plugin "${id}"`), opts);
+  }
+
+  async start(id: string): Promise<Result<void>> {
+    return this.get(id)?.start() ?? failure('not_found', `no plugin "${id}"`);
+  }
+
+  async stop(id: string, reason?: string): Promise<void> {
+    await this.get(id)?.stop(reason);
+  }
+
+  async restart(id: string): Promise<Result<void>> {
+    return this.get(id)?.restart() ?? failure('not_found', `no plugin "${id}"`);
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<void> {
+    await this.get(id)?.setEnabled(enabled);
+  }
+
+  endPassthrough(id: string, reason?: string): void {
+    this.get(id)?.endPassthrough(reason);
+  }
+
+  /** Plugins whose passthrough session is open, with who holds each. */
+  passthroughSessions(): Array<{ pluginId: string; owner: string | undefined }> {
+    const out: Array<{ pluginId: string; owner: string | undefined }> = [];
+    for (const [pluginId, { sup }] of this.supervisors) if (sup.inPassthrough) out.push({ pluginId, owner: sup.passthroughOwner });
+    return out;
   }
 
   /** Stops every plugin and waits for all of them. */
@@ -108,8 +161,14 @@ export class PluginHost implements IDisposable {
     this.supervisors.clear();
     this._onDidChangeHealth.dispose();
     this._onDidLog.dispose();
-    this._onDidCallEvent.dispose();
     this._onDidChangeTools.dispose();
     this._onDidChangePassthrough.dispose();
   }
+}
+
+/** A call refused before anything started: already done, with its error event sent. */
+export function refusedCall(f: Failure, opts: CallOptions): CallHandle {
+  const callId = `refused-${Math.random().toString(36).slice(2)}`;
+  opts.onEvent?.({ type: 'error', callId, failure: f });
+  return { callId, done: Promise.resolve(f), cancel: () => {} };
 }

@@ -4,18 +4,6 @@ import { percentile } from '../../../shared/stats';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, parseJsonObject, parsePositiveInt } from '../io';
 import { openTarget, type CliEnv } from '../session';
 
-export const benchHelp = `Usage: plugboard bench <plugin> <function> [--args JSON] [-n N] [--json]
-
-Makes N sequential calls through one running plugin (after a short warm-up) and prints the
-p50, p95 and p99 latency and the calls per second.
-
-Options:
-  --args JSON     arguments for every call (default {})
-  -n N            number of measured calls (default 1000)
-  --json          one JSON object: {n, p50_us, p95_us, p99_us, calls_per_s}
-  --data-dir DIR  where installed plugins live
-  -h, --help      this help`;
-
 export async function benchCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
     argv,
@@ -30,7 +18,7 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     env.out.stderr(`${describeFailure(opened.failure)}\n`);
     return EXIT_FAILED;
   }
-  const { sup, quiet } = opened;
+  const { quiet } = opened;
   try {
     const warmup = Math.min(50, Math.max(5, Math.floor(n / 10)));
     const samples: number[] = [];
@@ -55,7 +43,7 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     if (values.json) jsonLine(env.out, result);
     else {
       env.out.stdout(
-        `${sup.spec.id} ${fn}: ${n} calls\n  p50 ${fmt(result.p50_us)}  p95 ${fmt(result.p95_us)}  p99 ${fmt(result.p99_us)}\n  ${result.calls_per_s} calls/s\n`,
+        `${opened.id} ${fn}: ${n} calls\n  p50 ${fmt(result.p50_us)}  p95 ${fmt(result.p95_us)}  p99 ${fmt(result.p99_us)}\n  ${result.calls_per_s} calls/s\n`,
       );
     }
     return EXIT_OK;

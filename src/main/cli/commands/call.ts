@@ -5,29 +5,10 @@
 import { chunkText, resultText } from '../../../shared/chunks';
 import { describeFailure, failure, type Failure } from '../../../shared/failures';
 import type { CallEvent } from '../../../shared/model';
-import type { CallOutcome } from '../../host/dialects/types';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, parseJsonObject, parsePositiveInt, type Out } from '../io';
-import type { SettingValue } from '../../host/process/launch';
+import type { CallOutcome, SettingValue } from '../../host';
 import { openTarget, type CliEnv } from '../session';
 import { parsePairs } from './plugins';
-
-export const callHelp = `Usage: plugboard call <plugin> <function> [options]
-
-Calls one function of a plugin and streams its output as it arrives.
-<plugin> is a plugin folder, a manifest file, or the id of an installed plugin.
-
-Options:
-  --args JSON        arguments, a JSON object (default {})
-  --input TEXT       a passthrough turn, sent while the plugin keeps the session (repeatable)
-  --json             one JSON object per line: stream, complete, error, health, log
-  --timeout-ms N     the call's inactivity timeout (default: the plugin's, 30000)
-  --set KEY=VALUE    a setting, for a plugin run from a folder (repeatable; installed plugins
-                     use their configured settings: plugboard plugins config)
-  --data-dir DIR     where installed plugins live (default $PLUGBOARD_HOME or ~/.config/plugboard)
-  -h, --help         this help
-
-Exit status: 0 when the call succeeds, 1 when it fails (any failure code, or success: false),
-2 on a usage error.`;
 
 export async function callCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
@@ -52,7 +33,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
   const settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
   const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json, settings });
   if (!opened.ok) return reportFailure(out, json, opened.failure);
-  const { sup, quiet } = opened;
+  const { quiet } = opened;
   const printer = new Printer(out, json);
   const stopSignals = env.onInterrupt(() => current?.cancel('interrupted (Ctrl-C)'));
   let current: { cancel(reason?: string): void } | null = null;
@@ -76,7 +57,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
       outcome = await turn.done;
     }
     quiet.dispose();
-    sup.endPassthrough('the command finished');
+    opened.endPassthrough('the command finished');
     return outcome.ok && outcome.value.success ? EXIT_OK : EXIT_FAILED;
   } finally {
     quiet.dispose();

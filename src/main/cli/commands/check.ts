@@ -1,35 +1,18 @@
 /** `plugboard check <plugin>`: the checks of host/check.ts, as a list or as JSON. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { checkPlugin, type CheckStatus } from '../../host/check';
-import type { SettingValue } from '../../host/process/launch';
-import { PluginRegistry } from '../../host/registry/registry';
-import { bundledPluginsDir, dataDirOf, looksLikePath } from '../target';
+import { appReadOnlyFolders, checkPlugin, PluginRegistry, type CheckStatus, type SettingValue } from '../../host';
+import { bundledPluginsDir, dataDirOf, looksLikePath, nodeModulesDir } from '../target';
 import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
 import type { CliEnv } from '../session';
-
-export const checkHelp = `Usage: plugboard check <plugin> [--json]
-
-Checks a plugin before you publish it: the manifest, launch, handshake, declared versus
-announced tools, ping behaviour, a clean exit on shutdown, and nothing left running.
-<plugin> is a plugin folder, a manifest file, or an installed plugin's id (checked with its
-settings and granted capabilities).
-
-Options:
-  --set KEY=VALUE  a setting the plugin needs to start (repeatable)
-  --data-dir DIR   where installed plugins live
-  --json      one JSON object: {"ok": bool, "plugin": id, "checks": [{name, status, detail}]}
-  -h, --help  this help
-
-Exit status: 0 when every check passes (warnings allowed), 1 otherwise, 2 on a usage error.`;
 
 const MARK: Record<CheckStatus, string> = { pass: 'ok  ', warn: 'warn', fail: 'FAIL', skip: 'skip' };
 
 export async function checkCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { json: { type: 'boolean' }, set: { type: 'string', multiple: true }, 'data-dir': { type: 'string' } },
+    { json: { type: 'boolean' }, set: { type: 'string', multiple: true }, 'data-dir': { type: 'string' }, 'no-sandbox': { type: 'boolean' } },
     { min: 1, max: 1, names: '<plugin>' },
   );
   const arg = positionals[0] as string;
@@ -39,14 +22,14 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   let settings: Record<string, SettingValue> = {};
   let allowedCapabilities: string[] | undefined;
   let unknown: string | undefined;
+  const dataDir = dataDirOf(values['data-dir']);
   if (!looksLikePath(arg)) {
     // An installed or bundled plugin: check it with its settings and grants.
-    const dataDir = dataDirOf(values['data-dir']);
     const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir() });
     const rec = registry.record(arg);
     if (rec) {
       target = rec.dir;
-      settings = await registry.launchSettings(arg);
+      settings = rec.spec ? await registry.settings.launchValues(arg, rec.spec.settings) : {};
       allowedCapabilities = registry.pluginState(arg).grants;
     } else if (!existsSync(arg)) {
       unknown = `no plugin "${arg}" is bundled or installed (data directory ${dataDir}), and there is no folder or file ${path.resolve(arg)}`;
@@ -56,7 +39,13 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   }
   const { spec, items } = unknown
     ? { spec: undefined, items: [{ name: 'manifest' as const, status: 'fail' as const, detail: unknown }] }
-    : await checkPlugin(target, { settings, set, ...(allowedCapabilities ? { allowedCapabilities } : {}) });
+    : await checkPlugin(target, {
+        settings,
+        set,
+        ...(allowedCapabilities ? { allowedCapabilities } : {}),
+        // Checked as it will run: sandboxed (where the sandbox works), the data directory hidden from it.
+        ...(values['no-sandbox'] ? {} : { sandbox: { hiddenRoot: dataDir, extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }) } }),
+      });
   const ok = items.every((i) => i.status !== 'fail');
   if (values.json) {
     jsonLine(env.out, { ok, plugin: spec?.id ?? null, checks: items });

@@ -4,31 +4,11 @@
  * (the reason on stderr, or as JSON with --json), 2 usage.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
-import { PluginRegistry, type Done, type Refused } from '../../host/registry/registry';
+import type { Failure } from '../../../shared/failures';
+import { PluginRegistry, type Done } from '../../host';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
-
-export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--data-dir DIR] [--json]
-
-Commands:
-  list                                 every bundled and installed plugin, with its state
-  install <folder|.zip|.mcpb|.dxt>     install a plugin [--replace] [--grant CAP]... [--grant-none]
-  uninstall <id>                       stop and remove a plugin with its settings and secrets
-  expose <id>[:<tool>]                 switch a plugin or one of its tools on
-  unexpose <id>[:<tool>]               switch it off (calls are refused with tool_not_exposed)
-  enable <id> | disable <id>           a disabled plugin is never started
-  grant <id> <capability>...           add to the plugin's allow-list
-  revoke <id> <capability>...          remove from it
-  config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
-
-Options:
-  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
-  --json           machine-readable output
-  -h, --help       this help
-
-An install grants what the plugin requests unless you pass --grant (only those) or --grant-none.
-Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
 
 const SUBCOMMANDS = ['list', 'install', 'uninstall', 'expose', 'unexpose', 'enable', 'disable', 'grant', 'revoke', 'config'] as const;
 
@@ -132,14 +112,14 @@ function report(out: Out, json: boolean, r: Done): number {
   return EXIT_OK;
 }
 
-function refusal(out: Out, json: boolean, r: Refused): number {
-  if (json) jsonLine(out, { ok: false, error: r.message });
+function refusal(out: Out, json: boolean, r: Failure): number {
+  if (json) jsonLine(out, { ok: false, code: r.code, error: r.message });
   else out.stderr(`refused: ${r.message}\n`);
   return EXIT_FAILED;
 }
 
 async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<number> {
-  const views = new Map(await Promise.all(registry.list().map(async (r) => [r.id, await registry.settingsView(r.id)] as const)));
+  const views = new Map(await Promise.all(registry.list().map(async (r) => [r.id, r.spec ? await registry.settings.view(r.id, r.spec.settings) : []] as const)));
   const rows = registry.list().map((rec) => {
     const state = registry.pluginState(rec.id);
     const tools = registry.tools(rec.id);

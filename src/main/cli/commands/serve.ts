@@ -5,29 +5,16 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Backend } from '../../assistant/backend';
-import { PluginRegistry } from '../../host/registry/registry';
+import { PluginRegistry } from '../../host';
+import { Backend } from '../../service/backend';
 import { serve } from '../../server/server';
 import { EXIT_FAILED, EXIT_OK, parse, parsePositiveInt, UsageError } from '../io';
+import { packageRoot } from '../package-root';
 import type { CliEnv } from '../session';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
-export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
-
-Serves the Plugboard UI and its API over HTTP and WebSocket, for a browser. Prints the URL to
-open; it carries a random token, and the server refuses requests without it or from another
-origin. --port 0 (the default) picks a free port. Binding to anything but a loopback address
-makes the UI reachable from other machines: do that only on a network you trust.
-
-Options:
-  --host ADDR      address to listen on (default 127.0.0.1)
-  --port N         port (default 0: any free port)
-  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
-  -h, --help       this help`;
-
 export function rendererDir(): string {
-  return process.env.PLUGBOARD_RENDERER_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'out', 'renderer');
+  return process.env.PLUGBOARD_RENDERER_DIR ?? path.join(packageRoot(), 'out', 'renderer');
 }
 
 export async function serveCommand(argv: string[], env: CliEnv): Promise<number> {

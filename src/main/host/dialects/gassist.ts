@@ -7,10 +7,11 @@
  */
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import type { LogLevel, ToolSpec } from '../../../shared/model';
-import { rpcCodeMeaning } from '../rpc/codes';
+import type { ToolSpec } from '../../../shared/model';
+import { rpcErrorDetails } from '../rpc/codes';
 import { RpcPeer, type PendingRequest, type RpcId, type RpcOutcome } from '../rpc/peer';
-import { asRecord, describeValue } from './values';
+import { SessionBase } from './session-base';
+import { asRecord, describeValue, logLevelOf } from './values';
 import {
   abortedFailure,
   type CallOutcome,
@@ -31,15 +32,14 @@ interface Turn {
   resolve(outcome: CallOutcome): void;
 }
 
-const LOG_LEVELS: Record<string, LogLevel> = { debug: 'debug', info: 'info', warning: 'warn', warn: 'warn', error: 'error' };
-
-class GAssistSession implements DialectSession {
+class GAssistSession extends SessionBase implements DialectSession {
   readonly cancelStopsWork = false;
   private readonly peer: RpcPeer;
   /** Turns (execute or input) waiting for their completion notification, by request id. */
   private readonly turns = new Map<RpcId, Turn>();
 
-  constructor(private readonly ctx: SessionContext) {
+  constructor(ctx: SessionContext) {
+    super(ctx);
     this.peer = new RpcPeer((m) => ctx.send(m), {
       notification: (method, params) => this.onNotification(method, params),
       stray: (id, outcome, why) => this.onStray(id, outcome, why),
@@ -53,11 +53,6 @@ class GAssistSession implements DialectSession {
 
   receive(value: unknown): void {
     this.peer.receive(value);
-  }
-
-  junk(text: string, reason: string): Failure | undefined {
-    this.ctx.diagnostic('warn', `stdout frame ignored (${reason}): ${text}`);
-    return undefined;
   }
 
   async handshake(timeoutMs: number): Promise<Result<HandshakeInfo>> {
@@ -184,7 +179,7 @@ class GAssistSession implements DialectSession {
     return { type: 'timeout' };
   }
 
-  farewell(): void {
+  override farewell(): void {
     this.peer.notify('shutdown', {});
   }
 
@@ -196,8 +191,7 @@ class GAssistSession implements DialectSession {
   private onNotification(method: string, params: unknown): void {
     const p = asRecord(params) ?? {};
     if (method === 'log') {
-      const level = LOG_LEVELS[String(p.level ?? 'info').toLowerCase()] ?? 'info';
-      this.ctx.pluginLog(level, typeof p.message === 'string' ? p.message : describeValue(p.message));
+      this.ctx.pluginLog(logLevelOf(p.level), typeof p.message === 'string' ? p.message : describeValue(p.message));
       return;
     }
     if (method !== 'stream' && method !== 'complete' && method !== 'error') {
@@ -246,12 +240,8 @@ class GAssistSession implements DialectSession {
   }
 
   private errorFailure(code: number, message: string, data: unknown): Failure {
-    const meaning = rpcCodeMeaning('gassist', code);
     const text = code === -32601 ? `the plugin has no such function: ${message}` : message;
-    const details: Failure['details'] = { rpcCode: code };
-    if (meaning) details.rpcMeaning = meaning;
-    if (data !== undefined) details.data = data;
-    return failure('plugin_error', text, details);
+    return failure('plugin_error', text, rpcErrorDetails('gassist', { code, message, data }));
   }
 }
 

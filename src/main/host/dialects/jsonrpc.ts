@@ -8,17 +8,18 @@
  * - Planner streams (`stream_start` / `stream_data` / `stream_end`) are checked: sequence numbers
  *   must run without gaps and the announced total must match; a gap names the missing chunk.
  * - `ping` answered with an error still proves the process alive. Real plugins may also ignore
- *   ping entirely, which while idle looks exactly like a freeze: a plugin whose first ping goes
+ *   ping entirely, which while idle looks exactly like a freeze: a plugin whose first two pings go
  *   unanswered is taken for one of those, noted once, and not pinged again. Its crashes and its
  *   calls' deadlines are still watched; a freeze while idle shows at its next call's deadline.
  */
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import type { LogLevel, RpcFlavor } from '../../../shared/model';
-import { rpcCodeMeaning } from '../rpc/codes';
+import type { RpcFlavor } from '../../../shared/model';
+import { rpcCodeMeaning, rpcErrorDetails } from '../rpc/codes';
 import { RpcPeer, type RpcError, type RpcId, type RpcOutcome } from '../rpc/peer';
 import { PlannerStreams } from './planner-streams';
-import { asRecord, describeValue } from './values';
+import { SessionBase } from './session-base';
+import { asRecord, describeValue, logLevelOf } from './values';
 import {
   abortedFailure,
   type CallOutcome,
@@ -42,15 +43,17 @@ interface ActiveCall {
   fail(f: Failure): void;
 }
 
-class JsonRpcSession implements DialectSession {
+class JsonRpcSession extends SessionBase implements DialectSession {
   readonly cancelStopsWork = false;
   private readonly peer: RpcPeer;
   private readonly flavor: RpcFlavor;
   private readonly active = new Map<RpcId, ActiveCall>();
   private readonly streams: PlannerStreams;
   private pingSupport: 'unknown' | 'yes' | 'no' = 'unknown';
+  private unansweredPings = 0;
 
-  constructor(private readonly ctx: SessionContext) {
+  constructor(ctx: SessionContext) {
+    super(ctx);
     this.flavor = ctx.spec.rpcFlavor;
     this.peer = new RpcPeer((m) => ctx.send(m), {
       notification: (method, params) => this.onNotification(method, params),
@@ -76,11 +79,6 @@ class JsonRpcSession implements DialectSession {
 
   receive(value: unknown): void {
     this.peer.receive(value);
-  }
-
-  junk(text: string, reason: string): Failure | undefined {
-    this.ctx.diagnostic('warn', `stdout line ignored (${reason}): ${text}`);
-    return undefined;
   }
 
   async handshake(timeoutMs: number): Promise<Result<HandshakeInfo>> {
@@ -150,10 +148,14 @@ class JsonRpcSession implements DialectSession {
     const outcome = await this.peer.request('ping', {}, { timeoutMs }).outcome;
     if (outcome.type === 'result' || outcome.type === 'error') {
       this.pingSupport = 'yes';
+      this.unansweredPings = 0;
       return outcome.type === 'error' ? { type: 'answered', error: outcome.error.message } : { type: 'answered' };
     }
-    if (this.pingSupport === 'unknown') {
-      // Real Mehrhof plugins may ignore ping entirely. Say so once instead of killing them.
+    // Real Mehrhof plugins may ignore ping entirely. A plugin still starting up misses its first
+    // ping too (a plugin with no init call counts as up once its process runs), so it is taken
+    // for one that ignores ping only when a second one in a row goes unanswered; the first miss
+    // is an ordinary miss, and the watchdog asks again at once.
+    if (this.pingSupport === 'unknown' && ++this.unansweredPings >= 2) {
       this.pingSupport = 'no';
       this.ctx.diagnostic(
         'warn',
@@ -164,7 +166,7 @@ class JsonRpcSession implements DialectSession {
     return { type: 'timeout' };
   }
 
-  farewell(): void {
+  override farewell(): void {
     // Mehrhof's shutdown is a request; the answer is not awaited: stop never depends on it.
     this.peer.request('shutdown', {}, { timeoutMs: 1000 });
   }
@@ -196,8 +198,7 @@ class JsonRpcSession implements DialectSession {
       case 'stream_end':
         return this.streams.end(p);
       case 'log': {
-        const level = (['debug', 'info', 'warn', 'error'] as LogLevel[]).find((l) => l === p.level) ?? 'info';
-        this.ctx.pluginLog(level, typeof p.message === 'string' ? p.message : describeValue(params));
+        this.ctx.pluginLog(logLevelOf(p.level), typeof p.message === 'string' ? p.message : describeValue(params));
         return;
       }
       default:
@@ -232,11 +233,7 @@ class JsonRpcSession implements DialectSession {
   }
 
   private errorDetails(e: RpcError): Failure['details'] {
-    const details: NonNullable<Failure['details']> = { rpcCode: e.code };
-    const meaning = rpcCodeMeaning(this.flavor, e.code);
-    if (meaning) details.rpcMeaning = meaning;
-    if (e.data !== undefined) details.data = e.data;
-    return details;
+    return rpcErrorDetails(this.flavor, e);
   }
 }
 

@@ -15,11 +15,12 @@ import {
   ToolListChangedNotificationSchema,
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
-import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import type { LogLevel, ToolSpec } from '../../../shared/model';
+import { failure, ok, type Result } from '../../../shared/failures';
+import type { ToolSpec } from '../../../shared/model';
 import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';
-import { asRecord, describeValue } from './values';
+import { SessionBase } from './session-base';
+import { asRecord, describeValue, logLevelOf } from './values';
 import {
   abortedFailure,
   type CallOutcome,
@@ -50,6 +51,8 @@ class SupervisedTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private closed = false;
+  /** Ids of requests sent to the server that no response has answered yet. */
+  private readonly waiting = new Set<string | number>();
   /** Our calls by progress token: where their progress goes, and their request id once sent. */
   readonly calls = new Map<string, { progress(params: Record<string, unknown>): void; requestId?: string | number }>();
 
@@ -59,7 +62,8 @@ class SupervisedTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the plugin process is gone');
-    const m = message as { id?: string | number; params?: { _meta?: { progressToken?: unknown } } };
+    const m = message as { id?: string | number; method?: string; params?: { _meta?: { progressToken?: unknown } } };
+    if (m.id !== undefined && m.method !== undefined) this.waiting.add(m.id);
     const token = m.params?._meta?.progressToken;
     if (m.id !== undefined && typeof token === 'string') {
       const call = this.calls.get(token);
@@ -77,17 +81,26 @@ class SupervisedTransport implements Transport {
     const id = this.calls.get(token)?.requestId;
     if (id === undefined || this.closed) return;
     this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+    this.waiting.delete(id);
     this.onmessage?.({ jsonrpc: '2.0', id, error: { code: REQUEST_CANCELLED, message: reason } } as JSONRPCMessage);
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Nothing will answer now; the SDK fails what it was waiting for.
+    this.waiting.clear();
     this.onclose?.();
+  }
+
+  get unanswered(): number {
+    return this.waiting.size;
   }
 
   deliver(value: unknown): void {
     const msg = asRecord(value);
+    const id = msg?.id;
+    if ((typeof id === 'string' || typeof id === 'number') && msg?.method === undefined) this.waiting.delete(id);
     if (msg?.method === 'notifications/progress') {
       const params = asRecord(msg.params);
       const call = typeof params?.progressToken === 'string' ? this.calls.get(params.progressToken) : undefined;
@@ -98,18 +111,8 @@ class SupervisedTransport implements Transport {
   }
 }
 
-const MCP_LEVELS: Record<string, LogLevel> = {
-  debug: 'debug',
-  info: 'info',
-  notice: 'info',
-  warning: 'warn',
-  error: 'error',
-  critical: 'error',
-  alert: 'error',
-  emergency: 'error',
-};
 
-class McpSession implements DialectSession {
+class McpSession extends SessionBase implements DialectSession {
   readonly cancelStopsWork = true;
   private nextToken = 1;
   /** Tools whose `execution.taskSupport` is `required`: they run as MCP tasks (mcp-tasks.ts). */
@@ -122,14 +125,14 @@ class McpSession implements DialectSession {
   private readonly transport: SupervisedTransport;
   private readonly client: Client;
 
-  constructor(private readonly ctx: SessionContext) {
+  constructor(ctx: SessionContext) {
+    super(ctx);
     this.transport = new SupervisedTransport((m) => ctx.send(m));
     this.client = new Client(CLIENT_INFO, { capabilities: {} });
     this.client.onerror = (e) => ctx.diagnostic('warn', `MCP: ${e.message}`);
     this.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      const level = MCP_LEVELS[n.params.level] ?? 'info';
       const data = n.params.data;
-      ctx.pluginLog(level, `${n.params.logger ? `${n.params.logger}: ` : ''}${typeof data === 'string' ? data : describeValue(data)}`);
+      ctx.pluginLog(logLevelOf(n.params.level), `${n.params.logger ? `${n.params.logger}: ` : ''}${typeof data === 'string' ? data : describeValue(data)}`);
     });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.listTools(this.ctx.spec.timeouts.handshakeMs).then((r) => {
@@ -139,23 +142,13 @@ class McpSession implements DialectSession {
     });
   }
 
-  /**
-   * Requests the SDK is still waiting on. Reads the SDK's private maps: there is no public
-   * accessor, and the leak tests need the real number, not our own guess at it.
-   */
+  /** Requests sent and not answered yet, as the wire shows them, plus our calls' progress routes. */
   get pendingCount(): number {
-    const c = this.client as unknown as Record<string, { size?: number } | undefined>;
-    const sdk = (c._responseHandlers?.size ?? 0) + (c._progressHandlers?.size ?? 0) + (c._timeoutInfo?.size ?? 0);
-    return sdk + this.transport.calls.size;
+    return this.transport.unanswered + this.transport.calls.size;
   }
 
   receive(value: unknown): void {
     this.transport.deliver(value);
-  }
-
-  junk(text: string, reason: string): Failure | undefined {
-    this.ctx.diagnostic('warn', `stdout line ignored (${reason}): ${text}`);
-    return undefined;
   }
 
   async handshake(timeoutMs: number): Promise<Result<HandshakeInfo>> {
@@ -264,10 +257,6 @@ class McpSession implements DialectSession {
       if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return { type: 'timeout' };
       return { type: 'answered', error: (e as Error).message };
     }
-  }
-
-  farewell(): void {
-    // MCP over stdio has no shutdown message: closing stdin is the signal.
   }
 
   dispose(): void {

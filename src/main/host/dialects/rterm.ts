@@ -10,6 +10,7 @@
  */
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
+import { SessionBase } from './session-base';
 import { asRecord, describeValue } from './values';
 import {
   abortedFailure,
@@ -58,14 +59,16 @@ export function checkCapabilities(declared: unknown, allowList: readonly string[
   return undefined;
 }
 
-class RtermSession implements DialectSession {
+class RtermSession extends SessionBase implements DialectSession {
   readonly cancelStopsWork = true;
   private waiter: Waiter | null = null;
   private exposed: string[] = [];
   private nextRequest = 1;
   private fatal: Failure | null = null;
 
-  constructor(private readonly ctx: SessionContext) {}
+  constructor(ctx: SessionContext) {
+    super(ctx);
+  }
 
   get pendingCount(): number {
     return this.waiter ? 1 : 0;
@@ -86,7 +89,7 @@ class RtermSession implements DialectSession {
     w({ kind: 'message', msg });
   }
 
-  junk(text: string, reason: string): Failure | undefined {
+  override junk(text: string, reason: string): Failure | undefined {
     const f = failure('malformed_response', `the plugin wrote a line that is not one JSON object (${reason}): ${text}`);
     this.failWith(f);
     return f;
@@ -171,10 +174,6 @@ class RtermSession implements DialectSession {
 
   ping(): Promise<PingOutcome> {
     return Promise.resolve({ type: 'unsupported' });
-  }
-
-  farewell(): void {
-    // One process per call: closing stdin is the goodbye.
   }
 
   dispose(): void {

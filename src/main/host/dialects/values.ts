@@ -1,4 +1,5 @@
 /** Small readers for `unknown` values that came off the wire. */
+import type { LogLevel } from '../../../shared/model';
 
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
@@ -15,4 +16,26 @@ export function describeValue(value: unknown): string {
     return s.length > 160 ? `${s.slice(0, 160)}…` : s;
   }
   return String(value);
+}
+
+const LOG_LEVELS: Record<string, LogLevel> = {
+  debug: 'debug',
+  trace: 'debug',
+  info: 'info',
+  notice: 'info',
+  warn: 'warn',
+  warning: 'warn',
+  error: 'error',
+  critical: 'error',
+  alert: 'error',
+  emergency: 'error',
+  fatal: 'error',
+};
+
+/**
+ * A log level as a plugin names it (G-Assist `warning`, MCP's syslog levels `notice`…`emergency`,
+ * Mehrhof's `warn`), as one of ours; anything unknown is `info`.
+ */
+export function logLevelOf(name: unknown): LogLevel {
+  return LOG_LEVELS[String(name ?? 'info').toLowerCase()] ?? 'info';
 }

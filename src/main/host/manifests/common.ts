@@ -62,6 +62,14 @@ export function withLauncherAllowance(command: string[], timeouts: Timeouts, exp
   return { ...timeouts, handshakeMs: l.handshakeMs };
 }
 
+/**
+ * A first-run launcher downloads what it runs (npx asks the registry on every start): the plugin
+ * requests the network, so the person sees it before granting, and the sandbox lets it through.
+ */
+export function withLauncherCapabilities(command: string[], capabilities: string[]): string[] {
+  return firstRunLauncher(command) && !capabilities.includes('net') ? [...capabilities, 'net'] : capabilities;
+}
+
 export function withTimeouts(overrides: Partial<Timeouts> | undefined, base: Partial<Timeouts> = {}): Timeouts {
   return { ...DEFAULT_TIMEOUTS, ...base, ...(overrides ?? {}) };
 }

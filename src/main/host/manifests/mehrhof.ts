@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { JsonSchema, SettingSpec, ToolSpec } from '../../../shared/model';
-import { baseSpec, formatIssues, invalid, tool, toId, withLauncherAllowance, withTimeouts, type ManifestResult } from './common';
+import { baseSpec, formatIssues, invalid, tool, toId, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
 
 const str = (description: string): JsonSchema => ({ type: 'string', description });
 const obj = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
@@ -121,6 +121,7 @@ export function readMehrhof(file: string, json: unknown): ManifestResult {
     init: { method: `${m.type}.init`, params: { config: {} } },
     rpcFlavor: 'mehrhof',
     timeouts: withLauncherAllowance(command, withTimeouts(undefined)),
+    capabilities: withLauncherCapabilities(command, []),
   });
   if (m.protocol !== undefined) spec.protocolVersion = String(m.protocol);
   return { ok: true, spec, warnings: [] };

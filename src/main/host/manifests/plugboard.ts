@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { DEFAULT_TIMEOUTS, DIALECTS, FRAMINGS, RTERM_TIMEOUTS, type SettingSpec, type Timeouts } from '../../../shared/model';
 import { isInside } from '../../fs';
 import { schemaProblem } from '../validate';
-import { baseSpec, formatIssues, ID_PATTERN, invalid, MCP_TIMEOUTS, tool, withLauncherAllowance, withTimeouts, type ManifestResult } from './common';
+import { baseSpec, formatIssues, ID_PATTERN, invalid, MCP_TIMEOUTS, tool, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
 
 const ms = z.number().int().min(0);
 const TimeoutsSchema = z
@@ -112,7 +112,7 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     env: m.env ?? {},
     persistent: isRterm ? false : (m.persistent ?? true),
     tools,
-    capabilities: m.capabilities,
+    capabilities: withLauncherCapabilities(m.command, m.capabilities),
     timeouts: withLauncherAllowance(
       m.command,
       withTimeouts(m.timeouts as Partial<Timeouts> | undefined, isRterm ? RTERM_TIMEOUTS : m.protocol === 'mcp' ? MCP_TIMEOUTS : {}),

@@ -3,11 +3,11 @@
  * to a frame decoder, stderr kept in a bounded ring, and a stop sequence that always ends with
  * nothing of the group left running.
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { failure, type Failure } from '../../../shared/failures';
 import { Emitter, delay, type IDisposable } from '../../../shared/lifecycle';
 import type { Decoder } from '../framing';
+import { groupAlive, killGroup, terminateSandboxed, trackGroup, unwrapSandboxExit, untrackGroup } from './group';
 import { LineRing } from './ring';
 
 export interface ExitInfo {
@@ -28,6 +28,8 @@ export interface SpawnOptions {
   displayCommand: string[];
   pathSearched: string;
   stderrLines?: number;
+  /** The file is bwrap running the plugin in its sandbox (sandbox.ts): signals and exits are the plugin's. */
+  sandboxed?: boolean;
 }
 
 /** How a stop went: which step ended the plugin, and whether its group outlived it. */
@@ -54,23 +56,6 @@ export interface StopOptions {
   orphanGraceMs?: number;
 }
 
-/**
- * Process groups this process started and has not yet seen die. If the host itself exits without
- * stopping its plugins (a crash, process.exit), the exit hook kills them: no orphans.
- */
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-function trackGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  liveGroups.add(pid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once('exit', () => {
-      for (const g of liveGroups) killGroup(g, 'SIGKILL');
-    });
-  }
-}
-
 /** How long to wait for stdout to drain after the process exits, so no output is lost. */
 const DRAIN_AFTER_EXIT_MS = 50;
 /** Last resort after SIGKILL: the kernel reaps almost at once; this bounds the wait regardless. */
@@ -83,6 +68,7 @@ export class PluginProcess implements IDisposable {
   private expectingExit = false;
   private readonly exited: Promise<ExitInfo>;
   private framingFailed = false;
+  private readonly sandboxed: boolean;
 
   private readonly _onDidReceive = new Emitter<Buffer>();
   private readonly _onDidStderr = new Emitter<string>();
@@ -98,6 +84,7 @@ export class PluginProcess implements IDisposable {
 
   private constructor(child: ChildProcessWithoutNullStreams, options: SpawnOptions) {
     this.child = child;
+    this.sandboxed = options.sandboxed === true;
     this.stderr = new LineRing(options.stderrLines ?? 500);
     let stdoutEnded = false;
     let onStdoutEnd: (() => void) | null = null;
@@ -131,9 +118,9 @@ export class PluginProcess implements IDisposable {
           finished = true;
           onStdoutEnd = null;
           // A group with nothing left in it is forgotten, so its id is never signalled once reused.
-          if (child.pid !== undefined && !groupAlive(child.pid)) liveGroups.delete(child.pid);
+          void groupAlive(child.pid).then((alive) => alive || untrackGroup(child.pid));
           for (const line of this.stderr.flush()) this._onDidStderr.fire(line);
-          this.exitInfo = { code, signal, expected: this.expectingExit };
+          this.exitInfo = { ...(this.sandboxed ? unwrapSandboxExit(code, signal) : { code, signal }), expected: this.expectingExit };
           resolve(this.exitInfo);
           this._onDidExit.fire(this.exitInfo);
         };
@@ -226,7 +213,8 @@ export class PluginProcess implements IDisposable {
       this.child.stdin.end();
       if (!(await this.exitWithin(options.graceMs))) {
         stage = 'terminated';
-        killGroup(this.child.pid, 'SIGTERM');
+        if (this.sandboxed) await terminateSandboxed(this.child.pid);
+        else killGroup(this.child.pid, 'SIGTERM');
         if (!(await this.exitWithin(options.termGraceMs))) {
           stage = 'killed';
           killGroup(this.child.pid, 'SIGKILL');
@@ -236,15 +224,15 @@ export class PluginProcess implements IDisposable {
     }
     const ms = Date.now() - started;
     const graceUntil = Date.now() + (options.orphanGraceMs ?? 0);
-    while (groupAlive(this.child.pid) && Date.now() < graceUntil) await delay(50);
-    const orphans = groupAlive(this.child.pid);
+    while ((await groupAlive(this.child.pid)) && Date.now() < graceUntil) await delay(50);
+    const orphans = await groupAlive(this.child.pid);
     if (orphans) {
       killGroup(this.child.pid, 'SIGKILL');
       // Signals land asynchronously: resolve only once nothing of the group runs.
       const until = Date.now() + KILL_WAIT_MS;
-      while (groupAlive(this.child.pid) && Date.now() < until) await delay(10);
+      while ((await groupAlive(this.child.pid)) && Date.now() < until) await delay(10);
     }
-    if (this.child.pid !== undefined) liveGroups.delete(this.child.pid);
+    untrackGroup(this.child.pid);
     return { exit: this.exitInfo ?? { code: null, signal: 'SIGKILL', expected: true }, stage, orphans, ms };
   }
 
@@ -257,68 +245,15 @@ export class PluginProcess implements IDisposable {
   }
 
   dispose(): void {
+    // Whatever of the group is left dies with it.
     if (!this.exitInfo) this.kill();
-    else if (groupAlive(this.child.pid)) killGroup(this.child.pid, 'SIGKILL');
-    if (this.exitInfo && this.child.pid !== undefined) liveGroups.delete(this.child.pid);
+    else {
+      const pid = this.child.pid;
+      void groupAlive(pid).then((alive) => (alive ? killGroup(pid, 'SIGKILL') : untrackGroup(pid)));
+    }
     this._onDidReceive.dispose();
     this._onDidStderr.dispose();
     this._onDidFramingError.dispose();
     this._onDidExit.dispose();
   }
-}
-
-export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
-  if (process.platform === 'win32') {
-    // No process groups: taskkill /T walks the tree. There is no graceful SIGTERM equivalent.
-    spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { windowsHide: true });
-    return;
-  }
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-/**
- * True while a live (non-zombie) process is in the group. On Linux this reads /proc, because a
- * signal-0 probe also succeeds for zombies that init has not reaped yet, which would report
- * long-dead children as still running.
- */
-export function groupAlive(pid: number | undefined): boolean {
-  if (pid === undefined) return false;
-  if (process.platform === 'linux') return liveMembersLinux(pid);
-  try {
-    process.kill(process.platform === 'win32' ? pid : -pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function liveMembersLinux(pgid: number): boolean {
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return false;
-  }
-  for (const e of entries) {
-    if (e.charCodeAt(0) < 48 || e.charCodeAt(0) > 57) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Fields after the command name, which may itself contain spaces and parentheses.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (rest[0] !== 'Z' && Number(rest[2]) === pgid) return true;
-  }
-  return false;
 }

@@ -9,13 +9,17 @@ import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec } from '../../../shared/model';
 import { coerceSetting } from '../registry/settings';
-import { buildPluginEnv } from './env';
+import { allowedParentEnv, buildPluginEnv } from './env';
 import { firstRunLauncher } from './launchers';
-import { placeholderEscape, resolveSettingValues, substitute, type SettingValue } from './placeholders';
+import { placeholderEscape, resolveSettingValues, substitute } from './placeholders';
+import type { LaunchPlan, SettingValue } from './plan';
 import { resolveCommand } from './resolve';
 
-export type { SettingValue } from './placeholders';
+export type { LaunchPlan, SandboxState, SettingValue } from './plan';
 export { substitute } from './placeholders';
+import { wrapInSandbox } from './sandbox';
+import { sandboxPolicy, type SandboxRequest } from './sandbox-prepare';
+import { sandboxSupport, type SandboxSupport } from './sandbox-probe';
 
 export interface LaunchInput {
   spec: PluginSpec;
@@ -28,25 +32,18 @@ export interface LaunchInput {
   execPath?: string;
   isElectron?: boolean;
   /**
+   * Run the plugin in its sandbox (Linux with a working bwrap). Without this field the plugin
+   * runs unsandboxed, as callers that know no data directory do.
+   */
+  sandbox?: SandboxRequest & {
+    /** Whether and how the sandbox works here; default the cached probe of this process. */
+    support?: SandboxSupport;
+  };
+  /**
    * The login shell's PATH (process/login-path.ts), searched before the app's own: an app started
    * from a dock or menu has a PATH without the user's npx, uvx or docker.
    */
   loginPath?: string;
-}
-
-export interface LaunchPlan {
-  ok: true;
-  file: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  /** The command as it will run, for messages. */
-  displayCommand: string[];
-  pathSearched: string;
-  /** What the start is doing besides launching: "installing @scope/server with npx on first run". */
-  note?: string;
-  /** The handshake deadline this launch needs, when longer than the plugin's (a first-run install). */
-  handshakeMs?: number;
 }
 
 /** The value of each setting: the user's, else the default. Missing required ones are listed. */
@@ -83,7 +80,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
   const { values, missing } = resolvedSettings;
   if (missing.length > 0) {
     const names = missing.map((s) => `${s.key}${s.title && s.title !== s.key ? ` (${s.title})` : ''}`).join(', ');
-    return failure('launch_failed', `required settings are not set: ${names}. Set them with: plugboard plugins config ${spec.id} KEY=VALUE`);
+    return failure('settings_missing', `required settings are not set: ${names}`, { data: { plugin: spec.id, settings: missing.map((s) => s.key) } });
   }
   const badPath = checkPaths(spec.settings, values);
   if (badPath) return badPath;
@@ -135,7 +132,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
     : { ...baseEnv, ...resolved.env };
   // The child searches the PATH its command was found on (npx needs the node next to it).
   env[env.Path !== undefined && env.PATH === undefined ? 'Path' : 'PATH'] = pathEnv;
-  return {
+  const plan: LaunchPlan = {
     ok: true,
     file: resolved.file,
     args: resolved.args,
@@ -145,6 +142,21 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
     pathSearched: pathEnv,
     ...launcherFacts(command, spec.timeouts.handshakeMs),
   };
+  if (!input.sandbox) return plan;
+  const support = input.sandbox.support ?? sandboxSupport();
+  if (!support.available) return { ...plan, sandbox: { active: false, reason: support.reason } };
+  const hostEnv = allowedParentEnv(parentEnv, platform);
+  const prepared = sandboxPolicy(plan, {
+    bwrap: support.bwrap,
+    pluginDir: spec.dir,
+    settings: spec.settings,
+    values,
+    home: ctx.home,
+    hostEnv,
+    ...(input.execPath ? { execPath: input.execPath } : {}),
+    request: input.sandbox,
+  });
+  return wrapInSandbox(prepared.plan, prepared.policy);
 }
 
 /** The login shell's PATH first (the order the user's terminal has), then the app's own rest. */

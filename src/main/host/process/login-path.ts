@@ -12,7 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import os from 'node:os';
-import { killGroup } from './child';
+import { killGroup } from './group';
 
 export type LoginPath = { ok: true; path: string; shell: string; ms: number } | { ok: false; shell: string; reason: string };
 

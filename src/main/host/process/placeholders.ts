@@ -8,8 +8,7 @@
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import type { SettingSpec } from '../../../shared/model';
-
-export type SettingValue = string | number | boolean | string[];
+import type { SettingValue } from './plan';
 
 export interface PlaceholderContext {
   /** The plugin folder. */

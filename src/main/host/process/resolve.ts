@@ -51,11 +51,11 @@ const SCRIPT_RUNNERS: Record<string, 'python' | 'node'> = {
   '.cjs': 'node',
 };
 
-function isPythonName(base: string): boolean {
+export function isPythonName(base: string): boolean {
   return /^python(\d+(\.\d+)?)?(\.exe)?$/i.test(base);
 }
 
-function isNodeName(base: string): boolean {
+export function isNodeName(base: string): boolean {
   return /^(node|bun|deno)(\.exe)?$/i.test(base);
 }
 

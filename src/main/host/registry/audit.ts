@@ -4,6 +4,7 @@
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { Failure, Outcome } from '../../../shared/failures';
 
 export type AuditAction =
   | 'install'
@@ -29,6 +30,9 @@ export interface AuditEntry {
   source?: string;
 }
 
+/** What an entry may add besides its action, plugin and outcome. */
+export type AuditExtra = Pick<AuditEntry, 'tool' | 'capabilities' | 'source'>;
+
 export class AuditLog {
   constructor(private readonly file: string) {}
 
@@ -36,4 +40,24 @@ export class AuditLog {
     mkdirSync(path.dirname(this.file), { recursive: true });
     appendFileSync(this.file, `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
   }
+
+  /** Records a change that was made, and answers with it. */
+  done(action: AuditAction, plugin: string, detail: string, extra: AuditExtra = {}): Outcome<{ detail: string }> {
+    this.append({ action, plugin, ok: true, detail, ...defined(extra) });
+    return { ok: true, detail };
+  }
+
+  /** Records a refusal (its message, never a secret), and answers with the failure. */
+  refused(action: AuditAction, plugin: string, why: Failure, extra: AuditExtra = {}): Failure {
+    this.append({ action, plugin, ok: false, detail: why.message, ...defined(extra) });
+    return why;
+  }
+}
+
+function defined(extra: AuditExtra): AuditExtra {
+  const out: AuditExtra = {};
+  if (extra.tool) out.tool = extra.tool;
+  if (extra.capabilities) out.capabilities = extra.capabilities;
+  if (extra.source) out.source = path.resolve(extra.source);
+  return out;
 }

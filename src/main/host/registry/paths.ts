@@ -2,6 +2,7 @@
  * The data directory and what lives in it. One directory holds everything Plugboard writes:
  * Electron's userData in the app; --data-dir, $PLUGBOARD_HOME or the XDG config dir otherwise.
  */
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -41,6 +42,18 @@ export class DataPaths {
   /** A plugin's own writable folder (PLUGBOARD_DATA_DIR). */
   pluginData(id: string): string {
     return path.join(this.root, 'plugin-data', id);
+  }
+
+  /**
+   * The PLUGBOARD_* variables a plugin gets, its data folder made if missing. `nodeModules` is
+   * the app's node_modules, for bundled plugins that need a native module (node-pty).
+   */
+  pluginEnv(id: string, dir: string, nodeModules?: string): Record<string, string> {
+    const data = this.pluginData(id);
+    mkdirSync(data, { recursive: true });
+    const env: Record<string, string> = { PLUGBOARD_PLUGIN_ID: id, PLUGBOARD_PLUGIN_DIR: dir, PLUGBOARD_DATA_DIR: data };
+    if (nodeModules) env.PLUGBOARD_NODE_MODULES = nodeModules;
+    return env;
   }
 
   /** Where installs are unpacked and checked before they are moved into place. */

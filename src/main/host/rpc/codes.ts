@@ -1,4 +1,6 @@
+import type { FailureDetails } from '../../../shared/failures';
 import type { RpcFlavor } from '../../../shared/model';
+import type { RpcError } from './peer';
 
 /**
  * JSON-RPC error codes, read per dialect: -32000..-32099 mean different things to Mehrhof and to
@@ -38,4 +40,13 @@ const BY_FLAVOR: Record<RpcFlavor | 'gassist', Record<number, string>> = {
 
 export function rpcCodeMeaning(flavor: RpcFlavor | 'gassist', code: number): string | undefined {
   return STANDARD[code] ?? BY_FLAVOR[flavor][code];
+}
+
+/** The facts of a JSON-RPC error for a failure: its code, what the code means here, its data. */
+export function rpcErrorDetails(flavor: RpcFlavor | 'gassist', e: RpcError): FailureDetails {
+  const details: FailureDetails = { rpcCode: e.code };
+  const meaning = rpcCodeMeaning(flavor, e.code);
+  if (meaning) details.rpcMeaning = meaning;
+  if (e.data !== undefined) details.data = e.data;
+  return details;
 }

@@ -5,34 +5,56 @@
  * nothing is emitted for the call after its final event.
  */
 import { type CancelSource } from '../../../shared/cancel';
-import { failure, type Failure } from '../../../shared/failures';
-import type { CallEvent, PluginSpec } from '../../../shared/model';
-import { abortedFailure, type CallOutcome, type CallRequest, type CallSink } from '../dialects/types';
+import { failure, type Failure, type Outcome } from '../../../shared/failures';
+import type { CallEvent, ContextMessage, JsonSchema, PluginSpec } from '../../../shared/model';
+import { abortedFailure, type CallOutcome, type CallSink } from '../dialects/types';
+import { validateArguments } from '../validate';
 import type { Instance } from './instance';
+import { isEmptySchema, type ToolSet } from './tool-set';
 
 export type CallKind = { type: 'call'; tool: string; args: Record<string, unknown> } | { type: 'input'; text: string };
 
-interface RunOptions {
-  context?: CallRequest['context'];
+export interface CallOptions {
+  /** The conversation so far; the registry empties it unless the plugin may read it. */
+  context?: ContextMessage[];
   systemInfo?: string;
+  signal?: AbortSignal;
+  /** Overrides the plugin's call inactivity timeout. */
   inactivityMs?: number;
+  /** Whether a `keep_session` answer may open a passthrough session (capability gate). */
+  allowPassthrough?: boolean;
+  /** Who makes the call (a conversation id): it holds the passthrough session if the plugin keeps one. */
+  owner?: string;
   onEvent?(event: CallEvent): void;
 }
+
+export interface CallHandle {
+  readonly callId: string;
+  readonly done: Promise<CallOutcome>;
+  cancel(reason?: string): void;
+}
+
+type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 'onEvent'>;
 
 interface Running {
   inst: Instance;
   cancel: CancelSource;
 }
 
-const STDERR_TAIL = 20;
-
 export class CallRunner {
   private readonly running = new Map<string, Running>();
 
-  constructor(
-    private readonly spec: PluginSpec,
-    private readonly broadcast: (e: CallEvent) => void,
-  ) {}
+  constructor(private readonly spec: PluginSpec) {}
+
+  /**
+   * Checks a call's arguments against the tool's schema, when the schema says anything. The
+   * schema checked is returned, so a better one announced later can be checked again.
+   */
+  checkArguments(tools: ToolSet, kind: Extract<CallKind, { type: 'call' }>): Outcome<{ schema?: JsonSchema }> {
+    const known = tools.find(kind.tool);
+    if (!known || isEmptySchema(known.parameters)) return { ok: true };
+    return validateArguments(kind.tool, known.parameters, kind.args) ?? { ok: true, schema: known.parameters };
+  }
 
   get runningCount(): number {
     return this.running.size;
@@ -109,15 +131,10 @@ export class CallRunner {
   /** Adds the plugin's last stderr lines (and launch facts) to a failure that lacks them. */
   withStderr(outcome: CallOutcome, inst: Instance): CallOutcome {
     if (outcome.ok || outcome.details?.stderrTail) return outcome;
-    const base = inst.details();
-    return { ...outcome, details: { ...base, stderrTail: base.stderrTail?.slice(-STDERR_TAIL), ...outcome.details } };
+    return { ...outcome, details: { ...inst.details(), ...outcome.details } };
   }
 
   private emit(e: CallEvent, opts: RunOptions): void {
-    try {
-      opts.onEvent?.(e);
-    } finally {
-      this.broadcast(e);
-    }
+    opts.onEvent?.(e);
   }
 }

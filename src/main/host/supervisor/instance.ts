@@ -10,6 +10,14 @@ import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopResult } from '../process/child';
 import type { LaunchPlan } from '../process/launch';
 
+/** What a supervisor launches with, computed by its owner and handed over whole. */
+export interface LaunchBinding {
+  /** What to spawn; a failure says why the plugin cannot start (a missing setting, a withheld secret). */
+  plan: LaunchPlan | Failure;
+  /** The core-owned capability allow-list, checked at the handshake (rterm). */
+  allowedCapabilities: readonly string[];
+}
+
 export interface InstanceHooks {
   diagnostic(level: LogLevel, message: string): void;
   pluginLog(level: LogLevel, message: string): void;
@@ -74,6 +82,7 @@ export class Instance implements IDisposable {
       decoder: codec.decoder,
       displayCommand: plan.displayCommand,
       pathSearched: plan.pathSearched,
+      sandboxed: plan.sandbox?.active === true,
     });
     if (!(proc instanceof PluginProcess)) return proc;
     session = opts.dialect.create({

@@ -2,170 +2,142 @@
  * The life of one plugin: start, health, calls, passthrough, watchdog and restarts, following the
  * supervision defaults of ARCHITECTURE.md (all configurable per plugin through its timeouts).
  *
- * Persistent plugins keep one instance up; the others start one per call (and keep it only while
- * a passthrough session is open). A call in flight when its plugin dies fails at once with the
- * cause of death, keeping the chunks it already streamed; cancel ends a call at any moment.
+ * Persistent plugins keep one instance up (the held instance); the others start one per call and
+ * keep it only while a passthrough session is open. A call in flight when its plugin dies fails at
+ * once with the cause of death, keeping the chunks it already streamed; cancel ends a call at any
+ * moment. What to spawn is not decided here: the owner (the registry, or a CLI run from a folder)
+ * hands over a launch binding it computed, and hands a new one when settings or grants change.
  */
 import { randomUUID } from 'node:crypto';
-import { CancelSource } from '../../../shared/cancel';
+import { cancelOnAbort, CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import { Emitter, type IDisposable } from '../../../shared/lifecycle';
-import type { CallEvent, ContextMessage, HealthEvent, HealthState, LogEvent, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
+import { Disposable } from '../../../shared/lifecycle';
+import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
 import { abortedFailure, type CallOutcome, type DialectFactory } from '../dialects/types';
-import type { LaunchPlan } from '../process/launch';
-import { RateGate } from '../process/ring';
-import { validateArguments } from '../validate';
-import { CallRunner, type CallKind } from './call-runner';
+import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
 import { HealthReporter } from './health';
-import { Instance } from './instance';
-import { RestartPolicy } from './restart-policy';
+import { logTransition } from './health-states';
+import type { Instance, LaunchBinding } from './instance';
+import { InstanceKeeper } from './keeper';
+import { PassthroughSession } from './passthrough';
+import { PluginLog } from './plugin-log';
 import { Slots } from './slots';
-import { Watchdog } from './watchdog';
+import { ToolSet } from './tool-set';
+
+export type { CallHandle, CallOptions } from './call-runner';
+export type { LaunchBinding } from './instance';
+export type { PassthroughChange } from './passthrough';
+export type { ToolsChange } from './tool-set';
 
 export interface SupervisorOptions {
   spec: PluginSpec;
   dialect: DialectFactory;
-  /** The core-owned capability allow-list for this plugin binding, read at every launch. */
-  allowedCapabilities(): readonly string[];
-  /** Computes what to spawn, at every start (settings and grants may have changed). */
-  plan(): Promise<LaunchPlan | Failure>;
+  binding: LaunchBinding;
   enabled?: boolean;
   /** Log lines per second per plugin before the rest are counted instead of emitted. */
   logRatePerSecond?: number;
 }
 
-export interface CallOptions {
-  context?: ContextMessage[];
-  systemInfo?: string;
-  signal?: AbortSignal;
-  /** Overrides the plugin's call inactivity timeout. */
-  inactivityMs?: number;
-  /** Whether a `keep_session` answer may open a passthrough session (capability gate). */
-  allowPassthrough?: boolean;
-  onEvent?(event: CallEvent): void;
-}
-
-export interface CallHandle {
-  readonly callId: string;
-  readonly done: Promise<CallOutcome>;
-  cancel(reason?: string): void;
-}
-
-export interface PassthroughEvent {
-  pluginId: string;
-  active: boolean;
-  reason: string;
-}
-
-export class PluginSupervisor implements IDisposable {
+export class PluginSupervisor extends Disposable {
   readonly spec: PluginSpec;
   private readonly healthReporter: HealthReporter;
-  private readonly restartPolicy: RestartPolicy;
-  private userStopped = false;
-  /** Bumped by every stop: a launch that began before it is discarded when it completes. */
-  private stopGeneration = 0;
-  private disposed = false;
-  private enabled: boolean;
-
-  /** The held instance: always for persistent plugins, during passthrough for the others. */
-  private instance: Instance | null = null;
-  private starting: Promise<Result<Instance>> | null = null;
-  private watchdog: Watchdog | null = null;
-  private restartTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly ephemeral = new Set<Instance>();
-  /** Instances running their stop sequence, each once, until nothing of them runs. */
-  private readonly retiring = new Map<Instance, Promise<void>>();
-  /** Instances whose death this supervisor listens to (once each, whatever role they have). */
-  private readonly watched = new WeakSet<Instance>();
-  /** Every call not yet finished, queued or running: a stop cancels them all. */
-  private readonly live = new Set<CancelSource>();
+  private readonly toolSet: ToolSet;
+  private readonly passthrough: PassthroughSession;
+  private readonly keeper: InstanceKeeper;
   private readonly slots: Slots;
   private readonly runner: CallRunner;
-  private announced: ToolSpec[] | undefined;
-  private toolCache: ToolSpec[] | null = null;
-  /** The open passthrough session's cap timer. */
-  private passthrough: ReturnType<typeof setTimeout> | null = null;
-  private readonly logGate: RateGate;
+  private readonly pluginLog: PluginLog;
+  private enabled: boolean;
+  /** Every call not yet finished, queued or running: a stop cancels them all. */
+  private readonly live = new Set<CancelSource>();
+  /** Calls past the queue (launching, waiting for a verdict, running): the plugin is not idle. */
+  private active = 0;
 
-  private readonly _onDidLog = new Emitter<LogEvent>();
-  private readonly _onDidCallEvent = new Emitter<CallEvent>();
-  private readonly _onDidChangeTools = new Emitter<ToolSpec[]>();
-  private readonly _onDidChangePassthrough = new Emitter<PassthroughEvent>();
+  readonly onDidLog: PluginLog['onDidLog'];
   readonly onDidChangeHealth: HealthReporter['onDidChange'];
-  readonly onDidLog = this._onDidLog.event;
-  readonly onDidCallEvent = this._onDidCallEvent.event;
-  readonly onDidChangeTools = this._onDidChangeTools.event;
-  readonly onDidChangePassthrough = this._onDidChangePassthrough.event;
+  readonly onDidTransition: HealthReporter['onDidTransition'];
+  readonly onDidChangeTools: ToolSet['onDidChange'];
+  readonly onDidChangePassthrough: PassthroughSession['onDidChange'];
 
-  constructor(private readonly opts: SupervisorOptions) {
+  constructor(opts: SupervisorOptions) {
+    super();
     this.spec = opts.spec;
     this.enabled = opts.enabled !== false;
-    this.healthReporter = new HealthReporter(this.spec.id, () => this.instance?.pid ?? [...this.ephemeral][0]?.pid ?? null, this.enabled ? 'stopped' : 'disabled');
+    this.pluginLog = this._register(new PluginLog(this.spec.id, opts.logRatePerSecond));
+    this.onDidLog = this.pluginLog.onDidLog;
+    const log = (source: LogSource, level: LogLevel, m: string): void => this.pluginLog.log(source, level, m);
+    const pid = (): number | null => this.keeper.heldInstance?.pid ?? this.keeper.pool.oneShots[0]?.pid ?? null;
+    const illegal = (from: HealthState, to: HealthState, reason: string): void =>
+      log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${reason})`);
+    this.healthReporter = this._register(new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal));
     this.onDidChangeHealth = this.healthReporter.onDidChange;
-    this.restartPolicy = new RestartPolicy(this.spec.timeouts);
+    this.onDidTransition = this.healthReporter.onDidTransition;
+    this._register(this.onDidTransition((t) => logTransition(this.spec, t, log)));
+    this.toolSet = this._register(new ToolSet(this.spec.tools));
+    this.onDidChangeTools = this.toolSet.onDidChange;
+    this.passthrough = this._register(new PassthroughSession(this.spec.id, this.spec.timeouts.callHardCapMs));
+    this.onDidChangePassthrough = this.passthrough.onDidChange;
+    this._register(this.passthrough.onDidChange((e) => !e.active && this.releaseAfterPassthrough()));
+    this.runner = new CallRunner(this.spec);
+    this.keeper = this._register(
+      new InstanceKeeper(this.spec, opts.dialect, opts.binding, {
+        health: this.healthReporter,
+        log,
+        toolsAnnounced: (tools) => this.toolSet.announce(tools),
+        died: (inst, cause) => this.runner.abortFor(inst, cause),
+        heldDied: (cause) => this.passthrough.end(`the plugin died: ${cause.code}`),
+        settle: () => this.settleIdleState(),
+      }),
+    );
     this.slots = new Slots(opts.dialect.maxConcurrentCalls);
-    this.logGate = new RateGate(opts.logRatePerSecond ?? 200);
-    this.runner = new CallRunner(this.spec, (e) => this._onDidCallEvent.fire(e));
   }
 
   get health(): HealthEvent {
     return this.healthReporter.snapshot;
   }
 
-  /** Declared tools, completed by what the running plugin announced (MCP schemas, G-Assist commands). */
+  /** Declared tools, completed by what the running plugin announced. */
   get tools(): ToolSpec[] {
-    if (this.toolCache) return this.toolCache;
-    const out = new Map<string, ToolSpec>();
-    for (const t of this.spec.tools) out.set(t.name, t);
-    for (const t of this.announced ?? []) {
-      const d = out.get(t.name);
-      if (!d || isEmptySchema(d.parameters)) out.set(t.name, d ? { ...d, parameters: t.parameters } : t);
-    }
-    this.toolCache = [...out.values()];
-    return this.toolCache;
+    return this.toolSet.all;
   }
 
   get announcedTools(): ToolSpec[] | undefined {
-    return this.announced;
+    return this.toolSet.announcedTools;
   }
 
   get inPassthrough(): boolean {
-    return this.passthrough !== null;
+    return this.passthrough.isOpen;
+  }
+
+  /** Who holds the passthrough session (a conversation id), when one is open. */
+  get passthroughOwner(): string | undefined {
+    return this.passthrough.owner;
   }
 
   /** Protocol entries still waiting, across instances (leak checks). */
   get pendingCount(): number {
-    let n = this.instance?.session.pendingCount ?? 0;
-    for (const e of this.ephemeral) n += e.session.pendingCount;
-    return n + this.runner.runningCount + this.slots.waiting;
+    return this.keeper.pendingCount + this.runner.runningCount + this.slots.waiting;
   }
+
+  /** A new launch binding (settings or grants changed): used from the next launch on. */
+  rebind = (binding: LaunchBinding): void => this.keeper.rebind(binding);
 
   /** Starts a persistent plugin (user action: clears a user stop and the restart budget). */
   async start(): Promise<Result<void>> {
-    if (!this.enabled) return failure('tool_not_exposed', `${this.spec.id} is disabled`);
-    this.userStopped = false;
-    this.healthReporter.restarts = 0;
-    this.restartPolicy.reset();
+    if (!this.enabled) return failure('disabled', `${this.spec.id} is disabled; enable it first`);
+    this.keeper.reset();
     if (!this.spec.persistent) return ok(undefined);
-    const r = await this.ensureInstance();
+    const r = await this.keeper.ensure();
     return r.ok ? ok(undefined) : r;
   }
 
   /** User stop: nothing restarts it until the user starts it or calls it again. */
   async stop(reason = 'stopped by the user'): Promise<void> {
-    this.userStopped = true;
-    this.stopGeneration++;
-    this.clearRestart();
-    this.endPassthrough(reason);
+    this.keeper.userStopped = true;
+    this.passthrough.end(reason);
     // Queued calls too: one waiting for a slot must not bring the plugin back behind the stop.
-    this.cancelAll(failure('cancelled', `${this.spec.id} was ${reason}`));
-    const all = [this.instance, ...this.ephemeral].filter((i): i is Instance => i !== null);
-    this.instance = null;
-    this.disposeWatchdog();
-    await Promise.all(all.map((i) => this.retire(i)));
-    // A launch under way sees the new generation and retires what it started; wait for it.
-    if (this.starting) await this.starting;
-    await Promise.all([...this.retiring.values()]);
+    for (const c of [...this.live]) c.cancel(failure('cancelled', `${this.spec.id} was ${reason}`));
+    await this.keeper.stopAll();
     if (this.enabled) this.setState('stopped', reason);
   }
 
@@ -198,86 +170,47 @@ export class PluginSupervisor implements IDisposable {
   }
 
   /** Leaves passthrough (the user's Exit, the cap, or the plugin's own choice). */
-  endPassthrough(reason = 'ended by the user'): void {
-    const cap = this.passthrough;
-    if (!cap) return;
-    this.passthrough = null;
-    clearTimeout(cap);
-    this._onDidChangePassthrough.fire({ pluginId: this.spec.id, active: false, reason });
-    if (!this.spec.persistent && this.instance) {
-      // The instance was held only for the session: let it go, now or when its turn ends.
-      const inst = this.instance;
-      this.instance = null;
-      this.disposeWatchdog();
-      this.ephemeral.add(inst);
-      if (!this.runner.hasCallsOn(inst)) void this.retire(inst).then(() => this.settleIdleState());
-    }
-  }
+  endPassthrough = (reason = 'ended by the user'): void => void this.passthrough.end(reason);
 
   private begin(kind: CallKind, opts: CallOptions): CallHandle {
     const callId = randomUUID();
     const cancel = new CancelSource();
-    const outer = opts.signal;
-    let unlink: (() => void) | undefined;
-    if (outer) {
-      const onAbort = (): void => cancel.cancel(failure('cancelled', 'cancelled'));
-      if (outer.aborted) onAbort();
-      else {
-        outer.addEventListener('abort', onAbort, { once: true });
-        unlink = () => outer.removeEventListener('abort', onAbort);
-      }
-    }
+    const unlink = cancelOnAbort(opts.signal, cancel, failure('cancelled', 'cancelled'));
     this.live.add(cancel);
     const done = this.runCall(callId, kind, opts, cancel).then((o) => {
       this.live.delete(cancel);
-      unlink?.();
+      unlink();
       return this.runner.report(callId, o, opts);
     });
     return { callId, done, cancel: (reason) => cancel.cancel(failure('cancelled', reason ?? 'cancelled by the user')) };
   }
 
   private async runCall(callId: string, kind: CallKind, opts: CallOptions, cancel: CancelSource): Promise<CallOutcome> {
-    if (!this.enabled) return failure('tool_not_exposed', `${this.spec.id} is disabled`);
-    // Check arguments before anything starts when the schema is known; again once the running
-    // plugin has announced a better one (MCP tools/list).
-    let checked: ToolSpec['parameters'] | undefined;
-    if (kind.type === 'call') {
-      const known = this.tools.find((t) => t.name === kind.tool);
-      if (known && !isEmptySchema(known.parameters)) {
-        checked = known.parameters;
-        const invalid = validateArguments(kind.tool, checked, kind.args);
-        if (invalid) return invalid;
-      }
-    } else if (!this.passthrough || !this.instance || this.instance.isDead) {
-      return failure('cancelled', `no passthrough session is open with ${this.spec.id}`);
-    }
+    if (!this.enabled) return failure('disabled', `${this.spec.id} is disabled; enable it first`);
+    // Arguments are checked before anything starts when the schema is known, and again once the
+    // running plugin has announced a better one (MCP tools/list).
+    let checked = kind.type === 'call' ? this.runner.checkArguments(this.toolSet, kind) : undefined;
+    if (checked && !checked.ok) return checked;
+    if (kind.type === 'input' && (!this.passthrough.isOpen || !this.keeper.alive())) return failure('invalid_state', `no passthrough session is open with ${this.spec.id}`);
     if (!this.slots.tryAcquire() && !(await this.slots.acquire(cancel.token))) {
       return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
     }
+    this.active++;
     try {
       if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
-      if (!this.enabled) return failure('tool_not_exposed', `${this.spec.id} is disabled`);
-      const held = this.instance && !this.instance.isDead ? this.instance : null;
-      const got =
-        kind.type === 'input'
-          ? this.heldInstance()
-          : held
-            ? ok(held)
-            : this.spec.persistent
-              ? await this.ensureInstance()
-              : await this.launchEphemeral();
+      if (!this.enabled) return failure('disabled', `${this.spec.id} is disabled; enable it first`);
+      const got = await this.keeper.instanceFor(kind.type === 'input');
       if (!got.ok) return got;
       const inst = got.value;
-      if (kind.type === 'call') {
-        const known = this.tools.find((t) => t.name === kind.tool);
-        const invalid = known && known.parameters !== checked && validateArguments(kind.tool, known.parameters, kind.args);
-        if (invalid) {
-          if (inst !== this.instance) void this.retire(inst);
-          return invalid;
+      if (kind.type === 'call' && checked?.ok && checked.schema !== this.toolSet.find(kind.tool)?.parameters) {
+        checked = this.runner.checkArguments(this.toolSet, kind);
+        if (!checked.ok) {
+          if (inst !== this.keeper.heldInstance) void this.keeper.pool.retire(inst);
+          return checked;
         }
       }
       // A verdict on the plugin's health may be pending (a ping out while it was idle): wait for it.
-      const verdict = this.watchdog?.pause();
+      const verdict = inst === this.keeper.heldInstance ? this.keeper.watchdog?.pause() : undefined;
       if (verdict) await verdict;
       if (inst.isDead) return inst.deathCause ?? failure('crashed', 'the plugin died before the call started');
       if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled before it started'));
@@ -286,23 +219,24 @@ export class PluginSupervisor implements IDisposable {
       this.afterCall(inst, kind, outcome, opts);
       return this.runner.withStderr(outcome, inst);
     } finally {
+      this.active--;
       this.slots.release();
       this.settleIdleState();
     }
   }
 
   private afterCall(inst: Instance, kind: CallKind, outcome: CallOutcome, opts: CallOptions): void {
-    const held = inst === this.instance;
+    const held = inst === this.keeper.heldInstance;
     if (!outcome.ok) {
-      if (kind.type === 'input' || outcome.code !== 'cancelled') this.endPassthrough(`the turn failed: ${outcome.code}`);
+      if (kind.type === 'input' || outcome.code !== 'cancelled') this.passthrough.end(`the turn failed: ${outcome.code}`);
       if (inst.isDead) return;
       if (outcome.code === 'timeout') {
         inst.die(this.runner.withStderr(outcome, inst) as Failure, 'stop');
       } else if (outcome.code === 'cancelled' && !inst.session.cancelStopsWork && held) {
         // The plugin cannot be told to stop: restart it, or the next call queues behind the old one.
-        void this.recycle(inst, 'restarted to stop a cancelled call');
+        void this.keeper.recycle(inst, 'restarted to stop a cancelled call');
       } else if (!held) {
-        void this.retire(inst);
+        void this.keeper.pool.retire(inst);
       }
       return;
     }
@@ -311,238 +245,51 @@ export class PluginSupervisor implements IDisposable {
       outcome.value.keepSession &&
       inst.session.input !== undefined &&
       opts.allowPassthrough !== false &&
-      (kind.type === 'call' || this.passthrough !== null);
+      (kind.type === 'call' || this.passthrough.isOpen);
     if (keep) {
-      if (!held) {
-        this.ephemeral.delete(inst);
-        this.hold(inst);
-      }
-      if (!this.passthrough) this.openPassthrough();
+      if (!held) this.keeper.hold(inst);
+      this.passthrough.open(opts.owner, 'the plugin kept the session');
       return;
     }
-    if (this.passthrough) this.endPassthrough('the plugin ended the session');
-    else if (!held) void this.retire(inst);
+    if (this.passthrough.isOpen) this.passthrough.end('the plugin ended the session');
+    else if (!held) void this.keeper.pool.retire(inst);
   }
 
-  private openPassthrough(): void {
-    this.passthrough = setTimeout(() => this.endPassthrough('session cap reached'), this.spec.timeouts.callHardCapMs);
-    this._onDidChangePassthrough.fire({ pluginId: this.spec.id, active: true, reason: 'the plugin kept the session' });
+  /** A one-shot plugin's instance was held only for its session: let it go, now or after its turn. */
+  private releaseAfterPassthrough(): void {
+    if (this.spec.persistent) return;
+    const inst = this.keeper.release();
+    if (!inst) return;
+    this.keeper.pool.addOneShot(inst);
+    if (!this.runner.hasCallsOn(inst)) void this.keeper.pool.retire(inst).then(() => this.settleIdleState());
   }
 
-  private heldInstance(): Result<Instance> {
-    return this.instance && !this.instance.isDead ? ok(this.instance) : failure('cancelled', 'the passthrough session has ended');
-  }
-
-  private ensureInstance(): Promise<Result<Instance>> {
-    if (this.instance && !this.instance.isDead) return Promise.resolve(ok(this.instance));
-    if (!this.starting) {
-      this.clearRestart();
-      this.userStopped = false;
-      this.starting = this.launch().then((r) => {
-        this.starting = null;
-        if (r.ok) this.hold(r.value);
-        else this.setState('failed', r.message, r);
-        return r;
-      });
-    }
-    return this.starting;
-  }
-
-  private async launchEphemeral(): Promise<Result<Instance>> {
-    const r = await this.launch();
-    if (!r.ok) {
-      this.setState('failed', r.message, r);
-      return r;
-    }
-    this.ephemeral.add(r.value);
-    this.watchDeath(r.value);
-    return r;
-  }
-
-  private async launch(): Promise<Result<Instance>> {
-    const generation = this.stopGeneration;
-    this.setState('starting', 'launching');
-    const plan = await this.opts.plan();
-    if (!plan.ok) return plan;
-    const inst = await Instance.launch({
-      spec: this.spec,
-      plan,
-      dialect: this.opts.dialect,
-      allowedCapabilities: this.opts.allowedCapabilities(),
-      hooks: {
-        diagnostic: (level, m) => this.log('host', level, m),
-        pluginLog: (level, m) => this.log('plugin', level, m),
-        stderr: (line) => this.log('stderr', 'info', line),
-        toolsChanged: (tools) => this.setAnnounced(tools),
-      },
-    });
-    if (!(inst instanceof Instance)) return inst;
-    if (this.disposed || generation !== this.stopGeneration) {
-      // Stopped while it was starting: it must not come up behind the stop.
-      await this.retire(inst);
-      return failure('cancelled', this.disposed ? 'the host is shutting down' : `${this.spec.id} was stopped while it was starting`);
-    }
-    if (inst.handshake?.tools) this.setAnnounced(inst.handshake.tools);
-    return ok(inst);
-  }
-
-  private hold(inst: Instance): void {
-    this.instance = inst;
-    this.restartPolicy.ready();
-    this.watchDeath(inst);
-    this.watchdog = new Watchdog(inst.session, this.spec.timeouts, {
-      lastLifeAt: () => inst.lastLifeAt,
-      answered: (rtt) => (this.healthReporter.pingRttMs = rtt),
-      unresponsive: (why) => inst.die(failure('unresponsive', `the plugin stopped responding: ${why}`), 'kill'),
-    });
-    this.settleIdleState();
-  }
-
-  private watchDeath(inst: Instance): void {
-    if (this.watched.has(inst)) return;
-    this.watched.add(inst);
-    inst.onDidDie((f) => this.onDeath(inst, f));
-  }
-
-  private onDeath(inst: Instance, cause: Failure): void {
-    this.runner.abortFor(inst, cause);
-    this.ephemeral.delete(inst);
-    void this.retire(inst);
-    const state: HealthState = cause.code === 'unresponsive' || cause.code === 'timeout' ? 'unresponsive' : 'crashed';
-    if (inst !== this.instance) {
-      if (!this.instance && !this.userStopped && !this.disposed) this.setState(state, cause.message, cause);
-      return;
-    }
-    this.instance = null;
-    this.disposeWatchdog();
-    this.endPassthrough(`the plugin died: ${cause.code}`);
-    if (this.userStopped || this.disposed) return;
-    this.setState(state, cause.message, cause);
-    if (this.spec.persistent) this.scheduleRestart(cause);
-  }
-
-  private scheduleRestart(cause: Failure): void {
-    const next = this.restartPolicy.next();
-    if (!next.restart) {
-      this.setState('failed', `gave up after ${next.attempts} restarts; last cause: ${cause.message}`, cause);
-      return;
-    }
-    const wait = next.delayMs;
-    this.healthReporter.restarts++;
-    this.setState('restarting', `restart ${next.attempt} of ${next.of} in ${wait} ms, after: ${cause.message}`, cause);
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      if (this.userStopped || this.disposed || (this.instance && !this.instance.isDead)) return;
-      this.starting = this.launch().then((r) => {
-        this.starting = null;
-        if (r.ok) this.hold(r.value);
-        else if (!this.userStopped && !this.disposed) this.scheduleRestart(r);
-        return r;
-      });
-    }, wait);
-  }
-
-  /** Stops and starts again without touching the restart budget (not a crash). */
-  private async recycle(inst: Instance, reason: string): Promise<void> {
-    if (inst === this.instance) {
-      this.instance = null;
-      this.disposeWatchdog();
-    }
-    this.setState('restarting', reason);
-    await this.retire(inst);
-    if (this.spec.persistent && !this.userStopped && !this.disposed) await this.ensureInstance();
-    else this.settleIdleState();
-  }
-
-  /** Runs the stop sequence of an instance and remembers it until it ends. */
-  private retire(inst: Instance): Promise<void> {
-    this.ephemeral.delete(inst);
-    const already = this.retiring.get(inst);
-    if (already) return already;
-    const p = inst
-      .stop()
-      .catch(() => undefined)
-      .then(() => {
-        inst.dispose();
-        this.retiring.delete(inst);
-      });
-    this.retiring.set(inst, p);
-    return p;
-  }
-
+  /** After a call or a launch: ready when an instance is held, stopped when a one-shot plugin is idle. */
   private settleIdleState(): void {
-    if (this.disposed || this.runner.runningCount > 0 || this.starting) return;
+    if (this.isDisposed || this.active > 0 || this.keeper.isStarting) return;
     const state = this.healthReporter.state;
-    if (state === 'restarting' || state === 'failed' || state === 'crashed' || state === 'unresponsive') {
-      if (!this.instance) return;
-    }
-    if (this.instance && !this.instance.isDead) {
-      this.setState('ready', this.passthrough ? 'in passthrough' : 'idle');
-      this.watchdog?.resume();
+    if (this.keeper.alive()) {
+      if (state === 'disabled') return;
+      this.setState('ready', this.passthrough.isOpen ? 'in passthrough' : 'idle');
+      this.keeper.watchdog?.resume();
     } else if (!this.spec.persistent && (state === 'busy' || state === 'ready')) {
       this.setState('stopped', 'idle (starts on the next call)');
     }
-  }
-
-  private setAnnounced(tools: ToolSpec[]): void {
-    this.announced = tools;
-    this.toolCache = null;
-    this._onDidChangeTools.fire(this.tools);
   }
 
   private setState(state: HealthState, reason: string, cause?: Failure): void {
     this.healthReporter.set(state, reason, cause);
   }
 
-  private log(source: LogSource, level: LogLevel, message: string): void {
-    const gate = this.logGate.take();
-    if (gate.suppressedBefore > 0) {
-      this._onDidLog.fire({ pluginId: this.spec.id, source: 'host', level: 'warn', message: `${gate.suppressedBefore} log lines suppressed (rate limit)`, at: Date.now() });
-    }
-    if (gate.pass) this._onDidLog.fire({ pluginId: this.spec.id, source, level, message, at: Date.now() });
-  }
-
-  private cancelAll(cause: Failure): void {
-    for (const c of [...this.live]) c.cancel(cause);
-  }
-
-  private clearRestart(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
-  }
-
-  private disposeWatchdog(): void {
-    this.watchdog?.dispose();
-    this.watchdog = null;
-  }
-
   /** Stops everything and waits until no process of this plugin runs. */
   async shutdown(): Promise<void> {
     await this.stop('host shutting down');
-    this.disposed = true;
+    this.dispose();
   }
 
-  dispose(): void {
-    this.disposed = true;
-    this.clearRestart();
-    this.disposeWatchdog();
-    this.cancelAll(failure('cancelled', 'the host is shutting down'));
-    for (const i of [this.instance, ...this.ephemeral]) {
-      if (!i) continue;
-      i.kill();
-      i.dispose();
-    }
-    this.instance = null;
-    this.ephemeral.clear();
-    this.healthReporter.dispose();
-    this._onDidLog.dispose();
-    this._onDidCallEvent.dispose();
-    this._onDidChangeTools.dispose();
-    this._onDidChangePassthrough.dispose();
+  override dispose(): void {
+    if (this.isDisposed) return;
+    for (const c of [...this.live]) c.cancel(failure('cancelled', 'the host is shutting down'));
+    super.dispose();
   }
-}
-
-function isEmptySchema(s: Record<string, unknown>): boolean {
-  const props = s.properties as Record<string, unknown> | undefined;
-  return !props || Object.keys(props).length === 0;
 }

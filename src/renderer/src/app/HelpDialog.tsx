@@ -4,16 +4,15 @@ import { Button } from '../components/Button';
 import { Dialog } from '../components/Dialog';
 import { Kbd } from '../components/Kbd';
 import { modLabel } from '../lib/platform';
-import { useAppInfo } from '../stores/start';
-import { useUi } from '../stores/ui';
+import { useAppInfo } from '../stores/app-info';
+import { setHelpOpen, useUi } from '../stores/ui';
 import { SHORTCUTS } from './shortcuts';
 
 export function HelpDialog(): JSX.Element | null {
   const open = useUi((s) => s.helpOpen);
-  const setOpen = useUi((s) => s.setHelpOpen);
   const info = useAppInfo((s) => s.info);
   if (!open) return null;
-  const close = (): void => setOpen(false);
+  const close = (): void => setHelpOpen(false);
   return (
     <Dialog title="Keyboard shortcuts" onClose={close} width="w-[460px]" footer={
         <Button data-autofocus onClick={close}>

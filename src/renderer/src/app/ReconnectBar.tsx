@@ -4,12 +4,11 @@
  * text changes only then, while the countdown to the next try is for the eyes alone.
  */
 import { useEffect, useState, type JSX } from 'react';
-import { useConnection } from '../stores/connection';
+import { retryConnection, useConnection } from '../stores/connection';
 
 export function ReconnectBar(): JSX.Element {
   const state = useConnection((s) => s.state);
   const everOpen = useConnection((s) => s.everOpen);
-  const retry = useConnection((s) => s.retry);
   const [now, setNow] = useState(Date.now());
   const [wasDown, setWasDown] = useState(false);
   const down = state.status === 'reconnecting';
@@ -35,7 +34,7 @@ export function ReconnectBar(): JSX.Element {
             {reason}
             {secs > 0 && <span aria-hidden="true">{` · next try in ${secs} s`}</span>}
           </span>
-          <button type="button" onClick={retry} className="rounded px-1.5 font-medium text-accent hover:underline">
+          <button type="button" onClick={() => retryConnection()} className="rounded px-1.5 font-medium text-accent hover:underline">
             Retry now
           </button>
         </div>

@@ -2,18 +2,17 @@
 import type { JSX } from 'react';
 import { IconButton } from '../components/Button';
 import { Icon } from '../components/Icon';
-import { useToasts } from '../stores/toasts';
+import { dismissToast, useToasts } from '../stores/toasts';
 
 export function Toasts(): JSX.Element {
   const toasts = useToasts((s) => s.toasts);
-  const dismiss = useToasts((s) => s.dismiss);
   return (
     <div aria-live="polite" className="pointer-events-none fixed right-4 bottom-4 z-40 flex w-[360px] max-w-[calc(100vw-32px)] flex-col gap-2">
       {toasts.map((t) => (
         <div key={t.id} className="pb-pop pointer-events-auto flex items-start gap-2 rounded-lg border border-line bg-bg px-3 py-2 text-xs shadow-pop">
           <Icon name={t.kind === 'error' ? 'alert' : 'check'} size={14} className={`mt-px shrink-0 ${t.kind === 'error' ? 'text-bad' : 'text-ok'}`} />
           <p className="min-w-0 flex-1 break-words text-fg">{t.text}</p>
-          <IconButton icon="x" size="sm" label="Dismiss" className="-mt-0.5 -mr-1" onClick={() => dismiss(t.id)} />
+          <IconButton icon="x" size="sm" label="Dismiss" className="-mt-0.5 -mr-1" onClick={() => dismissToast(t.id)} />
         </div>
       ))}
     </div>

@@ -5,7 +5,7 @@ import { Icon, type IconName } from '../components/Icon';
 import { modLabel } from '../lib/platform';
 import { useChat } from '../stores/chat/state';
 import { usePlugins } from '../stores/plugins';
-import { useUi, type ThemePref } from '../stores/ui';
+import { cycleTheme, setHelpOpen, togglePanel, toggleSidebar, useUi, type ThemePref } from '../stores/ui';
 import { isTrouble } from '../features/plugins/health';
 
 const themeIcon: Record<ThemePref, IconName> = { system: 'monitor', light: 'sun', dark: 'moon' };
@@ -13,13 +13,12 @@ const themeName: Record<ThemePref, string> = { system: 'system', light: 'light',
 
 function PluginsToggle(): JSX.Element {
   const open = useUi((s) => s.panelOpen);
-  const toggle = useUi((s) => s.togglePanel);
   const byId = usePlugins((s) => s.byId);
   const trouble = useMemo(() => Object.values(byId).filter((p) => isTrouble(p.health.state) || p.error).length, [byId]);
   return (
     <button
       type="button"
-      onClick={() => toggle()}
+      onClick={() => togglePanel()}
       aria-label="Plugins"
       aria-pressed={open}
       aria-controls={open ? 'plugin-panel' : undefined}
@@ -43,10 +42,7 @@ function PluginsToggle(): JSX.Element {
 
 export function Toolbar(): JSX.Element {
   const sidebarOpen = useUi((s) => s.sidebarOpen);
-  const toggleSidebar = useUi((s) => s.toggleSidebar);
   const theme = useUi((s) => s.theme);
-  const cycleTheme = useUi((s) => s.cycleTheme);
-  const setHelpOpen = useUi((s) => s.setHelpOpen);
   const title = useChat((s) => (s.activeId ? s.list.find((c) => c.id === s.activeId)?.title : undefined));
   return (
     <header className="flex h-10 shrink-0 items-center gap-1 border-b border-line bg-bg px-2">
@@ -71,7 +67,7 @@ export function Toolbar(): JSX.Element {
         </>
       )}
       <span className="flex-1" />
-      <IconButton icon={themeIcon[theme]} label={`Theme: ${themeName[theme]} (click to switch)`} onClick={cycleTheme} />
+      <IconButton icon={themeIcon[theme]} label={`Theme: ${themeName[theme]} (click to switch)`} onClick={() => cycleTheme()} />
       <IconButton icon="help" label="Keyboard shortcuts" onClick={() => setHelpOpen(true)} />
       <span className="mx-1 h-4 w-px bg-line" aria-hidden="true" />
       <PluginsToggle />

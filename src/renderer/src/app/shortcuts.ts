@@ -2,9 +2,8 @@
  * The app's keyboard shortcuts, in one table: the handler and the help dialog both read it, so
  * the help can never list a shortcut that does not exist.
  */
-import { cancelRunning, createConversation, selectConversation } from '../stores/chat/actions';
-import { useChat } from '../stores/chat/state';
-import { useUi } from '../stores/ui';
+import { cancelRunning, createConversation, stepConversation } from '../stores/chat/actions';
+import { cycleTheme, setHelpOpen, togglePanel, toggleSidebar } from '../stores/ui';
 import { hasMod, isTextField } from '../lib/platform';
 
 export interface Shortcut {
@@ -13,14 +12,6 @@ export interface Shortcut {
   label: string;
   match?: (e: KeyboardEvent) => boolean;
   run?: () => void;
-}
-
-function step(delta: number): void {
-  const { list, activeId } = useChat.getState();
-  if (list.length === 0) return;
-  const i = list.findIndex((c) => c.id === activeId);
-  const next = list[Math.min(list.length - 1, Math.max(0, (i < 0 ? 0 : i) + delta))];
-  if (next) selectConversation(next.id);
 }
 
 const key = (e: KeyboardEvent, k: string): boolean => e.key.toLowerCase() === k;
@@ -36,13 +27,13 @@ export const SHORTCUTS: Shortcut[] = [
     keys: ['Mod', 'Shift', 'P'],
     label: 'Show or hide plugins',
     match: (e) => hasMod(e) && e.shiftKey && key(e, 'p'),
-    run: () => useUi.getState().togglePanel(),
+    run: () => togglePanel(),
   },
   {
     keys: ['Mod', 'B'],
     label: 'Show or hide conversations',
     match: (e) => hasMod(e) && !e.shiftKey && key(e, 'b'),
-    run: () => useUi.getState().toggleSidebar(),
+    run: () => toggleSidebar(),
   },
   {
     keys: ['Mod', 'Shift', 'O'],
@@ -53,22 +44,22 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['↑', '↓'], label: 'Move between conversations (in the list)' },
   { keys: ['F2'], label: 'Rename the focused conversation' },
   { keys: ['Delete'], label: 'Delete the focused conversation' },
-  { keys: ['Alt', '↑'], label: 'Previous conversation', match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowUp', run: () => step(-1) },
-  { keys: ['Alt', '↓'], label: 'Next conversation', match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowDown', run: () => step(1) },
+  { keys: ['Alt', '↑'], label: 'Previous conversation', match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowUp', run: () => stepConversation(-1) },
+  { keys: ['Alt', '↓'], label: 'Next conversation', match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowDown', run: () => stepConversation(1) },
   { keys: ['Mod', '.'], label: 'Stop the running turn', match: (e) => hasMod(e) && e.key === '.', run: () => void cancelRunning() },
   {
     keys: ['Mod', 'Shift', 'L'],
     label: 'Switch theme (system, light, dark)',
     match: (e) => hasMod(e) && e.shiftKey && key(e, 'l'),
-    run: () => useUi.getState().cycleTheme(),
+    run: () => cycleTheme(),
   },
   {
     keys: ['?'],
     label: 'Keyboard shortcuts',
     match: (e) => e.key === '?' && !hasMod(e) && !isTextField(e.target),
-    run: () => useUi.getState().setHelpOpen(true),
+    run: () => setHelpOpen(true),
   },
-  { keys: ['Mod', '/'], label: 'Keyboard shortcuts (anywhere)', match: (e) => hasMod(e) && e.key === '/', run: () => useUi.getState().setHelpOpen(true) },
+  { keys: ['Mod', '/'], label: 'Keyboard shortcuts (anywhere)', match: (e) => hasMod(e) && e.key === '/', run: () => setHelpOpen(true) },
 ];
 
 /** Installs the global handler; returns its removal. */

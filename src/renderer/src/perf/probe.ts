@@ -36,7 +36,7 @@ function frame(now: number): void {
   rafId = streaming ? requestAnimationFrame(frame) : null;
 }
 
-/** Called by the chat store when the number of streaming messages goes from 0 to more, or back. */
+/** Called with whether any message streams, each time the chat store's streaming index changes. */
 export function setStreaming(active: boolean): void {
   if (active === streaming) return;
   streaming = active;

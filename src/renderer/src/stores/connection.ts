@@ -1,19 +1,22 @@
 /** The link to the main process, for the "Reconnecting…" bar and the no-token screen. */
 import { create } from 'zustand';
-import { connectionState, onConnectionState, retryConnection, type ConnectionState } from '../api';
+import { connectionState, onConnectionState, retryConnection as retryTransport, type ConnectionState } from '../api';
 
 interface ConnectionStore {
   state: ConnectionState;
   /** Whether the link was ever open: the first connect is "connecting", later ones "reconnecting". */
   everOpen: boolean;
-  retry(): void;
 }
 
 export const useConnection = create<ConnectionStore>()(() => ({
   state: connectionState(),
   everOpen: connectionState().status === 'open',
-  retry: retryConnection,
 }));
+
+/** "Retry now": tries to connect at once instead of waiting for the next attempt. */
+export function retryConnection(): void {
+  retryTransport();
+}
 
 /**
  * Follows the transport; calls `onResync` when the link opens after something was missed: events

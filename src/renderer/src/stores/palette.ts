@@ -15,28 +15,24 @@ interface PaletteState {
   loaded: boolean;
   error: string | null;
   fuse: Fuse<PaletteEntry> | null;
-  load(): Promise<void>;
 }
 
-export const usePalette = create<PaletteState>()((set) => ({
-  entries: [],
-  loaded: false,
-  error: null,
-  fuse: null,
-  async load() {
-    try {
-      const entries = await getApi().invoke('palette.list', {});
-      set({ entries, fuse: paletteIndex(entries), loaded: true, error: null });
-    } catch (e) {
-      set({ loaded: true, error: errorText(e) });
-    }
-  },
-}));
+export const usePalette = create<PaletteState>()(() => ({ entries: [], loaded: false, error: null, fuse: null }));
+
+export async function loadPalette(): Promise<void> {
+  try {
+    const entries = await getApi().invoke('palette.list', {});
+    usePalette.setState({ entries, fuse: paletteIndex(entries), loaded: true, error: null });
+  } catch (e) {
+    usePalette.setState({ loaded: true, error: errorText(e) });
+  }
+}
 
 export { searchPalette } from './palette-search';
 
+/** Plugins changed: a palette that was ever loaded is fetched again. */
 export function invalidatePalette(): void {
-  if (usePalette.getState().loaded) void usePalette.getState().load();
+  if (usePalette.getState().loaded) void loadPalette();
 }
 
 /** The text that invokes an entry inline, as the server parses it. */

@@ -3,7 +3,7 @@
  * Loaded when a plugin is expanded, reloaded when the server says it changed.
  */
 import { create } from 'zustand';
-import type { OpResult, PluginDetail } from '../../../shared/contract';
+import type { PluginDetail } from '../../../shared/contract';
 import { getApi } from '../api';
 import { runOp } from './ops';
 import { scheduleRefresh } from './plugins';
@@ -13,75 +13,82 @@ interface DetailState {
   expanded: string | null;
   details: Record<string, PluginDetail | null | undefined>;
   errors: Record<string, string | undefined>;
-  toggle(id: string): void;
-  load(id: string): Promise<void>;
-  setExposed(id: string, tool: string | null, exposed: boolean): Promise<void>;
-  setGranted(id: string, capability: string, granted: boolean): Promise<void>;
-  configure(id: string, values: Record<string, unknown>): Promise<OpResult>;
 }
 
-export const usePluginDetail = create<DetailState>()((set, get) => {
-  const patch = (id: string, fn: (d: PluginDetail) => PluginDetail): void => {
-    const d = get().details[id];
-    if (d) set((s) => ({ details: { ...s.details, [id]: fn(d) } }));
-  };
-  return {
-    expanded: null,
-    details: {},
-    errors: {},
-    toggle(id) {
-      const next = get().expanded === id ? null : id;
-      set({ expanded: next });
-      if (next) void get().load(next);
-    },
-    async load(id) {
-      try {
-        const d = await getApi().invoke('plugins.detail', { id });
-        set((s) => ({ details: { ...s.details, [id]: d }, errors: { ...s.errors, [id]: undefined } }));
-      } catch (e) {
-        set((s) => ({ errors: { ...s.errors, [id]: errorText(e) } }));
-      }
-    },
-    async setExposed(id, tool, exposed) {
-      const before = get().details[id];
-      if (before) {
-        patch(id, (d) => ({
-          ...d,
-          tools: d.tools.map((t) => (tool === null || t.name === tool ? { ...t, exposed } : t)),
-        }));
-      }
-      const input = tool === null ? { id, exposed } : { id, tool, exposed };
-      const ok = await runOp(() => getApi().invoke('plugins.setExposed', input), `${exposed ? 'Expose' : 'Hide'} ${tool ? `${id}:${tool}` : id}`);
-      if (!ok && before) set((s) => ({ details: { ...s.details, [id]: before } }));
-      void get().load(id);
-      scheduleRefresh();
-    },
-    async setGranted(id, capability, granted) {
-      const before = get().details[id];
-      patch(id, (d) => ({ ...d, capabilities: d.capabilities.map((c) => (c.name === capability ? { ...c, granted } : c)) }));
-      const cmd = granted ? 'plugins.grant' : 'plugins.revoke';
-      const ok = await runOp(() => getApi().invoke(cmd, { id, capabilities: [capability] }), `${granted ? 'Grant' : 'Revoke'} ${capability}`);
-      if (!ok && before) set((s) => ({ details: { ...s.details, [id]: before } }));
-      void get().load(id);
-      scheduleRefresh();
-    },
-    async configure(id, values) {
-      let r: OpResult;
-      try {
-        r = await getApi().invoke('plugins.configure', { id, values });
-      } catch (e) {
-        r = { ok: false, message: errorText(e) };
-      }
-      // The form shows the stored values once this resolves, so they are fetched first.
-      await get().load(id);
-      scheduleRefresh();
-      return r;
-    },
-  };
-});
+export const usePluginDetail = create<DetailState>()(() => ({ expanded: null, details: {}, errors: {} }));
+
+function patch(id: string, fn: (d: PluginDetail) => PluginDetail): void {
+  const d = usePluginDetail.getState().details[id];
+  if (d) usePluginDetail.setState((s) => ({ details: { ...s.details, [id]: fn(d) } }));
+}
+
+function restore(id: string, before: PluginDetail | null | undefined): void {
+  if (before) usePluginDetail.setState((s) => ({ details: { ...s.details, [id]: before } }));
+}
+
+/** Expands a plugin's detail (loading it), or collapses it when it is the expanded one. */
+export function toggleDetail(id: string): void {
+  const next = usePluginDetail.getState().expanded === id ? null : id;
+  usePluginDetail.setState({ expanded: next });
+  if (next) void loadDetail(next);
+}
+
+/** Collapses the plugin's detail if it is the one expanded (it was uninstalled). */
+export function collapseDetail(id: string): void {
+  if (usePluginDetail.getState().expanded === id) usePluginDetail.setState({ expanded: null });
+}
+
+export async function loadDetail(id: string): Promise<void> {
+  try {
+    const d = await getApi().invoke('plugins.detail', { id });
+    usePluginDetail.setState((s) => ({ details: { ...s.details, [id]: d }, errors: { ...s.errors, [id]: undefined } }));
+  } catch (e) {
+    usePluginDetail.setState((s) => ({ errors: { ...s.errors, [id]: errorText(e) } }));
+  }
+}
+
+/** Exposes or hides one tool, or all of the plugin's tools when `tool` is null. */
+export async function setExposed(id: string, tool: string | null, exposed: boolean): Promise<void> {
+  const before = usePluginDetail.getState().details[id];
+  if (before) patch(id, (d) => ({ ...d, tools: d.tools.map((t) => (tool === null || t.name === tool ? { ...t, exposed } : t)) }));
+  const input = tool === null ? { id, exposed } : { id, tool, exposed };
+  const ok = await runOp(() => getApi().invoke('plugins.setExposed', input), `${exposed ? 'Expose' : 'Hide'} ${tool ? `${id}:${tool}` : id}`);
+  if (!ok) restore(id, before);
+  void loadDetail(id);
+  scheduleRefresh();
+}
+
+export async function setGranted(id: string, capability: string, granted: boolean): Promise<void> {
+  const before = usePluginDetail.getState().details[id];
+  patch(id, (d) => ({ ...d, capabilities: d.capabilities.map((c) => (c.name === capability ? { ...c, granted } : c)) }));
+  const cmd = granted ? 'plugins.grant' : 'plugins.revoke';
+  const ok = await runOp(() => getApi().invoke(cmd, { id, capabilities: [capability] }), `${granted ? 'Grant' : 'Revoke'} ${capability}`);
+  if (!ok) restore(id, before);
+  void loadDetail(id);
+  scheduleRefresh();
+}
+
+/**
+ * What saving settings came to. Only `message` is read from a failure, so this holds whatever
+ * failure shape the command answers with, and a transport error becomes one too.
+ */
+export type SaveResult = { ok: true; detail: string } | { ok: false; message: string };
+
+export async function configurePlugin(id: string, values: Record<string, unknown>): Promise<SaveResult> {
+  let r: SaveResult;
+  try {
+    r = await getApi().invoke('plugins.configure', { id, values });
+  } catch (e) {
+    r = { ok: false, message: errorText(e) };
+  }
+  // The form shows the stored values once this resolves, so they are fetched first.
+  await loadDetail(id);
+  scheduleRefresh();
+  return r;
+}
 
 /** On `plugins.changed`: a loaded detail is refreshed, a removed plugin collapses. */
 export function detailChanged(id: string): void {
   const s = usePluginDetail.getState();
-  if (s.details[id] !== undefined || s.expanded === id) void s.load(id);
+  if (s.details[id] !== undefined || s.expanded === id) void loadDetail(id);
 }

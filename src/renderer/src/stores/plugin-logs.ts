@@ -14,31 +14,34 @@ const MAX_LINES = 5000;
 interface LogsState {
   logs: Record<string, LogEvent[] | undefined>;
   errors: Record<string, string | undefined>;
-  load(id: string): Promise<void>;
 }
 
 function cap(lines: LogEvent[]): LogEvent[] {
   return lines.length > MAX_LINES ? lines.slice(lines.length - MAX_LINES) : lines;
 }
 
-export const useLogs = create<LogsState>()((set) => ({
-  logs: {},
-  errors: {},
-  async load(id) {
-    // Live lines that arrive while the history loads are kept after it.
-    set((s) => ({ logs: { ...s.logs, [id]: s.logs[id] ?? [] } }));
-    try {
-      const history = await getApi().invoke('plugins.logs', { id });
-      set((s) => {
-        const live = s.logs[id] ?? [];
-        const last = history.length > 0 ? history[history.length - 1]!.at : -Infinity;
-        return { logs: { ...s.logs, [id]: cap([...history, ...live.filter((l) => l.at > last)]) }, errors: { ...s.errors, [id]: undefined } };
-      });
-    } catch (e) {
-      set((s) => ({ errors: { ...s.errors, [id]: errorText(e) } }));
-    }
-  },
-}));
+export const useLogs = create<LogsState>()(() => ({ logs: {}, errors: {} }));
+
+/** Fetches a plugin's log history; from then on its live lines are kept too. */
+export async function loadLogs(id: string): Promise<void> {
+  // Live lines that arrive while the history loads are kept after it.
+  useLogs.setState((s) => ({ logs: { ...s.logs, [id]: s.logs[id] ?? [] } }));
+  try {
+    const history = await getApi().invoke('plugins.logs', { id });
+    useLogs.setState((s) => {
+      const live = s.logs[id] ?? [];
+      const last = history.length > 0 ? history[history.length - 1]!.at : -Infinity;
+      return { logs: { ...s.logs, [id]: cap([...history, ...live.filter((l) => l.at > last)]) }, errors: { ...s.errors, [id]: undefined } };
+    });
+  } catch (e) {
+    useLogs.setState((s) => ({ errors: { ...s.errors, [id]: errorText(e) } }));
+  }
+}
+
+/** The whole kept log of a plugin, as text (what Copy and Export take). */
+export function logText(id: string): string {
+  return (useLogs.getState().logs[id] ?? []).map(formatLogLine).join('\n');
+}
 
 const batch = createFrameBatcher<LogEvent>((events) => {
   const current = useLogs.getState().logs;
@@ -60,6 +63,6 @@ export function applyLog(e: LogEvent): void {
   batch.push(e);
 }
 
-export function formatLogLine(l: LogEvent): string {
+function formatLogLine(l: LogEvent): string {
   return `${new Date(l.at).toISOString()} ${l.level.padEnd(5)} ${l.source.padEnd(6)} ${l.message}`;
 }

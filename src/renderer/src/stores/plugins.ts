@@ -19,59 +19,52 @@ interface PluginsState {
   loadError: string | null;
   /** The operation in flight per plugin, to disable its buttons meanwhile. */
   busy: Record<string, PluginOp | undefined>;
-  refresh(): Promise<void>;
-  setEnabled(id: string, enabled: boolean): Promise<void>;
-  lifecycle(id: string, op: 'start' | 'stop' | 'restart'): Promise<void>;
-  uninstall(id: string): Promise<boolean>;
 }
 
-export const usePlugins = create<PluginsState>()((set, get) => {
-  const withBusy = async (id: string, op: PluginOp, fn: () => Promise<boolean>): Promise<boolean> => {
-    set((s) => ({ busy: { ...s.busy, [id]: op } }));
-    try {
-      return await fn();
-    } finally {
-      set((s) => ({ busy: { ...s.busy, [id]: undefined } }));
-    }
-  };
-  return {
-    order: [],
-    byId: {},
-    loaded: false,
-    loadError: null,
-    busy: {},
-    async refresh() {
-      try {
-        const list = await getApi().invoke('plugins.list', {});
-        const byId: Record<string, PluginView> = {};
-        for (const p of list) byId[p.id] = p;
-        set({ order: list.map((p) => p.id), byId, loaded: true, loadError: null });
-      } catch (e) {
-        set({ loaded: true, loadError: errorText(e) });
-      }
-    },
-    async setEnabled(id, enabled) {
-      const before = get().byId[id];
-      if (!before) return;
-      // Optimistic: the switch moves at once; the health event and refetch confirm it.
-      set((s) => ({ byId: { ...s.byId, [id]: { ...before, enabled } } }));
-      const ok = await withBusy(id, 'enable', () => runOp(() => getApi().invoke('plugins.setEnabled', { id, enabled }), `${enabled ? 'Enable' : 'Disable'} ${before.name}`));
-      if (!ok) set((s) => ({ byId: { ...s.byId, [id]: { ...(s.byId[id] ?? before), enabled: before.enabled } } }));
-      scheduleRefresh();
-    },
-    async lifecycle(id, op) {
-      const name = get().byId[id]?.name ?? id;
-      const verb = { start: 'Start', stop: 'Stop', restart: 'Restart' }[op];
-      await withBusy(id, op, () => runOp(() => getApi().invoke(`plugins.${op}`, { id }), `${verb} ${name}`));
-    },
-    async uninstall(id) {
-      const name = get().byId[id]?.name ?? id;
-      const ok = await withBusy(id, 'uninstall', () => runOp(() => getApi().invoke('plugins.uninstall', { id }), `Uninstall ${name}`, `Uninstalled ${name}`));
-      if (ok) await get().refresh();
-      return ok;
-    },
-  };
-});
+export const usePlugins = create<PluginsState>()(() => ({ order: [], byId: {}, loaded: false, loadError: null, busy: {} }));
+
+async function withBusy(id: string, op: PluginOp, fn: () => Promise<boolean>): Promise<boolean> {
+  usePlugins.setState((s) => ({ busy: { ...s.busy, [id]: op } }));
+  try {
+    return await fn();
+  } finally {
+    usePlugins.setState((s) => ({ busy: { ...s.busy, [id]: undefined } }));
+  }
+}
+
+export async function refreshPlugins(): Promise<void> {
+  try {
+    const list = await getApi().invoke('plugins.list', {});
+    const byId: Record<string, PluginView> = {};
+    for (const p of list) byId[p.id] = p;
+    usePlugins.setState({ order: list.map((p) => p.id), byId, loaded: true, loadError: null });
+  } catch (e) {
+    usePlugins.setState({ loaded: true, loadError: errorText(e) });
+  }
+}
+
+export async function setPluginEnabled(id: string, enabled: boolean): Promise<void> {
+  const before = usePlugins.getState().byId[id];
+  if (!before) return;
+  // Optimistic: the switch moves at once; the health event and refetch confirm it.
+  usePlugins.setState((s) => ({ byId: { ...s.byId, [id]: { ...before, enabled } } }));
+  const ok = await withBusy(id, 'enable', () => runOp(() => getApi().invoke('plugins.setEnabled', { id, enabled }), `${enabled ? 'Enable' : 'Disable'} ${before.name}`));
+  if (!ok) usePlugins.setState((s) => ({ byId: { ...s.byId, [id]: { ...(s.byId[id] ?? before), enabled: before.enabled } } }));
+  scheduleRefresh();
+}
+
+export async function runLifecycle(id: string, op: 'start' | 'stop' | 'restart'): Promise<void> {
+  const name = usePlugins.getState().byId[id]?.name ?? id;
+  const verb = { start: 'Start', stop: 'Stop', restart: 'Restart' }[op];
+  await withBusy(id, op, () => runOp(() => getApi().invoke(`plugins.${op}`, { id }), `${verb} ${name}`));
+}
+
+export async function uninstallPlugin(id: string): Promise<boolean> {
+  const name = usePlugins.getState().byId[id]?.name ?? id;
+  const ok = await withBusy(id, 'uninstall', () => runOp(() => getApi().invoke('plugins.uninstall', { id }), `Uninstall ${name}`, `Uninstalled ${name}`));
+  if (ok) await refreshPlugins();
+  return ok;
+}
 
 let refreshTimer: ReturnType<typeof setTimeout> | null = null;
 
@@ -80,7 +73,7 @@ export function scheduleRefresh(): void {
   if (refreshTimer !== null) return;
   refreshTimer = setTimeout(() => {
     refreshTimer = null;
-    void usePlugins.getState().refresh();
+    void refreshPlugins();
   }, 120);
 }
 

@@ -7,33 +7,27 @@ export interface Toast {
   text: string;
 }
 
-interface ToastState {
-  toasts: Toast[];
-  push(kind: Toast['kind'], text: string): void;
-  dismiss(id: number): void;
-}
+export const useToasts = create<{ toasts: Toast[] }>()(() => ({ toasts: [] }));
 
 let nextId = 1;
 
-export const useToasts = create<ToastState>()((set, get) => ({
-  toasts: [],
-  push(kind, text) {
-    const id = nextId++;
-    // Keep the newest few: a burst of failures should not cover the window.
-    set((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
-    setTimeout(() => get().dismiss(id), kind === 'error' ? 9000 : 3500);
-  },
-  dismiss(id) {
-    set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
-  },
-}));
+function push(kind: Toast['kind'], text: string): void {
+  const id = nextId++;
+  // Keep the newest few: a burst of failures should not cover the window.
+  useToasts.setState((s) => ({ toasts: [...s.toasts.slice(-3), { id, kind, text }] }));
+  setTimeout(() => dismissToast(id), kind === 'error' ? 9000 : 3500);
+}
+
+export function dismissToast(id: number): void {
+  useToasts.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) }));
+}
 
 export function toastError(text: string): void {
-  useToasts.getState().push('error', text);
+  push('error', text);
 }
 
 export function toastInfo(text: string): void {
-  useToasts.getState().push('info', text);
+  push('info', text);
 }
 
 export function errorText(e: unknown): string {

@@ -18,12 +18,6 @@ interface UiState extends Persisted {
   helpOpen: boolean;
   /** Bumped to ask the composer to take focus (after closing a dialog, choosing a conversation). */
   focusComposerTick: number;
-  cycleTheme(): void;
-  setTheme(theme: ThemePref): void;
-  togglePanel(open?: boolean): void;
-  toggleSidebar(open?: boolean): void;
-  setHelpOpen(open: boolean): void;
-  focusComposer(): void;
 }
 
 const KEY = 'plugboard.ui';
@@ -51,31 +45,39 @@ function resolve(theme: ThemePref): 'light' | 'dark' {
 
 const initial = load();
 
-export const useUi = create<UiState>()((set, get) => ({
+export const useUi = create<UiState>()(() => ({
   ...initial,
   resolvedTheme: resolve(initial.theme),
   helpOpen: false,
   focusComposerTick: 0,
-  cycleTheme() {
-    const order: ThemePref[] = ['system', 'light', 'dark'];
-    get().setTheme(order[(order.indexOf(get().theme) + 1) % order.length] ?? 'system');
-  },
-  setTheme(theme) {
-    set({ theme, resolvedTheme: resolve(theme) });
-  },
-  togglePanel(open) {
-    set((s) => ({ panelOpen: open ?? !s.panelOpen }));
-  },
-  toggleSidebar(open) {
-    set((s) => ({ sidebarOpen: open ?? !s.sidebarOpen }));
-  },
-  setHelpOpen(helpOpen) {
-    set({ helpOpen });
-  },
-  focusComposer() {
-    set((s) => ({ focusComposerTick: s.focusComposerTick + 1 }));
-  },
 }));
+
+export function setTheme(theme: ThemePref): void {
+  useUi.setState({ theme, resolvedTheme: resolve(theme) });
+}
+
+/** System, light, dark, and round again. */
+export function cycleTheme(): void {
+  const order: ThemePref[] = ['system', 'light', 'dark'];
+  setTheme(order[(order.indexOf(useUi.getState().theme) + 1) % order.length] ?? 'system');
+}
+
+export function togglePanel(open?: boolean): void {
+  useUi.setState((s) => ({ panelOpen: open ?? !s.panelOpen }));
+}
+
+export function toggleSidebar(open?: boolean): void {
+  useUi.setState((s) => ({ sidebarOpen: open ?? !s.sidebarOpen }));
+}
+
+export function setHelpOpen(helpOpen: boolean): void {
+  useUi.setState({ helpOpen });
+}
+
+/** Asks the composer to take focus (after closing a dialog, choosing a conversation). */
+export function focusComposer(): void {
+  useUi.setState((s) => ({ focusComposerTick: s.focusComposerTick + 1 }));
+}
 
 /** Keeps <html> in step with the theme and saves preferences; called once at start. */
 export function startUi(): void {

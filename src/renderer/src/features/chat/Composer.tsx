@@ -10,14 +10,13 @@ import type { PaletteEntry } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
 import { Kbd } from '../../components/Kbd';
 import { cancelRunning, invokeTool, sendText } from '../../stores/chat/actions';
+import { hasRunningTurn } from '../../stores/chat/running';
 import { convOf, useChat } from '../../stores/chat/state';
-import { hasParameters, inlineCommand, searchPalette, usePalette } from '../../stores/palette';
+import { hasParameters, inlineCommand, loadPalette, searchPalette, usePalette } from '../../stores/palette';
 import { useUi } from '../../stores/ui';
 import { PassthroughBanner } from '../passthrough/PassthroughBanner';
 import { optionId, Palette, PALETTE_ID } from './Palette';
 import { ToolFormDialog } from './ToolFormDialog';
-
-const NO_TURNS: string[] = [];
 
 /** The palette query: the text after a leading `/`, while it is one word. */
 function paletteQuery(text: string): string | null {
@@ -27,7 +26,7 @@ function paletteQuery(text: string): string | null {
 export function Composer(): JSX.Element {
   const activeId = useChat((s) => s.activeId);
   const passthrough = useChat((s) => (s.activeId ? convOf(s, s.activeId).passthrough : null));
-  const running = useChat((s) => (s.activeId ? (s.running[s.activeId] ?? NO_TURNS) : NO_TURNS));
+  const running = useChat((s) => s.activeId !== null && hasRunningTurn(s.streaming, s.activeId));
   const focusTick = useUi((s) => s.focusComposerTick);
   const entries = usePalette((s) => s.entries);
   const fuse = usePalette((s) => s.fuse);
@@ -44,7 +43,7 @@ export function Composer(): JSX.Element {
   const results = useMemo(() => (open ? searchPalette(entries, fuse, query) : []), [open, entries, fuse, query]);
 
   useEffect(() => {
-    if (open) void usePalette.getState().load();
+    if (open) void loadPalette();
   }, [open]);
   useEffect(() => setActive(0), [query]);
   useEffect(() => area.current?.focus(), [focusTick, activeId]);
@@ -157,7 +156,7 @@ export function Composer(): JSX.Element {
               <Kbd>⇧</Kbd>
               <Kbd>Enter</Kbd> new line
             </p>
-            {running.length > 0 && (
+            {running && (
               <Button size="sm" variant="secondary" icon="stop" aria-label="Stop" title="Stop the running turn" onClick={() => void cancelRunning()}>
                 Stop
               </Button>

@@ -4,11 +4,12 @@ import type { ConversationSummary } from '../../../../shared/contract';
 import { IconButton } from '../../components/Button';
 import { formatRelative } from '../../lib/format';
 import { renameConversation, selectConversation } from '../../stores/chat/actions';
+import { hasRunningTurn } from '../../stores/chat/running';
 import { useChat } from '../../stores/chat/state';
 
 export const ConversationItem = memo(function ConversationItem({ c, onDelete }: { c: ConversationSummary; onDelete: () => void }): JSX.Element {
   const active = useChat((s) => s.activeId === c.id);
-  const running = useChat((s) => (s.running[c.id]?.length ?? 0) > 0);
+  const running = useChat((s) => hasRunningTurn(s.streaming, c.id));
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(c.title);
   const title = c.title || 'Untitled';

@@ -5,7 +5,7 @@
  */
 import { useEffect, useState, type JSX } from 'react';
 import { Icon } from '../../components/Icon';
-import { useInstall, type DroppedItem } from '../../stores/install';
+import { dropToInstall, type DroppedItem } from '../../stores/install';
 
 function carriesFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files');
@@ -50,7 +50,7 @@ export function DropZone(): JSX.Element | null {
       e.preventDefault();
       depth = 0;
       setOver(false);
-      void useInstall.getState().drop(droppedItems(e.dataTransfer));
+      void dropToInstall(droppedItems(e.dataTransfer));
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', overFn);

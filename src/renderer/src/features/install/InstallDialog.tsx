@@ -7,18 +7,16 @@ import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
-import { useInstall } from '../../stores/install';
+import { cancelInstall, commitInstall, useInstall } from '../../stores/install';
 import { InstallPreview } from './InstallPreview';
 
 export function InstallDialog(): JSX.Element | null {
   const phase = useInstall((s) => s.phase);
-  const cancel = useInstall((s) => s.cancel);
-  const commit = useInstall((s) => s.commit);
   if (phase.step === 'idle') return null;
 
   if (phase.step === 'reading') {
     return (
-      <Dialog title={`Installing ${phase.name}`} onClose={cancel} width="w-[440px]" closeLabel="Cancel" footer={<Button onClick={cancel}>Cancel</Button>}>
+      <Dialog title={`Installing ${phase.name}`} onClose={cancelInstall} width="w-[440px]" closeLabel="Cancel" footer={<Button onClick={cancelInstall}>Cancel</Button>}>
         <p className="flex items-center gap-2 text-[13px] text-fg-muted">
           <Spinner /> {phase.detail}
         </p>
@@ -30,10 +28,10 @@ export function InstallDialog(): JSX.Element | null {
     return (
       <Dialog
         title={`Can’t install ${phase.name}`}
-        onClose={cancel}
+        onClose={cancelInstall}
         width="w-[480px]"
         footer={
-          <Button data-autofocus onClick={cancel}>
+          <Button data-autofocus onClick={cancelInstall}>
             Close
           </Button>
         }
@@ -50,7 +48,7 @@ export function InstallDialog(): JSX.Element | null {
   return (
     <Dialog
       title={preview.replaces ? `Update ${preview.name}` : `Install ${preview.name}`}
-      onClose={cancel}
+      onClose={cancelInstall}
       width="w-[560px]"
       closeLabel="Cancel"
       footer={
@@ -60,8 +58,8 @@ export function InstallDialog(): JSX.Element | null {
               <Spinner /> Installing…
             </span>
           )}
-          <Button onClick={cancel}>Cancel</Button>
-          <Button variant="primary" disabled={phase.committing} onClick={() => void commit()}>
+          <Button onClick={cancelInstall}>Cancel</Button>
+          <Button variant="primary" disabled={phase.committing} onClick={() => void commitInstall()}>
             Install
           </Button>
         </>

@@ -2,7 +2,7 @@
 import type { JSX, ReactNode } from 'react';
 import type { InstallPreviewView } from '../../../../shared/contract';
 import { Icon } from '../../components/Icon';
-import { useInstall } from '../../stores/install';
+import { toggleGrant } from '../../stores/install';
 
 const SHOWN_TOOLS = 8;
 
@@ -16,7 +16,6 @@ function Section({ title, children }: { title: string; children: ReactNode }): J
 }
 
 export function InstallPreview({ preview, grants, error }: { preview: InstallPreviewView; grants: string[]; error: string | null }): JSX.Element {
-  const toggle = useInstall((s) => s.toggleGrant);
   const more = preview.tools.length - SHOWN_TOOLS;
   return (
     <div className="text-[13px]">
@@ -77,12 +76,12 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
             {preview.requested.map((c) => (
               <li key={c.name}>
                 <label className="flex cursor-pointer items-start gap-2">
-                  <input type="checkbox" checked={grants.includes(c.name)} onChange={() => toggle(c.name)} aria-describedby={`cap-${c.name}-desc`} className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]" />
+                  <input type="checkbox" checked={grants.includes(c.name)} onChange={() => toggleGrant(c.name)} aria-describedby={`cap-${c.name}-desc`} className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]" />
                   <span className="min-w-0">
                     <span className="font-medium text-fg">{c.title}</span> <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
                     <span id={`cap-${c.name}-desc`} className="block text-xs text-fg-muted">
                       {c.description}
-                      <span className="text-fg-subtle">{c.enforced ? ' Enforced by Plugboard.' : ' Declared only: Plugboard does not sandbox plugins.'}</span>
+                      <span className="text-fg-subtle"> {c.enforcementNote}</span>
                     </span>
                   </span>
                 </label>

@@ -8,7 +8,7 @@ import { Button } from '../../components/Button';
 import { CopyButton } from '../../components/CopyButton';
 import { downloadText } from '../../lib/files';
 import { formatClock } from '../../lib/format';
-import { formatLogLine, useLogs } from '../../stores/plugin-logs';
+import { loadLogs, logText, useLogs } from '../../stores/plugin-logs';
 
 const SHOWN = 1000;
 const levelTone: Record<LogEvent['level'], string> = { debug: 'text-fg-subtle', info: 'text-fg-muted', warn: 'text-warn', error: 'text-bad' };
@@ -20,7 +20,7 @@ export function LogTab({ id }: { id: string }): JSX.Element {
   const follow = useRef(true);
 
   useEffect(() => {
-    void useLogs.getState().load(id);
+    void loadLogs(id);
   }, [id]);
 
   useLayoutEffect(() => {
@@ -28,7 +28,7 @@ export function LogTab({ id }: { id: string }): JSX.Element {
     if (el && follow.current) el.scrollTop = el.scrollHeight;
   }, [lines]);
 
-  const all = (): string => (useLogs.getState().logs[id] ?? []).map(formatLogLine).join('\n');
+  const all = (): string => logText(id);
   const shown = lines && lines.length > SHOWN ? lines.slice(lines.length - SHOWN) : (lines ?? []);
   // Keys by position in the whole log, so appending a line does not remount the others.
   const offset = (lines?.length ?? 0) - shown.length;

@@ -5,10 +5,9 @@
 import type { JSX } from 'react';
 import type { PluginDetail } from '../../../../shared/contract';
 import { Switch } from '../../components/Switch';
-import { usePluginDetail } from '../../stores/plugin-detail';
+import { setGranted } from '../../stores/plugin-detail';
 
 export function PermissionsTab({ detail }: { detail: PluginDetail }): JSX.Element {
-  const setGranted = usePluginDetail((s) => s.setGranted);
   const caps = detail.capabilities.filter((c) => c.requested || c.granted);
   if (caps.length === 0) return <p className="text-xs text-fg-subtle">This plugin requests no capabilities.</p>;
   return (
@@ -22,7 +21,7 @@ export function PermissionsTab({ detail }: { detail: PluginDetail }): JSX.Elemen
               {!c.requested && <span className="text-[10px] uppercase tracking-wide text-warn">not requested</span>}
             </div>
             <p className="text-[11.5px] text-fg-muted">{c.description}</p>
-            <p className="text-[11px] text-fg-subtle">{c.enforced ? 'Enforced by Plugboard' : 'Declared only: Plugboard does not sandbox plugins'}</p>
+            <p className="text-[11px] text-fg-subtle">{c.enforcementNote}</p>
           </div>
           <div className="pt-0.5">
             <Switch size="sm" checked={c.granted} label={`Grant ${c.name} to ${detail.id}`} onChange={(v) => void setGranted(detail.id, c.name, v)} />

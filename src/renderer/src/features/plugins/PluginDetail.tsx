@@ -10,7 +10,7 @@ import { FailureBlock } from '../../components/FailureBlock';
 import { Spinner } from '../../components/Spinner';
 import { Tabs } from '../../components/Tabs';
 import { usePluginDetail } from '../../stores/plugin-detail';
-import { usePlugins } from '../../stores/plugins';
+import { runLifecycle, usePlugins } from '../../stores/plugins';
 import { AboutTab } from './AboutTab';
 import { LogTab } from './LogTab';
 import { PermissionsTab } from './PermissionsTab';
@@ -23,7 +23,6 @@ type TabKey = 'tools' | 'permissions' | 'settings' | 'log' | 'about';
 export function PluginDetailView({ id, domId }: { id: string; domId: string }): JSX.Element | null {
   const p = usePlugins((s) => s.byId[id]);
   const busy = usePlugins((s) => s.busy[id]);
-  const lifecycle = usePlugins((s) => s.lifecycle);
   const detail = usePluginDetail((s) => s.details[id]);
   const error = usePluginDetail((s) => s.errors[id]);
   const [tab, setTab] = useState<TabKey>('tools');
@@ -43,13 +42,13 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
         </p>
         {p.health.failure && <FailureBlock failure={p.health.failure} stderrOpen={false} />}
         <div className="flex flex-wrap items-center gap-1.5">
-          <Button size="sm" icon="play" aria-label={`Start ${id}`} disabled={!!busy || running || !p.enabled} onClick={() => void lifecycle(id, 'start')}>
+          <Button size="sm" icon="play" aria-label={`Start ${id}`} disabled={!!busy || running || !p.enabled} onClick={() => void runLifecycle(id, 'start')}>
             Start
           </Button>
-          <Button size="sm" icon="power" aria-label={`Shut down ${id}`} disabled={!!busy || !running} onClick={() => void lifecycle(id, 'stop')}>
+          <Button size="sm" icon="power" aria-label={`Shut down ${id}`} disabled={!!busy || !running} onClick={() => void runLifecycle(id, 'stop')}>
             Shut down
           </Button>
-          <Button size="sm" icon="restart" aria-label={`Restart ${id}`} disabled={!!busy || !p.enabled} onClick={() => void lifecycle(id, 'restart')}>
+          <Button size="sm" icon="restart" aria-label={`Restart ${id}`} disabled={!!busy || !p.enabled} onClick={() => void runLifecycle(id, 'restart')}>
             Restart
           </Button>
           {busy && busy !== 'enable' && <Spinner className="ml-1 text-fg-subtle" />}

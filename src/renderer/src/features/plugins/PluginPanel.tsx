@@ -8,8 +8,8 @@ import { IconButton } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { watchStats } from '../../stores/plugin-stats';
-import { usePlugins } from '../../stores/plugins';
-import { useUi } from '../../stores/ui';
+import { refreshPlugins, usePlugins } from '../../stores/plugins';
+import { togglePanel } from '../../stores/ui';
 import { isTrouble } from './health';
 import { PluginRow } from './PluginRow';
 
@@ -36,8 +36,6 @@ export function PluginPanel(): JSX.Element {
   const byId = usePlugins((s) => s.byId);
   const loaded = usePlugins((s) => s.loaded);
   const loadError = usePlugins((s) => s.loadError);
-  const refresh = usePlugins((s) => s.refresh);
-  const close = useUi((s) => s.togglePanel);
   const [filter, setFilter] = useState('');
 
   useEffect(() => watchStats(), []);
@@ -58,8 +56,8 @@ export function PluginPanel(): JSX.Element {
           <h2 className="text-[13px] font-semibold">Plugins</h2>
           <Summary />
         </div>
-        <IconButton icon="restart" label="Reload plugin list" size="sm" onClick={() => void refresh()} />
-        <IconButton icon="x" label="Close panel" size="sm" onClick={() => close(false)} />
+        <IconButton icon="restart" label="Reload plugin list" size="sm" onClick={() => void refreshPlugins()} />
+        <IconButton icon="x" label="Close panel" size="sm" onClick={() => togglePanel(false)} />
       </header>
       <div className="border-b border-line px-3 py-1.5">
         <label className="flex items-center gap-1.5 rounded-md border border-line bg-subtle px-2 focus-within:border-accent">

@@ -6,9 +6,9 @@ import { memo, type JSX } from 'react';
 import { Icon } from '../../components/Icon';
 import { Switch } from '../../components/Switch';
 import { formatBytes, formatMs, formatPercent } from '../../lib/format';
-import { usePluginDetail } from '../../stores/plugin-detail';
+import { toggleDetail, usePluginDetail } from '../../stores/plugin-detail';
 import { useStats } from '../../stores/plugin-stats';
-import { usePlugins } from '../../stores/plugins';
+import { setPluginEnabled, usePlugins } from '../../stores/plugins';
 import { HealthStatus } from './HealthStatus';
 import { PluginDetailView } from './PluginDetail';
 
@@ -44,9 +44,7 @@ function Metrics({ id }: { id: string }): JSX.Element | null {
 export const PluginRow = memo(function PluginRow({ id }: { id: string }): JSX.Element | null {
   const p = usePlugins((s) => s.byId[id]);
   const busy = usePlugins((s) => s.busy[id]);
-  const setEnabled = usePlugins((s) => s.setEnabled);
   const expanded = usePluginDetail((s) => s.expanded === id);
-  const toggle = usePluginDetail((s) => s.toggle);
   if (!p) return null;
   const detailId = `plugin-detail-${id}`;
   return (
@@ -56,7 +54,7 @@ export const PluginRow = memo(function PluginRow({ id }: { id: string }): JSX.El
           type="button"
           aria-expanded={expanded}
           aria-controls={detailId}
-          onClick={() => toggle(id)}
+          onClick={() => toggleDetail(id)}
           className="group -ml-1 flex min-w-0 flex-1 items-start gap-1 rounded px-1 text-left"
         >
           <Icon name={expanded ? 'chevronDown' : 'chevronRight'} size={14} className="mt-[3px] shrink-0 text-fg-subtle group-hover:text-fg-muted" />
@@ -75,7 +73,7 @@ export const PluginRow = memo(function PluginRow({ id }: { id: string }): JSX.El
         </button>
         <div className="flex shrink-0 items-center gap-3 pt-0.5">
           <HealthStatus health={p.health} />
-          <Switch checked={p.enabled} label={`Enable ${id}`} disabled={busy === 'enable'} onChange={(v) => void setEnabled(id, v)} />
+          <Switch checked={p.enabled} label={`Enable ${id}`} disabled={busy === 'enable'} onChange={(v) => void setPluginEnabled(id, v)} />
         </div>
       </div>
       <div className="space-y-1 pb-2 pl-[30px] pr-3 empty:hidden">

@@ -6,8 +6,8 @@
 import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { PluginDetail, SettingView } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
-import { usePluginDetail } from '../../stores/plugin-detail';
-import { useAppInfo } from '../../stores/start';
+import { configurePlugin } from '../../stores/plugin-detail';
+import { useAppInfo } from '../../stores/app-info';
 
 const input =
   'w-full rounded-md border border-line-strong bg-bg px-2 py-1 text-[13px] text-fg placeholder:text-fg-subtle focus-visible:border-accent';
@@ -96,7 +96,6 @@ function Field({ s, value, onChange, onClear }: { s: SettingView; value: string 
 }
 
 export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
-  const configure = usePluginDetail((s) => s.configure);
   const secretStore = useAppInfo((s) => s.info?.secretStore);
   // Only the fields the person edited: the others show the current values as they change (say,
   // from another window), and saving leaves them alone.
@@ -115,7 +114,7 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
     }
     if (Object.keys(values).length === 0) return setResult({ ok: true, text: 'Nothing changed.' });
     setSaving(true);
-    const r = await configure(detail.id, values);
+    const r = await configurePlugin(detail.id, values);
     setSaving(false);
     setResult(r.ok ? { ok: true, text: r.detail || 'Saved.' } : { ok: false, text: r.message });
     // Saved fields show the stored values again (configure has reloaded them), so later changes
@@ -138,7 +137,7 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
           value={edited[s.key] ?? initial(s)}
           onChange={(v) => setEdited((d) => ({ ...d, [s.key]: v }))}
           onClear={() =>
-            void configure(detail.id, { [s.key]: null }).then((r) => setResult(r.ok ? { ok: true, text: `Cleared ${s.title || s.key}.` } : { ok: false, text: r.message }))
+            void configurePlugin(detail.id, { [s.key]: null }).then((r) => setResult(r.ok ? { ok: true, text: `Cleared ${s.title || s.key}.` } : { ok: false, text: r.message }))
           }
         />
       ))}

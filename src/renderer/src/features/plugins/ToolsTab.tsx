@@ -3,10 +3,9 @@ import type { JSX } from 'react';
 import type { PluginDetail } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
 import { Switch } from '../../components/Switch';
-import { usePluginDetail } from '../../stores/plugin-detail';
+import { setExposed } from '../../stores/plugin-detail';
 
 export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
-  const setExposed = usePluginDetail((s) => s.setExposed);
   const exposed = detail.tools.filter((t) => t.exposed).length;
   const total = detail.tools.length;
   if (total === 0) return <p className="text-xs text-fg-subtle">This plugin declares no tools.</p>;

@@ -2,18 +2,17 @@
 import { useState, type JSX } from 'react';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
-import { usePluginDetail } from '../../stores/plugin-detail';
-import { usePlugins } from '../../stores/plugins';
+import { collapseDetail } from '../../stores/plugin-detail';
+import { uninstallPlugin } from '../../stores/plugins';
 
 export function UninstallDialog({ id, name, onClose }: { id: string; name: string; onClose: () => void }): JSX.Element {
-  const uninstall = usePlugins((s) => s.uninstall);
   const [working, setWorking] = useState(false);
   const confirm = async (): Promise<void> => {
     setWorking(true);
-    const ok = await uninstall(id);
+    const ok = await uninstallPlugin(id);
     setWorking(false);
     if (ok) {
-      if (usePluginDetail.getState().expanded === id) usePluginDetail.setState({ expanded: null });
+      collapseDetail(id);
       onClose();
     }
   };

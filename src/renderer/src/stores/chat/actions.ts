@@ -7,9 +7,9 @@ import type { ChatMessage, Conversation, PaletteEntry } from '../../../../shared
 import { getApi } from '../../api';
 import { runOp } from '../ops';
 import { errorText, toastError } from '../toasts';
-import { convOf, patchConv, setRunning, sortList, useChat } from './state';
+import { heldIn, runningTurns, withoutConversation } from './running';
+import { convOf, patchConv, sortList, useChat } from './state';
 import { loadList, reconcile } from './sync';
-import { noteTurnStarted, resetStreaming } from './turns';
 
 const ACTIVE_KEY = 'plugboard.activeConversation';
 let localSeq = 0;
@@ -37,6 +37,15 @@ export function selectConversation(id: string | null): void {
   if (id && !convOf(useChat.getState(), id).loaded) void reconcile(id);
 }
 
+/** Opens the conversation `delta` places down the list (up when negative), within its ends. */
+export function stepConversation(delta: number): void {
+  const { list, activeId } = useChat.getState();
+  if (list.length === 0) return;
+  const i = list.findIndex((c) => c.id === activeId);
+  const next = list[Math.min(list.length - 1, Math.max(0, (i < 0 ? 0 : i) + delta))];
+  if (next) selectConversation(next.id);
+}
+
 /** Opens the conversation open last time (or the most recent one). */
 function openRemembered(): void {
   const { list } = useChat.getState();
@@ -58,8 +67,8 @@ export async function startChat(): Promise<void> {
 
 /**
  * After a reconnect: events were missed, so nothing that was streaming can be trusted. Other
- * conversations are forgotten (refetched when opened), the open one is refetched now, and
- * running turns are rebuilt from what the server reports. If the first load never got the list
+ * conversations are forgotten (refetched when opened), the open one is refetched now, and its
+ * snapshot says which of its turns still run. If the first load never got the list
  * (it gave up waiting for a slow first connection), the conversation to open is chosen now.
  */
 export async function resyncChat(): Promise<void> {
@@ -69,8 +78,8 @@ export async function resyncChat(): Promise<void> {
   const keep = new Set(active?.ids ?? []);
   const messages = { ...s.messages };
   for (const [id, m] of Object.entries(messages)) if (m?.status === 'streaming' && !keep.has(id)) delete messages[id];
-  useChat.setState({ messages, convs: s.activeId && active ? { [s.activeId]: active } : {}, running: {} });
-  resetStreaming();
+  // Until the snapshot lands, what runs is what is still shown streaming (the open conversation's).
+  useChat.setState({ messages, convs: s.activeId && active ? { [s.activeId]: active } : {}, streaming: heldIn(s.streaming, messages) });
   await loadList();
   const id = useChat.getState().activeId;
   if (id) await reconcile(id, true);
@@ -102,7 +111,11 @@ export async function deleteConversation(id: string): Promise<void> {
   const list = s.list.filter((c) => c.id !== id);
   const convs = { ...s.convs };
   delete convs[id];
-  useChat.setState({ list, convs });
+  // The server stops its turns without an `end` event: they end here, with their messages.
+  const streaming = withoutConversation(s.streaming, id);
+  const messages = { ...s.messages };
+  for (const m of Object.keys(s.streaming)) if (!(m in streaming)) delete messages[m];
+  useChat.setState({ list, convs, streaming, messages });
   if (s.activeId === id) selectConversation((list[index] ?? list[index - 1])?.id ?? null);
 }
 
@@ -123,8 +136,8 @@ export async function sendText(text: string): Promise<boolean> {
   patchConv(conversationId, (c) => ({ ids: [...c.ids, id] }));
   let error: string | null = null;
   try {
+    // A turn it starts is already known: the server sends the turn's `start` before this answer.
     const r = await getApi().invoke('chat.send', { conversationId, text });
-    if (r.ok && r.turnId) noteTurnStarted(conversationId, r.turnId);
     if (!r.ok) error = r.message;
   } catch (e) {
     error = errorText(e);
@@ -144,7 +157,6 @@ export async function invokeTool(entry: Pick<PaletteEntry, 'plugin' | 'name' | '
       toastError(`${entry.pluginName} · ${entry.name}: ${r.message}`);
       return false;
     }
-    noteTurnStarted(conversationId, r.turnId);
     return true;
   } catch (e) {
     toastError(`${entry.pluginName} · ${entry.name}: ${errorText(e)}`);
@@ -152,19 +164,11 @@ export async function invokeTool(entry: Pick<PaletteEntry, 'plugin' | 'name' | '
   }
 }
 
-/** Stops what runs in the open conversation (normally one turn). */
+/** Stops what runs in the open conversation (normally one turn); each turn's `end` event ends it. */
 export async function cancelRunning(): Promise<void> {
-  const id = useChat.getState().activeId;
-  if (!id) return;
-  const turns = useChat.getState().running[id] ?? [];
-  await Promise.all(turns.map((turnId) => runOp(() => getApi().invoke('chat.cancel', { turnId }), 'Stop')));
-  // Without any message the turn has nothing to end it; with one, its `end` event does.
-  setRunning(id, (t) => t.filter((x) => !turns.includes(x) || hasStreamingMessage(x)));
-}
-
-function hasStreamingMessage(turnId: string): boolean {
-  const { messages } = useChat.getState();
-  return Object.values(messages).some((m) => m?.turnId === turnId && m.status === 'streaming');
+  const { activeId, streaming } = useChat.getState();
+  if (!activeId) return;
+  await Promise.all(runningTurns(streaming, activeId).map((turnId) => runOp(() => getApi().invoke('chat.cancel', { turnId }), 'Stop')));
 }
 
 export async function exitPassthrough(): Promise<void> {

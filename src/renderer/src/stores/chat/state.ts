@@ -3,10 +3,13 @@
  * of its ids: a stream chunk then replaces exactly one message object, so only the row showing
  * that message re-renders, and the list (which selects the ids) does not.
  *
- * The actions live next door (actions.ts, turns.ts); this file is the shape and small helpers.
+ * The store holds state only; what changes it lives next door: actions.ts (what the user does),
+ * turns.ts (events), sync.ts (snapshots), with running.ts deriving which turns run. This file is
+ * the shape and small helpers, and imports none of them.
  */
 import { create } from 'zustand';
 import type { ChatMessage, ConversationSummary } from '../../../../shared/contract';
+import { NO_STREAMING, type StreamingIndex } from './running';
 
 export interface Passthrough {
   pluginId: string;
@@ -35,8 +38,11 @@ export interface ChatState {
   convs: Record<string, ConvState | undefined>;
   messages: Record<string, ChatMessage | undefined>;
   local: Record<string, LocalSend | undefined>;
-  /** Turns that are running, per conversation: the Stop button cancels these. */
-  running: Record<string, string[] | undefined>;
+  /**
+   * The streaming messages held here, with their conversation and turn (running.ts): the turns
+   * the Stop button cancels, and the running mark in the conversation list.
+   */
+  streaming: StreamingIndex;
 }
 
 export const useChat = create<ChatState>()(() => ({
@@ -47,7 +53,7 @@ export const useChat = create<ChatState>()(() => ({
   convs: {},
   messages: {},
   local: {},
-  running: {},
+  streaming: NO_STREAMING,
 }));
 
 export const emptyConv: ConvState = { ids: [], loaded: false, loadError: null, passthrough: null };
@@ -65,11 +71,4 @@ export function patchConv(id: string, fn: (c: ConvState) => Partial<ConvState>):
 
 export function sortList(list: ConversationSummary[]): ConversationSummary[] {
   return [...list].sort((a, b) => b.updatedAt - a.updatedAt);
-}
-
-export function setRunning(conversationId: string, fn: (turns: string[]) => string[]): void {
-  useChat.setState((s) => {
-    const next = fn(s.running[conversationId] ?? []);
-    return { running: { ...s.running, [conversationId]: next.length > 0 ? next : undefined } };
-  });
 }

@@ -1,11 +1,14 @@
-/** Loading conversations from the server and folding snapshots into local state. */
+/**
+ * Loading conversations from the server and folding snapshots into local state. Events are
+ * applied in turns.ts, which calls in here; nothing here calls back (no import cycle).
+ */
 import { getApi } from '../../api';
 import { errorText } from '../toasts';
 import { mergeSnapshot } from './merge';
-import { convOf, patchConv, setRunning, sortList, useChat } from './state';
+import { withSnapshot } from './running';
+import { convOf, patchConv, sortList, useChat } from './state';
 import { flushChunks } from './stream-buffer';
 import { withCappedText } from './text-cap';
-import { retrack } from './turns';
 
 export async function loadList(): Promise<void> {
   try {
@@ -48,9 +51,8 @@ export async function reconcile(conversationId: string, trustServer = false): Pr
     local,
     convs: { ...s.convs, [conversationId]: { ids: merged.ids, loaded: true, loadError: null, passthrough: snapshot.passthrough } },
     list: sortList([...s.list.filter((c) => c.id !== snapshot.id), { id: snapshot.id, title: snapshot.title, updatedAt: snapshot.updatedAt, messageCount: snapshot.messageCount }]),
+    // What streams in this conversation is what the merge holds as streaming: the snapshot's
+    // own messages, or the copies still streaming here that their `end` events will settle.
+    streaming: withSnapshot(s.streaming, conversationId, Object.values(merged.messages)),
   });
-  const streamingTurns = new Set<string>();
-  for (const m of Object.values(merged.messages)) if (m.status === 'streaming' && m.turnId) streamingTurns.add(m.turnId);
-  if (streamingTurns.size > 0) setRunning(conversationId, (t) => [...new Set([...t, ...streamingTurns])]);
-  retrack(Object.values(merged.messages));
 }

@@ -5,7 +5,16 @@
  * user's decisions: a disabled plugin or an unexposed tool contributes nothing.
  */
 import { createHash } from 'node:crypto';
-import type { PluginRegistry, ToolDeclaration } from './registry';
+import type { PluginRegistry } from '../host';
+
+export interface ToolDeclaration {
+  /** `plugin__tool`: unique across plugins, safe as a model function name. */
+  qualifiedName: string;
+  plugin: string;
+  tool: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
 
 export interface UserCommandView {
   plugin: string;

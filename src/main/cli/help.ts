@@ -1,0 +1,87 @@
+/**
+ * Each command's one-line summary and its --help text. They live apart from the commands so that
+ * `plugboard --help` and `plugboard <command> --help` load this file only, not the plugin host
+ * each command imports (the commands are loaded on demand: see main.ts).
+ */
+
+export const callHelp = `Usage: plugboard call <plugin> <function> [options]
+
+Calls one function of a plugin and streams its output as it arrives.
+<plugin> is a plugin folder, a manifest file, or the id of an installed plugin.
+
+Options:
+  --args JSON        arguments, a JSON object (default {})
+  --input TEXT       a passthrough turn, sent while the plugin keeps the session (repeatable)
+  --json             one JSON object per line: stream, complete, error, health, log
+  --timeout-ms N     the call's inactivity timeout (default: the plugin's, 30000)
+  --set KEY=VALUE    a setting, for a plugin run from a folder (repeatable; installed plugins
+                     use their configured settings: plugboard plugins config)
+  --data-dir DIR     where installed plugins live (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  -h, --help         this help
+
+Exit status: 0 when the call succeeds, 1 when it fails (any failure code, or success: false),
+2 on a usage error.`;
+
+export const checkHelp = `Usage: plugboard check <plugin> [--json]
+
+Checks a plugin before you publish it: the manifest, launch, handshake, declared versus
+announced tools, ping behaviour, a clean exit on shutdown, and nothing left running. On Linux
+it runs in the sandbox it gets once installed: its own folder, its data folder, the system
+folders and what it is granted, nothing else.
+<plugin> is a plugin folder, a manifest file, or an installed plugin's id (checked with its
+settings and granted capabilities).
+
+Options:
+  --set KEY=VALUE  a setting the plugin needs to start (repeatable)
+  --data-dir DIR   where installed plugins live
+  --no-sandbox     run it as it is, not in the sandbox it gets once installed (Linux)
+  --json      one JSON object: {"ok": bool, "plugin": id, "checks": [{name, status, detail}]}
+  -h, --help  this help
+
+Exit status: 0 when every check passes (warnings allowed), 1 otherwise, 2 on a usage error.`;
+
+export const benchHelp = `Usage: plugboard bench <plugin> <function> [--args JSON] [-n N] [--json]
+
+Makes N sequential calls through one running plugin (after a short warm-up) and prints the
+p50, p95 and p99 latency and the calls per second.
+
+Options:
+  --args JSON     arguments for every call (default {})
+  -n N            number of measured calls (default 1000)
+  --json          one JSON object: {n, p50_us, p95_us, p99_us, calls_per_s}
+  --data-dir DIR  where installed plugins live
+  -h, --help      this help`;
+
+export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--data-dir DIR] [--json]
+
+Commands:
+  list                                 every bundled and installed plugin, with its state
+  install <folder|.zip|.mcpb|.dxt>     install a plugin [--replace] [--grant CAP]... [--grant-none]
+  uninstall <id>                       stop and remove a plugin with its settings and secrets
+  expose <id>[:<tool>]                 switch a plugin or one of its tools on
+  unexpose <id>[:<tool>]               switch it off (calls are refused with tool_not_exposed)
+  enable <id> | disable <id>           a disabled plugin is never started
+  grant <id> <capability>...           add to the plugin's allow-list
+  revoke <id> <capability>...          remove from it
+  config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
+
+Options:
+  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  --json           machine-readable output
+  -h, --help       this help
+
+An install grants what the plugin requests unless you pass --grant (only those) or --grant-none.
+Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
+
+export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
+
+Serves the Plugboard UI and its API over HTTP and WebSocket, for a browser. Prints the URL to
+open; it carries a random token, and the server refuses requests without it or from another
+origin. --port 0 (the default) picks a free port. Binding to anything but a loopback address
+makes the UI reachable from other machines: do that only on a network you trust.
+
+Options:
+  --host ADDR      address to listen on (default 127.0.0.1)
+  --port N         port (default 0: any free port)
+  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  -h, --help       this help`;

@@ -1,0 +1,20 @@
+/**
+ * The plugin host's one door. Everything outside src/main/host imports from here and nothing else
+ * of the host (lint enforces it): the registry, the host itself for plugins run from a folder,
+ * manifests, the plugin check, and the types that cross the boundary.
+ */
+export { checkPlugin, type CheckItem, type CheckStatus } from './check';
+export type { CallOutcome } from './dialects/types';
+export { PluginHost, refusedCall, type HostOptions, type ToolsChangeEvent } from './host';
+export { describeManifestErrors, loadManifest } from './manifests';
+export type { SettingValue } from './process/launch';
+export { appReadOnlyFolders } from './process/sandbox-prepare';
+export type { SandboxSupport } from './process/sandbox-probe';
+export type { PluginRecord } from './registry/discovery';
+export type { GrantChoice, InstallOutcome, InstallPreview } from './registry/installer';
+export { coerceSetting } from './registry/settings';
+export { DataPaths, defaultDataDir } from './registry/paths';
+export type { SettingView } from './registry/plugin-settings';
+export { PluginRegistry, type Done, type RegistryOptions } from './registry/registry';
+export { FileSecretStore, type SecretStore } from './registry/secrets';
+export type { CallHandle, CallOptions, LaunchBinding, PassthroughChange } from './supervisor/supervisor';

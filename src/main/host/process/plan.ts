@@ -1,0 +1,26 @@
+/**
+ * What a launch is: the values of a plugin's settings, and the plan that says exactly what is
+ * spawned (launch.ts computes it; the sandbox wraps it; the supervisor runs it).
+ */
+
+export type SettingValue = string | number | boolean | string[];
+
+/** Whether the plan runs sandboxed; set when a sandbox was asked for. */
+export type SandboxState = { active: true } | { active: false; reason: string };
+
+export interface LaunchPlan {
+  ok: true;
+  file: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  /** The command as it will run, for messages. */
+  displayCommand: string[];
+  pathSearched: string;
+  /** What the start is doing, when it is more than launching (say, a launcher installing on first run). */
+  note?: string;
+  /** The handshake deadline this launch needs, when longer than the plugin's (a first-run install). */
+  handshakeMs?: number;
+  sandbox?: SandboxState;
+}
+

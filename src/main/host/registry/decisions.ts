@@ -1,0 +1,128 @@
+/**
+ * What a person decides about each plugin: whether it is enabled, which of its tools are exposed,
+ * which capabilities it is granted, and its settings. Each decision is checked, written to the
+ * state file, audited (refusals too), and applied to the host at once: a disabled plugin stops, a
+ * running plugin restarts with new grants or settings. Reads default to what a plugin that was
+ * never touched gets: bundled plugins are granted what they request.
+ */
+import { requestedCapabilities } from '../../../shared/capabilities';
+import { failure, type Outcome, type Result } from '../../../shared/failures';
+import type { PluginSpec, ToolSpec } from '../../../shared/model';
+import type { PluginHost } from '../host';
+import type { AuditAction, AuditLog } from './audit';
+import type { PluginBindings } from './bindings';
+import type { PluginSettings } from './plugin-settings';
+import type { RecordBook } from './records';
+import { defaultPluginState, type PluginState, type StateStore } from './state';
+
+/** What a decision answers: what it did, or why it refused (audited either way). */
+export type Done = Outcome<{ detail: string }>;
+
+export interface DecisionDeps {
+  state: StateStore;
+  audit: AuditLog;
+  records: RecordBook;
+  host: PluginHost;
+  /** Set once the registry has made them (they read decisions back). */
+  bindings(): PluginBindings;
+  settings(): PluginSettings;
+  /** A plugin's tools, declared and announced. */
+  tools(id: string): ToolSpec[];
+}
+
+export class Decisions {
+  constructor(private readonly deps: DecisionDeps) {}
+
+  /** The person's decisions about a plugin; defaults for one never touched. */
+  pluginState(id: string): PluginState {
+    const saved = this.deps.state.plugin(id);
+    if (saved) return saved;
+    const rec = this.deps.records.get(id);
+    // Bundled plugins ship with the app: what they request is granted until the person revokes it.
+    return defaultPluginState(rec?.source === 'bundled' && rec.spec ? requestedCapabilities(rec.spec) : []);
+  }
+
+  /** The plugin's manifest, or why there is none. */
+  loaded(id: string): Result<PluginSpec> {
+    const rec = this.deps.records.get(id);
+    if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
+    if (!rec.spec) return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
+    return { ok: true, value: rec.spec };
+  }
+
+  /** Writes a change to a plugin's decisions (defaults filled in) and says so. */
+  async update(id: string, fn: (s: PluginState) => void): Promise<void> {
+    const fallback = this.pluginState(id);
+    await this.deps.state.update((state) => {
+      const s = state.plugins[id] ?? structuredClone(fallback);
+      fn(s);
+      state.plugins[id] = s;
+    });
+    this.deps.records.changed(id, 'state');
+  }
+
+  async setEnabled(id: string, enabled: boolean): Promise<Done> {
+    const action: AuditAction = enabled ? 'enable' : 'disable';
+    if (!this.deps.records.has(id)) return this.deps.audit.refused(action, id, failure('not_found', `no plugin "${id}"`));
+    await this.update(id, (s) => {
+      s.enabled = enabled;
+    });
+    const spec = this.deps.records.get(id)?.spec;
+    if (enabled && spec) await this.deps.bindings().rebind(spec);
+    await this.deps.host.setEnabled(id, enabled);
+    return this.deps.audit.done(action, id, enabled ? 'enabled' : 'disabled');
+  }
+
+  async setExposed(id: string, tool: string | undefined, exposed: boolean): Promise<Done> {
+    const action: AuditAction = exposed ? 'expose' : 'unexpose';
+    if (!this.deps.records.has(id)) return this.deps.audit.refused(action, id, failure('not_found', `no plugin "${id}"`));
+    if (tool !== undefined) {
+      const known = this.deps.tools(id).map((t) => t.name);
+      if (known.length > 0 && !known.includes(tool)) {
+        return this.deps.audit.refused(action, id, failure('not_found', `${id} has no tool "${tool}" (it has: ${known.join(', ')})`), { tool });
+      }
+    }
+    await this.update(id, (s) => {
+      if (tool === undefined) s.exposed = exposed;
+      else if (exposed) delete s.tools[tool];
+      else s.tools[tool] = false;
+    });
+    return this.deps.audit.done(action, id, `${tool === undefined ? id : `${id}:${tool}`} ${exposed ? 'exposed' : 'unexposed'}`, tool ? { tool } : {});
+  }
+
+  grant(id: string, capabilities: string[]): Promise<Done> {
+    return this.changeGrants(id, capabilities, true);
+  }
+
+  revoke(id: string, capabilities: string[]): Promise<Done> {
+    return this.changeGrants(id, capabilities, false);
+  }
+
+  private async changeGrants(id: string, caps: string[], grant: boolean): Promise<Done> {
+    const action: AuditAction = grant ? 'grant' : 'revoke';
+    const spec = this.loaded(id);
+    if (!spec.ok) return this.deps.audit.refused(action, id, spec);
+    const requested = requestedCapabilities(spec.value);
+    const unknown = grant ? caps.filter((c) => !requested.includes(c)) : [];
+    if (unknown.length > 0) {
+      const why = failure('invalid_input', `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'})`);
+      return this.deps.audit.refused(action, id, why, { capabilities: caps });
+    }
+    await this.update(id, (s) => {
+      s.grants = grant ? [...new Set([...s.grants, ...caps])] : s.grants.filter((g) => !caps.includes(g));
+    });
+    // Grants are read at launch (handshake checks, secrets in the environment): restart a running plugin.
+    await this.deps.bindings().applyToRunning(spec.value);
+    return this.deps.audit.done(action, id, `${grant ? 'granted' : 'revoked'} ${caps.join(', ')}`, { capabilities: caps });
+  }
+
+  /** Sets settings (see PluginSettings.configure); a running plugin restarts with them. */
+  async configure(id: string, values: Record<string, unknown>): Promise<Done> {
+    const spec = this.loaded(id);
+    if (!spec.ok) return this.deps.audit.refused('configure', id, spec);
+    const r = await this.deps.settings().configure(id, spec.value.settings, values);
+    if (!r.ok) return this.deps.audit.refused('configure', id, r);
+    await this.deps.bindings().applyToRunning(spec.value);
+    return this.deps.audit.done('configure', id, r.detail);
+  }
+}

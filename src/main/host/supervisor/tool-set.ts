@@ -1,0 +1,72 @@
+/**
+ * A plugin's tools: those its manifest declares, completed by those the running plugin announces
+ * (MCP `tools/list`, G-Assist `commands`, rterm `exposed_tools`). A declared tool keeps its
+ * description; an announced schema replaces a declared one that says nothing (no properties).
+ * An announcement that changes the list (MCP `list_changed`) is published with what was added and
+ * removed, so the palette and the panel can follow without a reload.
+ */
+import { Disposable, Emitter } from '../../../shared/lifecycle';
+import type { ToolSpec } from '../../../shared/model';
+
+export interface ToolsChange {
+  tools: ToolSpec[];
+  added: string[];
+  removed: string[];
+}
+
+export class ToolSet extends Disposable {
+  private announced: ToolSpec[] | undefined;
+  private merged: ToolSpec[] | null = null;
+  private readonly _onDidChange = this._register(new Emitter<ToolsChange>());
+  readonly onDidChange = this._onDidChange.event;
+
+  constructor(private readonly declared: readonly ToolSpec[]) {
+    super();
+  }
+
+  get all(): ToolSpec[] {
+    if (this.merged) return this.merged;
+    const out = new Map<string, ToolSpec>();
+    for (const t of this.declared) out.set(t.name, t);
+    for (const t of this.announced ?? []) {
+      const d = out.get(t.name);
+      if (!d || isEmptySchema(d.parameters)) out.set(t.name, d ? { ...d, parameters: t.parameters } : t);
+    }
+    this.merged = [...out.values()];
+    return this.merged;
+  }
+
+  /** What the running plugin announced, if it announces anything. */
+  get announcedTools(): ToolSpec[] | undefined {
+    return this.announced;
+  }
+
+  find(name: string): ToolSpec | undefined {
+    return this.all.find((t) => t.name === name);
+  }
+
+  /**
+   * Whether a call to `name` may go to the plugin. A plugin that declares or announces tools is
+   * held to them; one that does neither (a generic JSON-RPC server, a plugin not yet launched that
+   * declares nothing) is asked, and answers for itself.
+   */
+  permits(name: string): boolean {
+    if (this.declared.length === 0 && !this.announced?.length) return true;
+    return this.find(name) !== undefined;
+  }
+
+  announce(tools: ToolSpec[]): void {
+    const before = new Set(this.all.map((t) => t.name));
+    this.announced = tools;
+    this.merged = null;
+    const after = new Set(this.all.map((t) => t.name));
+    const added = [...after].filter((n) => !before.has(n));
+    const removed = [...before].filter((n) => !after.has(n));
+    this._onDidChange.fire({ tools: this.all, added, removed });
+  }
+}
+
+export function isEmptySchema(s: Record<string, unknown>): boolean {
+  const props = s.properties as Record<string, unknown> | undefined;
+  return !props || Object.keys(props).length === 0;
+}

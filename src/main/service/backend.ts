@@ -1,0 +1,136 @@
+/**
+ * The service behind the contract: every command of src/shared/contract.ts, implemented once over
+ * the registry (plugins, installs, settings) and the chat service (conversations), and every
+ * event, gathered in one stream. The Electron IPC binding and the WebSocket server both call
+ * `invoke` with an input they have already checked against the contract's schema, and forward
+ * `onDidEvent` to their clients. Nothing here talks to a plugin process: that is the host's.
+ */
+import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '../../shared/contract';
+import { Disposable, Emitter } from '../../shared/lifecycle';
+import { ChatService } from '../assistant/chat';
+import { ConversationStore } from '../assistant/store';
+import type { PluginRegistry } from '../host';
+import { Installs } from './installs';
+import { LogBook } from './logbook';
+import { PluginViews } from './plugin-views';
+import { processStats } from './stats';
+
+export type BackendEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
+
+type Handlers = { [C in CommandName]: (input: CommandInput<C>) => Promise<CommandOutput<C>> | CommandOutput<C> };
+
+export interface BackendOptions {
+  registry: PluginRegistry;
+  version: string;
+  transport: AppInfo['transport'];
+  /** Where uploaded files (web UI drag-and-drop) are kept until installed. */
+  uploadsDir?: string;
+}
+
+export class Backend extends Disposable {
+  private readonly logs = new LogBook();
+  private readonly views: PluginViews;
+  private readonly installs: Installs;
+  private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
+  readonly onDidEvent = this._onDidEvent.event;
+  private readonly handlers: Handlers;
+
+  private constructor(
+    private readonly opts: BackendOptions,
+    readonly chat: ChatService,
+    private readonly store: ConversationStore,
+  ) {
+    super();
+    const { registry } = opts;
+    this.views = new PluginViews(registry);
+    this.installs = this._register(new Installs(registry, opts.uploadsDir));
+    const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
+    this._register(registry.onDidChangeHealth((h) => fire({ name: 'health', payload: h })));
+    this._register(
+      registry.onDidLog((l) => {
+        this.logs.add(l);
+        fire({ name: 'log', payload: l });
+      }),
+    );
+    this._register(registry.onDidChange((c) => fire({ name: 'plugins.changed', payload: c })));
+    this._register(
+      registry.onDidChangeTools(({ pluginId, added, removed }) => {
+        // The palette and the panel refetch; the plugin's log says what changed, and when.
+        const what = [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean).join('; ');
+        if (!what) return;
+        const line = { pluginId, source: 'host' as const, level: 'info' as const, message: `tools changed: ${what}`, at: Date.now() };
+        this.logs.add(line);
+        fire({ name: 'log', payload: line });
+        fire({ name: 'plugins.changed', payload: { id: pluginId, reason: 'tools', tools: { added, removed } } });
+      }),
+    );
+    this._register(chat.onDidEvent(fire));
+    this.handlers = this.createHandlers();
+  }
+
+  static async create(opts: BackendOptions): Promise<Backend> {
+    const store = await ConversationStore.open(opts.registry.paths.conversations);
+    return new Backend(opts, new ChatService(opts.registry, store), store);
+  }
+
+  invoke<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C>> {
+    return Promise.resolve((this.handlers[name] as (i: CommandInput<C>) => CommandOutput<C> | Promise<CommandOutput<C>>)(input));
+  }
+
+  /** Writes pending conversation changes to disk now. */
+  flush(): void {
+    this.store.flush();
+  }
+
+  /** Remembers a file the web UI uploaded; `install.preview` refers to it by id. */
+  registerUpload(file: string): string {
+    return this.installs.registerUpload(file);
+  }
+
+  private createHandlers(): Handlers {
+    const { registry } = this.opts;
+    const { chat, views, installs } = this;
+    return {
+      'app.info': () => ({
+        version: this.opts.version,
+        platform: process.platform,
+        transport: this.opts.transport,
+        dataDir: registry.paths.root,
+        secretStore: registry.secrets.description,
+      }),
+      'plugins.list': () => views.list(),
+      'plugins.detail': ({ id }) => views.detail(id),
+      'plugins.start': ({ id }) => registry.start(id),
+      'plugins.stop': ({ id }) => registry.stop(id),
+      'plugins.restart': ({ id }) => registry.restart(id),
+      'plugins.setEnabled': ({ id, enabled }) => registry.setEnabled(id, enabled),
+      'plugins.setExposed': ({ id, tool, exposed }) => registry.setExposed(id, tool, exposed),
+      'plugins.grant': ({ id, capabilities }) => registry.grant(id, capabilities),
+      'plugins.revoke': ({ id, capabilities }) => registry.revoke(id, capabilities),
+      'plugins.configure': ({ id, values }) => registry.configure(id, values),
+      'plugins.uninstall': ({ id }) => registry.uninstall(id),
+      'plugins.logs': ({ id }) => this.logs.of(id),
+      'plugins.stats': () => processStats(registry),
+      'install.preview': (input) => installs.preview(input),
+      'install.commit': (input) => installs.commit(input),
+      'install.cancel': ({ token }) => installs.cancel(token),
+      'palette.list': () => views.palette(),
+      'chat.list': () => chat.list(),
+      'chat.create': ({ title }) => chat.create(title),
+      'chat.get': ({ id }) => chat.get(id),
+      'chat.rename': ({ id, title }) => chat.rename(id, title),
+      'chat.delete': ({ id }) => chat.delete(id),
+      'chat.send': ({ conversationId, text }) => chat.send(conversationId, text),
+      'chat.invoke': ({ conversationId, plugin, tool, args }) => chat.invoke(conversationId, plugin, tool, args),
+      'chat.cancel': ({ turnId }) => chat.cancel(turnId),
+      'chat.exitPassthrough': ({ conversationId }) => chat.exitPassthrough(conversationId),
+    };
+  }
+
+  override dispose(): void {
+    if (this.isDisposed) return;
+    this.chat.dispose();
+    this.store.dispose();
+    super.dispose();
+  }
+}

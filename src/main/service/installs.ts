@@ -1,0 +1,83 @@
+/**
+ * Installing from the UI: a package arrives as a path (the desktop app) or as an upload (the web
+ * UI, which cannot hand over a path), is previewed under a token, and is then committed or
+ * cancelled. An uploaded file is deleted once it is installed, refused or dropped, and only ever
+ * inside the uploads folder.
+ */
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import type { CapabilityView, CommandInput, CommandOutput } from '../../shared/contract';
+import { failure } from '../../shared/failures';
+import type { IDisposable } from '../../shared/lifecycle';
+import { isInside } from '../fs';
+import type { PluginRegistry } from '../host';
+import { capabilityView } from './plugin-views';
+
+export class Installs implements IDisposable {
+  private readonly previews = new Map<string, { source: string; upload?: string }>();
+  private readonly uploads = new Map<string, string>();
+
+  constructor(
+    private readonly registry: PluginRegistry,
+    /** Where uploaded files wait until installed (web UI). */
+    private readonly uploadsDir: string | undefined,
+  ) {}
+
+  /** Remembers a file the web UI uploaded; `install.preview` refers to it by id. */
+  registerUpload(file: string): string {
+    const id = randomUUID().replace(/-/g, '');
+    this.uploads.set(id, file);
+    return id;
+  }
+
+  async preview({ source }: CommandInput<'install.preview'>): Promise<CommandOutput<'install.preview'>> {
+    const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
+    if (!file) return failure('not_found', 'that upload is gone; drop the file again');
+    const p = await this.registry.preview(file);
+    if (!p.ok) {
+      // A refused upload is of no further use: the person drops a fixed file next.
+      if (source.kind === 'upload') this.dropUpload(source.uploadId);
+      return p;
+    }
+    const token = randomUUID();
+    this.previews.set(token, { source: file, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
+    const { preview } = p;
+    const requested: CapabilityView[] = preview.requested.map((c) => ({ ...capabilityView(c, this.registry), requested: true, granted: false }));
+    return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null } };
+  }
+
+  async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
+    const p = this.previews.get(token);
+    if (!p) return failure('invalid_state', 'this preview has expired; drop the plugin again');
+    const r = await this.registry.install(p.source, { replace, grant: grants });
+    if (!r.ok) return r;
+    this.forget(token);
+    return { ok: true, detail: r.detail, id: r.id };
+  }
+
+  cancel(token: string): CommandOutput<'install.cancel'> {
+    this.forget(token);
+    return { ok: true, detail: 'cancelled' };
+  }
+
+  private forget(token: string): void {
+    const p = this.previews.get(token);
+    this.previews.delete(token);
+    if (p?.upload) this.dropUpload(p.upload);
+  }
+
+  /** Deletes an uploaded file's own folder, and only ever one inside the uploads folder. */
+  private dropUpload(uploadId: string): void {
+    const file = this.uploads.get(uploadId);
+    this.uploads.delete(uploadId);
+    const dir = this.uploadsDir;
+    if (!file || !dir) return;
+    const own = path.dirname(file);
+    if (own !== path.resolve(dir) && isInside(path.resolve(dir), own)) rmSync(own, { recursive: true, force: true });
+  }
+
+  dispose(): void {
+    for (const token of [...this.previews.keys()]) this.forget(token);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * What the UI shows of plugins, computed from the registry's records and decisions: the list row
+ * (PluginView), the expanded detail (tools, capabilities, settings), and the `/` palette.
+ */
+import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
+import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
+import type { PluginRegistry } from '../host';
+import { autoApprovedTools, exposedDeclarations, exposedUserCommands } from '../assistant/tools';
+
+/** A capability as it is enforced here: by the sandbox where plugins run in one. */
+export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {
+  const info = capabilityInfo(name);
+  const here = capabilityHere(name, registry.sandboxSupport.available);
+  return { name, title: info.title, description: info.description, enforcement: here.enforcement, enforcementNote: here.note, enforced: here.enforced };
+}
+
+export class PluginViews {
+  constructor(private readonly registry: PluginRegistry) {}
+
+  list(): PluginView[] {
+    return this.registry.list().map((r) => this.view(r.id));
+  }
+
+  view(id: string): PluginView {
+    const { registry } = this;
+    const rec = registry.record(id);
+    const spec = rec?.spec;
+    const state = registry.pluginState(id);
+    const tools = registry.tools(id);
+    return {
+      id,
+      name: spec?.name ?? id,
+      version: spec?.version ?? null,
+      description: spec?.description ?? '',
+      source: rec?.source ?? 'installed',
+      dialect: spec?.dialect ?? null,
+      persistent: spec?.persistent ?? false,
+      error: rec?.error ?? null,
+      enabled: state.enabled,
+      exposed: state.exposed,
+      toolCount: tools.length,
+      exposedCount: tools.filter((t) => t.exposed).length,
+      requested: spec ? requestedCapabilities(spec) : [],
+      granted: state.grants,
+      needsSettings: registry.missingSettings(id),
+      health: registry.health(id) ?? { pluginId: id, state: 'failed', reason: rec?.error ?? 'not loaded', pingRttMs: null, restarts: 0, pid: null, at: Date.now() },
+    };
+  }
+
+  async detail(id: string): Promise<PluginDetail | null> {
+    const { registry } = this;
+    const rec = registry.record(id);
+    if (!rec) return null;
+    const spec = rec.spec;
+    const auto = new Set(spec?.autoApprovedTools ?? []);
+    const commands = new Set(spec?.userCommands.map((c) => c.name) ?? []);
+    const requested = spec ? requestedCapabilities(spec) : [];
+    const granted = registry.pluginState(id).grants;
+    return {
+      ...this.view(id),
+      dir: rec.dir,
+      manifestPath: spec?.manifestPath ?? null,
+      command: spec?.command ?? [],
+      tools: registry.tools(id).map((t) => ({ ...t, autoApproved: auto.has(t.name), userCommand: commands.has(t.name) })),
+      capabilities: [...new Set([...requested, ...granted])].map((c) => ({ ...capabilityView(c, registry), requested: requested.includes(c), granted: granted.includes(c) })),
+      settings: spec ? await registry.settings.view(id, spec.settings) : [],
+    };
+  }
+
+  palette(): PaletteEntry[] {
+    const { registry } = this;
+    const auto = new Set(autoApprovedTools(registry));
+    const name = (id: string): string => registry.record(id)?.spec?.name ?? id;
+    const tools: PaletteEntry[] = exposedDeclarations(registry).map((d) => ({
+      kind: 'tool',
+      plugin: d.plugin,
+      pluginName: name(d.plugin),
+      name: d.tool,
+      description: d.description,
+      parameters: d.parameters,
+      autoApproved: auto.has(d.qualifiedName),
+    }));
+    const commands: PaletteEntry[] = exposedUserCommands(registry).map((c) => ({
+      kind: 'command',
+      plugin: c.plugin,
+      pluginName: name(c.plugin),
+      name: c.name,
+      description: c.description,
+      parameters: registry.tools(c.plugin).find((t) => t.name === c.name)?.parameters ?? { type: 'object', properties: {} },
+      autoApproved: false,
+    }));
+    return [...commands, ...tools];
+  }
+}
