@@ -44,9 +44,11 @@ describe('MCP tools that run as tasks', () => {
     });
     const f = expectFailure(await handle.done);
     expect(f.code).toBe('cancelled');
+    // The server writes the line once it sees tasks/cancel; wait for the whole line.
+    const written = (): string => (existsSync(file) ? readFileSync(file, 'utf8') : '');
     const until = Date.now() + 5000;
-    while (!existsSync(file) && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
-    expect(readFileSync(file, 'utf8')).toMatch(/^cancelled \S+\n$/);
+    while (!written().endsWith('\n') && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
+    expect(written()).toMatch(/^cancelled \S+\n$/);
   });
 
   it('does not offer a task-only tool of a server without task support, and says why', async () => {
