@@ -35,10 +35,15 @@ describe('rterm.plugin.v1 dialect', () => {
     expect(sup.health.state).toBe('stopped');
   });
 
-  it('classifies every failure of the taxonomy', async () => {
+  it('classifies every failure of the taxonomy as rune-terminal does', async () => {
     const cases: Array<[string, string, RegExp]> = [
+      // rune-terminal reports `crashed` here; the mapping is the supervisor's (Instance.launch).
       ['exit-before-handshake', 'handshake_failed', /exited during the handshake/],
-      ['hang-handshake', 'handshake_failed', /no handshake within 500 ms/],
+      ['hang-handshake', 'timeout', /no handshake within 500 ms/],
+      ['wrong-type-handshake', 'handshake_failed', /expected a handshake, got a "response" message/],
+      ['no-tools', 'handshake_failed', /exposed_tools must be a non-empty array/],
+      ['ok-with-error', 'malformed_response', /status "ok" must not carry an error/],
+      ['error-without-message', 'malformed_response', /status "error" must carry error\.message/],
       ['junk', 'malformed_response', /not one JSON object/],
       ['bad-manifest', 'handshake_failed', /manifest\.plugin_version is missing/],
       ['other-id', 'handshake_failed', /says it is "someone-else"/],

@@ -144,13 +144,18 @@ describe('install refusals leave the data directory exactly as it was', () => {
     await expectRefused(dir, /functions\[0\]\.parameters\.type: expected "object"/);
   });
 
-  it('refuses an executable outside the plugin folder', async () => {
+  it('refuses a relative executable outside the plugin folder, and a placeholder path that climbs out of its folder', async () => {
     const dir = pyPlugin(path.join(src, 'outside'), manifestOf('outside', { executable: '../../bin/tool.py' }));
     await expectRefused(dir, /the executable "\.\.\/\.\.\/bin\/tool\.py" is outside the plugin folder/);
-    const abs = path.join(src, 'abs-script');
-    mkdirSync(abs);
-    writeFileSync(path.join(abs, 'plugboard.json'), JSON.stringify({ id: 'abs-script', protocol: 'jsonrpc', command: ['python3', '/etc/evil.py'] }));
-    await expectRefused(abs, /the script "\/etc\/evil\.py" is outside the plugin folder/);
+    // Checked after substitution: `${HOME}/../../bin/sh` is /bin/sh, not a path inside HOME.
+    const home = path.join(src, 'home-escape');
+    mkdirSync(home);
+    writeFileSync(path.join(home, 'plugboard.json'), JSON.stringify({ id: 'home-escape', protocol: 'jsonrpc', command: ['${HOME}/../../bin/sh'] }));
+    await expectRefused(home, /the executable "\$\{HOME\}\/\.\.\/\.\.\/bin\/sh" leaves \$\{HOME\}/);
+    const up = path.join(src, 'dirname-escape');
+    mkdirSync(up);
+    writeFileSync(path.join(up, 'plugboard.json'), JSON.stringify({ id: 'dirname-escape', protocol: 'jsonrpc', command: ['node', '${__dirname}/../shared/server.js'] }));
+    await expectRefused(up, /the argument "\$\{__dirname\}\/\.\.\/shared\/server\.js" leaves the plugin folder/);
   });
 
   it('refuses a duplicate id unless replacing is asked for', async () => {

@@ -17,7 +17,9 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   );
   const arg = positionals[0] as string;
   let target = arg;
-  let settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
+  // Checked against the plugin's settings (types, folders that exist) once its manifest is read.
+  const set = parsePairs(values.set ?? []);
+  let settings: Record<string, SettingValue> = {};
   let allowedCapabilities: string[] | undefined;
   let unknown: string | undefined;
   const dataDir = dataDirOf(values['data-dir']);
@@ -27,7 +29,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
     const rec = registry.record(arg);
     if (rec) {
       target = rec.dir;
-      settings = { ...(rec.spec ? await registry.settings.launchValues(arg, rec.spec.settings) : {}), ...settings };
+      settings = rec.spec ? await registry.settings.launchValues(arg, rec.spec.settings) : {};
       allowedCapabilities = registry.pluginState(arg).grants;
     } else if (!existsSync(arg)) {
       unknown = `no plugin "${arg}" is bundled or installed (data directory ${dataDir}), and there is no folder or file ${path.resolve(arg)}`;
@@ -39,6 +41,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
     ? { spec: undefined, items: [{ name: 'manifest' as const, status: 'fail' as const, detail: unknown }] }
     : await checkPlugin(target, {
         settings,
+        set,
         ...(allowedCapabilities ? { allowedCapabilities } : {}),
         // Checked as it will run: sandboxed (where the sandbox works), the data directory hidden from it.
         ...(values['no-sandbox'] ? {} : { sandbox: { hiddenRoot: dataDir, extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }) } }),

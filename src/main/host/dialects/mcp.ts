@@ -17,6 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { failure, ok, type Result } from '../../../shared/failures';
 import type { ToolSpec } from '../../../shared/model';
+import { toolOutcome } from './mcp-results';
+import { callAsTask } from './mcp-tasks';
 import { SessionBase } from './session-base';
 import { asRecord, describeValue, logLevelOf } from './values';
 import {
@@ -113,6 +115,13 @@ class SupervisedTransport implements Transport {
 class McpSession extends SessionBase implements DialectSession {
   readonly cancelStopsWork = true;
   private nextToken = 1;
+  /** Tools whose `execution.taskSupport` is `required`: they run as MCP tasks (mcp-tasks.ts). */
+  private readonly taskTools = new Set<string>();
+  /**
+   * Tools the server lists but that cannot be called, each with the reason: a task-only tool of a
+   * server that does not announce task support for tools/call. Not offered as tools.
+   */
+  readonly hiddenTools = new Map<string, string>();
   private readonly transport: SupervisedTransport;
   private readonly client: Client;
 
@@ -160,13 +169,26 @@ class McpSession extends SessionBase implements DialectSession {
   }
 
   private async listTools(timeoutMs: number): Promise<Result<ToolSpec[]>> {
-    if (!this.client.getServerCapabilities()?.tools) return ok([]);
+    const caps = this.client.getServerCapabilities();
+    if (!caps?.tools) return ok([]);
+    const serverRunsTasks = asRecord(asRecord(asRecord(caps.tasks)?.requests)?.tools)?.call !== undefined;
     const out: ToolSpec[] = [];
     let cursor: string | undefined;
+    this.taskTools.clear();
+    this.hiddenTools.clear();
     try {
       do {
         const page = await this.client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
         for (const t of page.tools) {
+          if (t.execution?.taskSupport === 'required') {
+            if (!serverRunsTasks) {
+              const reason = 'it can only run as an MCP task, and the server does not announce task support for tools/call (capabilities.tasks.requests.tools.call)';
+              this.hiddenTools.set(t.name, reason);
+              this.ctx.diagnostic('warn', `tool ${t.name} is not offered: ${reason}`);
+              continue;
+            }
+            this.taskTools.add(t.name);
+          }
           out.push({ name: t.name, description: t.description ?? '', parameters: t.inputSchema as Record<string, unknown> });
         }
         cursor = page.nextCursor;
@@ -186,27 +208,33 @@ class McpSession extends SessionBase implements DialectSession {
         sink.stream(typeof p.message === 'string' ? p.message : { progress: p.progress, total: p.total });
       },
     });
-    const offCancel = req.cancel.onCancel((reason) => {
-      const text = typeof reason === 'object' && reason !== null && 'message' in reason ? String(reason.message) : 'cancelled';
-      this.transport.cancel(progressToken, text);
-    });
+    // A task is cancelled with tasks/cancel by its own loop; a plain call like this.
+    const offCancel = this.taskTools.has(req.tool)
+      ? () => {}
+      : req.cancel.onCancel((reason) => {
+          const text = typeof reason === 'object' && reason !== null && 'message' in reason ? String(reason.message) : 'cancelled';
+          this.transport.cancel(progressToken, text);
+        });
     try {
-      // A loose result schema: the SDK's deep parse of every result costs more than it buys
-      // here; the fields Plugboard reads are checked below.
-      const result = await this.client.callTool({ name: req.tool, arguments: req.args ?? {}, _meta: { progressToken } }, LOOSE_RESULT, {
-        // Plugboard's own inactivity timer and hard cap decide; the SDK's must never fire first.
-        timeout: this.ctx.spec.timeouts.callHardCapMs + 60_000,
-      });
+      let result: unknown;
+      if (this.taskTools.has(req.tool)) {
+        const r = await callAsTask(
+          this.client,
+          { name: req.tool, args: req.args ?? {}, progressToken, cancel: req.cancel, requestTimeoutMs: this.ctx.spec.timeouts.callInactivityMs },
+          sink,
+        );
+        if (!r.ok) return r.code === 'cancelled' ? abortedFailure(req.cancel, r) : r;
+        result = r.result;
+      } else {
+        // A loose result schema: the SDK's deep parse of every result costs more than it buys
+        // here; the fields Plugboard reads are checked below.
+        result = await this.client.callTool({ name: req.tool, arguments: req.args ?? {}, _meta: { progressToken } }, LOOSE_RESULT, {
+          // Plugboard's own inactivity timer and hard cap decide; the SDK's must never fire first.
+          timeout: this.ctx.spec.timeouts.callHardCapMs + 60_000,
+        });
+      }
       sink.activity();
-      const r = asRecord(result) ?? {};
-      if (r.content !== undefined && !Array.isArray(r.content)) {
-        return failure('malformed_response', `tools/call result content must be an array, got ${describeValue(r.content)}`);
-      }
-      const data = resultData(r);
-      if (r.isError === true) {
-        return failure('plugin_error', typeof data === 'string' ? data : `the tool reported an error: ${describeValue(data)}`, { data: result });
-      }
-      return { ok: true, value: { success: true, data, keepSession: false } };
+      return toolOutcome(result);
     } catch (e) {
       if (req.cancel.isCancelled) return abortedFailure(req.cancel, failure('cancelled', 'call cancelled'));
       if (e instanceof McpError) {
@@ -234,15 +262,6 @@ class McpSession extends SessionBase implements DialectSession {
   dispose(): void {
     void this.transport.close();
   }
-}
-
-/** What a person wants to see of a tool result: structured content, else the text, else the blocks. */
-function resultData(r: Record<string, unknown>): unknown {
-  if (r.structuredContent !== undefined) return r.structuredContent;
-  const content = Array.isArray(r.content) ? r.content : [];
-  const texts = content.map((c) => asRecord(c)).filter((c) => c?.type === 'text' && typeof c.text === 'string');
-  if (texts.length === content.length) return texts.map((c) => c?.text as string).join('\n');
-  return content;
 }
 
 export const mcpDialect: DialectFactory = {

@@ -1,9 +1,12 @@
 /**
  * `rterm.plugin.v1`: one process per call, one JSON object per line, typed by `type`.
  * core → `handshake`, plugin → `handshake {manifest}`, core → `request`, plugin → `response`.
- * Strict on purpose, as the protocol is: anything that is not one full JSON object of the right
- * type is `malformed_response`, and the handshake manifest is checked field by field, including
- * the plugin's capabilities against the core-owned allow-list.
+ * Strict on purpose, as the protocol is: anything that is not one full JSON object is
+ * `malformed_response`, and the handshake manifest is checked field by field, including the
+ * plugin's capabilities against the core-owned allow-list. The failure codes follow rune-terminal's
+ * own runtime (core/plugins/runtime.go and its chaos tests): a handshake line of another `type` is
+ * `handshake_failed`, a handshake past its deadline `timeout`, and a response that breaks its
+ * status's shape (`ok` with an `error`, `error` without a message) `malformed_response`.
  */
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
@@ -94,9 +97,9 @@ class RtermSession extends SessionBase implements DialectSession {
 
   async handshake(timeoutMs: number): Promise<Result<HandshakeInfo>> {
     const got = await this.next({ type: 'handshake', protocol_version: RTERM_PROTOCOL }, timeoutMs, 'handshake');
-    if (got.kind === 'failure') return got.failure.code === 'timeout' ? failure('handshake_failed', got.failure.message) : got.failure;
+    if (got.kind === 'failure') return got.failure;
     const reply = got.msg;
-    if (reply.type !== 'handshake') return failure('malformed_response', `expected a handshake, got a "${String(reply.type)}" message`);
+    if (reply.type !== 'handshake') return failure('handshake_failed', `expected a handshake, got a "${String(reply.type)}" message`);
     const m = asRecord(reply.manifest);
     if (!m) return failure('handshake_failed', 'the handshake has no manifest object');
     for (const field of ['plugin_id', 'plugin_version', 'protocol_version'] as const) {
@@ -104,8 +107,8 @@ class RtermSession extends SessionBase implements DialectSession {
         return failure('handshake_failed', `handshake manifest.${field} is missing or not a string`);
       }
     }
-    if (!Array.isArray(m.exposed_tools) || !m.exposed_tools.every((t) => typeof t === 'string')) {
-      return failure('handshake_failed', 'handshake manifest.exposed_tools must be an array of tool names');
+    if (!Array.isArray(m.exposed_tools) || m.exposed_tools.length === 0 || !m.exposed_tools.every((t) => typeof t === 'string')) {
+      return failure('handshake_failed', 'handshake manifest.exposed_tools must be a non-empty array of tool names');
     }
     if (m.protocol_version !== RTERM_PROTOCOL) {
       return failure('protocol_version_mismatch', `the plugin speaks ${String(m.protocol_version)}; Plugboard asked for ${RTERM_PROTOCOL}`);
@@ -151,11 +154,19 @@ class RtermSession extends SessionBase implements DialectSession {
     if (reply.request_id !== requestId) {
       return failure('malformed_response', `the response is for request ${describeValue(reply.request_id)}, not ${requestId}`);
     }
-    if (reply.status === 'ok') return { ok: true, value: { success: true, data: reply.output ?? null, keepSession: false } };
+    if (reply.status === 'ok') {
+      if (reply.error !== undefined && reply.error !== null) {
+        return failure('malformed_response', `a response with status "ok" must not carry an error, got ${describeValue(reply.error)}`);
+      }
+      return { ok: true, value: { success: true, data: reply.output ?? null, keepSession: false } };
+    }
     if (reply.status === 'error') {
       const e = asRecord(reply.error);
+      if (typeof e?.message !== 'string' || e.message.trim() === '') {
+        return failure('malformed_response', `a response with status "error" must carry error.message, got ${describeValue(reply.error)}`);
+      }
       const code = typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : 'error';
-      const message = typeof e?.message === 'string' ? e.message : describeValue(reply.error);
+      const message = e.message;
       return failure('plugin_error', `${code}: ${message}`, { data: reply.error });
     }
     return failure('malformed_response', `response status must be "ok" or "error", got ${describeValue(reply.status)}`);

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { z } from 'zod';
+import { firstRunLauncher } from '../process/launchers';
 import { DEFAULT_TIMEOUTS, type JsonSchema, type PluginSpec, type Timeouts, type ToolSpec } from '../../../shared/model';
 
 export type ManifestResult =
@@ -42,6 +43,31 @@ export function toId(name: string): string {
     .replace(/^[^a-z0-9]+/, '')
     .slice(0, 64);
   return id || 'plugin';
+}
+
+/**
+ * MCP over stdio ends by closing stdin, and the MCP SDK's own client waits 2 s for the exit before
+ * SIGTERM. Python servers need that: FastMCP exited 476-593 ms after stdin closed here, past the
+ * 500 ms the other protocols get after their `shutdown`.
+ */
+export const MCP_TIMEOUTS: Partial<Timeouts> = { stopGraceMs: 2000 };
+
+/**
+ * A command that starts with a first-run launcher (`npx -y pkg`, `uvx pkg`, `docker run`) gets a
+ * handshake deadline long enough for the download, unless the manifest sets its own.
+ */
+export function withLauncherAllowance(command: string[], timeouts: Timeouts, explicitHandshake = false): Timeouts {
+  const l = firstRunLauncher(command);
+  if (!l || explicitHandshake || timeouts.handshakeMs >= l.handshakeMs) return timeouts;
+  return { ...timeouts, handshakeMs: l.handshakeMs };
+}
+
+/**
+ * A first-run launcher downloads what it runs (npx asks the registry on every start): the plugin
+ * requests the network, so the person sees it before granting, and the sandbox lets it through.
+ */
+export function withLauncherCapabilities(command: string[], capabilities: string[]): string[] {
+  return firstRunLauncher(command) && !capabilities.includes('net') ? [...capabilities, 'net'] : capabilities;
 }
 
 export function withTimeouts(overrides: Partial<Timeouts> | undefined, base: Partial<Timeouts> = {}): Timeouts {

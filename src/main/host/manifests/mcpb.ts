@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { SettingSpec } from '../../../shared/model';
-import { baseSpec, formatIssues, invalid, toId, tool, type ManifestResult } from './common';
+import { baseSpec, formatIssues, invalid, MCP_TIMEOUTS, toId, tool, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
 
 const McpConfig = z.object({
   command: z.string().min(1),
@@ -100,6 +100,8 @@ export function readMcpb(file: string, json: unknown, platform: NodeJS.Platform 
     persistent: true,
     tools: (m.tools ?? []).map((t) => tool(t.name, t.description ?? '')),
     settings,
+    timeouts: withLauncherAllowance(command, withTimeouts(undefined, MCP_TIMEOUTS)),
+    capabilities: withLauncherCapabilities(command, []),
   });
   spec.protocolVersion = m.manifest_version ?? m.dxt_version ?? '';
   return { ok: true, spec, warnings: [] };

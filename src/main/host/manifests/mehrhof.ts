@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { JsonSchema, SettingSpec, ToolSpec } from '../../../shared/model';
-import { baseSpec, formatIssues, invalid, tool, toId, type ManifestResult } from './common';
+import { baseSpec, formatIssues, invalid, tool, toId, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
 
 const str = (description: string): JsonSchema => ({ type: 'string', description });
 const obj = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
@@ -76,11 +76,20 @@ const Manifest = z.object({
 /** Names that suggest a value is a secret, for env entries that do not say. */
 const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|API_?KEY|CREDENTIAL)/i;
 
+/**
+ * Mehrhof joins a relative `executable.path` to the plugin folder (`link-provider` is
+ * `<plugin>/link-provider`), never looking it up on PATH; `./` says the same to the resolver.
+ */
+function inFolder(p: string): string {
+  if (p.includes('/') || p.includes('\\') || /^[a-zA-Z]:/.test(p) || p.startsWith('${')) return p;
+  return `./${p}`;
+}
+
 export function readMehrhof(file: string, json: unknown): ManifestResult {
   const parsed = Manifest.safeParse(json);
   if (!parsed.success) return invalid(file, formatIssues(parsed.error));
   const m = parsed.data;
-  const command = 'command' in m.executable ? m.executable.command : [m.executable.path, ...(m.executable.args ?? [])];
+  const command = 'command' in m.executable ? m.executable.command : [inFolder(m.executable.path), ...(m.executable.args ?? [])];
   const tools =
     m.type === 'provider' ? providerTools(m.provider?.capabilities ?? ['read']) : m.type === 'agent' ? AGENT_TOOLS : WORKFLOW_TOOLS;
   const settings: SettingSpec[] = Object.entries(m.env ?? {}).map(([key, v]) => {
@@ -111,6 +120,8 @@ export function readMehrhof(file: string, json: unknown): ManifestResult {
     settings,
     init: { method: `${m.type}.init`, params: { config: {} } },
     rpcFlavor: 'mehrhof',
+    timeouts: withLauncherAllowance(command, withTimeouts(undefined)),
+    capabilities: withLauncherCapabilities(command, []),
   });
   if (m.protocol !== undefined) spec.protocolVersion = String(m.protocol);
   return { ok: true, spec, warnings: [] };

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { DEFAULT_TIMEOUTS, DIALECTS, FRAMINGS, RTERM_TIMEOUTS, type SettingSpec, type Timeouts } from '../../../shared/model';
 import { isInside } from '../../fs';
 import { schemaProblem } from '../validate';
-import { baseSpec, formatIssues, ID_PATTERN, invalid, tool, withTimeouts, type ManifestResult } from './common';
+import { baseSpec, formatIssues, ID_PATTERN, invalid, MCP_TIMEOUTS, tool, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
 
 const ms = z.number().int().min(0);
 const TimeoutsSchema = z
@@ -112,8 +112,12 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     env: m.env ?? {},
     persistent: isRterm ? false : (m.persistent ?? true),
     tools,
-    capabilities: m.capabilities,
-    timeouts: withTimeouts(m.timeouts as Partial<Timeouts> | undefined, isRterm ? RTERM_TIMEOUTS : {}),
+    capabilities: withLauncherCapabilities(m.command, m.capabilities),
+    timeouts: withLauncherAllowance(
+      m.command,
+      withTimeouts(m.timeouts as Partial<Timeouts> | undefined, isRterm ? RTERM_TIMEOUTS : m.protocol === 'mcp' ? MCP_TIMEOUTS : {}),
+      m.timeouts?.handshakeMs !== undefined,
+    ),
     settings,
     rpcFlavor: m.rpc_flavor ?? 'generic',
     userCommands: (m.user_commands ?? []).map((c) => ({ name: c.name, description: c.description, shareWithModel: c.share_with_model })),

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { RTERM_TIMEOUTS } from '../../../shared/model';
 import { isInside } from '../../fs';
 import { schemaProblem } from '../validate';
-import { baseSpec, formatIssues, ID_PATTERN, invalid, tool, withTimeouts, type ManifestResult } from './common';
+import { baseSpec, formatIssues, ID_PATTERN, invalid, tool, withLauncherAllowance, withTimeouts, type ManifestResult } from './common';
 
 const Manifest = z.object({
   plugin_id: z.string().regex(ID_PATTERN, 'must be lower-case letters, digits, ".", "-" or "_"'),
@@ -71,9 +71,9 @@ export function readRterm(file: string, json: unknown): ManifestResult {
     tools,
     capabilities: m.capabilities ?? [],
     protocolVersion: m.protocol_version,
-    timeouts: withTimeouts(
-      m.timeout_ms ? { callInactivityMs: m.timeout_ms, callHardCapMs: m.timeout_ms } : undefined,
-      RTERM_TIMEOUTS,
+    timeouts: withLauncherAllowance(
+      [m.process.command, ...(m.process.args ?? [])],
+      withTimeouts(m.timeout_ms ? { callInactivityMs: m.timeout_ms, callHardCapMs: m.timeout_ms } : undefined, RTERM_TIMEOUTS),
     ),
   });
   return { ok: true, spec, warnings: [] };

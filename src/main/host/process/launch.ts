@@ -1,17 +1,22 @@
 /**
  * From a PluginSpec and the user's settings to exactly what is spawned: placeholders substituted
- * (`${__dirname}`, `${HOME}`, `${user_config.KEY}`…), required settings checked, the environment
- * built from the allow-list, and the command resolved to an absolute path.
+ * (`${__dirname}`, `${HOME}`, `${user_config.KEY}`…, in setting defaults too), required settings
+ * checked, folder and file settings checked to exist, the environment built from the allow-list,
+ * and the command resolved to an absolute path.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec } from '../../../shared/model';
+import { coerceSetting } from '../registry/settings';
 import { allowedParentEnv, buildPluginEnv } from './env';
+import { firstRunLauncher } from './launchers';
+import { placeholderEscape, resolveSettingValues, substitute } from './placeholders';
 import type { LaunchPlan, SettingValue } from './plan';
 import { resolveCommand } from './resolve';
 
 export type { LaunchPlan, SandboxState, SettingValue } from './plan';
+export { substitute } from './placeholders';
 import { wrapInSandbox } from './sandbox';
 import { sandboxPolicy, type SandboxRequest } from './sandbox-prepare';
 import { sandboxSupport, type SandboxSupport } from './sandbox-probe';
@@ -34,83 +39,60 @@ export interface LaunchInput {
     /** Whether and how the sandbox works here; default the cached probe of this process. */
     support?: SandboxSupport;
   };
+  /**
+   * The login shell's PATH (process/login-path.ts), searched before the app's own: an app started
+   * from a dock or menu has a PATH without the user's npx, uvx or docker.
+   */
+  loginPath?: string;
 }
 
 /** The value of each setting: the user's, else the default. Missing required ones are listed. */
 export function settingValues(
   specs: SettingSpec[],
   given: Record<string, SettingValue> = {},
-): { values: Record<string, SettingValue>; missing: SettingSpec[] } {
-  const values: Record<string, SettingValue> = {};
-  const missing: SettingSpec[] = [];
+  ctx: { dirname: string; home: string } = { dirname: '.', home: os.homedir() },
+): { values: Record<string, SettingValue>; missing: SettingSpec[] } | Failure {
+  return resolveSettingValues(specs, given, ctx);
+}
+
+/** Folder and file settings must name what exists: checked at every launch, defaults included. */
+function checkPaths(specs: SettingSpec[], values: Record<string, SettingValue>): Failure | null {
   for (const s of specs) {
-    const v = given[s.key] ?? s.default;
-    if (v === undefined || v === '' || (Array.isArray(v) && v.length === 0)) {
-      if (s.required) missing.push(s);
-      continue;
+    const v = values[s.key];
+    if (v === undefined || (s.type !== 'directory' && s.type !== 'file')) continue;
+    const c = coerceSetting(s, v);
+    if (!c.ok) {
+      const named = s.title && s.title !== s.key ? `${s.key} (${s.title})` : s.key;
+      return failure('launch_failed', `setting ${named}${c.message.slice(s.key.length)}`);
     }
-    values[s.key] = v;
+    values[s.key] = c.value;
   }
-  return { values, missing };
-}
-
-const PLACEHOLDER = /\$\{([^}]+)\}/g;
-
-function knownDirs(home: string): Record<string, string> {
-  return {
-    HOME: home,
-    DESKTOP: path.join(home, 'Desktop'),
-    DOCUMENTS: path.join(home, 'Documents'),
-    DOWNLOADS: path.join(home, 'Downloads'),
-  };
-}
-
-/**
- * Substitutes placeholders in one string. An argument that is exactly `${user_config.KEY}` with a
- * list value expands into one argument per item (MCPB `multiple`), which is why this returns a list.
- */
-export function substitute(
-  text: string,
-  ctx: { dirname: string; home: string; values: Record<string, SettingValue> },
-  where: string,
-): string[] | Failure {
-  const whole = /^\$\{user_config\.([^}]+)\}$/.exec(text);
-  if (whole) {
-    const v = ctx.values[whole[1] as string];
-    if (Array.isArray(v)) return v.map(String);
-  }
-  const dirs = knownDirs(ctx.home);
-  let bad: string | null = null;
-  const out = text.replace(PLACEHOLDER, (all, name: string) => {
-    if (name === '__dirname') return ctx.dirname;
-    if (name === 'pathSeparator' || name === '/') return path.sep;
-    if (name in dirs) return dirs[name] as string;
-    if (name.startsWith('user_config.')) {
-      const v = ctx.values[name.slice('user_config.'.length)];
-      if (v === undefined) return '';
-      return Array.isArray(v) ? v.join(' ') : String(v);
-    }
-    bad ??= all;
-    return all;
-  });
-  if (bad !== null) return failure('launch_failed', `${where} uses the unknown placeholder ${bad}`);
-  return [out];
+  return null;
 }
 
 export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
   const { spec } = input;
   const parentEnv = input.parentEnv ?? process.env;
   const platform = input.platform ?? process.platform;
-  const { values, missing } = settingValues(spec.settings, input.settings);
+  const home = parentEnv.HOME ?? parentEnv.USERPROFILE ?? os.homedir();
+  const resolvedSettings = settingValues(spec.settings, input.settings, { dirname: spec.dir, home });
+  if (!('values' in resolvedSettings)) return resolvedSettings;
+  const { values, missing } = resolvedSettings;
   if (missing.length > 0) {
     const names = missing.map((s) => `${s.key}${s.title && s.title !== s.key ? ` (${s.title})` : ''}`).join(', ');
     return failure('settings_missing', `required settings are not set: ${names}`, { data: { plugin: spec.id, settings: missing.map((s) => s.key) } });
   }
-  const ctx = { dirname: spec.dir, home: parentEnv.HOME ?? parentEnv.USERPROFILE ?? os.homedir(), values };
+  const badPath = checkPaths(spec.settings, values);
+  if (badPath) return badPath;
+  const ctx = { dirname: spec.dir, home, values };
 
   const command: string[] = [];
   for (let i = 0; i < spec.command.length; i++) {
-    const r = substitute(spec.command[i] as string, ctx, i === 0 ? 'command' : `args[${i - 1}]`);
+    const where = i === 0 ? 'command' : `args[${i - 1}]`;
+    const word = spec.command[i] as string;
+    const escape = placeholderEscape(word, ctx);
+    if (escape) return failure('launch_failed', `${where}: ${escape}`, { command: spec.command, cwd: spec.cwd });
+    const r = substitute(word, ctx, where);
     if (!Array.isArray(r)) return r;
     command.push(...r);
   }
@@ -127,7 +109,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
   }
 
   const baseEnv = buildPluginEnv({ parent: parentEnv, manifest: manifestEnv, settings: settingsEnv, host: input.hostEnv ?? {}, platform });
-  const pathEnv = baseEnv.PATH ?? baseEnv.Path ?? '';
+  const pathEnv = withLoginPath(baseEnv.PATH ?? baseEnv.Path ?? '', input.loginPath, platform);
   const resolved = resolveCommand({
     command,
     dir: spec.dir,
@@ -148,6 +130,8 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
         platform,
       })
     : { ...baseEnv, ...resolved.env };
+  // The child searches the PATH its command was found on (npx needs the node next to it).
+  env[env.Path !== undefined && env.PATH === undefined ? 'Path' : 'PATH'] = pathEnv;
   const plan: LaunchPlan = {
     ok: true,
     file: resolved.file,
@@ -156,6 +140,7 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
     env,
     displayCommand: [resolved.file, ...resolved.args],
     pathSearched: pathEnv,
+    ...launcherFacts(command, spec.timeouts.handshakeMs),
   };
   if (!input.sandbox) return plan;
   const support = input.sandbox.support ?? sandboxSupport();
@@ -172,4 +157,24 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
     request: input.sandbox,
   });
   return wrapInSandbox(prepared.plan, prepared.policy);
+}
+
+/** The login shell's PATH first (the order the user's terminal has), then the app's own rest. */
+function withLoginPath(own: string, login: string | undefined, platform: NodeJS.Platform): string {
+  if (!login) return own;
+  const sep = platform === 'win32' ? ';' : ':';
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const dir of [...login.split(sep), ...own.split(sep)]) {
+    if (!dir || seen.has(dir)) continue;
+    seen.add(dir);
+    out.push(dir);
+  }
+  return out.join(sep);
+}
+
+function launcherFacts(command: string[], handshakeMs: number): { note?: string; handshakeMs?: number } {
+  const l = firstRunLauncher(command);
+  if (!l) return {};
+  return { note: l.note, ...(l.handshakeMs > handshakeMs ? { handshakeMs: l.handshakeMs } : {}) };
 }

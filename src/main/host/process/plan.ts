@@ -19,6 +19,8 @@ export interface LaunchPlan {
   pathSearched: string;
   /** What the start is doing, when it is more than launching (say, a launcher installing on first run). */
   note?: string;
+  /** The handshake deadline this launch needs, when longer than the plugin's (a first-run install). */
+  handshakeMs?: number;
   sandbox?: SandboxState;
 }
 

@@ -3,7 +3,7 @@
  * failure that names the command, the PATH searched and the working directory. Desktop apps do
  * not inherit the login shell's PATH, so `spawn npx ENOENT` must never be the whole story.
  */
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
+import { accessSync, closeSync, constants, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import { isInside } from '../../fs';
@@ -18,9 +18,22 @@ export interface ResolvedCommand {
   env: Record<string, string>;
 }
 
+/** Set as `details.data` of a failure whose command or interpreter is not on PATH. */
+export interface NotOnPath {
+  notOnPath: string;
+}
+
+export function isNotOnPath(f: Failure): boolean {
+  const d = f.details?.data as Partial<NotOnPath> | undefined;
+  return typeof d?.notOnPath === 'string';
+}
+
 export interface ResolveInput {
   command: string[];
-  /** The plugin folder: relative script paths resolve here and must stay inside. */
+  /**
+   * The plugin folder: relative script paths resolve here and must stay inside. Absolute paths are
+   * the user's own choice (`node /abs/path/server.js` in a config they import) and may be anywhere.
+   */
   dir: string;
   cwd: string;
   /** PATH of the plugin's environment. */
@@ -80,7 +93,8 @@ function realDir(dir: string): string {
 export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
   const platform = input.platform ?? process.platform;
   const details = { command: input.command, pathSearched: input.pathEnv, cwd: input.cwd };
-  const fail = (message: string): Failure => failure('launch_failed', message, details);
+  const fail = (message: string, missing?: string): Failure =>
+    failure('launch_failed', message, missing ? { ...details, data: { notOnPath: missing } satisfies NotOnPath } : details);
   if (input.command.length === 0 || !input.command[0]) return fail('the manifest gives no command to run');
   const [head, ...rest] = input.command as [string, ...string[]];
   const dir = realDir(input.dir);
@@ -91,7 +105,7 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
     const script = scriptInside(head, dir);
     if (!script.ok) return fail(script.message);
     const interp = findInterpreter(runner, input, platform);
-    if (!interp.ok) return fail(interp.message);
+    if (!interp.ok) return fail(interp.message, runner);
     return { ok: true, file: interp.file, args: [script.file, ...rest], python: runner === 'python', env: interp.env };
   }
 
@@ -104,10 +118,10 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
       // `node` itself (MCPB `server.type: node`): the host's runtime stands in, as for `.js` scripts,
       // because an app started from a desktop has a PATH without the user's Node.
       const interp = findInterpreter('node', input, platform);
-      if (!interp.ok) return fail(interp.message);
+      if (!interp.ok) return fail(interp.message, 'node');
       file = interp.file;
       env = interp.env;
-    } else return fail(`"${head}" was not found on PATH`);
+    } else return fail(`"${head}" was not found on PATH`, head);
   } else {
     const target = path.isAbsolute(head) ? head : path.resolve(dir, head);
     let real: string;
@@ -120,6 +134,8 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
       return fail(`"${head}" resolves to ${real}, outside the plugin folder ${dir}`);
     }
     if (!statSync(real).isFile()) return fail(`"${head}" is not a file`);
+    const windowsOnly = platform !== 'win32' ? windowsProgram(real) : null;
+    if (windowsOnly) return fail(`"${head}" is ${windowsOnly}, which cannot run on ${platform}`);
     if (!isExecutableFile(real, platform)) {
       const mode = (statSync(real).mode & 0o777).toString(8).padStart(4, '0');
       return fail(`"${head}" is not executable (mode ${mode}); run chmod +x on it`);
@@ -142,6 +158,26 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
   return { ok: true, file, args, python, env };
 }
 
+/** What a Windows-only program is (`launch.bat`, a `.exe` built for Windows), or null. */
+function windowsProgram(file: string): string | null {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.bat' || ext === '.cmd') return 'a Windows batch file';
+  if (ext === '.ps1') return 'a PowerShell script';
+  if (ext !== '.exe') return null;
+  try {
+    const head = Buffer.alloc(2);
+    const fd = openSync(file, 'r');
+    try {
+      readSync(fd, head, 0, 2, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return head.toString('latin1') === 'MZ' ? 'a Windows program' : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Index of the script argument of an interpreter command, or -1 (`python -m pkg`, `node -e`). */
 function scriptArgIndex(args: string[], python: boolean): number {
   for (let i = 0; i < args.length; i++) {
@@ -158,6 +194,7 @@ function scriptArgIndex(args: string[], python: boolean): number {
   return -1;
 }
 
+/** A script argument: an absolute one must exist; a relative one must also stay inside the folder. */
 function scriptInside(rel: string, dir: string): { ok: true; file: string } | { ok: false; message: string } {
   const target = path.isAbsolute(rel) ? rel : path.resolve(dir, rel);
   let real: string;
@@ -166,7 +203,7 @@ function scriptInside(rel: string, dir: string): { ok: true; file: string } | { 
   } catch {
     return { ok: false, message: `script "${rel}" does not exist (looked for ${target})` };
   }
-  if (!isInside(dir, real)) {
+  if (!path.isAbsolute(rel) && !isInside(dir, real)) {
     return { ok: false, message: `script "${rel}" resolves to ${real}, outside the plugin folder ${dir}` };
   }
   return { ok: true, file: real };

@@ -70,3 +70,30 @@ export function displayValue(spec: SettingSpec, value: SettingValue | undefined)
   if (spec.sensitive) return '••••••••';
   return Array.isArray(value) ? value.join(', ') : String(value);
 }
+
+/**
+ * Checks several new values against a plugin's settings at once, as `plugins config` does: an
+ * unknown key names the ones there are, and a bad secret's value is never quoted. `null` unsets.
+ */
+export function coerceSettings(
+  id: string,
+  specs: SettingSpec[],
+  raw: Record<string, unknown>,
+): { ok: true; values: Record<string, SettingValue | null> } | { ok: false; message: string } {
+  const values: Record<string, SettingValue | null> = {};
+  for (const [key, v] of Object.entries(raw)) {
+    const spec = specs.find((s) => s.key === key);
+    if (!spec) return { ok: false, message: `${id} has no setting "${key}" (it has: ${specs.map((s) => s.key).join(', ') || 'none'})` };
+    if (v === null) {
+      values[key] = null;
+      continue;
+    }
+    const c = coerceSetting(spec, v);
+    if (!c.ok) {
+      // The error would quote the value: a secret's value must not reach a log or a screen.
+      return { ok: false, message: spec.sensitive ? `${key}: the value given is not a valid ${spec.type} (not shown: the setting is secret)` : c.message };
+    }
+    values[key] = c.value;
+  }
+  return { ok: true, values };
+}

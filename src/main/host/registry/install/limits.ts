@@ -11,7 +11,10 @@ export interface InstallLimits {
 }
 
 export const DEFAULT_LIMITS: InstallLimits = {
-  maxEntries: 4096,
+  // A real bundle: @modelcontextprotocol/server-filesystem with its dependencies has 4,730 entries
+  // (3,160 once the bundle exclusions apply), and the file-system-node MCPB example right after
+  // `npm install` 4,891 (3,354); `mcpb pack` makes 2,688 files of it. Room for heavier trees.
+  maxEntries: 16_384,
   maxBytes: 64 * 1024 * 1024,
   maxRatio: 100,
   bombMinBytes: 1024 * 1024,

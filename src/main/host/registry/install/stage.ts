@@ -4,10 +4,12 @@
  * the plugin is activated. Nothing outside the staging area is touched; a refusal removes it.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { PluginSpec } from '../../../../shared/model';
 import { describeManifestErrors, findManifest, loadManifest, MANIFEST_FILES, toId } from '../../manifests';
 import { isInside } from '../../../fs';
+import { placeholderEscape, resolveSettingValues, substitute } from '../../process/placeholders';
 import type { DataPaths } from '../paths';
 import { copyFolder } from './folder';
 import { DEFAULT_LIMITS, refuse, type InstallLimits, type Refusal } from './limits';
@@ -80,7 +82,7 @@ export async function stage(source: string, paths: DataPaths, limits: InstallLim
     // An unreadable file, a full disk: the system's message names the path at fault.
     return fail(discard, refuse(`could not ${kind === 'folder' ? 'copy' : 'unpack'} ${path.basename(abs)}: ${(e as Error).message}`));
   }
-  const dir = path.join(area, toId(folderName));
+  const dir = path.join(area, toId(withoutVersion(folderName)));
   try {
     // Rename into a folder named like the plugin before reading the manifest.
     renameSync(unpackTo, dir);
@@ -95,6 +97,18 @@ export async function stage(source: string, paths: DataPaths, limits: InstallLim
   const outside = executableOutside(m.spec);
   if (outside) return fail(discard, refuse(outside));
   return { ok: true, spec: m.spec, warnings: m.warnings, kind, dir, entries, bytes, discard };
+}
+
+/**
+ * A folder or archive name without its version: `weather-1.2.0` → `weather`, `hello_v2.1.0-beta.1`
+ * → `hello`, `tool-v3` → `tool`. GitHub release archives wrap their content in `<repo>-<version>`,
+ * and a G-Assist plugin's id is its folder's name, so the version must not become part of the id
+ * (an upgrade would install beside the old one). Branch names (`-main`) and bare numbers that are
+ * not versions (`mcp-server-2`) are kept. Other formats take their id from the manifest.
+ */
+export function withoutVersion(name: string): string {
+  const m = /^(.+?)[-_](?:v?\d+(?:\.\d+)+(?:[-+][0-9A-Za-z.-]+)?|v\d+)$/i.exec(name);
+  return m ? (m[1] as string) : name;
 }
 
 /** Removes a folder that is empty; one another writer is using stays. */
@@ -112,27 +126,45 @@ function fail(discard: () => void, r: Refusal): Refusal {
 }
 
 /**
- * An executable named by path must be inside the plugin folder (and exist); so must a script
- * given to an interpreter. Programs found on PATH (node, python3, uv…) are allowed.
+ * A relative executable or script (`./server.py`, `${__dirname}/server/index.js`) must be inside
+ * the plugin folder and exist; a `${HOME}/…`-style path must not climb out of its folder. Checked
+ * on the command as it will run, placeholders and setting defaults substituted, so no spelling
+ * slips past. Absolute paths (`node /abs/path/server.js`, as people write in the configs they
+ * import) are their author's choice, checked at launch; programs found on PATH are allowed.
  */
-export function executableOutside(spec: PluginSpec): string | null {
-  const [head, ...rest] = spec.command.map((c) => c.replace(/\$\{__dirname\}/g, spec.dir));
-  if (!head) return 'the manifest gives no command to run';
-  const check = (p: string, what: string): string | null => {
-    if (p.includes('${')) return null; // depends on a setting; checked at launch
-    const target = path.resolve(spec.dir, p);
-    if (!isInside(spec.dir, target)) return `the ${what} "${p}" is outside the plugin folder`;
-    if (!existsSync(target)) return `the ${what} "${p}" is not in the plugin (looked for ${path.relative(spec.dir, target)})`;
+export function executableOutside(spec: PluginSpec, home: string = os.homedir()): string | null {
+  if (!spec.command[0]) return 'the manifest gives no command to run';
+  const base = { dirname: spec.dir, home };
+  const defaults = resolveSettingValues(spec.settings, {}, base);
+  const values = 'values' in defaults ? defaults.values : {};
+  const words: Array<{ written: string; value: string | null }> = [];
+  for (const [i, written] of spec.command.entries()) {
+    const escape = placeholderEscape(written, base);
+    if (escape) return `the ${i === 0 ? 'executable' : 'argument'} ${escape}`;
+    // A word that depends on a setting without a default is checked at launch, once it has a value.
+    const unset = [...written.matchAll(/\$\{user_config\.([^}]+)\}/g)].some((m) => values[m[1] as string] === undefined);
+    const r = unset ? null : substitute(written, { ...base, values }, i === 0 ? 'command' : `args[${i - 1}]`);
+    if (r && !Array.isArray(r)) return r.message;
+    words.push({ written, value: r ? r.join(' ') : null });
+  }
+  const check = (w: { written: string; value: string | null }, what: string): string | null => {
+    if (w.value === null) return null;
+    if (path.isAbsolute(w.value) && !w.written.startsWith('${__dirname}')) return null;
+    const target = path.resolve(spec.dir, w.value);
+    if (!isInside(spec.dir, target)) return `the ${what} "${w.written}" is outside the plugin folder`;
+    if (!existsSync(target)) return `the ${what} "${w.written}" is not in the plugin (looked for ${path.relative(spec.dir, target)})`;
     return null;
   };
-  if (head.includes('/') || head.includes('\\') || /\.(py|js|mjs|cjs)$/i.test(head)) {
+  const [head, ...rest] = words as [(typeof words)[number], ...typeof words];
+  const h = head.value ?? '';
+  if (h.includes('/') || h.includes('\\') || /\.(py|js|mjs|cjs)$/i.test(h)) {
     const bad = check(head, 'executable');
     if (bad) return bad;
   }
-  const base = path.basename(head).toLowerCase();
-  if (/^(python[\d.]*|node|bun|deno)(\.exe)?$/.test(base)) {
-    const script = rest.find((a) => !a.startsWith('-'));
-    if (script && (script.includes('/') || /\.(py|js|mjs|cjs)$/i.test(script))) return check(script, 'script');
+  const name = path.basename(h).toLowerCase();
+  if (/^(python[\d.]*|node|bun|deno)(\.exe)?$/.test(name)) {
+    const script = rest.find((a) => !a.written.startsWith('-'));
+    if (script?.value && (script.value.includes('/') || /\.(py|js|mjs|cjs)$/i.test(script.value))) return check(script, 'script');
   }
   return null;
 }

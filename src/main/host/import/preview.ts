@@ -1,0 +1,145 @@
+/**
+ * What a person is shown before importing a server from another app's config: a plugin id, the
+ * command, the environment variable NAMES (never their values) with the ones that look like
+ * secrets flagged, and for remote servers the url and header names. Also the translation of the
+ * placeholders those apps know (`${input:id}`, `${env:NAME}`, `${userHome}`, `${workspaceFolder}`)
+ * into Plugboard's own (`${user_config.KEY}`, `${HOME}`).
+ */
+import path from 'node:path';
+import { toId } from '../manifests';
+import type { ImportedInput, ImportedServer, SourceApp } from './formats';
+import { guessSecret, secretByValue } from './secrets';
+
+export interface EnvPreview {
+  name: string;
+  /** Looks like a secret: offered to go to the secret store. */
+  secret: boolean;
+  reason?: string;
+  /** `value`: written in the file; `asked`: VS Code asks for it at start (`${input:…}`) or reads the environment (`${env:…}`). */
+  source: 'value' | 'asked';
+}
+
+export interface ServerPreview {
+  /** The server's key in the file, which names it when writing the plugin. */
+  key: string;
+  name: string;
+  /** A valid plugin id, unique within the file. */
+  id: string;
+  description?: string;
+  transport: ImportedServer['transport'];
+  command?: string;
+  args: string[];
+  env: EnvPreview[];
+  url?: string;
+  headers: Array<{ name: string; secret: boolean; reason?: string }>;
+  /** Switched off in the app it comes from. */
+  disabled: boolean;
+  /** Whether Plugboard can run it; if not, why. */
+  runnable: boolean;
+  problem?: string;
+  warnings: string[];
+  line: number;
+}
+
+export const APP_NAMES: Record<SourceApp, string> = {
+  'claude-desktop': 'Claude Desktop',
+  cursor: 'Cursor',
+  'claude-code': 'Claude Code',
+  vscode: 'VS Code',
+  'cherry-studio': 'Cherry Studio',
+  '5ire': '5ire',
+  'mcp-config': 'an MCP config file',
+};
+
+/** Placeholders of other apps in one value, translated; what could not be is named. */
+export interface Translated {
+  text: string;
+  /** Settings the value needs: `${input:id}` and `${env:NAME}` become `${user_config.KEY}`. */
+  asks: Array<{ key: string; description: string; password: boolean; env?: string }>;
+  unknown: string[];
+}
+
+export function translate(text: string, file: string, inputs: ImportedInput[]): Translated {
+  const asks: Translated['asks'] = [];
+  const unknown: string[] = [];
+  const workspace = path.basename(path.dirname(file)) === '.vscode' ? path.dirname(path.dirname(file)) : null;
+  const out = text.replace(/\$\{([^}]+)\}/g, (all, name: string) => {
+    if (name === 'userHome') return '${HOME}';
+    if (name === 'pathSeparator' || name === '/') return all;
+    if ((name === 'workspaceFolder' || name === 'workspaceRoot') && workspace) return workspace;
+    const input = /^input:(.+)$/.exec(name);
+    if (input) {
+      const def = inputs.find((i) => i.id === input[1]);
+      const key = settingKey(input[1] as string);
+      asks.push({ key, description: def?.description ?? `asked by VS Code as ${input[1]}`, password: def?.password ?? false });
+      return `\${user_config.${key}}`;
+    }
+    const env = /^env:(.+)$/.exec(name);
+    if (env) {
+      const key = settingKey(env[1] as string);
+      asks.push({ key, description: `read by the other app from the environment variable ${env[1]}`, password: false, env: env[1] as string });
+      return `\${user_config.${key}}`;
+    }
+    unknown.push(all);
+    return all;
+  });
+  return { text: out, asks, unknown };
+}
+
+/** A setting key from an input id or variable name: letters, digits and underscores. */
+export function settingKey(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^(\d)/, '_$1');
+}
+
+export function previewServers(file: string, servers: ImportedServer[], inputs: ImportedInput[]): ServerPreview[] {
+  const taken = new Set<string>();
+  return servers.map((s) => {
+    let id = toId(s.name);
+    for (let n = 2; taken.has(id); n++) id = `${toId(s.name).slice(0, 60)}-${n}`;
+    taken.add(id);
+    const warnings: string[] = [];
+    const env: EnvPreview[] = Object.entries(s.env).map(([name, value]) => {
+      const t = translate(value, file, inputs);
+      if (t.asks.length > 0) {
+        const password = t.asks.some((a) => a.password);
+        const g = guessSecret(name, undefined);
+        return { name, secret: password || g.secret, ...(password ? { reason: 'VS Code asks for it as a password' } : g.reason ? { reason: g.reason } : {}), source: 'asked' };
+      }
+      const g = guessSecret(name, value);
+      return { name, secret: g.secret, ...(g.reason ? { reason: g.reason } : {}), source: 'value' };
+    });
+    for (const [i, a] of s.args.entries()) {
+      const g = secretByValue(a.replace(/^--?[\w-]+=/, ''));
+      if (g.secret) warnings.push(`args[${i}] looks like a secret (${g.reason}): arguments show in the process list; prefer an environment variable`);
+    }
+    for (const v of [...s.args, ...Object.values(s.env)]) {
+      for (const u of translate(v, file, inputs).unknown) warnings.push(`${u} is a placeholder Plugboard does not know; edit it after the import`);
+    }
+    for (const f of s.ignored) warnings.push(`"${f}" is not imported; set what it provides as settings after the import`);
+    const p: ServerPreview = {
+      key: s.key,
+      name: s.name,
+      id,
+      transport: s.transport,
+      args: s.args,
+      env,
+      headers: Object.entries(s.headers).map(([name, value]) => {
+        const g = /^(authorization|x-api-key|api-key|cookie)$/i.test(name) ? { secret: true, reason: `${name} carries credentials` } : guessSecret(name, value);
+        return { name, secret: g.secret, ...(g.reason ? { reason: g.reason } : {}) };
+      }),
+      disabled: s.disabled,
+      runnable: s.transport === 'stdio',
+      warnings,
+      line: s.at.line,
+    };
+    if (s.description) p.description = s.description;
+    if (s.command) p.command = s.command;
+    if (s.url) p.url = s.url;
+    if (s.transport === 'http' || s.transport === 'sse') {
+      p.problem = `Plugboard runs MCP servers over stdio, and this one is reached over ${s.transport === 'sse' ? 'SSE' : 'HTTP'} at ${s.url}; a stdio bridge such as "npx -y mcp-remote ${s.url}" can stand in for it`;
+    } else if (s.transport === 'in-memory') {
+      p.problem = 'a server built into Cherry Studio: it exists only inside that app';
+    }
+    return p;
+  });
+}

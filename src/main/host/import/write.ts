@@ -1,0 +1,105 @@
+/**
+ * Writes the plugin folder of one imported server: a `plugboard.json` with protocol `mcp` and the
+ * command as the other app ran it. Environment variables the person keeps secret become settings
+ * marked `sensitive` that reach the server as that variable; their values are handed back, never
+ * written, so the registry can put them in the secret store. The others stay plain `env`.
+ */
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { failure, type Failure } from '../../../shared/failures';
+import { describeManifestErrors, loadManifest } from '../manifests';
+import type { ImportedConfig } from './index';
+import { APP_NAMES, settingKey, translate, type Translated } from './preview';
+
+export interface WriteOptions {
+  /**
+   * Names of the environment variables to keep as secrets. Default: the ones the preview flags.
+   * Variables whose value the other app asks for at start (`${input:…}`) are settings either way.
+   */
+  secret?: string[];
+  /** The plugin id, when the person changes the suggested one. */
+  id?: string;
+}
+
+export interface WrittenPlugin {
+  ok: true;
+  dir: string;
+  manifestPath: string;
+  id: string;
+  /** Values of the secret settings, by setting key: for the secret store, not for any file. */
+  secrets: Record<string, string>;
+}
+
+interface SettingOut {
+  type: 'string';
+  title: string;
+  description: string;
+  required: boolean;
+  sensitive: boolean;
+  env?: string;
+}
+
+export function writeImportedPlugin(config: ImportedConfig, key: string, dest: string, opts: WriteOptions = {}): WrittenPlugin | Failure {
+  const server = config.servers.find((s) => s.key === key);
+  const preview = config.previews.find((p) => p.key === key);
+  if (!server || !preview) return failure('not_found', `${path.basename(config.file)} has no server "${key}" (it has: ${config.servers.map((s) => s.key).join(', ')})`);
+  if (!preview.runnable || !server.command) return failure('invalid_input', `${preview.name} cannot be imported: ${preview.problem ?? 'it has no command'}`);
+  const id = opts.id ?? preview.id;
+  const secretNames = new Set(opts.secret ?? preview.env.filter((e) => e.secret).map((e) => e.name));
+  const env: Record<string, string> = {};
+  const settings: Record<string, SettingOut> = {};
+  const secrets: Record<string, string> = {};
+  const ask = (t: Translated, secret: boolean): void => {
+    for (const a of t.asks) {
+      settings[a.key] ??= { type: 'string', title: a.key, description: a.description, required: true, sensitive: secret || a.password };
+    }
+  };
+
+  const command: string[] = [];
+  for (const word of [server.command, ...server.args]) {
+    const t = translate(word, config.file, config.inputs);
+    ask(t, false);
+    command.push(t.text);
+  }
+  for (const [name, value] of Object.entries(server.env)) {
+    const t = translate(value, config.file, config.inputs);
+    const secret = secretNames.has(name);
+    if (t.asks.length === 1 && t.text === `\${user_config.${t.asks[0]?.key}}`) {
+      // The whole value is asked for: the setting itself carries the variable.
+      const a = t.asks[0] as Translated['asks'][number];
+      settings[a.key] = { type: 'string', title: name, description: a.description, required: true, sensitive: secret || a.password, env: name };
+    } else if (secret && t.asks.length === 0) {
+      const k = settingKey(name);
+      settings[k] = { type: 'string', title: name, description: `kept in the secret store; imported from ${APP_NAMES[config.app]}`, required: true, sensitive: true, env: name };
+      secrets[k] = value;
+    } else {
+      ask(t, secret);
+      env[name] = t.text;
+    }
+  }
+
+  const manifest = {
+    id,
+    name: preview.name,
+    version: '0.0.0',
+    description: `Imported from ${APP_NAMES[config.app]} (${path.basename(config.file)})${preview.description ? `: ${preview.description}` : ''}`,
+    protocol: 'mcp',
+    command,
+    ...(Object.keys(env).length > 0 ? { env } : {}),
+    ...(Object.keys(settings).length > 0 ? { settings } : {}),
+  };
+  try {
+    mkdirSync(dest, { recursive: true });
+    if (readdirSync(dest).length > 0) return failure('invalid_input', `${dest} is not empty: choose a new folder for the plugin`);
+    writeFileSync(path.join(dest, 'plugboard.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  } catch (e) {
+    return failure('io_error', `could not write the plugin folder ${dest}: ${(e as Error).message}`);
+  }
+  // What was written must read back as a plugin; anything else is a bug here, said plainly.
+  const check = loadManifest(dest);
+  if (!check.ok) {
+    rmSync(path.join(dest, 'plugboard.json'), { force: true });
+    return failure('invalid_input', `the imported server does not make a valid plugin: ${describeManifestErrors(check)}`);
+  }
+  return { ok: true, dir: dest, manifestPath: check.spec.manifestPath, id, secrets };
+}
