@@ -40,7 +40,7 @@ const only = process.argv.includes('--only') ? new Set(process.argv[process.argv
 const report = new Report();
 const host = new PluginHost();
 /** Adds a plugin to the bench's host, launched as its manifest says (no settings, its own capabilities). */
-const add = (spec: PluginSpec): Promise<PluginSupervisor> => host.add(spec, { binding: { plan: host.plan(spec, {}, {}), allowedCapabilities: spec.capabilities } });
+const add = async (spec: PluginSpec): Promise<PluginSupervisor> => host.add(spec, { binding: { plan: await host.plan(spec, {}, {}), allowedCapabilities: spec.capabilities } });
 
 async function samples(n: number, warm: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < warm; i++) await fn(i);

@@ -48,13 +48,13 @@ export class RecordingHost extends PluginHost {
    * The binding a plugin gets here: launched as its manifest says with these settings, its own
    * capabilities as its allow-list, and every process marked, so leak checks see this worker's only.
    */
-  bindingFor(spec: PluginSpec, opts: AddSpecOptions = {}): LaunchBinding {
+  async bindingFor(spec: PluginSpec, opts: AddSpecOptions = {}): Promise<LaunchBinding> {
     const mark = { [TEST_RUN_MARK.split('=')[0] as string]: TEST_RUN_MARK.split('=')[1] as string };
-    return { plan: this.plan(spec, opts.settings ?? {}, mark), allowedCapabilities: opts.allowedCapabilities ?? spec.capabilities };
+    return { plan: await this.plan(spec, opts.settings ?? {}, mark), allowedCapabilities: opts.allowedCapabilities ?? spec.capabilities };
   }
 
-  addSpec(spec: PluginSpec, opts: AddSpecOptions = {}): Promise<PluginSupervisor> {
-    return this.add(spec, { binding: this.bindingFor(spec, opts), ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}) });
+  async addSpec(spec: PluginSpec, opts: AddSpecOptions = {}): Promise<PluginSupervisor> {
+    return this.add(spec, { binding: await this.bindingFor(spec, opts), ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}) });
   }
 
   async addDir(dir: string, opts: AddSpecOptions = {}): Promise<PluginSupervisor> {

@@ -37,8 +37,8 @@ describe('rterm.plugin.v1 dialect', () => {
 
   it('classifies every failure of the taxonomy as rune-terminal does', async () => {
     const cases: Array<[string, string, RegExp]> = [
-      // rune-terminal reports `crashed` here; the mapping is the supervisor's (Instance.launch).
-      ['exit-before-handshake', 'handshake_failed', /exited during the handshake/],
+      // rune-terminal reports `crashed` here (other protocols: handshake_failed).
+      ['exit-before-handshake', 'crashed', /exited with code 1/],
       ['hang-handshake', 'timeout', /no handshake within 500 ms/],
       ['wrong-type-handshake', 'handshake_failed', /expected a handshake, got a "response" message/],
       ['no-tools', 'handshake_failed', /exposed_tools must be a non-empty array/],
@@ -57,6 +57,9 @@ describe('rterm.plugin.v1 dialect', () => {
       ['error-response', 'plugin_error', /E_INPUT: bad input/],
       ['slow', 'timeout', /800 ms/],
       ['wrong-request-id', 'malformed_response', /for request "nope"/],
+      // A good answer stands only once the process exits cleanly after it.
+      ['exit-2-after-response', 'crashed', /answered, then exited with code 2/],
+      ['linger-after-response', 'crashed', /did not exit within 500 ms of its response/],
     ];
     for (const [mode, code, message] of cases) {
       const sup = await host.addDir(rterm(mode));

@@ -50,7 +50,7 @@ export async function openCallTarget(arg: string, dataDir: string, settings: Rec
     const host = new PluginHost();
     // A plugin run from a path: its manifest (and protocol) are its allow-list.
     const env = new DataPaths(dataDir).pluginEnv(spec.id, spec.dir, nodeModulesDir());
-    await host.add(spec, { binding: { plan: host.plan(spec, settings, env), allowedCapabilities: requestedCapabilities(spec) } });
+    await host.add(spec, { binding: { plan: await host.plan(spec, settings, env), allowedCapabilities: requestedCapabilities(spec) } });
     return {
       id: spec.id,
       warnings: m.warnings,

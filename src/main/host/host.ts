@@ -8,7 +8,8 @@ import { failure, type Result } from '../../shared/failures';
 import { DisposableStore, Emitter, relay, type IDisposable } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
 import { DIALECT_FACTORIES } from './dialects';
-import { planLaunch, type LaunchPlan, type SettingValue } from './process/launch';
+import type { LaunchPlan, SettingValue } from './process/launch';
+import { planLaunchWithShellPath } from './process/plan-with-shell';
 import type { SandboxRequest } from './process/sandbox-prepare';
 import type { Failure } from '../../shared/failures';
 import { PluginSupervisor, type CallHandle, type CallOptions, type LaunchBinding, type PassthroughChange, type ToolsChange } from './supervisor/supervisor';
@@ -43,10 +44,11 @@ export class PluginHost implements IDisposable {
   /**
    * What to spawn for `spec` with these settings, on this host (its parent environment and
    * runtime), plus the variables the caller adds (PLUGBOARD_*), in the sandbox asked for (none:
-   * unsandboxed).
+   * unsandboxed). A command that is not on this process's PATH is looked up on the login shell's
+   * too: an app started from a dock or menu does not get the shell's PATH.
    */
-  plan(spec: PluginSpec, settings: Record<string, SettingValue>, hostEnv: Record<string, string>, sandbox?: SandboxRequest): LaunchPlan | Failure {
-    return planLaunch({
+  plan(spec: PluginSpec, settings: Record<string, SettingValue>, hostEnv: Record<string, string>, sandbox?: SandboxRequest): Promise<LaunchPlan | Failure> {
+    return planLaunchWithShellPath({
       spec,
       settings,
       parentEnv: this.options.parentEnv ?? process.env,

@@ -222,4 +222,5 @@ class RtermSession extends SessionBase implements DialectSession {
 export const rtermDialect: DialectFactory = {
   create: (ctx) => new RtermSession(ctx),
   maxConcurrentCalls: 4,
+  exitsAfterCall: true,
 };

@@ -82,6 +82,11 @@ export interface DialectFactory {
   create(ctx: SessionContext): DialectSession;
   /** Calls a running plugin may take at once. */
   maxConcurrentCalls: number;
+  /**
+   * One process per call, which must exit cleanly after its response (rterm): the call succeeds
+   * only once it has, and a non-zero exit or none within the stop grace is `crashed`.
+   */
+  exitsAfterCall?: boolean;
 }
 
 /** The failure a cancelled call ends with: the supervisor's reason (cancel, deadline, death). */

@@ -6,25 +6,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
-import { readServers, type ImportedInput, type ImportedServer, type SourceApp } from './formats';
+import { readServers } from './formats';
 import { parseJsonc } from './jsonc';
-import { APP_NAMES, previewServers, type ServerPreview } from './preview';
+import { APP_NAMES, previewServers, type ImportedConfig } from './preview';
 
 export type { EnvPreview, ServerPreview } from './preview';
 export type { SourceApp } from './formats';
 export { writeImportedPlugin, type WriteOptions, type WrittenPlugin } from './write';
 
-export interface ImportedConfig {
-  ok: true;
-  file: string;
-  app: SourceApp;
-  /** The app's name, for the screen. */
-  appName: string;
-  previews: ServerPreview[];
-  /** The servers with their values: for writing a plugin, not for showing. */
-  servers: ImportedServer[];
-  inputs: ImportedInput[];
-}
+export type { ImportedConfig } from './preview';
 
 /** Reads a config file; a malformed one is refused with the line, column and field at fault. */
 export function readMcpConfig(file: string, text?: string): ImportedConfig | Failure {

@@ -143,3 +143,17 @@ export function previewServers(file: string, servers: ImportedServer[], inputs: 
     return p;
   });
 }
+
+
+/** A config file read whole. */
+export interface ImportedConfig {
+  ok: true;
+  file: string;
+  app: SourceApp;
+  /** The app's name, for the screen. */
+  appName: string;
+  previews: ServerPreview[];
+  /** The servers with their values: for writing a plugin, not for showing. */
+  servers: ImportedServer[];
+  inputs: ImportedInput[];
+}

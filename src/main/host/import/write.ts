@@ -8,8 +8,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import { describeManifestErrors, loadManifest } from '../manifests';
-import type { ImportedConfig } from './index';
-import { APP_NAMES, settingKey, translate, type Translated } from './preview';
+import { APP_NAMES, settingKey, translate, type ImportedConfig, type Translated } from './preview';
 
 export interface WriteOptions {
   /**

@@ -104,8 +104,8 @@ export function installRoot(realFile: string, home: string): string {
 
 /**
  * The executable to run and what to show for it. An interpreter (python, node…) shows its
- * install prefix; a shim is replaced by the interpreter it names; any other program shows only
- * itself, and its `#!` interpreter is followed one level (`#!/usr/bin/env node`).
+ * install prefix; a shim is replaced by the interpreter it names; any other program shows its own
+ * folder, and its `#!` interpreter is followed one level (`#!/usr/bin/env node`).
  */
 export function interpreterFacts(file: string, ctx: InterpreterContext): InterpreterFacts {
   const roots: string[] = [];
@@ -129,7 +129,11 @@ export function interpreterFacts(file: string, ctx: InterpreterContext): Interpr
         return replace ? exe : f;
       }
       roots.push(installRoot(realFile, ctx.home));
-    } else if (shebang) {
+    } else if (mayShow(path.dirname(realFile), ctx.home)) {
+      // Any other program shows its folder: launchers find their siblings there (uvx runs uv).
+      roots.push(path.dirname(realFile));
+    }
+    if (!(python || isNodeName(path.basename(f))) && shebang) {
       const [interp, ...rest] = shebang.split(/\s+/);
       const name = interp && path.basename(interp) === 'env' ? rest.find((a) => !a.startsWith('-')) : interp;
       const found = name && (path.isAbsolute(name) ? name : searchPath(name, ctx.pathEnv));

@@ -46,7 +46,7 @@ export class PluginBindings {
       return { plan, allowedCapabilities };
     }
     const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(id, spec.dir, this.opts.nodeModules) };
-    return { plan: this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env, this.sandbox(id)), allowedCapabilities };
+    return { plan: await this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env, this.sandbox(id)), allowedCapabilities };
   }
 
   /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */

@@ -6,7 +6,7 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SettingSpec } from '../../../shared/model';
-import type { SettingValue } from '../process/launch';
+import type { SettingValue } from '../process/plan';
 
 export type Coerced = { ok: true; value: SettingValue } | { ok: false; message: string };
 

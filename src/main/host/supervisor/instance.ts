@@ -98,10 +98,13 @@ export class Instance implements IDisposable {
     inst.wire(hooks);
 
     const died = new Promise<Failure>((resolve) => inst.onDidDie(resolve));
-    const shaken = await Promise.race([session.handshake(spec.timeouts.handshakeMs), died]);
+    // A launcher that installs on first run (npx, uvx…) gets the longer handshake its plan asks for.
+    const shaken = await Promise.race([session.handshake(plan.handshakeMs ?? spec.timeouts.handshakeMs), died]);
     if (!shaken.ok) {
+      // A plugin that exits before it has shaken hands failed its handshake, except in rterm,
+      // whose core calls that a crash (rune-terminal's conformance tests).
       const f: Failure =
-        shaken.code === 'crashed'
+        shaken.code === 'crashed' && spec.dialect !== 'rterm-v1'
           ? failure('handshake_failed', `the plugin exited during the handshake (${shaken.message})`, shaken.details)
           : { ...shaken, details: { ...inst.details(), ...shaken.details } };
       await inst.stop();

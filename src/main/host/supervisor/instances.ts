@@ -6,11 +6,12 @@
  */
 import type { Failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
+import type { StopResult } from '../process/child';
 import type { Instance } from './instance';
 
 export class InstancePool implements IDisposable {
   private readonly oneShot = new Set<Instance>();
-  private readonly retiring = new Map<Instance, Promise<void>>();
+  private readonly retiring = new Map<Instance, Promise<StopResult | undefined>>();
   private readonly watched = new WeakSet<Instance>();
 
   constructor(private readonly onDeath: (inst: Instance, cause: Failure) => void) {}
@@ -35,17 +36,18 @@ export class InstancePool implements IDisposable {
     this.oneShot.delete(inst);
   }
 
-  /** Runs the stop sequence of an instance (once) and resolves when nothing of it runs. */
-  retire(inst: Instance): Promise<void> {
+  /** Runs the stop sequence of an instance (once) and resolves, with how it went, when nothing of it runs. */
+  retire(inst: Instance): Promise<StopResult | undefined> {
     this.oneShot.delete(inst);
     const already = this.retiring.get(inst);
     if (already) return already;
     const p = inst
       .stop()
       .catch(() => undefined)
-      .then(() => {
+      .then((result) => {
         inst.dispose();
         this.retiring.delete(inst);
+        return result;
       });
     this.retiring.set(inst, p);
     return p;

@@ -7,7 +7,7 @@
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
 import type { HealthState, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
-import type { DialectFactory } from '../dialects/types';
+import type { CallOutcome, DialectFactory } from '../dialects/types';
 import type { HealthReporter } from './health';
 import { Instance, type LaunchBinding } from './instance';
 import { InstancePool } from './instances';
@@ -147,6 +147,22 @@ export class InstanceKeeper extends Disposable {
     const inst = this.held.value?.inst;
     this.held.clear();
     return inst;
+  }
+
+  /**
+   * A one-shot process that answered must also exit cleanly (rterm): its stdin closes, and the
+   * answer stands only if it exits with code 0 within the stop grace; otherwise it is `crashed`.
+   */
+  async exitAfterCall(inst: Instance, outcome: CallOutcome): Promise<CallOutcome> {
+    const r = await this.pool.retire(inst);
+    if (!r) return outcome;
+    const grace = this.spec.timeouts.stopGraceMs;
+    if (r.stage === 'terminated' || r.stage === 'killed') {
+      return failure('crashed', `the plugin answered but did not exit within ${grace} ms of its response (it needed ${r.stage === 'killed' ? 'SIGKILL' : 'SIGTERM'})`, inst.details(r.exit));
+    }
+    if (r.exit.signal) return failure('crashed', `the plugin answered, then was killed by ${r.exit.signal}`, inst.details(r.exit));
+    if (r.exit.code !== 0 && r.exit.code !== null) return failure('crashed', `the plugin answered, then exited with code ${r.exit.code}`, inst.details(r.exit));
+    return outcome;
   }
 
   /** Stops every process of the plugin and waits for them; a launch under way is discarded. */

@@ -48,6 +48,7 @@ export class PluginSupervisor extends Disposable {
   private readonly runner: CallRunner;
   private readonly pluginLog: PluginLog;
   private enabled: boolean;
+  private readonly exitsAfterCall: boolean;
   /** Every call not yet finished, queued or running: a stop cancels them all. */
   private readonly live = new Set<CancelSource>();
   /** Calls past the queue (launching, waiting for a verdict, running): the plugin is not idle. */
@@ -63,6 +64,7 @@ export class PluginSupervisor extends Disposable {
     super();
     this.spec = opts.spec;
     this.enabled = opts.enabled !== false;
+    this.exitsAfterCall = opts.dialect.exitsAfterCall === true;
     this.pluginLog = this._register(new PluginLog(this.spec.id, opts.logRatePerSecond));
     this.onDidLog = this.pluginLog.onDidLog;
     const log = (source: LogSource, level: LogLevel, m: string): void => this.pluginLog.log(source, level, m);
@@ -215,7 +217,8 @@ export class PluginSupervisor extends Disposable {
       if (inst.isDead) return inst.deathCause ?? failure('crashed', 'the plugin died before the call started');
       if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled before it started'));
       this.setState('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
-      const outcome = await this.runner.run(callId, inst, kind, opts, cancel);
+      let outcome = await this.runner.run(callId, inst, kind, opts, cancel);
+      if (outcome.ok && this.exitsAfterCall && inst !== this.keeper.heldInstance) outcome = await this.keeper.exitAfterCall(inst, outcome);
       this.afterCall(inst, kind, outcome, opts);
       return this.runner.withStderr(outcome, inst);
     } finally {
