@@ -65,12 +65,12 @@ export class SqlJsConversationStore implements IDisposable {
     this.changed();
   }
 
-  get(id: string): Omit<Conversation, 'passthrough'> | null {
+  get(id: string): Omit<Conversation, 'passthrough' | 'runningTurns'> | null {
     const c = this.db.exec('SELECT id, title, updated_at FROM conversations WHERE id = ?', [id])[0]?.values[0];
     if (!c) return null;
     const rows = this.db.exec('SELECT body FROM messages WHERE conversation_id = ? ORDER BY seq', [id])[0]?.values ?? [];
     const messages = rows.map(([body]) => JSON.parse(String(body)) as ChatMessage);
-    return { id: String(c[0]), title: String(c[1]), updatedAt: Number(c[2]), messageCount: messages.length, messages };
+    return { id: String(c[0]), title: String(c[1]), updatedAt: Number(c[2]), messageCount: messages.length, messages, model: null };
   }
 
   rename(id: string, title: string): boolean {

@@ -6,6 +6,8 @@
  * `PlugboardApi` and cannot tell which transport it has.
  */
 import { z } from 'zod';
+import type { DiscoveredServer, ModelCheck, ModelsView, NoteCard, RetryInfo, TokenUsage, ToolCallInfo, ToolPolicy } from './assistant';
+import { PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
 import type { Dialect, HealthEvent, LogEvent, SettingSpec, ToolSpec } from './model';
@@ -45,6 +47,9 @@ export interface PluginView {
 export interface ToolView extends ToolSpec {
   exposed: boolean;
   autoApproved: boolean;
+  /** What happens when a model calls it, and what that would be without the person's choice. */
+  policy: ToolPolicy;
+  defaultPolicy: ToolPolicy;
   /** The tool is one of the plugin's user commands. */
   userCommand: boolean;
 }
@@ -112,9 +117,10 @@ export type MessageStatus = 'streaming' | 'done' | 'error' | 'cancelled';
 
 export interface ChatMessage {
   id: string;
-  role: 'user' | 'plugin' | 'system';
+  /** `assistant`: a model's answer; `plugin`: a tool call (the person's, or a model's with `call`). */
+  role: 'user' | 'plugin' | 'system' | 'assistant';
   createdAt: number;
-  /** User text, a system note, or the plugin's streamed text so far. */
+  /** User text, a system note, a model's answer, or the plugin's streamed text so far. */
   text: string;
   /** For plugin messages. */
   pluginId?: string;
@@ -129,6 +135,15 @@ export interface ChatMessage {
   keepSession?: boolean;
   /** A passthrough turn: its text (the user's and the plugin's) is never stored. */
   passthrough?: boolean;
+  /** A model's call to a tool: the card's approval and timing. */
+  call?: ToolCallInfo;
+  /** For assistant messages: the model that answered (its configured name), and what it cost. */
+  model?: string;
+  usage?: TokenUsage;
+  /** A failed model turn that can run again. */
+  retry?: RetryInfo;
+  /** What a system note offers besides its text. */
+  card?: NoteCard;
 }
 
 export interface SaveState {
@@ -145,17 +160,25 @@ export interface ConversationSummary {
 
 export interface Conversation extends ConversationSummary {
   messages: ChatMessage[];
+  /** The model this conversation uses (a configured model's name); null: the default model. */
+  model: string | null;
+  /** Turns running now: what Stop stops. */
+  runningTurns: string[];
   /** The plugin the composer talks to directly, when a passthrough session is open. */
   passthrough: { pluginId: string; pluginName: string } | null;
 }
 
 /**
- * One update to a message. A plugin turn sends `start`, any number of `stream` pieces (batched:
- * a snapshot from `chat.get` already holds every piece sent before it), then `end` with the final
- * message, which also ends the turn. A user message or a system note arrives as a single `end`
- * whose `turnId` is the message's id. Streams are coalesced per frame by the UI.
+ * One update to a conversation. A turn (a tool call, a passthrough turn, a model's answer with its
+ * tool calls) is framed by `turn` events: `running: true` before anything of it, `running: false`
+ * after its last message ended; the Stop button follows them. Within it, each message arrives as
+ * `start` (the message, usually empty and streaming; sent again when its other fields change, as an
+ * approval), any number of `stream` pieces (batched: a snapshot from `chat.get` already holds every
+ * piece sent before it), and `end` with the final message. A user message or a system note arrives
+ * as a single `end` whose `turnId` is the message's id. Streams are coalesced per frame by the UI.
  */
 export type TurnEvent =
+  | { type: 'turn'; conversationId: string; turnId: string; running: boolean }
   | { type: 'start'; conversationId: string; turnId: string; message: ChatMessage }
   | { type: 'stream'; conversationId: string; turnId: string; messageId: string; text: string }
   | { type: 'end'; conversationId: string; turnId: string; message: ChatMessage };
@@ -213,6 +236,55 @@ export const commands = {
     output: returns<Outcome<{ turnId: string }>>(),
   },
   'chat.cancel': { input: z.object({ turnId: z.string().min(1) }).strict(), output: returns<OpResult>() },
+  /** The conversation's model (a configured model's name), or null for the default. */
+  'chat.setModel': { input: z.object({ conversationId: id, model: z.string().min(1).max(200).nullable() }).strict(), output: returns<OpResult>() },
+  /** The person's answer to an approval card; `args` replaces the call's arguments (edited on the card). */
+  'chat.approve': {
+    input: z.object({ callId: z.string().min(1).max(200), decision: z.enum(['once', 'conversation', 'always', 'deny']), args: z.record(z.string(), z.unknown()).optional() }).strict(),
+    output: returns<OpResult>(),
+  },
+  /** Runs the conversation's last model turn again (after a failure). */
+  'chat.retry': { input: z.object({ conversationId: id }).strict(), output: returns<Outcome<{ turnId: string }>>() },
+  /** The exposed tools that best match what was typed (no model needed). */
+  'tools.suggest': { input: z.object({ text: z.string().max(10_000) }).strict(), output: returns<PaletteEntry[]>() },
+  'models.list': { input: empty, output: returns<ModelsView>() },
+  /** Adds or changes a model; `apiKey` undefined keeps the stored key, null removes it. */
+  'models.save': {
+    input: z
+      .object({
+        name: z.string().trim().min(1).max(100),
+        previousName: z.string().min(1).max(100).optional(),
+        provider: z.enum(PROVIDER_KINDS),
+        baseURL: z.string().max(2000).nullable(),
+        model: z.string().trim().min(1).max(300),
+        apiKey: z.string().max(10_000).nullable().optional(),
+        makeDefault: z.boolean().optional(),
+      })
+      .strict(),
+    output: returns<OpResult>(),
+  },
+  'models.remove': { input: z.object({ name: z.string().min(1).max(100) }).strict(), output: returns<OpResult>() },
+  'models.setDefault': { input: z.object({ name: z.string().min(1).max(100) }).strict(), output: returns<OpResult>() },
+  /** Reaches a model's server: a saved model by name, or one being edited (its key given or stored). */
+  'models.test': {
+    input: z
+      .object({
+        name: z.string().min(1).max(100).optional(),
+        provider: z.enum(PROVIDER_KINDS).optional(),
+        baseURL: z.string().max(2000).nullable().optional(),
+        model: z.string().max(300).optional(),
+        apiKey: z.string().max(10_000).optional(),
+      })
+      .strict(),
+    output: returns<Outcome<ModelCheck>>(),
+  },
+  /** Model servers running on this computer (Ollama, LM Studio, llama.cpp), probed on loopback only. */
+  'models.discover': { input: empty, output: returns<DiscoveredServer[]>() },
+  /** What a model calls a tool gets: allow, ask or deny; null goes back to the default. */
+  'plugins.setToolPolicy': {
+    input: z.object({ id, tool: z.string().min(1).max(200), policy: z.enum(TOOL_POLICIES as [ToolPolicy, ...ToolPolicy[]]).nullable() }).strict(),
+    output: returns<OpResult>(),
+  },
   'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<OpResult>() },
 } as const;
 
@@ -246,10 +318,12 @@ export interface Events {
   'chat.updated': ConversationSummary;
   /** Whether every change to the conversations is on disk; when not (a full disk), why and how many wait. */
   'chat.saveState': SaveState;
+  /** A model was added, changed or removed, or the default changed. */
+  'models.changed': { reason: string };
 }
 
 export type EventName = keyof Events;
-export const EVENT_NAMES: EventName[] = ['health', 'log', 'plugins.changed', 'chat.turn', 'chat.passthrough', 'chat.updated', 'chat.saveState'];
+export const EVENT_NAMES: EventName[] = ['health', 'log', 'plugins.changed', 'chat.turn', 'chat.passthrough', 'chat.updated', 'chat.saveState', 'models.changed'];
 
 /** What `window.plugboard` is, over IPC or WebSocket alike. */
 export interface PlugboardApi {

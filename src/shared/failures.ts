@@ -26,6 +26,12 @@ export const FAILURE_CODES = [
   'settings_missing',
   'install_refused',
   'io_error',
+  'no_model',
+  'model_unreachable',
+  'model_refused',
+  'rate_limited',
+  'context_too_long',
+  'model_error',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -52,6 +58,12 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   settings_missing: 'the plugin needs settings that have no value yet',
   install_refused: 'the package cannot be installed as it is',
   io_error: 'a file could not be read or written (a full disk, permissions)',
+  no_model: 'no language model is connected, or the one named does not exist',
+  model_unreachable: 'the model’s server could not be reached',
+  model_refused: 'the model’s provider refused the request: the API key, or access to that model',
+  rate_limited: 'the model’s provider asked to wait before the next request',
+  context_too_long: 'the conversation is longer than the model can read at once',
+  model_error: 'the model’s provider failed, or its answer broke off',
 };
 
 /** Facts that help a person act on a failure. Only the ones that apply are set. */

@@ -23,6 +23,20 @@ export interface ToolSpec {
   /** JSON Schema of the arguments object. */
   parameters: JsonSchema;
   tags?: string[];
+  /** Hints a plugin gives about the tool (MCP tool annotations). Hints, not guarantees. */
+  annotations?: ToolAnnotations;
+}
+
+export interface ToolAnnotations {
+  /** A person-readable name. */
+  title?: string;
+  /** It changes nothing: a model may call it without asking (the default policy is allow). */
+  readOnlyHint?: boolean;
+  /** It may change or delete things irreversibly. */
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  /** It reaches the world outside (the web, other services). */
+  openWorldHint?: boolean;
 }
 
 /** A user setting a plugin declares (MCPB user_config, Mehrhof env, plugboard.json settings). */

@@ -77,8 +77,9 @@ describe('chat', () => {
     if (!sent.ok || !sent.turnId) throw new Error('not started');
     const end = await turnEnd(sent.turnId);
     expect(end).toEqual(expect.objectContaining({ role: 'plugin', pluginId: 'hello', tool: 'count', status: 'done' }));
-    expect(streamsOf(sent.turnId)).toBe('1\n2\n3\n');
+    // Every piece streamed before the end, the final message included.
     expect(end.text.startsWith('1\n2\n3\n')).toBe(true);
+    expect(streamsOf(sent.turnId)).toBe(end.text);
     const conv = await backend.invoke('chat.get', { id: c.id });
     expect(conv?.title).toBe('/hello:count to=3 delay_ms=1');
     expect(conv?.messages.map((m) => m.role)).toEqual(['user', 'plugin']);

@@ -85,7 +85,7 @@ describe('conversations and running calls', () => {
     const c = await backend.invoke('chat.get', { id: conversationId });
     const m = c?.messages.find((x) => x.turnId === turnId);
     expect(m?.status).toBe('cancelled');
-    expect(m?.failure?.message).toBe('Plugboard closed while the call was running');
+    expect(m?.failure?.message).toBe('Plugboard closed while this ran');
     expect(m?.text).toMatch(/^1\n2\n/);
   });
 

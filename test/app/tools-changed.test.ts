@@ -39,7 +39,7 @@ async function call(tool: string, args: Record<string, unknown>): Promise<string
 
 it('follows a tool list that changes at run time', async () => {
   expect(await call('add_tool', { name: 'fresh' })).toBe('added fresh');
-  await expect.poll(paletteNames).toEqual(['add_tool', 'fresh', 'remove_tool']);
+  await expect.poll(paletteNames).toEqual(['add_tool', 'fresh', 'list_added', 'remove_tool']);
   const changes = events.filter((e) => e.name === 'plugins.changed' && e.payload.id === 'mcp-dynamic' && e.payload.reason === 'tools');
   expect(changes.map((e) => e.payload)).toContainEqual({ id: 'mcp-dynamic', reason: 'tools', tools: { added: ['fresh'], removed: [] } });
   expect((await app.backend.invoke('plugins.detail', { id: 'mcp-dynamic' }))?.tools.map((t) => t.name)).toContain('fresh');
@@ -49,6 +49,6 @@ it('follows a tool list that changes at run time', async () => {
   expect(log.map((l) => l.message).filter((m) => m.startsWith('tools changed'))).toEqual(['tools changed: added fresh']);
 
   expect(await call('remove_tool', { name: 'fresh' })).toBe('removed fresh');
-  await expect.poll(paletteNames).toEqual(['add_tool', 'remove_tool']);
+  await expect.poll(paletteNames).toEqual(['add_tool', 'list_added', 'remove_tool']);
   expect(events.some((e) => e.name === 'plugins.changed' && e.payload.tools?.removed.includes('fresh'))).toBe(true);
 });

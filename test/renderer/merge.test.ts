@@ -17,7 +17,7 @@ const plugin = (id: string, text: string, status: ChatMessage['status'], extra: 
 });
 
 function snapshot(messages: ChatMessage[]): Conversation {
-  return { id: 'c1', title: 'Test', updatedAt: 3, messageCount: messages.length, messages, passthrough: null };
+  return { id: 'c1', title: 'Test', updatedAt: 3, messageCount: messages.length, messages, passthrough: null, model: null, runningTurns: [] };
 }
 
 function byId(...messages: ChatMessage[]): Record<string, ChatMessage> {

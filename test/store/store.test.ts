@@ -158,8 +158,9 @@ describe('schema', () => {
 
     const s = await ConversationStore.open(file);
     expect(s.list()).toEqual(before.list);
-    expect(s.get('c1')).toEqual(before.c1);
-    expect(s.get('c2')).toEqual(before.c2);
+    // The old schema had no per-conversation model or allowed tools: none, then.
+    expect(s.get('c1')).toEqual({ ...before.c1, allowed: [] });
+    expect(s.get('c2')).toEqual({ ...before.c2, allowed: [] });
     expect(s.search('migration').map((h) => h.conversationId)).toEqual(['c1']);
     expect(s.putMessage('c1', user('m5', 'after it'))).toEqual({ ok: true });
     s.dispose();

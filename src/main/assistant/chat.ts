@@ -1,18 +1,24 @@
 /**
- * Chat sessions: what the person types becomes a tool call (`/tool …`, or a palette pick), a
- * passthrough turn (while a plugin holds the session for this conversation), or a note that no
- * model is connected yet. Each call is a plugin turn (plugin-turns.ts) whose output streams to the
- * UI as `chat.turn` events and is kept in the conversation store. Which conversation holds a
- * plugin's passthrough session is the host's to know: this service asks it and follows its events.
+ * Chat sessions: what the person types becomes a passthrough turn (while a plugin holds the
+ * session for this conversation), a tool call (`/tool …`, or a palette pick: plugin-turns.ts), or a
+ * message for the conversation's model (assistant.ts); without a model, a note that offers to
+ * connect one and suggests tools for what was typed. Every turn is framed by `turn` events and its
+ * messages stream as `chat.turn` events (live-messages.ts); all of it is kept in the store. Which
+ * conversation holds a plugin's passthrough session is the host's to know: this asks it.
  */
 import { randomUUID } from 'node:crypto';
 import { resultText } from '../../shared/chunks';
+import type { ApprovalDecision } from '../../shared/assistant';
 import type { ChatMessage, Conversation, ConversationSummary, Events, OpResult } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/model';
-import type { PassthroughChange, PluginRegistry } from '../host';
+import type { AuditLog, PassthroughChange, PluginRegistry } from '../host';
+import { Assistant, type StartOptions } from './assistant';
+import { LiveMessages } from './live-messages';
+import type { ModelStore } from './models/model-store';
 import { PluginTurns } from './plugin-turns';
+import { RunningTurns } from './running-turns';
 import { parseSlash } from './slash';
 import type { ConversationStore, SaveState } from './store';
 import { exposedDeclarations, exposedUserCommands } from './tools';
@@ -21,25 +27,46 @@ const NEW_TITLE = 'New conversation';
 
 export type ChatEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
 
+export interface ChatDeps {
+  registry: PluginRegistry;
+  store: ConversationStore;
+  models: ModelStore;
+  audit: AuditLog;
+  maxSteps?: number;
+}
+
 export class ChatService extends Disposable {
+  private readonly registry: PluginRegistry;
+  private readonly store: ConversationStore;
+  private readonly messages: LiveMessages;
   private readonly turns: PluginTurns;
+  readonly assistant: Assistant;
+  private readonly running: RunningTurns;
   private readonly _onDidEvent = this._register(new Emitter<ChatEvent>());
   readonly onDidEvent = this._onDidEvent.event;
 
-  constructor(
-    private readonly registry: PluginRegistry,
-    private readonly store: ConversationStore,
-  ) {
+  constructor(d: ChatDeps) {
     super();
-    this.turns = this._register(
-      new PluginTurns(store, {
-        turn: (e) => this.emit('chat.turn', e),
-        ended: (conversationId) => this.announce(conversationId),
+    this.registry = d.registry;
+    this.store = d.store;
+    this.running = new RunningTurns((e) => this.emit('chat.turn', e));
+    this.messages = this._register(new LiveMessages(d.store, { turn: (e) => this.emit('chat.turn', e), ended: (id) => this.announce(id) }));
+    this.turns = new PluginTurns(this.messages);
+    this.assistant = this._register(
+      new Assistant({
+        registry: d.registry,
+        store: d.store,
+        messages: this.messages,
+        models: d.models,
+        audit: d.audit,
+        turnRunning: (c, t, running) => this.frame(c, t, running),
+        context: (c) => this.context(c),
+        ...(d.maxSteps ? { maxSteps: d.maxSteps } : {}),
       }),
     );
-    this._register(registry.onDidChangePassthrough((e) => this.onPassthrough(e)));
+    this._register(d.registry.onDidChangePassthrough((e) => this.onPassthrough(e)));
     // A full disk: the UI says so while changes wait in memory, and again once all are saved.
-    this._register(store.onDidChangeSaveState((s) => this.emit('chat.saveState', s)));
+    this._register(d.store.onDidChangeSaveState((s) => this.emit('chat.saveState', s)));
   }
 
   list(): ConversationSummary[] {
@@ -59,9 +86,11 @@ export class ChatService extends Disposable {
   get(id: string): Conversation | null {
     const c = this.store.get(id);
     if (!c) return null;
-    const live = this.turns.live(id);
-    const messages = c.messages.map((m) => live.get(m.turnId ?? '') ?? m);
-    return { ...c, messages, passthrough: this.passthroughOf(id) };
+    const live = this.messages.snapshot(id);
+    // A message left streaming by a run of Plugboard that ended (a crash) is over: say so, once.
+    const messages = c.messages.map((m) => live.get(m.id) ?? (m.status === 'streaming' ? this.interrupted(id, m) : m));
+    const { allowed: _allowed, ...rest } = c;
+    return { ...rest, messages, passthrough: this.passthroughOf(id), runningTurns: this.running.of(id) };
   }
 
   rename(id: string, title: string): OpResult {
@@ -73,14 +102,24 @@ export class ChatService extends Disposable {
   delete(id: string): OpResult {
     for (const s of this.registry.passthroughSessions()) if (s.owner === id) this.registry.endPassthrough(s.pluginId, 'conversation deleted');
     if (!this.store.delete(id)) return failure('not_found', `no conversation ${id}`);
-    // Its calls have nowhere to go now: stop them.
+    // Its calls and its model's turn have nowhere to go now: stop them.
+    this.assistant.stopConversation(id, 'the conversation was deleted');
     this.turns.stopAll(id, 'the conversation was deleted');
+    this.messages.drop(id);
+    for (const t of this.running.of(id)) this.frame(id, t, false);
     return { ok: true, detail: 'deleted' };
   }
 
+  setModel(conversationId: string, model: string | null): OpResult {
+    if (!this.store.setModel(conversationId, model)) return failure('not_found', `no conversation ${conversationId}`);
+    this.announce(conversationId);
+    return { ok: true, detail: model ? `this conversation uses ${model}` : 'this conversation uses the default model' };
+  }
+
   /** Text as the person typed it. */
-  send(conversationId: string, text: string): Outcome<{ turnId: string | null }> {
-    if (!this.store.has(conversationId)) return failure('not_found', `no conversation ${conversationId}`);
+  async send(conversationId: string, text: string, opts: StartOptions = {}): Promise<Outcome<{ turnId: string | null }>> {
+    const c = this.store.summary(conversationId);
+    if (!c) return failure('not_found', `no conversation ${conversationId}`);
     const inPassthrough = this.passthroughOf(conversationId);
     if (inPassthrough) return this.input(conversationId, inPassthrough.pluginId, text);
     if (text.trim().startsWith('/')) {
@@ -90,14 +129,12 @@ export class ChatService extends Disposable {
       if (!target.ok) return target;
       return this.startTurn(conversationId, text.trim(), target.plugin, parsed.call.tool, parsed.call.args);
     }
+    const model = this.store.get(conversationId)?.model ?? null;
+    if (!this.assistant.canAnswer(model)) return this.offerModel(conversationId, text);
+    if (this.assistant.isBusy(conversationId)) return failure('invalid_state', 'the model is still answering in this conversation: wait for it, or Stop it');
     this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text });
-    this.addMessage(conversationId, {
-      id: randomUUID(),
-      role: 'system',
-      createdAt: Date.now(),
-      text: 'No model is connected yet, so plain messages are not answered. Type **/** to pick a tool, or `/plugin:tool key=value` to call one.',
-    });
-    return { ok: true, turnId: null };
+    const r = await this.assistant.start(conversationId, opts);
+    return r.ok ? { ok: true, turnId: r.turnId } : r;
   }
 
   invoke(conversationId: string, plugin: string, tool: string, args: Record<string, unknown>): Outcome<{ turnId: string }> {
@@ -107,8 +144,16 @@ export class ChatService extends Disposable {
   }
 
   cancel(turnId: string): OpResult {
-    if (!this.turns.cancel(turnId, 'stopped by the user')) return failure('invalid_state', 'that turn is not running');
+    if (!this.turns.cancel(turnId, 'stopped by the user') && !this.assistant.stop(turnId)) return failure('invalid_state', 'that turn is not running');
     return { ok: true, detail: 'cancelled' };
+  }
+
+  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): OpResult {
+    return this.assistant.approve(callId, decision, args);
+  }
+
+  retry(conversationId: string): Promise<Outcome<{ turnId: string }>> {
+    return this.assistant.retry(conversationId);
   }
 
   exitPassthrough(conversationId: string): OpResult {
@@ -116,6 +161,20 @@ export class ChatService extends Disposable {
     if (!p) return failure('invalid_state', 'no passthrough session is open in this conversation');
     this.registry.endPassthrough(p.pluginId, 'ended by the user');
     return { ok: true, detail: `left the session with ${p.pluginName}` };
+  }
+
+  /** Without a model, a plain message gets a note that offers to connect one, and matching tools. */
+  private offerModel(conversationId: string, text: string): Outcome<{ turnId: null }> {
+    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text });
+    const suggestions = this.assistant.suggest(text, 4).map((d) => ({ plugin: d.plugin, tool: d.tool }));
+    this.addMessage(conversationId, {
+      id: randomUUID(),
+      role: 'system',
+      createdAt: Date.now(),
+      text: 'No model is connected yet, so plain messages are not answered. Connect one (Ollama, LM Studio, an API key), or run a tool yourself: type **/** to pick one.',
+      card: { type: 'connect-model', suggestions },
+    });
+    return { ok: true, turnId: null };
   }
 
   private resolveTool(plugin: string | null, tool: string): Outcome<{ plugin: string }> {
@@ -134,7 +193,10 @@ export class ChatService extends Disposable {
     this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown });
     const turnId = randomUUID();
     const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, tool, args, turnId, status: 'streaming' };
-    this.turns.start(conversationId, message, (onEvent) => this.registry.call(plugin, tool, args, { context, owner: conversationId, onEvent }));
+    this.frame(conversationId, turnId, true);
+    this.turns.start(conversationId, message, (onEvent) =>
+      this.registry.call(plugin, tool, args, { context, owner: conversationId, onEvent: this.framed(conversationId, turnId, onEvent) }),
+    );
     return { ok: true, turnId };
   }
 
@@ -142,8 +204,28 @@ export class ChatService extends Disposable {
     this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text, passthrough: true });
     const turnId = randomUUID();
     const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, turnId, status: 'streaming', passthrough: true };
-    this.turns.start(conversationId, message, (onEvent) => this.registry.input(plugin, text, { owner: conversationId, onEvent }));
+    this.frame(conversationId, turnId, true);
+    this.turns.start(conversationId, message, (onEvent) => this.registry.input(plugin, text, { owner: conversationId, onEvent: this.framed(conversationId, turnId, onEvent) }));
     return { ok: true, turnId };
+  }
+
+  /** A call's events, with the turn's end announced after its final one. */
+  private framed<E extends { type: string }>(conversationId: string, turnId: string, onEvent: (e: E) => void): (e: E) => void {
+    return (e) => {
+      onEvent(e);
+      if (e.type !== 'stream') this.frame(conversationId, turnId, false);
+    };
+  }
+
+  private frame(conversationId: string, turnId: string, running: boolean): void {
+    this.running.set(conversationId, turnId, running);
+  }
+
+  private interrupted(conversationId: string, m: ChatMessage): ChatMessage {
+    const ended: ChatMessage = { ...m, status: 'cancelled', failure: failure('cancelled', 'Plugboard stopped while this ran') };
+    if (ended.call?.approval.state === 'pending' || ended.call?.approval.state === 'queued') ended.call = { ...ended.call, approval: { state: 'denied', by: 'policy' } };
+    this.store.putMessage(conversationId, ended);
+    return ended;
   }
 
   private onPassthrough(e: PassthroughChange): void {
@@ -192,5 +274,13 @@ export class ChatService extends Disposable {
 
   private emit<E extends keyof Events>(name: E, payload: Events[E]): void {
     this._onDidEvent.fire({ name, payload } as ChatEvent);
+  }
+
+  /** Ends every turn as stopped, stored so, before the store closes. */
+  override dispose(): void {
+    this.messages.closeAll(failure('cancelled', 'Plugboard closed while this ran'));
+    this.turns.cancelAll('the app is closing');
+    void this.assistant.stopAll('the app is closing');
+    super.dispose();
   }
 }

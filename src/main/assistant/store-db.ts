@@ -40,7 +40,7 @@ END;`;
 }
 
 /** The schema this code reads and writes (PRAGMA user_version). 0 is the sql.js era's file. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /**
  * Version 1. Both tables have an explicit integer key: the full-text indexes refer to rows by it,
@@ -97,6 +97,15 @@ DROP TABLE conversations_v0;
 DROP TABLE messages_v0;
 `;
 
+/**
+ * Version 2: a conversation's own settings, its model (a configured model's name; null: the
+ * default) and the tools the person allowed for it ("Allow for this conversation", a JSON list).
+ */
+const FROM_V1 = `
+ALTER TABLE conversations ADD COLUMN model TEXT;
+ALTER TABLE conversations ADD COLUMN allowed TEXT NOT NULL DEFAULT '[]';
+`;
+
 /** Error codes of better-sqlite3 that mean the file is not a sound database. */
 function isDamage(e: unknown): boolean {
   const code = (e as { code?: unknown }).code;
@@ -141,9 +150,10 @@ function migrate(db: Database.Database, file: string): void {
       failure('invalid_state', `${file} was written by a newer Plugboard (schema ${version}; this one reads up to ${SCHEMA_VERSION}): update Plugboard, or move the file away to start afresh.`),
     );
   }
-  const fromOldFile = (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'messages'").get() as { n: number }).n > 0;
+  const fromOldFile = version === 0 && (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'messages'").get() as { n: number }).n > 0;
   db.transaction(() => {
-    db.exec(FROM_V0);
+    if (version < 1) db.exec(FROM_V0);
+    if (version < 2) db.exec(FROM_V1);
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
   if (!fromOldFile) return;
@@ -218,6 +228,8 @@ interface ConversationRow {
   id: string;
   title: string;
   updated_at: number;
+  model?: string | null;
+  allowed?: string;
 }
 
 /** The statements the store runs, prepared once. */
@@ -236,7 +248,9 @@ export function statements(db: Database.Database) {
       `SELECT c.id, c.title, c.updated_at, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS n
          FROM conversations c ORDER BY c.updated_at DESC`,
     ),
-    conversation: db.prepare<[string], ConversationRow>('SELECT id, title, updated_at FROM conversations WHERE id = ?'),
+    conversation: db.prepare<[string], ConversationRow>('SELECT id, title, updated_at, model, allowed FROM conversations WHERE id = ?'),
+    setModel: db.prepare('UPDATE conversations SET model = ? WHERE id = ?'),
+    setAllowed: db.prepare('UPDATE conversations SET allowed = ? WHERE id = ?'),
     summary: db.prepare<[string], ConversationRow & { n: number }>(
       'SELECT c.id, c.title, c.updated_at, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS n FROM conversations c WHERE c.id = ?',
     ),
@@ -255,4 +269,14 @@ export function statements(db: Database.Database) {
       touch.run(at, cid);
     }),
   };
+}
+
+/** The stored list of allowed tools; anything unreadable allows nothing (fail closed). */
+export function allowedOf(raw: string | undefined): string[] {
+  try {
+    const v: unknown = JSON.parse(raw ?? '[]');
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
 }

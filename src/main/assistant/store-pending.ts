@@ -6,13 +6,16 @@
  */
 import type { ChatMessage, Conversation } from '../../shared/contract';
 
-export type StoredConversation = Omit<Conversation, 'passthrough'>;
+/** A conversation as stored: with the tools the person allowed for it (`plugin:tool`). */
+export type StoredConversation = Omit<Conversation, 'passthrough' | 'runningTurns'> & { allowed: string[] };
 
 export type WriteOp =
   | { kind: 'create'; id: string; title: string; at: number }
   | { kind: 'rename'; id: string; title: string; at: number }
   | { kind: 'delete'; id: string }
-  | { kind: 'put'; conversationId: string; message: ChatMessage; at: number };
+  | { kind: 'put'; conversationId: string; message: ChatMessage; at: number }
+  | { kind: 'model'; id: string; model: string | null }
+  | { kind: 'allowed'; id: string; allowed: string[] };
 
 /** Bytes of unsaved changes kept at most (about 32 messages at the 2 MiB cap). */
 export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
@@ -72,7 +75,7 @@ export class PendingWrites {
     let c = base ? { ...base, messages: [...base.messages] } : null;
     for (const op of this.ops) {
       if (conversationOf(op) !== id) continue;
-      if (op.kind === 'create') c ??= { id, title: op.title, updatedAt: op.at, messageCount: 0, messages: [] };
+      if (op.kind === 'create') c ??= { id, title: op.title, updatedAt: op.at, messageCount: 0, messages: [], model: null, allowed: [] };
       else if (op.kind === 'delete') c = null;
       else if (!c) continue; // a write to a conversation deleted before it: dropped, as the database would
       else if (op.kind === 'rename') {
@@ -83,7 +86,8 @@ export class PendingWrites {
         if (i >= 0) c.messages[i] = op.message;
         else c.messages.push(op.message);
         c.updatedAt = op.at;
-      }
+      } else if (op.kind === 'model') c.model = op.model;
+      else if (op.kind === 'allowed') c.allowed = op.allowed;
     }
     if (c) c.messageCount = c.messages.length;
     return c;

@@ -17,7 +17,7 @@ import type { ChatMessage, ConversationSummary, SaveState } from '../../shared/c
 import { failure, type Failure, type Outcome } from '../../shared/failures';
 import { Emitter, type IDisposable } from '../../shared/lifecycle';
 import { Checkpointer } from './store-checkpointer';
-import { openDatabase, statements } from './store-db';
+import { allowedOf, openDatabase, statements } from './store-db';
 import { claim, release } from './store-owner';
 import { PendingWrites, retryDelay, type StoredConversation, type WriteOp } from './store-pending';
 import { ConversationSearch, type SearchHit } from './store-search';
@@ -118,7 +118,7 @@ export class ConversationStore implements IDisposable {
     let stored: StoredConversation | null = null;
     if (c) {
       const messages = this.sql.messages.all(id).map((r) => ({ ...(JSON.parse(r.body) as Omit<ChatMessage, 'text'>), text: r.text }));
-      stored = { id: c.id, title: c.title, updatedAt: c.updated_at, messageCount: messages.length, messages };
+      stored = { id: c.id, title: c.title, updatedAt: c.updated_at, messageCount: messages.length, messages, model: c.model ?? null, allowed: allowedOf(c.allowed) };
     }
     return this.pending.isEmpty ? stored : this.pending.overlay(id, stored);
   }
@@ -147,6 +147,20 @@ export class ConversationStore implements IDisposable {
   delete(id: string): boolean {
     if (!this.has(id)) return false;
     this.write({ kind: 'delete', id });
+    return true;
+  }
+
+  /** The conversation's model (a configured model's name; null: the default). False when there is no such conversation. */
+  setModel(id: string, model: string | null): boolean {
+    if (!this.has(id)) return false;
+    this.write({ kind: 'model', id, model });
+    return true;
+  }
+
+  /** The tools (`plugin:tool`) the person allowed for this conversation ("Allow for this conversation"). */
+  setAllowed(id: string, allowed: string[]): boolean {
+    if (!this.has(id)) return false;
+    this.write({ kind: 'allowed', id, allowed });
     return true;
   }
 
@@ -253,6 +267,12 @@ export class ConversationStore implements IDisposable {
       case 'put':
         this.sql.put(op.conversationId, op.message, op.at);
         return;
+      case 'model':
+        this.sql.setModel.run(op.model, op.id);
+        return;
+      case 'allowed':
+        this.sql.setAllowed.run(JSON.stringify(op.allowed), op.id);
+        return;
     }
   }
 
@@ -272,3 +292,4 @@ export class ConversationStore implements IDisposable {
     }
   }
 }
+

@@ -14,6 +14,8 @@ export interface ToolDeclaration {
   tool: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** G-Assist `tags`: words people use for the tool. */
+  tags?: string[];
 }
 
 export interface UserCommandView {
@@ -70,7 +72,7 @@ function exposedTools(registry: PluginRegistry): Array<ToolDeclaration & { userC
   for (const id of usable(registry)) {
     const commands = new Set(registry.record(id)?.spec?.userCommands.map((c) => c.name));
     for (const t of registry.tools(id)) {
-      if (t.exposed) found.push({ plugin: id, tool: t.name, description: t.description, parameters: t.parameters, userCommand: commands.has(t.name) });
+      if (t.exposed) found.push({ plugin: id, tool: t.name, description: t.description, parameters: t.parameters, ...(t.tags ? { tags: t.tags } : {}), userCommand: commands.has(t.name) });
     }
   }
   // Named over the whole set, so a tool keeps its name whichever list it appears in.

@@ -17,4 +17,6 @@ export { DataPaths, defaultDataDir } from './registry/paths';
 export type { SettingView } from './registry/plugin-settings';
 export { PluginRegistry, type Done, type RegistryOptions } from './registry/registry';
 export { FileSecretStore, type SecretStore } from './registry/secrets';
+export { AuditLog, type AuditAction } from './registry/audit';
+export { validateArguments } from './validate';
 export type { CallHandle, CallOptions, LaunchBinding, PassthroughChange } from './supervisor/supervisor';

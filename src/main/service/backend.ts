@@ -9,7 +9,10 @@ import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import { ChatService } from '../assistant/chat';
 import { ConversationStore } from '../assistant/store';
-import type { PluginRegistry } from '../host';
+import { discoverLocal } from '../assistant/models/catalog';
+import { ModelStore } from '../assistant/models/model-store';
+import { AuditLog, type PluginRegistry } from '../host';
+import { testModel } from './model-checks';
 import { Installs } from './installs';
 import { LogBook } from './logbook';
 import { PluginViews } from './plugin-views';
@@ -39,8 +42,11 @@ export class Backend extends Disposable {
     private readonly opts: BackendOptions,
     readonly chat: ChatService,
     private readonly store: ConversationStore,
+    readonly models: ModelStore,
   ) {
     super();
+    this._register(models);
+    this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
     this.views = new PluginViews(registry);
     this.installs = this._register(new Installs(registry, opts.uploadsDir));
@@ -71,8 +77,11 @@ export class Backend extends Disposable {
   }
 
   static async create(opts: BackendOptions): Promise<Backend> {
-    const store = await ConversationStore.open(opts.registry.paths.conversations);
-    return new Backend(opts, new ChatService(opts.registry, store), store);
+    const { registry } = opts;
+    const store = await ConversationStore.open(registry.paths.conversations);
+    const models = new ModelStore(registry.paths.root, registry.secrets);
+    const chat = new ChatService({ registry, store, models, audit: new AuditLog(registry.paths.audit) });
+    return new Backend(opts, chat, store, models);
   }
 
   invoke<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C>> {
@@ -124,6 +133,17 @@ export class Backend extends Disposable {
       'chat.rename': ({ id, title }) => chat.rename(id, title),
       'chat.delete': ({ id }) => chat.delete(id),
       'chat.send': ({ conversationId, text }) => chat.send(conversationId, text),
+      'chat.setModel': ({ conversationId, model }) => chat.setModel(conversationId, model),
+      'chat.approve': ({ callId, decision, args }) => chat.approve(callId, decision, args),
+      'chat.retry': ({ conversationId }) => chat.retry(conversationId),
+      'tools.suggest': ({ text }) => views.entries(chat.assistant.suggest(text)),
+      'models.list': () => this.models.view(),
+      'models.save': (input) => this.models.save(input),
+      'models.remove': ({ name }) => this.models.remove(name),
+      'models.setDefault': ({ name }) => this.models.setDefault(name),
+      'models.test': (input) => testModel(this.models, input),
+      'models.discover': () => discoverLocal(),
+      'plugins.setToolPolicy': ({ id, tool, policy }) => registry.setToolPolicy(id, tool, policy),
       'chat.invoke': ({ conversationId, plugin, tool, args }) => chat.invoke(conversationId, plugin, tool, args),
       'chat.cancel': ({ turnId }) => chat.cancel(turnId),
       'chat.exitPassthrough': ({ conversationId }) => chat.exitPassthrough(conversationId),

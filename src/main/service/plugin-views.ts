@@ -5,7 +5,7 @@
 import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
 import type { PluginRegistry } from '../host';
-import { autoApprovedTools, exposedDeclarations, exposedUserCommands } from '../assistant/tools';
+import { autoApprovedTools, exposedDeclarations, exposedUserCommands, type ToolDeclaration } from '../assistant/tools';
 
 /** A capability as it is enforced here: by the sandbox where plugins run in one. */
 export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {
@@ -61,10 +61,24 @@ export class PluginViews {
       dir: rec.dir,
       manifestPath: spec?.manifestPath ?? null,
       command: spec?.command ?? [],
-      tools: registry.tools(id).map((t) => ({ ...t, autoApproved: auto.has(t.name), userCommand: commands.has(t.name) })),
+      tools: registry.tools(id).map((t) => ({ ...t, autoApproved: auto.has(t.name), userCommand: commands.has(t.name), ...registry.toolPolicy(id, t.name) })),
       capabilities: [...new Set([...requested, ...granted])].map((c) => ({ ...capabilityView(c, registry), requested: requested.includes(c), granted: granted.includes(c) })),
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
     };
+  }
+
+  /** Tools as palette entries (the suggestions of the "Connect a model" card). */
+  entries(decls: readonly ToolDeclaration[]): PaletteEntry[] {
+    const { registry } = this;
+    return decls.map((d) => ({
+      kind: 'tool',
+      plugin: d.plugin,
+      pluginName: registry.record(d.plugin)?.spec?.name ?? d.plugin,
+      name: d.tool,
+      description: d.description,
+      parameters: d.parameters,
+      autoApproved: registry.toolPolicy(d.plugin, d.tool).policy === 'allow',
+    }));
   }
 
   palette(): PaletteEntry[] {

@@ -16,7 +16,7 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { failure, ok, type Result } from '../../../shared/failures';
-import type { ToolSpec } from '../../../shared/model';
+import type { ToolAnnotations, ToolSpec } from '../../../shared/model';
 import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';
 import { SessionBase } from './session-base';
@@ -189,7 +189,12 @@ class McpSession extends SessionBase implements DialectSession {
             }
             this.taskTools.add(t.name);
           }
-          out.push({ name: t.name, description: t.description ?? '', parameters: t.inputSchema as Record<string, unknown> });
+          out.push({
+            name: t.name,
+            description: t.description ?? '',
+            parameters: t.inputSchema as Record<string, unknown>,
+            ...(t.annotations ? { annotations: annotationsOf(t.annotations) } : {}),
+          });
         }
         cursor = page.nextCursor;
       } while (cursor);
@@ -268,3 +273,11 @@ export const mcpDialect: DialectFactory = {
   create: (ctx) => new McpSession(ctx),
   maxConcurrentCalls: 8,
 };
+
+/** The hints of an MCP tool, booleans and title only (anything else the server sent is dropped). */
+function annotationsOf(a: Record<string, unknown>): ToolAnnotations {
+  const out: ToolAnnotations = {};
+  if (typeof a.title === 'string') out.title = a.title;
+  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) if (typeof a[k] === 'boolean') out[k] = a[k];
+  return out;
+}

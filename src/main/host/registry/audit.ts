@@ -16,7 +16,9 @@ export type AuditAction =
   | 'unexpose'
   | 'grant'
   | 'revoke'
-  | 'configure';
+  | 'configure'
+  | 'tool-policy'
+  | 'model-call';
 
 export interface AuditEntry {
   at: string;

@@ -7,6 +7,7 @@
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Outcome, type Result } from '../../../shared/failures';
+import type { ToolPolicy } from '../../../shared/assistant';
 import type { PluginSpec, ToolSpec } from '../../../shared/model';
 import type { PluginHost } from '../host';
 import type { AuditAction, AuditLog } from './audit';
@@ -48,6 +49,32 @@ export class Decisions {
     if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
     if (!rec.spec) return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
     return { ok: true, value: rec.spec };
+  }
+
+  /**
+   * What a model's call to a tool gets: the person's choice, else the default: allow for tools
+   * the plugin marks auto-approved and MCP tools annotated read-only, ask for everything else.
+   */
+  toolPolicy(id: string, tool: string): { policy: ToolPolicy; defaultPolicy: ToolPolicy } {
+    const spec = this.deps.records.get(id)?.spec;
+    const t = this.deps.tools(id).find((x) => x.name === tool);
+    const defaultPolicy: ToolPolicy = spec?.autoApprovedTools.includes(tool) || t?.annotations?.readOnlyHint === true ? 'allow' : 'ask';
+    return { policy: this.pluginState(id).policies?.[tool] ?? defaultPolicy, defaultPolicy };
+  }
+
+  /** The person's choice of policy for a tool; null goes back to the default. Audited. */
+  async setToolPolicy(id: string, tool: string, policy: ToolPolicy | null): Promise<Done> {
+    if (!this.deps.records.has(id)) return this.deps.audit.refused('tool-policy', id, failure('not_found', `no plugin "${id}"`), { tool });
+    const known = this.deps.tools(id).map((t) => t.name);
+    if (!known.includes(tool)) return this.deps.audit.refused('tool-policy', id, failure('not_found', `${id} has no tool "${tool}"`), { tool });
+    await this.update(id, (s) => {
+      const p = { ...(s.policies ?? {}) };
+      if (policy === null) delete p[tool];
+      else p[tool] = policy;
+      s.policies = p;
+    });
+    const { policy: now, defaultPolicy } = this.toolPolicy(id, tool);
+    return this.deps.audit.done('tool-policy', id, `${id}:${tool} ${policy === null ? `back to the default (${defaultPolicy})` : `set to ${now}`}`, { tool });
   }
 
   /** Writes a change to a plugin's decisions (defaults filled in) and says so. */

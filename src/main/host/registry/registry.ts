@@ -9,6 +9,7 @@
 import path from 'node:path';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
+import type { ToolPolicy } from '../../../shared/assistant';
 import type { HealthEvent, ToolSpec } from '../../../shared/model';
 import { PluginHost, refusedCall } from '../host';
 import type { InstallLimits } from './install/limits';
@@ -275,6 +276,14 @@ export class PluginRegistry implements IDisposable {
 
   configure(id: string, values: Record<string, unknown>): Promise<Done> {
     return this.decisions.configure(id, values);
+  }
+
+  toolPolicy(id: string, tool: string): { policy: ToolPolicy; defaultPolicy: ToolPolicy } {
+    return this.decisions.toolPolicy(id, tool);
+  }
+
+  setToolPolicy(id: string, tool: string, policy: ToolPolicy | null): Promise<Done> {
+    return this.decisions.setToolPolicy(id, tool, policy);
   }
 
   async shutdown(): Promise<void> {

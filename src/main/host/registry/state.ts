@@ -7,6 +7,7 @@
  * Reads are cached and revalidated by the file's mtime and size, so the call path costs one stat.
  */
 import { statSync } from 'node:fs';
+import { TOOL_POLICIES, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../process/launch';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
 
@@ -22,6 +23,8 @@ export interface PluginState {
   settings: Record<string, SettingValue>;
   /** Set for installed plugins. */
   installed?: { at: string; source: string; version: string };
+  /** What a model's call to a tool gets, where the person chose (allow, ask, deny); the rest: the default. */
+  policies?: Record<string, ToolPolicy>;
 }
 
 export interface StateFile {
@@ -86,6 +89,8 @@ function normalize(raw: StateFile): StateFile {
       settings: { ...(p.settings ?? {}) },
     };
     if (p.installed) s.installed = p.installed;
+    const policies = Object.entries(p.policies ?? {}).filter(([, v]) => (TOOL_POLICIES as readonly string[]).includes(v));
+    if (policies.length > 0) s.policies = Object.fromEntries(policies);
     plugins[id] = s;
   }
   return { version: 1, plugins };

@@ -51,6 +51,8 @@ export function applyTurn(ev: TurnEvent): void {
     pushChunk(ev.messageId, ev.text);
     return;
   }
+  // TODO(issue 8, renderer): running turns from these frames (running.ts derives them from messages).
+  if (ev.type === 'turn') return;
   // The server's copy of the user's message (as `start` or `end`) replaces the optimistic one.
   if (ev.message.role === 'user') dropOptimistic(ev.conversationId);
   if (ev.type === 'start') {

@@ -1,0 +1,159 @@
+/**
+ * The assistant: a conversation's plain messages answered by its model (the conversation's own,
+ * else the default), one model turn at a time per conversation (loop/model-turn.ts), with the
+ * approval prompts of its tool calls, Stop, Retry, and, without any model, tool suggestions for
+ * what was typed. Where keys come from: the model store (API keys in the secret store).
+ */
+import { randomUUID } from 'node:crypto';
+import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
+import type { ChatMessage } from '../../shared/contract';
+import { failure, type Outcome } from '../../shared/failures';
+import { Disposable } from '../../shared/lifecycle';
+import type { ContextMessage } from '../../shared/model';
+import type { AuditLog, PluginRegistry } from '../host';
+import type { LiveMessages } from './live-messages';
+import { Approvals } from './loop/approvals';
+import { ModelTurn } from './loop/model-turn';
+import type { ModelStore } from './models/model-store';
+import { baseUrlOf, languageModel } from './models/providers';
+import { systemPrompt } from './system-prompt';
+import type { ConversationStore } from './store';
+import { ToolIndex } from './tool-search';
+import { exposedDeclarations, type ToolDeclaration } from './tools';
+
+/** Rounds of tool calls a turn may take before it stops and asks. */
+export const DEFAULT_MAX_STEPS = 8;
+
+export interface AssistantDeps {
+  registry: PluginRegistry;
+  store: ConversationStore;
+  messages: LiveMessages;
+  models: ModelStore;
+  audit: AuditLog;
+  /** Frames a turn for the UI (running true, then false). */
+  turnRunning(conversationId: string, turnId: string, running: boolean): void;
+  context(conversationId: string): ContextMessage[];
+  maxSteps?: number;
+}
+
+export interface StartOptions {
+  /** `plugboard chat --approve all|none`. */
+  flag?: 'all' | 'none';
+  onUsage?(usage: TokenUsage): void;
+}
+
+export class Assistant extends Disposable {
+  readonly approvals = new Approvals();
+  /** The model turn running in each conversation. */
+  private readonly running = new Map<string, { turnId: string; turn: ModelTurn; done: Promise<void> }>();
+
+  constructor(private readonly d: AssistantDeps) {
+    super();
+  }
+
+  /** Whether plain messages of this conversation would be answered (a model is configured). */
+  canAnswer(conversationModel: string | null): boolean {
+    return this.d.models.resolve(conversationModel) !== undefined;
+  }
+
+  isBusy(conversationId: string): boolean {
+    return this.running.has(conversationId);
+  }
+
+  /** Starts a model turn on the conversation as it is stored (its last message is usually the person's). */
+  async start(conversationId: string, opts: StartOptions = {}): Promise<Outcome<{ turnId: string; done: Promise<void> }>> {
+    const c = this.d.store.get(conversationId);
+    if (!c) return failure('not_found', `no conversation ${conversationId}`);
+    if (this.running.has(conversationId)) return failure('invalid_state', 'the model is still answering in this conversation: wait for it, or Stop it');
+    const config = this.d.models.resolve(c.model);
+    if (!config) return failure('no_model', 'no model is connected: add one in Settings → Models');
+    const apiKey = await this.d.models.apiKey(config.name);
+    const turnId = randomUUID();
+    const { registry, store, messages, approvals } = { ...this.d, approvals: this.approvals };
+    const turn = new ModelTurn({
+      registry,
+      messages,
+      approvals,
+      audit: this.d.audit,
+      conversationId,
+      turnId,
+      ...(opts.flag ? { flag: opts.flag } : {}),
+      ...(opts.onUsage ? { onUsage: opts.onUsage } : {}),
+      context: () => this.d.context(conversationId),
+      allowedHere: () => store.get(conversationId)?.allowed ?? [],
+      allowHere: (key) => {
+        const now = store.get(conversationId)?.allowed ?? [];
+        if (!now.includes(key)) store.setAllowed(conversationId, [...now, key]);
+      },
+      model: languageModel(config, apiKey),
+      modelName: config.name,
+      where: `${config.name} (${baseUrlOf(config) || config.provider})`,
+      system: systemPrompt(),
+      maxSteps: this.d.maxSteps ?? DEFAULT_MAX_STEPS,
+      storedMessages: () => store.get(conversationId)?.messages ?? [],
+      pluginName: (id) => registry.record(id)?.spec?.name ?? id,
+    });
+    this.d.turnRunning(conversationId, turnId, true);
+    const done = turn.run().finally(() => {
+      this.running.delete(conversationId);
+      this.d.turnRunning(conversationId, turnId, false);
+    });
+    this.running.set(conversationId, { turnId, turn, done });
+    return { ok: true, turnId, done };
+  }
+
+  /** Stops the model turn `turnId`; false when no model turn has that id. */
+  stop(turnId: string, reason = 'stopped by the user'): boolean {
+    for (const r of this.running.values()) {
+      if (r.turnId !== turnId) continue;
+      r.turn.stop(reason);
+      return true;
+    }
+    return false;
+  }
+
+  stopConversation(conversationId: string, reason: string): void {
+    this.running.get(conversationId)?.turn.stop(reason);
+    this.approvals.cancel({ conversationId });
+  }
+
+  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Outcome<{ detail: string }> {
+    const r = this.approvals.answer(callId, decision, args);
+    return r.ok ? { ok: true, detail: decision === 'deny' ? 'denied' : 'allowed' } : r;
+  }
+
+  /** Runs the last turn again after a failure: the conversation as it is goes to the model. */
+  async retry(conversationId: string): Promise<Outcome<{ turnId: string }>> {
+    const last = this.d.store.get(conversationId)?.messages.findLast((m) => m.role !== 'system');
+    if (!last || !canRetry(last)) return failure('invalid_state', 'there is no failed answer to retry in this conversation');
+    const r = await this.start(conversationId);
+    return r.ok ? { ok: true, turnId: r.turnId } : r;
+  }
+
+  /** The exposed tools that best match `text` (BM25 over names, descriptions, tags). */
+  suggest(text: string, limit = 5): ToolDeclaration[] {
+    const registry = this.d.registry;
+    const tools = exposedDeclarations(registry).map((decl) => ({
+      key: decl.qualifiedName,
+      name: decl.tool,
+      plugin: registry.record(decl.plugin)?.spec?.name ?? decl.plugin,
+      description: decl.description,
+      ...(decl.tags ? { tags: decl.tags } : {}),
+      decl,
+    }));
+    return new ToolIndex(tools).search(text, limit).map((t) => t.decl);
+  }
+
+  /** Stops every turn; waits until each has written its last message. */
+  async stopAll(reason: string): Promise<void> {
+    this.approvals.cancelAll();
+    for (const r of this.running.values()) r.turn.stop(reason);
+    await Promise.all([...this.running.values()].map((r) => r.done));
+  }
+}
+
+/** A failed or stopped answer of a model (or a tool card that failed in its turn). */
+function canRetry(m: ChatMessage): boolean {
+  if (m.role === 'assistant') return m.status === 'error' || m.status === 'cancelled';
+  return m.role === 'plugin' && m.call !== undefined && m.status !== 'done';
+}

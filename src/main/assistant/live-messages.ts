@@ -1,0 +1,124 @@
+/**
+ * Messages that are being written while the UI watches: a plugin's streamed output, a model's
+ * answer, a tool-call card. Each is stored when it starts and when it ends; in between its text
+ * grows in memory, bounded (past 2 MiB the middle is cut: bounded-text.ts), and reaches the UI as
+ * `chat.turn` stream events batched every 16 ms. `snapshot` gives a conversation's live copies
+ * with every piece sent so far, so a client merging a snapshot with events never sees a piece twice.
+ */
+import { BoundedText } from '../../shared/bounded-text';
+import type { ChatMessage, TurnEvent } from '../../shared/contract';
+import { Disposable, MutableDisposable, timeoutDisposable } from '../../shared/lifecycle';
+import type { ConversationStore } from './store';
+
+/** Stream text reaches the UI in batches at most this often (the UI coalesces per frame too). */
+const STREAM_BATCH_MS = 16;
+
+export interface TurnSink {
+  turn(e: TurnEvent): void;
+  /** A message ended: its conversation changed. */
+  ended(conversationId: string): void;
+}
+
+export interface LiveMessage {
+  readonly conversationId: string;
+  /** The message as last written out; `text` is brought up to date from `body` when read. */
+  readonly message: ChatMessage;
+  readonly body: BoundedText;
+  pending: string;
+  ended: boolean;
+}
+
+export class LiveMessages extends Disposable {
+  private readonly live = new Map<string, LiveMessage>();
+  private readonly flushTimer = this._register(new MutableDisposable());
+
+  constructor(
+    private readonly store: ConversationStore,
+    private readonly sink: TurnSink,
+  ) {
+    super();
+  }
+
+  /** Stores `message` (streaming, with a turnId) and announces it. */
+  start(conversationId: string, message: ChatMessage): LiveMessage {
+    const m: LiveMessage = { conversationId, message, body: new BoundedText(message.text), pending: '', ended: false };
+    this.live.set(message.id, m);
+    this.store.putMessage(conversationId, message);
+    this.sink.turn({ type: 'start', conversationId, turnId: message.turnId as string, message: { ...message } });
+    return m;
+  }
+
+  append(m: LiveMessage, text: string): void {
+    if (m.ended || !text) return;
+    m.body.append(text);
+    m.pending += text;
+    if (this.flushTimer.value) return;
+    this.flushTimer.value = timeoutDisposable(() => {
+      this.flushTimer.clear();
+      for (const x of this.live.values()) this.flush(x);
+    }, STREAM_BATCH_MS);
+  }
+
+  /** Stores and announces a change of a live message other than its text (an approval, say). */
+  update(m: LiveMessage, change: Partial<ChatMessage>): void {
+    if (m.ended) return;
+    this.flush(m);
+    Object.assign(m.message, change);
+    const full = { ...m.message, text: m.body.toString() };
+    this.store.putMessage(m.conversationId, full);
+    this.sink.turn({ type: 'start', conversationId: m.conversationId, turnId: m.message.turnId as string, message: full });
+  }
+
+  /** Ends a message with its final fields; later appends and updates are ignored. */
+  finish(m: LiveMessage, change: Partial<ChatMessage>): void {
+    if (m.ended) return;
+    // Every piece goes out as a stream event before the end, so a client may follow either.
+    this.flush(m);
+    Object.assign(m.message, change);
+    m.message.text = m.body.toString();
+    this.settle(m);
+    this.store.putMessage(m.conversationId, m.message);
+    this.sink.turn({ type: 'end', conversationId: m.conversationId, turnId: m.message.turnId as string, message: { ...m.message } });
+    this.sink.ended(m.conversationId);
+  }
+
+  /** A conversation's live messages, every piece sent so far included. */
+  snapshot(conversationId: string): Map<string, ChatMessage> {
+    const out = new Map<string, ChatMessage>();
+    for (const m of this.live.values()) {
+      if (m.conversationId !== conversationId) continue;
+      this.flush(m);
+      out.set(m.message.id, { ...m.message, text: m.body.toString() });
+    }
+    return out;
+  }
+
+  /** Forgets a conversation's live messages (it was deleted): nothing more is written for them. */
+  drop(conversationId: string): void {
+    for (const m of [...this.live.values()]) if (m.conversationId === conversationId) this.settle(m);
+  }
+
+  private flush(m: LiveMessage): void {
+    if (!m.pending) return;
+    const text = m.pending;
+    m.pending = '';
+    this.sink.turn({ type: 'stream', conversationId: m.conversationId, turnId: m.message.turnId as string, messageId: m.message.id, text });
+  }
+
+  private settle(m: LiveMessage): void {
+    m.ended = true;
+    this.live.delete(m.message.id);
+  }
+
+  /** Ends every live message as cancelled, stored so, before the store closes. */
+  closeAll(reason: ChatMessage['failure']): void {
+    for (const m of [...this.live.values()]) {
+      m.message.text = m.body.toString();
+      m.message.status = 'cancelled';
+      m.message.failure = reason;
+      if (m.message.call?.approval.state === 'pending') m.message.call = { ...m.message.call, approval: { state: 'denied', by: 'policy' } };
+      this.settle(m);
+      this.store.putMessage(m.conversationId, m.message);
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The conversation as a model reads it, rebuilt from the stored messages at every step, so what a
+ * model is sent is always what the conversation shows: the person's messages, the model's answers,
+ * its tool calls with their results (bounded: bound.ts), and the tools the person ran themselves,
+ * as a note of what ran and what it returned. Never sent: passthrough text (people paste keys into
+ * setup wizards), system notes, and messages that hold nothing.
+ */
+import type { ModelMessage, ToolResultPart } from 'ai';
+import { resultText } from '../../../shared/chunks';
+import type { ChatMessage } from '../../../shared/contract';
+import { boundForModel } from './bound';
+
+type AssistantPart = { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
+
+/** What a tool's card says happened, as the model's tool result. */
+export function toolResultOutput(m: ChatMessage): ToolResultPart['output'] {
+  const approval = m.call?.approval;
+  // A call refused before any decision (not offered, arguments that do not fit) says why.
+  if (approval?.state === 'denied' && m.status === 'error' && m.failure) return { type: 'error-text', value: `${m.failure.code}: ${m.failure.message}` };
+  if (approval?.state === 'denied') {
+    return { type: 'execution-denied', reason: approval.by === 'person' ? 'the user denied this call' : 'this tool may not be called by a model here (its policy is deny)' };
+  }
+  const output = m.text || (m.result === undefined ? '' : resultText(m.result));
+  if (m.status === 'cancelled') return { type: 'error-text', value: boundForModel(`the call was stopped before it finished${output ? `; it had written:\n${output}` : ''}`).text };
+  if (m.failure) return { type: 'error-text', value: boundForModel(`${m.failure.code}: ${m.failure.message}${output ? `\n${output}` : ''}`).text };
+  return { type: 'text', value: boundForModel(output || '(the tool returned nothing)').text };
+}
+
+/** How much of a card's output the model does not get (0: all of it). */
+export function cutForModel(m: ChatMessage): number {
+  return boundForModel(m.text || (m.result === undefined ? '' : resultText(m.result))).cut;
+}
+
+export function modelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  let parts: AssistantPart[] = [];
+  let results: ToolResultPart[] = [];
+  const flush = (): void => {
+    if (parts.length > 0) out.push({ role: 'assistant', content: parts });
+    if (results.length > 0) out.push({ role: 'tool', content: results });
+    parts = [];
+    results = [];
+  };
+  for (const m of messages) {
+    if (m.passthrough) continue;
+    if (m.role === 'user') {
+      flush();
+      out.push({ role: 'user', content: m.text });
+    } else if (m.role === 'assistant') {
+      // A new answer after tool results is the model's next step: its own message.
+      if (results.length > 0) flush();
+      // An answer that broke off is not what the model said: a retry must not build on it.
+      if (m.text && m.status !== 'error') parts.push({ type: 'text', text: m.text });
+    } else if (m.role === 'plugin' && m.call) {
+      parts.push({ type: 'tool-call', toolCallId: m.call.id, toolName: m.call.name, input: m.args ?? {} });
+      results.push({ type: 'tool-result', toolCallId: m.call.id, toolName: m.call.name, output: toolResultOutput(m) });
+    } else if (m.role === 'plugin' && m.pluginId && (m.text || m.result !== undefined)) {
+      flush();
+      const args = m.args && Object.keys(m.args).length > 0 ? ` with ${JSON.stringify(m.args)}` : '';
+      const outcome = toolResultOutput(m);
+      const said = outcome.type === 'text' || outcome.type === 'error-text' ? outcome.value : '';
+      out.push({ role: 'user', content: `(I ran the tool ${m.pluginId}:${m.tool ?? '?'}${args} myself. ${m.failure ? 'It failed' : 'It returned'}:)\n${said}` });
+    }
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,152 @@
+/**
+ * A model's call to a tool, from its card to its result: the decision (the tool's policy, what the
+ * person allowed for this conversation, a flag, or the person's answer on the card, one prompt at
+ * a time), the call itself through the registry (its output streaming into the card, its deadlines
+ * and Stop), and an audit line for the call and who decided. A call the SDK refused (a tool not
+ * offered, arguments that do not fit) becomes a card that says so; nothing runs for it.
+ */
+import { randomUUID } from 'node:crypto';
+import { chunkText } from '../../../shared/chunks';
+import type { ApprovalState, ToolCallInfo } from '../../../shared/assistant';
+import type { ChatMessage } from '../../../shared/contract';
+import { failure } from '../../../shared/failures';
+import type { ContextMessage } from '../../../shared/model';
+import type { AuditLog, CallHandle, PluginRegistry } from '../../host';
+import { validateArguments } from '../../host';
+import type { LiveMessage, LiveMessages } from '../live-messages';
+import { completion } from '../plugin-turns';
+import { cutForModel } from './history';
+import type { Approvals } from './approvals';
+import type { Offered } from './offered';
+import type { StepCall } from './model-step';
+
+export interface CallContext {
+  registry: PluginRegistry;
+  messages: LiveMessages;
+  approvals: Approvals;
+  audit: AuditLog;
+  conversationId: string;
+  turnId: string;
+  /** `plugboard chat --approve all|none`: answers every prompt. */
+  flag?: 'all' | 'none';
+  context(): ContextMessage[];
+  /** Tools (`plugin:tool`) the person allowed for this conversation, and adding one. */
+  allowedHere(): readonly string[];
+  allowHere(key: string): void;
+  stopped(): boolean;
+  /** Registers a running call so Stop reaches it. */
+  track(handle: CallHandle): () => void;
+}
+
+/** The card a call starts as: decided already where no one needs asking, else queued to ask. */
+export function startCard(ctx: CallContext, call: StepCall, offered: readonly Offered[]): { live: LiveMessage; target: Offered | undefined } {
+  const target = call.invalid ? undefined : offered.find((o) => o.qualifiedName === call.toolName);
+  const approval: ApprovalState = !target ? { state: 'denied', by: 'policy' } : (settled(ctx, target) ?? { state: 'queued' });
+  const [guessed, tool] = target ? [target.plugin, target.tool] : guessPair(call.toolName);
+  const plugin = guessed && ctx.registry.record(guessed) ? guessed : undefined;
+  const message: ChatMessage = {
+    id: randomUUID(),
+    role: 'plugin',
+    createdAt: Date.now(),
+    text: '',
+    turnId: ctx.turnId,
+    status: 'streaming',
+    ...(plugin ? { pluginId: plugin } : {}),
+    tool: tool ?? call.toolName,
+    args: isRecord(call.input) ? call.input : {},
+    call: { id: call.toolCallId, name: call.toolName, approval },
+  };
+  return { live: ctx.messages.start(ctx.conversationId, message), target };
+}
+
+/** Decides, runs and finishes one call's card. */
+export async function runCall(ctx: CallContext, call: StepCall, card: LiveMessage, target: Offered | undefined): Promise<void> {
+  const m = card.message;
+  const info = m.call as ToolCallInfo;
+  if (call.invalid || !target) {
+    const why = call.invalid?.kind === 'bad-input'
+      ? failure('invalid_arguments', `the model's arguments for ${call.toolName} were not valid: ${call.invalid.message}`, { data: call.input })
+      : failure('tool_not_exposed', `the model asked for ${call.toolName}, which it is not offered (switched off, or no such tool); it was told so, and nothing ran`);
+    audit(ctx, m, false, `refused: ${why.message}`);
+    return ctx.messages.finish(card, { status: 'error', failure: why, call: { ...info, approval: { state: 'denied', by: 'policy' } } });
+  }
+  const key = `${target.plugin}:${target.tool}`;
+  const decided = await decide(ctx, card, target, key);
+  const approval: ApprovalState = decided.approval;
+  if (decided.cancelled) {
+    return ctx.messages.finish(card, { status: 'cancelled', failure: failure('cancelled', 'stopped before the call was decided'), call: { ...info, approval: { state: 'denied', by: 'policy' } } });
+  }
+  audit(ctx, m, approval.state === 'allowed', `${approval.state === 'allowed' ? 'allowed' : 'denied'} by ${approval.by}${approval.decision ? ` (${approval.decision})` : ''}`);
+  // A denial is not a failure: the card says who denied it, and the model is told.
+  if (approval.state === 'denied') return ctx.messages.finish(card, { status: 'cancelled', call: { ...info, approval } });
+  const args = decided.args ?? m.args ?? {};
+  ctx.messages.update(card, { args, call: { ...info, approval } });
+  const started = Date.now();
+  await new Promise<void>((resolve) => {
+    const handle = ctx.registry.call(target.plugin, target.tool, args, {
+      context: ctx.context(),
+      owner: ctx.conversationId,
+      onEvent: (e) => {
+        if (e.type === 'stream') return ctx.messages.append(card, chunkText(e.data));
+        const { appended, ...change } = completion(card, e);
+        if (appended) ctx.messages.append(card, appended);
+        const cut = cutForModel({ ...card.message, ...change, text: card.body.toString() });
+        ctx.messages.finish(card, { ...change, call: { ...info, approval, durationMs: Date.now() - started, ...(cut > 0 ? { cutForModel: cut } : {}) } });
+        untrack();
+        resolve();
+      },
+    });
+    const untrack = ctx.track(handle);
+  });
+}
+
+/** The decision that needs no one asked: the tool's policy, this conversation's allowance, a flag. */
+function settled(ctx: CallContext, target: Offered): ApprovalState | null {
+  const { policy } = ctx.registry.toolPolicy(target.plugin, target.tool);
+  if (policy === 'deny') return { state: 'denied', by: 'policy' };
+  if (policy === 'allow') return { state: 'allowed', by: 'policy' };
+  if (ctx.allowedHere().includes(`${target.plugin}:${target.tool}`)) return { state: 'allowed', by: 'person', decision: 'conversation' };
+  if (ctx.flag) return { state: ctx.flag === 'all' ? 'allowed' : 'denied', by: 'flag' };
+  return null;
+}
+
+async function decide(
+  ctx: CallContext,
+  card: LiveMessage,
+  target: Offered,
+  key: string,
+): Promise<{ approval: ApprovalState; args?: Record<string, unknown>; cancelled?: true }> {
+  const info = card.message.call as ToolCallInfo;
+  if (info.approval.state !== 'queued') return { approval: info.approval };
+  const answer = await ctx.approvals.ask(
+    info.id,
+    {
+      conversationId: ctx.conversationId,
+      turnId: ctx.turnId,
+      check: (args) => validateArguments(target.tool, target.parameters, args)?.message,
+    },
+    () => ctx.messages.update(card, { call: { ...info, approval: { state: 'pending' } } }),
+    ctx.stopped,
+  );
+  if (answer.decision === 'cancelled') return { approval: { state: 'denied', by: 'policy' }, cancelled: true };
+  if (answer.decision === 'deny') return { approval: { state: 'denied', by: 'person', decision: 'deny' } };
+  if (answer.decision === 'conversation') ctx.allowHere(key);
+  if (answer.decision === 'always') await ctx.registry.setToolPolicy(target.plugin, target.tool, 'allow');
+  return { approval: { state: 'allowed', by: 'person', decision: answer.decision }, ...(answer.args ? { args: answer.args } : {}) };
+}
+
+/** Who asked, what was decided and by whom; argument names only, never their values. */
+function audit(ctx: CallContext, m: ChatMessage, ok: boolean, detail: string): void {
+  const argNames = Object.keys(m.args ?? {}).join(', ');
+  ctx.audit.append({ action: 'model-call', plugin: m.pluginId ?? '?', ok, tool: m.tool ?? '?', detail: `${detail}${argNames ? `; arguments: ${argNames}` : ''}` });
+}
+
+/** `plugin__tool` read back, for a name the model invented or a tool switched off since. */
+function guessPair(name: string): [string | undefined, string | undefined] {
+  const at = name.indexOf('__');
+  return at > 0 ? [name.slice(0, at).replace(/_/g, '-'), name.slice(at + 2)] : [undefined, undefined];
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

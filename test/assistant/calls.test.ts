@@ -1,0 +1,211 @@
+/**
+ * A model's tool calls beyond the single ask: tool policies and their defaults, parallel calls
+ * running at once while their prompts come one at a time, "Always allow", edited arguments, the
+ * conversation given to G-Assist plugins, passthrough kept away from the model, and the audit
+ * trail. Real plugins (the bundled hello plugin, fixtures installed into the data directory), the
+ * scripted model server as the model (no model can run here).
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../src/shared/contract';
+import { fixturePlugin } from '../helpers/plugins';
+import { ModelServer } from '../model-server/server';
+import { toolResults } from '../model-server/requests';
+import { text, toolCalls } from '../model-server/steps';
+import { assistantApp, closeAll, installFixtures, type AssistantApp } from './helpers';
+
+let app: AssistantApp;
+let model: ModelServer;
+
+beforeAll(async () => {
+  app = await assistantApp('assistant-calls');
+  await installFixtures(app, 'gassist-python', 'mcp-dynamic');
+  model = await ModelServer.start();
+  await app.connect(model);
+});
+
+afterAll(() => closeAll(app, model));
+
+const card = (messages: readonly ChatMessage[], tool: string): ChatMessage | undefined => messages.find((m) => m.role === 'plugin' && m.tool === tool);
+
+function audit(): Array<{ action: string; plugin: string; tool?: string; ok: boolean; detail: string }> {
+  return readFileSync(path.join(app.dataDir, 'audit.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as never);
+}
+
+describe('tool policies', () => {
+  it('defaults: a plugin’s auto-approved tools and read-only MCP tools run unasked, the rest ask', async () => {
+    const policy = (plugin: string, tool: string) => app.registry.toolPolicy(plugin, tool);
+    expect(policy('hello', 'count')).toEqual({ policy: 'allow', defaultPolicy: 'allow' });
+    expect(policy('hello', 'start_conversation')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
+    expect(policy('mcp-dynamic', 'list_added').defaultPolicy).toBe('ask');
+    // MCP annotations arrive with the tool list, once the server has run.
+    await app.registry.call('mcp-dynamic', 'list_added', {}).done;
+    expect(policy('mcp-dynamic', 'list_added')).toEqual({ policy: 'allow', defaultPolicy: 'allow' });
+    expect(policy('mcp-dynamic', 'remove_tool').policy).toBe('ask');
+    // The plugin panel's Tools tab shows the same.
+    const detail = await app.backend.invoke('plugins.detail', { id: 'mcp-dynamic' });
+    expect(detail?.tools.find((t) => t.name === 'list_added')).toEqual(expect.objectContaining({ policy: 'allow', defaultPolicy: 'allow' }));
+  });
+
+  it('a tool allowed by its policy runs without a prompt, and the audit log says the policy decided', async () => {
+    model.script(toolCalls({ name: 'mcp_dynamic__list_added', arguments: {} }), text('Nothing added.'));
+    const c = await app.conversation();
+    const conv = await app.turnEnded(c, await app.say(c, 'What was added?'));
+    expect(card(conv.messages, 'list_added')).toEqual(expect.objectContaining({ status: 'done', text: 'none yet', call: expect.objectContaining({ approval: { state: 'allowed', by: 'policy' } }) }));
+    expect(audit().at(-1)).toEqual(expect.objectContaining({ action: 'model-call', plugin: 'mcp-dynamic', tool: 'list_added', ok: true, detail: 'allowed by policy' }));
+  });
+
+  it('a tool whose policy is deny never runs; the model is told it may not call it', async () => {
+    expect(await app.backend.invoke('plugins.setToolPolicy', { id: 'hello', tool: 'say_hello', policy: 'deny' })).toEqual(expect.objectContaining({ ok: true }));
+    model.script(toolCalls({ name: 'hello__say_hello', arguments: { name: 'Ada' } }), text('Not allowed.'));
+    const c = await app.conversation();
+    const conv = await app.turnEnded(c, await app.say(c, 'Greet Ada'));
+    expect(card(conv.messages, 'say_hello')).toEqual(expect.objectContaining({ status: 'cancelled', text: '', call: expect.objectContaining({ approval: { state: 'denied', by: 'policy' } }) }));
+    expect(toolResults(model.modelCalls.at(-1)!)[0]?.text).toMatch(/may not be called by a model here/);
+    expect(audit().at(-1)).toEqual(expect.objectContaining({ tool: 'say_hello', ok: false, detail: 'denied by policy; arguments: name' }));
+    await app.backend.invoke('plugins.setToolPolicy', { id: 'hello', tool: 'say_hello', policy: null });
+    expect(app.registry.toolPolicy('hello', 'say_hello').policy).toBe('allow');
+  });
+
+  it('"Always allow" sets the tool’s policy, so the next call in any conversation is not asked about', async () => {
+    model.script(toolCalls({ name: 'mcp_dynamic__add_tool', arguments: { name: 'alpha' } }), text('Added.'));
+    const c = await app.conversation();
+    const turn = await app.say(c, 'Add alpha');
+    const asked = await app.prompt(c);
+    await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'always' });
+    await app.turnEnded(c, turn);
+    expect(app.registry.toolPolicy('mcp-dynamic', 'add_tool').policy).toBe('allow');
+    expect(audit().filter((e) => e.action === 'tool-policy').at(-1)).toEqual(expect.objectContaining({ plugin: 'mcp-dynamic', tool: 'add_tool', detail: 'mcp-dynamic:add_tool set to allow' }));
+    model.script(toolCalls({ name: 'mcp_dynamic__add_tool', arguments: { name: 'beta' } }), text('Added too.'));
+    const other = await app.conversation();
+    const conv = await app.turnEnded(other, await app.say(other, 'Add beta'));
+    expect(card(conv.messages, 'add_tool')?.call?.approval).toEqual({ state: 'allowed', by: 'policy' });
+    await app.backend.invoke('plugins.setToolPolicy', { id: 'mcp-dynamic', tool: 'add_tool', policy: null });
+  });
+
+  it('runs the arguments the person edited on the card, and refuses edits that break the schema', async () => {
+    model.script(toolCalls({ name: 'mcp_dynamic__add_tool', arguments: { name: 'typo' } }), text('Done.'));
+    const c = await app.conversation();
+    const turn = await app.say(c, 'Add a tool');
+    const asked = await app.prompt(c);
+    const bad = await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'once', args: { name: 'Not A Name!' } });
+    expect(bad).toEqual(expect.objectContaining({ ok: false, code: 'invalid_arguments', message: expect.stringMatching(/name/) }));
+    expect(await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'once', args: { name: 'fixed' } })).toEqual(expect.objectContaining({ ok: true }));
+    const conv = await app.turnEnded(c, turn);
+    expect(card(conv.messages, 'add_tool')).toEqual(expect.objectContaining({ args: { name: 'fixed' }, text: 'added fixed' }));
+    // The model is told what actually ran.
+    const sent = JSON.stringify(model.modelCalls.at(-1)!.body);
+    expect(sent).toContain('added fixed');
+  });
+});
+
+describe('calls the model makes at once', () => {
+  it('run at once, while their prompts come one at a time', async () => {
+    await app.registry.setToolPolicy('hello', 'count', 'ask');
+    model.script(
+      toolCalls({ name: 'hello__count', arguments: { to: 3, delay_ms: 0 } }, { name: 'gassist_python__count_slowly', arguments: {} }, { name: 'mcp_dynamic__list_added', arguments: {} }),
+      text('All three ran.'),
+    );
+    const c = await app.conversation();
+    const turn = await app.say(c, 'Do three things');
+    const first = await app.prompt(c);
+    expect(first.tool).toBe('count');
+    // The second asked-about call waits its turn; the read-only one ran already.
+    const now = (await app.backend.invoke('chat.get', { id: c }))!.messages;
+    expect(card(now, 'count_slowly')?.call?.approval.state).toBe('queued');
+    await app.backend.invoke('chat.approve', { callId: first.call!.id, decision: 'once' });
+    const second = await app.prompt(c);
+    expect(second.tool).toBe('count_slowly');
+    await app.backend.invoke('chat.approve', { callId: second.call!.id, decision: 'once' });
+    const conv = await app.turnEnded(c, turn);
+    expect(conv.messages.filter((m) => m.role === 'plugin').map((m) => [m.tool, m.status])).toEqual([
+      ['count', 'done'],
+      ['count_slowly', 'done'],
+      ['list_added', 'done'],
+    ]);
+    // All three results went back in one request, in the model's order.
+    expect(toolResults(model.modelCalls.at(-1)!).map((r) => r.id)).toEqual(conv.messages.filter((m) => m.call).map((m) => m.call!.id));
+    await app.registry.setToolPolicy('hello', 'count', null);
+  });
+
+  it('overlap in time when the model asks for them together', async () => {
+    await app.registry.setToolPolicy('gassist-python', 'count_slowly', 'allow');
+    model.script(toolCalls({ name: 'hello__count', arguments: { to: 4, delay_ms: 150 } }, { name: 'gassist_python__count_slowly', arguments: { n: 3 } }), text('Both.'));
+    const c = await app.conversation();
+    const turn = await app.say(c, 'Count twice');
+    const conv = await app.turnEnded(c, turn);
+    const ids = conv.messages.filter((m) => m.role === 'plugin').map((m) => m.id);
+    expect(ids).toHaveLength(2);
+    // Each card had streamed output before either ended.
+    const seen = app.events.flatMap((e) => {
+      if (e.name !== 'chat.turn' || e.payload.turnId !== turn) return [];
+      if (e.payload.type === 'stream' && ids.includes(e.payload.messageId)) return [`stream ${ids.indexOf(e.payload.messageId)}`];
+      if (e.payload.type === 'end' && ids.includes(e.payload.message.id)) return ['end'];
+      return [];
+    });
+    const firstEnd = seen.indexOf('end');
+    expect(seen.slice(0, firstEnd)).toEqual(expect.arrayContaining(['stream 0', 'stream 1']));
+  });
+});
+
+describe('what plugins and the model get', () => {
+  it('a long output reaches the model as its head and tail with a note of what was cut; the card keeps it all', async () => {
+    const dir = fixturePlugin({
+      script: 'gassist',
+      id: 'long-output',
+      manifest: { functions: [{ name: 'count', description: 'Count from 1 to n', parameters: { type: 'object', properties: { n: { type: 'integer' } } } }], auto_approved_tools: ['count'] },
+    });
+    expect((await app.registry.install(dir)).ok).toBe(true);
+    model.script(toolCalls({ name: 'long_output__count', arguments: { n: 20_000 } }), text('That was long.'));
+    const c = await app.conversation();
+    const conv = await app.turnEnded(c, await app.say(c, 'Count to 20000'));
+    const full = card(conv.messages, 'count')?.text ?? '';
+    expect(full.startsWith('1\n2\n3\n')).toBe(true);
+    expect(full).toContain('\n19999\n20000\n');
+    const sent = toolResults(model.modelCalls.at(-1)!)[0]?.text ?? '';
+    expect(sent.length).toBeLessThan(16_200);
+    expect(sent.startsWith('1\n2\n3\n')).toBe(true);
+    expect(sent).toMatch(/20000\n(counted to 20000)?$/);
+    const cut = Number(/\[(\d+) characters cut from the tool's output\]/.exec(sent)?.[1]);
+    expect(cut).toBe(card(conv.messages, 'count')?.call?.cutForModel);
+    expect(cut).toBeGreaterThan(full.length - 16_000 - 100);
+  });
+
+  it('a G-Assist plugin with conversation.read receives the conversation as context', async () => {
+    await app.registry.setToolPolicy('gassist-python', 'echo_context', 'allow');
+    model.script(text('First answer.'));
+    const c = await app.conversation();
+    await app.turnEnded(c, await app.say(c, 'Remember the blue door'));
+    model.script(toolCalls({ name: 'gassist_python__echo_context', arguments: {} }), text('Seen.'));
+    const conv = await app.turnEnded(c, await app.say(c, 'What did I say?'));
+    const got = card(conv.messages, 'echo_context')?.result as { context: Array<{ role: string; content: string }> };
+    expect(got.context.slice(0, 3)).toEqual([
+      { role: 'user', content: 'Remember the blue door' },
+      { role: 'assistant', content: 'First answer.' },
+      { role: 'user', content: 'What did I say?' },
+    ]);
+  });
+
+  it('a tool result that keeps the session moves the conversation into passthrough; what is typed there never reaches the model', async () => {
+    await app.registry.setToolPolicy('gassist-python', 'start_conversation', 'allow');
+    model.script(toolCalls({ name: 'gassist_python__start_conversation', arguments: {} }), text('You are talking to the plugin now.'));
+    const c = await app.conversation();
+    await app.turnEnded(c, await app.say(c, 'Let me talk to the plugin'));
+    expect((await app.backend.invoke('chat.get', { id: c }))?.passthrough).toEqual(expect.objectContaining({ pluginId: 'gassist-python' }));
+    const secret = 'my-password-hunter2';
+    const r = await app.backend.invoke('chat.send', { conversationId: c, text: secret });
+    expect(r.ok).toBe(true);
+    await app.turnEnded(c, (r as { turnId: string }).turnId);
+    await app.backend.invoke('chat.send', { conversationId: c, text: 'exit' }).then((x) => app.turnEnded(c, (x as { turnId: string }).turnId));
+    expect((await app.backend.invoke('chat.get', { id: c }))?.passthrough).toBeNull();
+    model.script(text('Back with you.'));
+    await app.turnEnded(c, await app.say(c, 'And now?'));
+    const sent = model.modelCalls.at(-1)!.rawBody;
+    expect(sent).toContain('And now?');
+    expect(sent).not.toContain(secret);
+  });
+});
