@@ -62,10 +62,11 @@ export class ModelTurn {
     // An answer appears with its first text: a step that only calls tools leaves no empty bubble.
     let answer: LiveMessage | null = null;
     // Tokens of steps that wrote no answer, carried to the next answer shown.
-    let carried: TokenUsage = { inputTokens: null, outputTokens: null };
+    let carried: TokenUsage = NO_USAGE;
     const end = (change: Partial<ChatMessage>): void => o.messages.finish(answer ?? this.startAnswer(), change);
     for (let step = 1; ; step++) {
       const offered = offeredTools(o.registry);
+      const calls: Array<Promise<void>> = [];
       const result = await runStep({
         model: o.model,
         where: o.where,
@@ -74,21 +75,28 @@ export class ModelTurn {
         tools: sdkTools(offered, o.pluginName),
         signal: this.abort.signal,
         onText: (t) => o.messages.append((answer ??= this.startAnswer()), t),
+        // A call starts as soon as it is whole; text after it is a new answer, below its card.
+        onToolCall: (call) => {
+          if (answer) o.messages.finish(answer, { status: 'done' });
+          answer = null;
+          const { live, target } = startCard(ctx, call, offered);
+          calls.push(runCall(ctx, call, live, target));
+        },
       });
       o.onUsage?.(result.usage);
       const usage = addUsage(carried, result.usage);
+      // Calls that started end before the turn does (Stop has cancelled them already).
+      await Promise.all(calls);
       if (result.kind === 'stopped') return end({ status: 'cancelled', usage });
       if (result.kind === 'failed') {
         // Retry is always offered: after the key is fixed or the server started, it may work.
         const { failure: f, retry } = result.problem;
         return end({ status: 'error', failure: f, usage, retry: retry ?? {} });
       }
-      if (result.calls.length === 0) return end({ status: 'done', usage });
-      const cards = result.calls.map((c) => ({ call: c, ...startCard(ctx, c, offered) }));
+      if (calls.length === 0) return end({ status: 'done', usage });
       if (answer) o.messages.finish(answer, { status: 'done', usage });
-      carried = answer ? { inputTokens: null, outputTokens: null } : usage;
+      carried = answer ? NO_USAGE : usage;
       answer = null;
-      await Promise.all(cards.map(({ call, live, target }) => runCall(ctx, call, live, target)));
       if (this.stopped) return;
       if (step >= o.maxSteps) return this.capReached(step);
     }
@@ -109,6 +117,8 @@ export class ModelTurn {
     });
   }
 }
+
+const NO_USAGE: TokenUsage = { inputTokens: null, outputTokens: null };
 
 /** Two steps' tokens together; a count neither step reported stays unknown. */
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {

@@ -80,7 +80,8 @@ export async function runCall(ctx: CallContext, call: StepCall, card: LiveMessag
   // A denial is not a failure: the card says who denied it, and the model is told.
   if (approval.state === 'denied') return ctx.messages.finish(card, { status: 'cancelled', call: { ...info, approval } });
   const args = decided.args ?? m.args ?? {};
-  ctx.messages.update(card, { args, call: { ...info, approval } });
+  // The card shows the decision and the arguments that run, where they changed.
+  if (decided.args || approval !== info.approval) ctx.messages.update(card, { args, call: { ...info, approval } });
   const started = Date.now();
   await new Promise<void>((resolve) => {
     const handle = ctx.registry.call(target.plugin, target.tool, args, {

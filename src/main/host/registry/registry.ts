@@ -24,7 +24,7 @@ import { sandboxSupport, type SandboxSupport } from '../process/sandbox-probe';
 import { DataPaths } from './paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from './secrets';
-import { StateStore, type PluginState } from './state';
+import { exposedIn, StateStore, type PluginState } from './state';
 
 export interface RegistryOptions {
   dataDir: string;
@@ -138,9 +138,7 @@ export class PluginRegistry implements IDisposable {
   }
 
   isExposed(id: string, tool?: string): boolean {
-    const s = this.pluginState(id);
-    if (!s.enabled || !s.exposed) return false;
-    return tool === undefined || s.tools[tool] !== false;
+    return exposedIn(this.pluginState(id), tool);
   }
 
   granted(id: string, capability: string): boolean {
@@ -150,7 +148,9 @@ export class PluginRegistry implements IDisposable {
   /** Every tool of a plugin (declared, completed by what it announced) with its exposure. */
   tools(id: string): Array<ToolSpec & { exposed: boolean }> {
     const tools = this.host.tools(id) ?? this.records.get(id)?.spec?.tools ?? [];
-    return tools.map((t) => ({ ...t, exposed: this.isExposed(id, t.name) }));
+    // One read of the state for all the tools: the assistant asks at every step of a turn.
+    const state = this.pluginState(id);
+    return tools.map((t) => ({ ...t, exposed: exposedIn(state, t.name) }));
   }
 
   health(id: string): HealthEvent | undefined {
@@ -295,3 +295,4 @@ export class PluginRegistry implements IDisposable {
     this.records.dispose();
   }
 }
+
