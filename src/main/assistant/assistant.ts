@@ -13,6 +13,8 @@ import type { ContextMessage } from '../../shared/model';
 import type { AuditLog, PluginRegistry } from '../host';
 import type { LiveMessages } from './live-messages';
 import { Approvals } from './loop/approvals';
+import { Questions } from './loop/questions';
+import { ToolChooser } from './loop/selection';
 import { ModelTurn } from './loop/model-turn';
 import type { ModelStore } from './models/model-store';
 import { baseUrlOf, languageModel } from './models/providers';
@@ -20,9 +22,6 @@ import { systemPrompt } from './system-prompt';
 import type { ConversationStore } from './store';
 import { ToolIndex } from './tool-search';
 import { exposedDeclarations, type ToolDeclaration } from './tools';
-
-/** Rounds of tool calls a turn may take before it stops and asks. */
-export const DEFAULT_MAX_STEPS = 8;
 
 export interface AssistantDeps {
   registry: PluginRegistry;
@@ -33,7 +32,6 @@ export interface AssistantDeps {
   /** Frames a turn for the UI (running true, then false). */
   turnRunning(conversationId: string, turnId: string, running: boolean): void;
   context(conversationId: string): ContextMessage[];
-  maxSteps?: number;
 }
 
 export interface StartOptions {
@@ -44,6 +42,9 @@ export interface StartOptions {
 
 export class Assistant extends Disposable {
   readonly approvals = new Approvals();
+  readonly questions = new Questions();
+  /** Keeps the tool search index from one step (and turn) to the next. */
+  private readonly chooser = new ToolChooser();
   /** The model turn running in each conversation. */
   private readonly running = new Map<string, { turnId: string; turn: ModelTurn; done: Promise<void> }>();
 
@@ -89,7 +90,9 @@ export class Assistant extends Disposable {
       modelName: config.name,
       where: `${config.name} (${baseUrlOf(config) || config.provider})`,
       system: systemPrompt(),
-      maxSteps: this.d.maxSteps ?? DEFAULT_MAX_STEPS,
+      settings: this.d.models.settings(),
+      chooser: this.chooser,
+      questions: this.questions,
       storedMessages: () => store.get(conversationId)?.messages ?? [],
       pluginName: (id) => registry.record(id)?.spec?.name ?? id,
     });
@@ -113,13 +116,21 @@ export class Assistant extends Disposable {
   }
 
   stopConversation(conversationId: string, reason: string): void {
-    this.running.get(conversationId)?.turn.stop(reason);
+    const r = this.running.get(conversationId);
+    r?.turn.stop(reason);
     this.approvals.cancel({ conversationId });
+    if (r) this.questions.cancel(r.turnId);
   }
 
   approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Outcome<{ detail: string }> {
     const r = this.approvals.answer(callId, decision, args);
     return r.ok ? { ok: true, detail: decision === 'deny' ? 'denied' : 'allowed' } : r;
+  }
+
+  /** The person's answer to a model's question (ask_user). */
+  answer(callId: string, answer: string | string[]): Outcome<{ detail: string }> {
+    const r = this.questions.answer(callId, answer);
+    return r.ok ? { ok: true, detail: 'answered' } : r;
   }
 
   /** Runs the last turn again after a failure: the conversation as it is goes to the model. */
@@ -147,6 +158,7 @@ export class Assistant extends Disposable {
   /** Stops every turn; waits until each has written its last message. */
   async stopAll(reason: string): Promise<void> {
     this.approvals.cancelAll();
+    this.questions.cancel();
     for (const r of this.running.values()) r.turn.stop(reason);
     await Promise.all([...this.running.values()].map((r) => r.done));
   }

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { resultText } from '../../shared/chunks';
-import type { ApprovalDecision } from '../../shared/assistant';
+import type { ApprovalDecision, TokenTotals } from '../../shared/assistant';
 import type { ChatMessage, Conversation, ConversationSummary, Events, OpResult } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, Emitter } from '../../shared/lifecycle';
@@ -90,7 +90,7 @@ export class ChatService extends Disposable {
     // A message left streaming by a run of Plugboard that ended (a crash) is over: say so, once.
     const messages = c.messages.map((m) => live.get(m.id) ?? (m.status === 'streaming' ? this.interrupted(id, m) : m));
     const { allowed: _allowed, ...rest } = c;
-    return { ...rest, messages, passthrough: this.passthroughOf(id), runningTurns: this.running.of(id) };
+    return { ...rest, messages, passthrough: this.passthroughOf(id), runningTurns: this.running.of(id), tokens: tokensOf(messages) };
   }
 
   rename(id: string, title: string): OpResult {
@@ -283,4 +283,16 @@ export class ChatService extends Disposable {
     void this.assistant.stopAll('the app is closing');
     super.dispose();
   }
+}
+
+/** The tokens a conversation's answers took, summed (an estimate where any count was one). */
+function tokensOf(messages: readonly ChatMessage[]): TokenTotals {
+  const t: TokenTotals = { inputTokens: 0, outputTokens: 0, estimated: false };
+  for (const m of messages) {
+    if (!m.usage) continue;
+    t.inputTokens += m.usage.inputTokens ?? 0;
+    t.outputTokens += m.usage.outputTokens ?? 0;
+    t.estimated ||= m.usage.estimated === true;
+  }
+  return t;
 }

@@ -31,6 +31,8 @@ export interface EnrichmentResult {
   notes: Array<{ plugin: string; ok: boolean; note: string }>;
 }
 
+const UNSAFE = /[^a-zA-Z0-9_]/g;
+
 /** Longest function name the model APIs accept. */
 const MAX_NAME = 64;
 
@@ -42,12 +44,12 @@ const MAX_NAME = 64;
  * result depends only on the set of pairs, not on their order.
  */
 export function qualifiedNames(pairs: ReadonlyArray<{ plugin: string; tool: string }>): Map<string, string> {
-  const base = (p: { plugin: string; tool: string }): string => `${p.plugin}__${p.tool}`.replace(/[^a-zA-Z0-9_]/g, '_');
+  const bases = pairs.map((p) => `${p.plugin}__${p.tool}`.replace(UNSAFE, '_'));
   const uses = new Map<string, number>();
-  for (const p of pairs) uses.set(base(p), (uses.get(base(p)) ?? 0) + 1);
+  for (const b of bases) uses.set(b, (uses.get(b) ?? 0) + 1);
   const out = new Map<string, string>();
-  for (const p of pairs) {
-    const b = base(p);
+  for (const [i, p] of pairs.entries()) {
+    const b = bases[i] as string;
     const key = pairKey(p.plugin, p.tool);
     if (uses.get(b) === 1 && b.length <= MAX_NAME) out.set(key, b);
     else out.set(key, `${b.slice(0, MAX_NAME - 9)}_${createHash('sha256').update(key).digest('hex').slice(0, 8)}`);
