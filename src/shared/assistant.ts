@@ -134,6 +134,17 @@ export interface TokenTotals {
   estimated: boolean;
 }
 
+/** What a plugin's prompt enricher did to the person's message, for the transcript. */
+export interface Enrichment {
+  plugin: string;
+  ok: boolean;
+  note: string;
+  /** The text it added at the end. */
+  added?: string;
+  /** The whole new text, where it rewrote the message instead. */
+  replaced?: string;
+}
+
 /** What a system note offers besides its text. */
 export type NoteCard = { type: 'connect-model'; suggestions: Array<{ plugin: string; tool: string }> };
 

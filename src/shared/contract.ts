@@ -6,7 +6,7 @@
  * `PlugboardApi` and cannot tell which transport it has.
  */
 import { z } from 'zod';
-import type { AssistantSettings, DiscoveredServer, ModelCheck, ModelsView, NoteCard, RequestInfo, RetryInfo, TokenTotals, TokenUsage, ToolCallInfo, ToolPolicy } from './assistant';
+import type { AssistantSettings, DiscoveredServer, Enrichment, ModelCheck, ModelsView, NoteCard, RequestInfo, RetryInfo, TokenTotals, TokenUsage, ToolCallInfo, ToolPolicy } from './assistant';
 import { PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
@@ -148,6 +148,10 @@ export interface ChatMessage {
   card?: NoteCard;
   /** What the model was sent for the step this message began (on its answer, or its first card). */
   request?: RequestInfo;
+  /** The person's message as enriched by plugins: what the model reads instead of `text`. */
+  enriched?: string;
+  /** What each enricher did (added, rewrote, was skipped), by whom. */
+  enrichment?: Enrichment[];
 }
 
 export interface SaveState {

@@ -11,6 +11,7 @@ import { failure, type Outcome } from '../../shared/failures';
 import { Disposable } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/model';
 import type { AuditLog, PluginRegistry } from '../host';
+import { enrich } from './enrichment';
 import type { LiveMessages } from './live-messages';
 import { Approvals } from './loop/approvals';
 import { Questions } from './loop/questions';
@@ -32,6 +33,8 @@ export interface AssistantDeps {
   /** Frames a turn for the UI (running true, then false). */
   turnRunning(conversationId: string, turnId: string, running: boolean): void;
   context(conversationId: string): ContextMessage[];
+  /** Stores a changed message and tells the UI (the person's message, once enriched). */
+  rewrite(conversationId: string, message: ChatMessage): void;
 }
 
 export interface StartOptions {
@@ -46,7 +49,7 @@ export class Assistant extends Disposable {
   /** Keeps the tool search index from one step (and turn) to the next. */
   private readonly chooser = new ToolChooser();
   /** The model turn running in each conversation. */
-  private readonly running = new Map<string, { turnId: string; turn: ModelTurn; done: Promise<void> }>();
+  private readonly running = new Map<string, { turnId: string; model: string; turn: ModelTurn; done: Promise<void> }>();
 
   constructor(private readonly d: AssistantDeps) {
     super();
@@ -97,12 +100,25 @@ export class Assistant extends Disposable {
       pluginName: (id) => registry.record(id)?.spec?.name ?? id,
     });
     this.d.turnRunning(conversationId, turnId, true);
-    const done = turn.run().finally(() => {
+    const done = this.enrichLast(conversationId, turn.signal)
+      .then(() => turn.run())
+      .finally(() => {
       this.running.delete(conversationId);
       this.d.turnRunning(conversationId, turnId, false);
     });
-    this.running.set(conversationId, { turnId, turn, done });
+    this.running.set(conversationId, { turnId, model: config.name, turn, done });
     return { ok: true, turnId, done };
+  }
+
+  /**
+   * Runs the person's last message through the plugins' enrichers, once: a retry reads it as it
+   * was enriched the first time.
+   */
+  private async enrichLast(conversationId: string, signal: AbortSignal): Promise<void> {
+    const last = this.d.store.get(conversationId)?.messages.findLast((m) => m.role === 'user' && !m.passthrough);
+    if (!last || last.enrichment !== undefined) return;
+    const { prompt, steps } = await enrich(this.d.registry, last.text, signal);
+    this.d.rewrite(conversationId, { ...last, enrichment: steps, ...(prompt !== last.text ? { enriched: prompt } : {}) });
   }
 
   /** Stops the model turn `turnId`; false when no model turn has that id. */
@@ -153,6 +169,17 @@ export class Assistant extends Disposable {
       decl,
     }));
     return new ToolIndex(tools).search(text, limit).map((t) => t.decl);
+  }
+
+  /**
+   * For the app that closes: a cancelled answer, with Retry, for each turn whose model has not
+   * begun to answer (`answering`): that turn writes nothing once the store has closed.
+   */
+  unanswered(answering: (conversationId: string) => boolean): Array<[string, ChatMessage]> {
+    const note = failure('cancelled', 'Plugboard closed before the model answered');
+    return [...this.running]
+      .filter(([conversationId]) => !answering(conversationId))
+      .map(([conversationId, r]) => [conversationId, { id: randomUUID(), role: 'assistant', createdAt: Date.now(), text: '', turnId: r.turnId, status: 'cancelled', model: r.model, failure: note, retry: {} }]);
   }
 
   /** Stops every turn; waits until each has written its last message. */

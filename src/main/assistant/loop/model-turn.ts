@@ -48,6 +48,11 @@ export class ModelTurn {
     return this.abort.signal.aborted;
   }
 
+  /** Aborted by Stop: what else the turn waits on (enrichers) listens to it. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
   /** Stop: the model's request, every running call and every waiting prompt end now. */
   stop(reason: string): void {
     if (this.stopped) return;
