@@ -84,8 +84,9 @@ export class ModelTurn {
         return end({ status: 'error', failure: f, usage, retry: retry ?? {} });
       }
       if (result.calls.length === 0) return end({ status: 'done', usage });
-      const cards = result.calls.map((c) => ({ call: c, ...startCard(ctx, c, offered) }));
+      // The text before the calls ends first: its last batched piece goes out before any card.
       if (answer) o.messages.finish(answer, { status: 'done', usage });
+      const cards = result.calls.map((c) => ({ call: c, ...startCard(ctx, c, offered) }));
       carried = answer ? { inputTokens: null, outputTokens: null } : usage;
       answer = null;
       await Promise.all(cards.map(({ call, live, target }) => runCall(ctx, call, live, target)));
