@@ -1,0 +1,187 @@
+/**
+ * A `plugboard chat` run on the back end: the conversation it talks in (continued or new, with
+ * the model it names), one turn or a session of turns, approval prompts answered on the
+ * terminal, and Ctrl-C: the first stops the running turn (chat.cancel), a second quits. Every
+ * step goes through the Backend's commands and events, as the app's renderer does.
+ */
+import type { ApprovalDecision } from '../../../shared/assistant';
+import type { Conversation } from '../../../shared/contract';
+import { failure, type Failure } from '../../../shared/failures';
+import { Disposable } from '../../../shared/lifecycle';
+import type { Backend } from '../../service/backend';
+import { EXIT_FAILED, EXIT_OK } from '../io';
+import type { CliEnv } from '../session';
+import type { ChatPrinter } from './printers';
+import type { Terminal } from './terminal';
+import { runTurn, type TurnResult } from './turn';
+import type { AskedCall } from './turn-lines';
+
+export type ApproveMode = 'ask' | 'all' | 'none';
+
+export interface ChatOptions {
+  backend: Backend;
+  printer: ChatPrinter;
+  /** Present when stdin is a terminal. */
+  terminal: Terminal | null;
+  approve: ApproveMode;
+  json: boolean;
+  env: CliEnv;
+}
+
+export const NO_MODEL =
+  'no model is configured: add one with `plugboard models add NAME --provider openai-compatible --base-url http://127.0.0.1:11434/v1 --model llama3.2` (Ollama; `plugboard models --help` for OpenAI and Anthropic)';
+
+/** The approval prompt's keys and the four answers they give, named as on the app's card. */
+const KEYS = { o: 'once', c: 'conversation', a: 'always', d: 'deny' } as const satisfies Record<string, ApprovalDecision>;
+const LABELS: Record<ApprovalDecision, string> = { once: 'Allow once', conversation: 'Allow for this conversation', always: 'Always allow', deny: 'Deny' };
+const PROMPT_KEYS = Object.entries(KEYS)
+  .map(([k, d]) => `${k}: ${LABELS[d]}`)
+  .join('   ');
+
+export class ChatSession extends Disposable {
+  private conversationId = '';
+  /** The turn running now: what Ctrl-C stops. */
+  private running: string | null = null;
+  private interrupts = 0;
+  private readonly quit = new AbortController();
+  /** Approval prompts, one at a time (the back end asks one at a time per conversation too). */
+  private prompts: Promise<void> = Promise.resolve();
+
+  constructor(private readonly o: ChatOptions) {
+    super();
+    this._register(o.env.onInterrupt(() => this.interrupt()));
+  }
+
+  get quitting(): boolean {
+    return this.quit.signal.aborted;
+  }
+
+  /** The conversation to talk in, with its model; a failure when there is no model to answer. */
+  async open(conversation: string | undefined, model: string | undefined): Promise<Failure | null> {
+    const { backend } = this.o;
+    const { models } = await backend.invoke('models.list', {});
+    if (models.length === 0) return failure('no_model', NO_MODEL);
+    if (model !== undefined && !models.some((m) => m.name === model)) {
+      return failure('no_model', `no model is named "${model}" (configured: ${models.map((m) => m.name).join(', ')}); see \`plugboard models list\``);
+    }
+    let conv: Conversation | null = null;
+    if (conversation !== undefined) {
+      conv = await backend.invoke('chat.get', { id: conversation });
+      if (!conv) return failure('not_found', `no conversation ${conversation} in ${(await backend.invoke('app.info', {})).dataDir}`);
+    }
+    conv ??= await backend.invoke('chat.create', {});
+    this.conversationId = conv.id;
+    if (model !== undefined && conv.model !== model) {
+      const r = await backend.invoke('chat.setModel', { conversationId: conv.id, model });
+      if (!r.ok) return r;
+    }
+    return null;
+  }
+
+  /**
+   * Starts the plugins whose tools are known only once they run (MCP servers announce theirs),
+   * so that the model is offered the same tools as in the app, which starts them at launch.
+   */
+  async startToolServers(): Promise<void> {
+    const { backend, printer } = this.o;
+    const views = await backend.invoke('plugins.list', {});
+    const silent = views.filter((v) => v.enabled && v.exposed && v.persistent && v.error === null && v.toolCount === 0 && v.needsSettings.length === 0);
+    await Promise.all(
+      silent.map(async (v) => {
+        const r = await backend.invoke('plugins.start', { id: v.id });
+        if (!r.ok) printer.note(`warning: ${v.id} did not start, so its tools are not offered (${r.code}: ${r.message})\n`);
+      }),
+    );
+  }
+
+  /** One turn; the exit status. */
+  async once(text: string): Promise<number> {
+    const ok = this.report(await this.turn(text));
+    this.farewell();
+    return ok ? EXIT_OK : EXIT_FAILED;
+  }
+
+  /** A turn per line until Ctrl-D, "exit", or a Ctrl-C at the prompt. */
+  async session(terminal: Terminal): Promise<number> {
+    this.o.printer.note('Plugboard chat: each line is a turn. Ctrl-C stops a turn; Ctrl-D or "exit" ends.\n');
+    for (;;) {
+      const read = await terminal.readLine('> ');
+      if (read.kind !== 'line') break;
+      const text = read.text.trim();
+      if (!text) continue;
+      if (text === 'exit' || text === 'quit') break;
+      this.report(await this.turn(text));
+      if (this.quitting) break;
+    }
+    this.farewell();
+    return this.quitting ? EXIT_FAILED : EXIT_OK;
+  }
+
+  private async turn(text: string): Promise<TurnResult> {
+    this.interrupts = 0;
+    const over = new AbortController();
+    try {
+      return await runTurn({
+        backend: this.o.backend,
+        conversationId: this.conversationId,
+        text,
+        flag: this.o.approve === 'ask' ? undefined : this.o.approve,
+        sink: { line: (l, meta) => this.o.printer.line(l, meta), ask: (call) => this.ask(call, over.signal) },
+        started: (turnId) => (this.running = turnId),
+        quit: this.quit.signal,
+      });
+    } finally {
+      this.running = null;
+      over.abort();
+      // A prompt still up is taken down before the terminal is used again.
+      await this.prompts;
+    }
+  }
+
+  /** Prints the turn's end; whether it was done. */
+  private report(r: TurnResult): boolean {
+    const { printer } = this.o;
+    // A turn stopped before the model said anything has no counts: no usage line.
+    if (r.usage && (r.usage.inputTokens !== null || r.usage.outputTokens !== null)) printer.line({ type: 'usage', input_tokens: r.usage.inputTokens, output_tokens: r.usage.outputTokens });
+    if (r.ok) printer.line({ type: 'done', text: r.text, conversation: this.conversationId });
+    else printer.line({ type: 'error', code: r.code, message: r.message });
+    return r.ok;
+  }
+
+  /** For people: the conversation's id, to continue it later (a JSON `done` line carries it). */
+  private farewell(): void {
+    if (!this.o.json && this.conversationId) this.o.printer.note(`conversation ${this.conversationId} (continue it: plugboard chat --conversation ${this.conversationId})\n`);
+  }
+
+  private ask(call: AskedCall, over: AbortSignal): void {
+    const { terminal, printer, backend } = this.o;
+    this.prompts = this.prompts.then(async () => {
+      // Only `--approve ask` leaves calls to ask about, and it needs a terminal.
+      if (!terminal || over.aborted) return;
+      // Nothing written: a line of the answer on the same screen is ended first.
+      printer.note('');
+      const question = `allow ${call.plugin}:${call.tool} ${JSON.stringify(call.args)}?   ${PROMPT_KEYS} › `;
+      const key = await terminal.readKey(question, Object.keys(KEYS) as Array<keyof typeof KEYS>, over);
+      if (key === null || key === 'interrupt') {
+        terminal.write('\n');
+        if (key === 'interrupt') this.interrupt();
+        return;
+      }
+      const decision = KEYS[key];
+      terminal.write(`${LABELS[decision]}\n`);
+      const r = await backend.invoke('chat.approve', { callId: call.callId, decision });
+      if (!r.ok) printer.note(`${r.code}: ${r.message}\n`);
+    });
+  }
+
+  /** Ctrl-C (or SIGTERM): stop the running turn; a second one, or one with no turn running, quits. */
+  private interrupt(): void {
+    const turnId = this.running;
+    if (turnId === null || ++this.interrupts > 1) {
+      this.quit.abort();
+      return;
+    }
+    this.o.printer.note('stopping the turn… (Ctrl-C again to quit)\n');
+    void this.o.backend.invoke('chat.cancel', { turnId });
+  }
+}

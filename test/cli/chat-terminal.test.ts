@@ -1,0 +1,105 @@
+/**
+ * `plugboard chat` on a terminal: the CLI runs in a pseudo-terminal (node-pty), so it sees a
+ * person where one would be: the session's prompt, the approval prompt answered with one key,
+ * Ctrl-C stopping a turn. Every wait is for text on the screen or a request at the model server,
+ * never for time. The model is the scripted model server in this process (none can run here).
+ */
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { cleanupFixtures, tmpDir } from '../helpers/plugins';
+import { toolResults } from '../model-server/requests';
+import { ModelServer } from '../model-server/server';
+import { text, toolCalls } from '../model-server/steps';
+import { pbIn, pluginsOf, PtyRun } from './chat-helpers';
+
+let data: string;
+let model: ModelServer;
+let run: PtyRun | undefined;
+/** The session's prompt, waiting for a line: the last thing on the screen. */
+const READY = /> $/;
+const CONVERSATION = /conversation [0-9a-f-]{36} \(continue it: plugboard chat --conversation [0-9a-f-]{36}\)/;
+
+beforeAll(async () => {
+  data = path.join(tmpDir('cli-chat-tty'), 'data');
+  model = await ModelServer.start();
+  const add = await pbIn(data, ['models', 'add', 'Scripted', '--provider', 'openai-compatible', '--base-url', model.baseURL, '--model', 'scripted-model']);
+  expect(add.code, add.stderr).toBe(0);
+});
+
+afterEach(async () => {
+  run?.kill();
+  run = undefined;
+  // A test that failed half-way leaves no script steps for the next one.
+  model.clearQueue();
+  // Whatever the CLI started is stopped by the time it exits.
+  expect(pluginsOf(data).map((p) => p.args)).toEqual([]);
+});
+
+afterAll(async () => {
+  await model.close();
+  cleanupFixtures();
+});
+
+/** Waits for the screen to end with `pattern` followed by the session's prompt. */
+function promptAfter(r: PtyRun, pattern: RegExp): Promise<void> {
+  return r.waitFor(new RegExp(`${pattern.source}[^]*${READY.source}`));
+}
+
+describe('plugboard chat on a terminal', () => {
+  it('holds a session: asks before a call, and "Allow for this conversation" covers the next one', async () => {
+    model.script(
+      toolCalls({ id: 'call_milk', name: 'todo__add', arguments: { title: 'milk' } }),
+      text('Added milk.'),
+      toolCalls({ id: 'call_bread', name: 'todo__add', arguments: { title: 'bread' } }),
+      text('Added bread.'),
+    );
+    const r = (run = new PtyRun(['chat', '--data-dir', data]));
+    await r.waitFor(READY);
+    r.write('Add milk\r');
+    await r.waitFor('d: Deny › ');
+    expect(r.output).toContain('allow todo:add {"title":"milk"}?   o: Allow once   c: Allow for this conversation   a: Always allow   d: Deny › ');
+    r.write('c');
+    await promptAfter(r, /Added milk\./);
+    expect(r.output).toContain('d: Deny › Allow for this conversation\n');
+    r.write('Add bread\r');
+    await promptAfter(r, /Added bread\./);
+    // Asked once only: the second call was allowed by the first answer.
+    expect(r.output.split('d: Deny › ')).toHaveLength(2);
+    expect(r.output).toMatch(/→ todo:add \{"title":"bread"\}\n {2}allowed for this conversation\n✓ todo:add \d+ ms\n/);
+    r.write('\u0004'); // Ctrl-D
+    expect(await r.exited).toBe(0);
+    expect(r.output).toMatch(CONVERSATION);
+    expect(toolResults(model.modelCalls.at(-1)!).map((t) => t.id)).toEqual(['call_milk', 'call_bread']);
+  });
+
+  it('Ctrl-C at an approval prompt stops the turn without running the call; Ctrl-C at the prompt ends the session', async () => {
+    model.script(toolCalls({ id: 'call_stop', name: 'todo__add', arguments: { title: 'never' } }));
+    const calls = model.modelCalls.length;
+    const r = (run = new PtyRun(['chat', '--data-dir', data]));
+    await r.waitFor(READY);
+    r.write('Add something\r');
+    await r.waitFor('d: Deny › ');
+    r.write('\u0003');
+    await promptAfter(r, /cancelled: /);
+    expect(r.output).toContain('stopping the turn… (Ctrl-C again to quit)');
+    // The turn ended there: the model was not asked again, and the plan did not get the step.
+    expect(model.modelCalls).toHaveLength(calls + 1);
+    r.write('\u0003');
+    expect(await r.exited).toBe(0);
+    const plan = await pbIn(data, ['call', 'todo', 'list']);
+    expect(plan.stdout).not.toContain('never');
+  });
+
+  it('Ctrl-C during a turn stops the model’s request, and the command exits 1, its plugins stopped', async () => {
+    model.script({ type: 'hang' });
+    const calls = model.modelCalls.length;
+    const r = (run = new PtyRun(['chat', 'Take your time', '--data-dir', data]));
+    await model.waitForModelCalls(calls + 1, 30_000);
+    r.write('\u0003');
+    expect(await r.exited).toBe(1);
+    expect(r.output).toContain('stopping the turn… (Ctrl-C again to quit)');
+    expect(r.output).toMatch(/cancelled: /);
+    expect(r.output).toMatch(CONVERSATION);
+    await model.waitFor(() => model.modelCalls.at(-1)?.outcome === 'client-closed', 'the stopped request closed by the client');
+  });
+});
