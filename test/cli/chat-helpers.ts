@@ -105,10 +105,10 @@ export class PtyRun {
     this.pty.write(keys);
   }
 
-  /** Ends the run if a test failed half-way (its plugins are then the CLI's to stop). */
-  kill(): void {
+  /** SIGKILL ends the run if a test failed half-way (its plugins then die with their sandbox). */
+  kill(signal: NodeJS.Signals = 'SIGKILL'): void {
     try {
-      this.pty.kill('SIGKILL');
+      this.pty.kill(signal);
     } catch {
       // exited already
     }

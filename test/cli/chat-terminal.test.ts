@@ -90,6 +90,31 @@ describe('plugboard chat on a terminal', () => {
     expect(plan.stdout).not.toContain('never');
   });
 
+  it('SIGTERM at the session’s prompt ends it, stopping the plugins its turns started', async () => {
+    model.script(toolCalls({ name: 'hello__count', arguments: { to: 2, delay_ms: 0 } }), text('Counted.'));
+    const r = (run = new PtyRun(['chat', '--data-dir', data]));
+    await r.waitFor(READY);
+    r.write('Count to two\r');
+    await promptAfter(r, /Counted\./);
+    expect(pluginsOf(data).map((p) => p.args)).toEqual(expect.arrayContaining([expect.stringContaining('plugins/hello/plugin.mjs')]));
+    r.kill('SIGTERM');
+    expect(await r.exited).toBe(1);
+    expect(r.output).toMatch(CONVERSATION);
+  });
+
+  it('SIGTERM during a session’s turn quits at once, the turn stopped', async () => {
+    model.script({ type: 'hang' });
+    const calls = model.modelCalls.length;
+    const r = (run = new PtyRun(['chat', '--data-dir', data]));
+    await r.waitFor(READY);
+    r.write('Take your time\r');
+    await model.waitForModelCalls(calls + 1, 30_000);
+    r.kill('SIGTERM');
+    expect(await r.exited).toBe(1);
+    expect(r.output).toContain('cancelled: interrupted: the turn was stopped, and the command quit');
+    await model.waitFor(() => model.modelCalls.at(-1)?.outcome === 'client-closed', 'the stopped request closed by the client');
+  });
+
   it('Ctrl-C during a turn stops the model’s request, and the command exits 1, its plugins stopped', async () => {
     model.script({ type: 'hang' });
     const calls = model.modelCalls.length;

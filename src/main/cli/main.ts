@@ -62,12 +62,13 @@ export async function main(argv: string[], out: Out = processOut): Promise<numbe
   const env: CliEnv = {
     out,
     onInterrupt(fn) {
-      const handler = (): void => fn();
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
+      const onInt = (): void => fn('SIGINT');
+      const onTerm = (): void => fn('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
       return toDisposable(() => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
       });
     },
   };

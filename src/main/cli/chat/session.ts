@@ -49,7 +49,8 @@ export class ChatSession extends Disposable {
 
   constructor(private readonly o: ChatOptions) {
     super();
-    this._register(o.env.onInterrupt(() => this.interrupt()));
+    // SIGTERM asks the command to end, not the turn: it quits at once (the close stops everything).
+    this._register(o.env.onInterrupt((signal) => (signal === 'SIGTERM' ? this.quit.abort() : this.interrupt())));
   }
 
   get quitting(): boolean {
@@ -105,7 +106,7 @@ export class ChatSession extends Disposable {
   async session(terminal: Terminal): Promise<number> {
     this.o.printer.note('Plugboard chat: each line is a turn. Ctrl-C stops a turn; Ctrl-D or "exit" ends.\n');
     for (;;) {
-      const read = await terminal.readLine('> ');
+      const read = await terminal.readLine('> ', this.quit.signal);
       if (read.kind !== 'line') break;
       const text = read.text.trim();
       if (!text) continue;
@@ -174,7 +175,7 @@ export class ChatSession extends Disposable {
     });
   }
 
-  /** Ctrl-C (or SIGTERM): stop the running turn; a second one, or one with no turn running, quits. */
+  /** Ctrl-C: stop the running turn; a second one, or one with no turn running, quits. */
   private interrupt(): void {
     const turnId = this.running;
     if (turnId === null || ++this.interrupts > 1) {

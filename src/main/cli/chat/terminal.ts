@@ -25,17 +25,21 @@ export class Terminal {
     return input.isTTY === true;
   }
 
-  /** One line; `end` on Ctrl-D (or the input closing), `interrupt` on Ctrl-C. */
-  readLine(prompt: string): Promise<LineRead> {
+  /** One line; `end` on Ctrl-D (or the input closing, or `signal`: a SIGTERM), `interrupt` on Ctrl-C. */
+  readLine(prompt: string, signal: AbortSignal): Promise<LineRead> {
     return new Promise((resolve) => {
+      if (signal.aborted) return resolve({ kind: 'end' });
       const rl = readline.createInterface({ input: this.input, output: this.output, terminal: true, history: [...this.history], historySize: HISTORY });
       let settled = false;
       const finish = (r: LineRead): void => {
         if (settled) return;
         settled = true;
+        signal.removeEventListener('abort', onAbort);
         rl.close();
         resolve(r);
       };
+      const onAbort = (): void => finish({ kind: 'end' });
+      signal.addEventListener('abort', onAbort, { once: true });
       rl.on('line', (text) => {
         if (text.trim() && this.history[0] !== text) this.history.unshift(text);
         this.history.length = Math.min(this.history.length, HISTORY);

@@ -61,7 +61,7 @@ export async function runTurn(r: TurnRequest): Promise<TurnResult> {
     if (r.quit.aborted) ended();
     r.quit.addEventListener('abort', ended);
     await over;
-    if (r.quit.aborted) return { ...failure('cancelled', 'interrupted (Ctrl-C twice): the turn was stopped'), usage };
+    if (r.quit.aborted) return { ...failure('cancelled', 'interrupted: the turn was stopped, and the command quit'), usage };
   } finally {
     sub.dispose();
     r.quit.removeEventListener('abort', ended);
