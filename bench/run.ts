@@ -8,6 +8,8 @@
  *   streams       chunks/s and MB/s, raw against through the host, 64 B and 4 KiB chunks
  *   watchdog      a plugin frozen while idle (SIGSTOP at a random moment) until it is killed
  *   crashes       SIGKILL until the host notices, and until the plugin is ready again
+ *   assistant     a model's tool call to its result back at the model, against a direct call of
+ *                 the same tool; opening a conversation of 1,000 messages (bench/assistant.ts)
  *   CLI           `plugboard --help` from spawn to exit, against `node -e ''`
  *   store         conversation writes and HTTP latency while chatting, against the sql.js store
  *                 it replaced (bench/store.ts)
@@ -28,6 +30,7 @@ import { median, percentile } from '../src/shared/stats';
 import { cliColdStart } from './lib/cold-start';
 import { RawClient } from './lib/raw-client';
 import { Report } from './lib/report';
+import { assistantBench } from './assistant';
 import { storeBench } from './store';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -335,6 +338,7 @@ async function main(): Promise<void> {
     ['watchdog', watchdog],
     ['crashes', crashes],
     ['store', () => storeBench(report, quick)],
+    ['assistant', () => assistantBench(report, quick)],
     ['cli', async () => cliColdStart(report, ROOT, quick ? 10 : 30)],
   ];
   const unknown = [...(only ?? [])].filter((n) => !sections.some(([name]) => name === n));

@@ -21,6 +21,8 @@ let model: ModelServer;
 beforeAll(async () => {
   app = await assistantApp('assistant-calls');
   await installFixtures(app, 'gassist-python', 'mcp-dynamic');
+  // These tests are about calls, not about choosing among many tools: offer them all.
+  await app.backend.invoke('assistant.configure', { maxTools: 512, maxToolTokens: 200_000 });
   model = await ModelServer.start();
   await app.connect(model);
 });
@@ -114,9 +116,9 @@ describe('calls the model makes at once', () => {
     const turn = await app.say(c, 'Do three things');
     const first = await app.prompt(c);
     expect(first.tool).toBe('count');
-    // The second asked-about call waits its turn; the read-only one ran already.
-    const now = (await app.backend.invoke('chat.get', { id: c }))!.messages;
-    expect(card(now, 'count_slowly')?.call?.approval.state).toBe('queued');
+    // The second asked-about call waits its turn (its card says so) while the first is asked.
+    const waiting = async () => card((await app.backend.invoke('chat.get', { id: c }))!.messages, 'count_slowly')?.call?.approval.state;
+    await expect.poll(waiting).toBe('queued');
     await app.backend.invoke('chat.approve', { callId: first.call!.id, decision: 'once' });
     const second = await app.prompt(c);
     expect(second.tool).toBe('count_slowly');

@@ -35,6 +35,8 @@ const recordSchema = z.looseObject({
   api: z.enum(['openai', 'anthropic', 'ollama', 'unknown']),
   isModelCall: z.boolean(),
   outcome: z.enum(['pending', 'answered', 'client-closed', 'cut']),
+  receivedAt: z.number(),
+  answeredAt: z.number().optional(),
 });
 
 /** Talks to a running server's control endpoint, wherever it runs. */

@@ -24,6 +24,12 @@ export interface RecordedRequest {
   /** A chat completion or a message: a request that takes a script step. */
   readonly isModelCall: boolean;
   outcome: Outcome;
+  /**
+   * The server process's clock (performance.now(), ms): when the whole request had arrived, and
+   * when the last byte of the answer was handed to the socket. For benchmarks in the same process.
+   */
+  readonly receivedAt: number;
+  answeredAt?: number;
 }
 
 export interface OfferedTool {

@@ -188,6 +188,9 @@ export class ModelServer implements IDisposable, RouteContext {
     const closed = new AbortController();
     this.inFlight.add(closed);
     let record: RecordedRequest | undefined;
+    res.on('finish', () => {
+      if (record) record.answeredAt = performance.now();
+    });
     res.on('close', () => {
       closed.abort();
       this.inFlight.delete(closed);
@@ -211,6 +214,7 @@ export class ModelServer implements IDisposable, RouteContext {
         rawBody: raw,
         ...classify(method, url.pathname, headers),
         outcome: 'pending',
+        receivedAt: performance.now(),
       };
       this.records.push(record);
       this.changed();

@@ -1,8 +1,9 @@
 /**
  * One request to a model: the conversation so far and the offered tools go out, text streams into
- * the answer as it comes, and what comes back is the tool calls the model asked for (valid ones,
- * and invalid ones the SDK refused: an unknown or switched-off tool, arguments that are not JSON
- * or fail the schema), the tokens it cost, or why it failed. The SDK's retries are off: a rate
+ * the answer as it comes, and each tool call the model asks for is handed over as soon as it is
+ * whole (valid ones, and invalid ones the SDK refused: an unknown or switched-off tool, arguments
+ * that are not JSON or fail the schema), so it can start while the answer goes on. What comes
+ * back is the tokens it cost, or why it failed. The SDK's retries are off: a rate
  * limit or a failure goes to the person, with Retry, instead of a silent wait.
  */
 import { NoSuchToolError, streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
@@ -18,7 +19,7 @@ export interface StepCall {
 }
 
 export type StepResult =
-  | { kind: 'answered'; calls: StepCall[]; usage: TokenUsage }
+  | { kind: 'answered'; usage: TokenUsage }
   | { kind: 'failed'; problem: ModelProblem; usage: TokenUsage }
   | { kind: 'stopped'; usage: TokenUsage };
 
@@ -31,6 +32,7 @@ export interface StepInput {
   tools: ToolSet;
   signal: AbortSignal;
   onText(delta: string): void;
+  onToolCall(call: StepCall): void;
 }
 
 /** Tokens a model may write in one answer (Anthropic requires a figure). */
@@ -38,18 +40,23 @@ const MAX_OUTPUT_TOKENS = 4096;
 /** A model that sends nothing for this long mid-answer is stopped: the person sees why. */
 const CHUNK_TIMEOUT_MS = 120_000;
 
+/** The request settings every step uses (the benchmark's SDK-alone baseline uses them too). */
+export const STEP_SETTINGS = {
+  // A rate limit or a failure goes to the person, with Retry, instead of a silent wait.
+  maxRetries: 0,
+  maxOutputTokens: MAX_OUTPUT_TOKENS,
+  timeout: { chunkMs: CHUNK_TIMEOUT_MS },
+} as const;
+
 export async function runStep(input: StepInput): Promise<StepResult> {
   let usage: TokenUsage = { inputTokens: null, outputTokens: null };
-  const calls: StepCall[] = [];
   const result = streamText({
     model: input.model,
     system: input.system,
     messages: input.messages,
     tools: input.tools,
     abortSignal: input.signal,
-    maxRetries: 0,
-    maxOutputTokens: MAX_OUTPUT_TOKENS,
-    timeout: { chunkMs: CHUNK_TIMEOUT_MS },
+    ...STEP_SETTINGS,
     // The default logs to the console; failures come as parts below.
     onError: () => undefined,
   });
@@ -62,8 +69,8 @@ export async function runStep(input: StepInput): Promise<StepResult> {
         case 'tool-call':
           if (part.invalid) {
             const unknown = NoSuchToolError.isInstance(part.error);
-            calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: { kind: unknown ? 'unknown-tool' : 'bad-input', message: messageOf(part.error) } });
-          } else calls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+            input.onToolCall({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: { kind: unknown ? 'unknown-tool' : 'bad-input', message: messageOf(part.error) } });
+          } else input.onToolCall({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
           break;
         case 'finish':
           usage = { inputTokens: part.totalUsage.inputTokens ?? null, outputTokens: part.totalUsage.outputTokens ?? null };
@@ -81,7 +88,7 @@ export async function runStep(input: StepInput): Promise<StepResult> {
     if (input.signal.aborted) return { kind: 'stopped', usage };
     return { kind: 'failed', problem: describeModelError(e, input.where), usage };
   }
-  return { kind: 'answered', calls, usage };
+  return { kind: 'answered', usage };
 }
 
 function messageOf(e: unknown): string {

@@ -21,7 +21,25 @@ export function baseUrlOf(c: Pick<ModelConfig, 'provider' | 'baseURL'>): string 
   return c.provider === 'openai-compatible' ? '' : DEFAULT_BASE_URL[c.provider];
 }
 
+/**
+ * Models made, by their settings and key: making one builds its stream parsers (schemas), which
+ * costs milliseconds a turn need not pay again. A few are kept; they hold nothing else.
+ */
+const made = new Map<string, LanguageModel>();
+const KEEP = 8;
+
 export function languageModel(c: ModelConfig, apiKey: string | undefined): LanguageModel {
+  const key = JSON.stringify([c.provider, baseUrlOf(c), c.model, apiKey ?? '']);
+  let m = made.get(key);
+  if (!m) {
+    m = makeModel(c, apiKey);
+    made.set(key, m);
+    if (made.size > KEEP) made.delete(made.keys().next().value as string);
+  }
+  return m;
+}
+
+function makeModel(c: ModelConfig, apiKey: string | undefined): LanguageModel {
   const baseURL = baseUrlOf(c);
   switch (c.provider) {
     case 'openai-compatible':

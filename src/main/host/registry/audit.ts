@@ -36,10 +36,14 @@ export interface AuditEntry {
 export type AuditExtra = Pick<AuditEntry, 'tool' | 'capabilities' | 'source'>;
 
 export class AuditLog {
+  private folderMade = false;
+
   constructor(private readonly file: string) {}
 
   append(entry: Omit<AuditEntry, 'at'>): void {
-    mkdirSync(path.dirname(this.file), { recursive: true });
+    // Once: every model call is audited, on the path of its round trip.
+    if (!this.folderMade) mkdirSync(path.dirname(this.file), { recursive: true });
+    this.folderMade = true;
     appendFileSync(this.file, `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
   }
 

@@ -4,7 +4,9 @@
  * a cross-process lock: a change re-reads the file, applies itself and writes it back, so two
  * processes changing different things at once both keep their change.
  *
- * Reads are cached and revalidated by the file's mtime and size, so the call path costs one stat.
+ * Reads are cached and revalidated by the file's mtime and size, at most once per turn of the
+ * event loop: a model's step reads every plugin's state several times in one go, and one stat
+ * answers for all of them (another process's change is seen from the next turn on).
  */
 import { statSync } from 'node:fs';
 import { TOOL_POLICIES, type ToolPolicy } from '../../../shared/assistant';
@@ -38,13 +40,24 @@ export function defaultPluginState(grants: string[] = []): PluginState {
   return { enabled: true, exposed: true, tools: {}, grants, settings: {} };
 }
 
+/** Whether a plugin (or one of its tools) is exposed, by its state. */
+export function exposedIn(s: PluginState, tool?: string): boolean {
+  if (!s.enabled || !s.exposed) return false;
+  return tool === undefined || s.tools[tool] !== false;
+}
+
 export class StateStore {
   private cache: { key: string; value: StateFile } | null = null;
+  /** Set while the cache was checked against the file in this turn of the event loop. */
+  private checked = false;
 
   constructor(private readonly file: string) {}
 
   /** The current state (cached until the file changes). */
   read(): StateFile {
+    if (this.checked && this.cache) return this.cache.value;
+    this.checked = true;
+    setImmediate(() => (this.checked = false));
     let key: string;
     try {
       const st = statSync(this.file);
@@ -69,10 +82,12 @@ export class StateStore {
   async update(fn: (state: StateFile) => boolean | void): Promise<StateFile> {
     return withFileLock(this.file, () => {
       this.cache = null;
+      this.checked = false;
       const state = structuredClone(this.read());
       if (fn(state) === false) return state;
       writeJsonAtomic(this.file, state);
       this.cache = null;
+      this.checked = false;
       return state;
     });
   }
