@@ -87,7 +87,8 @@ describe('plugboard models', () => {
     const cases: Array<[string[], RegExp, Record<string, string>?]> = [
       [['models', 'add', 'A', '--model', 'x'], /missing --provider \(openai-compatible, openai, anthropic\)/],
       [['models', 'add', 'A', '--provider', 'ollama', '--model', 'x'], /--provider must be one of openai-compatible, openai, anthropic, got "ollama"/],
-      [['models', 'add', 'A', '--provider', 'openai'], /missing --model ID/],
+      [['models', 'add', 'A', '--provider', 'openai-compatible', '--base-url', server.baseURL, '--api-key-env', 'PB_TEST_KEY'], /missing --model ID: the server lists 2 models, name one \(scripted-model, other-model\)/, { PB_TEST_KEY: KEY }],
+      [['models', 'add', 'A', '--provider', 'openai', '--model', ''], /--model is empty/],
       [['models', 'add', 'A', '--provider', 'openai-compatible', '--model', 'x'], /an OpenAI-compatible server needs --base-url/],
       [['models', 'add', 'A', '--provider', 'openai', '--model', 'x', '--base-url', 'ftp://host'], /the base URL must start with http:\/\/ or https:\/\//],
       [['models', 'add', 'A', '--provider', 'openai', '--model', 'x', '--api-key-env', 'PB_NOT_SET_ANYWHERE'], /--api-key-env: the environment variable PB_NOT_SET_ANYWHERE is not set/],
@@ -102,6 +103,23 @@ describe('plugboard models', () => {
       expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
     }
     expect((await pb(['models', 'list', '--json'])).lines[0]?.models).toHaveLength(4);
+  });
+
+  it('without --model, takes the only model its server lists, and says so; an unreachable server is named', async () => {
+    const single = await ModelServer.start({ models: ['only-model'] });
+    try {
+      const r = await pb(['models', 'add', 'Single', '--provider', 'openai-compatible', '--base-url', single.baseURL]);
+      expect([r.code, r.stdout], r.stderr).toEqual([0, expect.stringContaining('(only-model, the only model its server lists)')]);
+      expect((await pb(['models', 'list', '--json'])).lines[0]?.models).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Single', model: 'only-model' })]));
+    } finally {
+      await single.close();
+    }
+    // The same server, gone: nothing is added, and the error says to give --model.
+    const gone = await pb(['models', 'add', 'Gone', '--provider', 'openai-compatible', '--base-url', single.baseURL]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(/^model_unreachable: .*give --model ID to add it anyway\)/);
+    expect((await pb(['models', 'list', '--json'])).lines[0]?.models).not.toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Gone' })]));
+    expect((await pb(['models', 'remove', 'Single'])).code).toBe(0);
   });
 
   it('removes a model with its key', async () => {

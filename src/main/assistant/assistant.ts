@@ -40,6 +40,8 @@ export interface AssistantDeps {
 export interface StartOptions {
   /** `plugboard chat --approve all|none`. */
   flag?: 'all' | 'none';
+  /** `plugboard chat` without a terminal: nobody can answer the model's questions (ask_user). */
+  unattended?: boolean;
   onUsage?(usage: TokenUsage): void;
 }
 
@@ -82,6 +84,7 @@ export class Assistant extends Disposable {
       conversationId,
       turnId,
       ...(opts.flag ? { flag: opts.flag } : {}),
+      ...(opts.unattended ? { unattended: true } : {}),
       ...(opts.onUsage ? { onUsage: opts.onUsage } : {}),
       context: () => this.d.context(conversationId),
       allowedHere: () => store.get(conversationId)?.allowed ?? [],

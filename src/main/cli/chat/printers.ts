@@ -2,7 +2,8 @@
  * How `plugboard chat` writes a turn: with --json, each line as one object on stdout with exactly
  * its documented fields; for people, the model's text on stdout as it streams and the tool calls
  * as short lines on stderr (`→ hello:count {"to":3}`, who decided, `✓ hello:count 120 ms` or
- * `✗ hello:count code: message`), so that piping stdout keeps the answer alone.
+ * `✗ hello:count code: message`), the model's questions and the tokens the turn took, so that
+ * piping stdout keeps the answer alone.
  */
 import { describeFailure, type Failure } from '../../../shared/failures';
 import { jsonLine, type Out } from '../io';
@@ -56,11 +57,17 @@ export class TextPrinter implements ChatPrinter {
   /** A tool line came after the last text: the next text starts on a line of its own. */
   private toolSinceText = false;
   private readonly names = new Map<string, string>();
+  /** ask_user calls of this run: their question shows instead of the call. */
+  private readonly questions = new Set<string>();
 
-  /** `sameScreen`: stdout and stderr are one terminal, so stderr lines must not cut a line of text. */
+  /**
+   * `sameScreen`: stdout and stderr are one terminal, so stderr lines must not cut a line of text.
+   * `asks`: a person answers questions on the terminal (which shows them); else they are only noted.
+   */
   constructor(
     private readonly out: Out,
     private readonly sameScreen: boolean,
+    private readonly asks: boolean,
   ) {}
 
   line(l: ChatLine, meta?: LineMeta): void {
@@ -70,24 +77,37 @@ export class TextPrinter implements ChatPrinter {
         this.toolSinceText = false;
         return this.stdout(l.delta);
       case 'tool_call': {
+        if (meta?.question) {
+          this.questions.add(l.id);
+          // On a terminal the prompt shows the question; elsewhere this line is all there is of it.
+          return this.asks ? undefined : this.tool(`? ${meta.question.question}${meta.question.choices ? ` (${meta.question.choices.join(' / ')})` : ''}`);
+        }
         const name = l.tool ? `${l.plugin}:${l.tool}` : l.plugin;
         this.names.set(l.id, name);
         const args = JSON.stringify(l.arguments);
         return this.tool(`→ ${name} ${args.length > ARGS_SHOWN ? `${args.slice(0, ARGS_SHOWN)}…` : args}`);
       }
       case 'approval':
+        // The assistant's own tools need no approval: nobody decided anything worth a line.
+        if (meta?.builtin) return;
         if (l.by === 'policy') return this.tool(`  ${l.decision} by the tool's policy`);
         if (l.by === 'flag') return this.tool(`  ${l.decision} by --approve ${l.decision === 'allowed' ? 'all' : 'none'}`);
         // An answer typed at the prompt shows there already; one given earlier in the conversation does not.
         if (meta?.decision === 'conversation') return this.tool('  allowed for this conversation');
         return;
       case 'tool_result': {
+        if (this.questions.has(l.id) && l.success) {
+          return this.asks ? undefined : this.tool('  not answered: nobody is at a terminal here, and the model was told the user is not available');
+        }
         const name = this.names.get(l.id) ?? l.id;
         const took = meta?.durationMs !== undefined ? ` ${meta.durationMs} ms` : '';
         return this.tool(l.success ? `✓ ${name}${took}` : `✗ ${name} ${l.code}: ${l.message}`);
       }
+      case 'usage': {
+        const count = (n: number | null): string => (n === null ? '?' : n.toLocaleString('en-US'));
+        return this.note(`tokens: ${count(l.input_tokens)} in, ${count(l.output_tokens)} out${meta?.estimated ? ' (estimated: the server gave no counts)' : ''}\n`);
+      }
       case 'tool_stream':
-      case 'usage':
         return;
       case 'done':
         return this.endLine();

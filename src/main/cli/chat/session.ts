@@ -12,9 +12,10 @@ import type { Backend } from '../../service/backend';
 import { EXIT_FAILED, EXIT_OK } from '../io';
 import type { CliEnv } from '../session';
 import type { ChatPrinter } from './printers';
+import { answerPrompt, questionText, readAnswer } from './questions';
 import type { Terminal } from './terminal';
 import { runTurn, type TurnResult } from './turn';
-import type { AskedCall } from './turn-lines';
+import { usageLine, type AskedCall, type AskedQuestion } from './turn-lines';
 
 export type ApproveMode = 'ask' | 'all' | 'none';
 
@@ -127,7 +128,13 @@ export class ChatSession extends Disposable {
         conversationId: this.conversationId,
         text,
         flag: this.o.approve === 'ask' ? undefined : this.o.approve,
-        sink: { line: (l, meta) => this.o.printer.line(l, meta), ask: (call) => this.ask(call, over.signal) },
+        // Nobody to ask: the back end tells the model at once that the user is not available.
+        unattended: this.o.terminal === null,
+        sink: {
+          line: (l, meta) => this.o.printer.line(l, meta),
+          ask: (call) => this.ask(call, over.signal),
+          question: (q) => this.question(q, over.signal),
+        },
         started: (turnId) => (this.running = turnId),
         quit: this.quit.signal,
       });
@@ -143,7 +150,8 @@ export class ChatSession extends Disposable {
   private report(r: TurnResult): boolean {
     const { printer } = this.o;
     // A turn stopped before the model said anything has no counts: no usage line.
-    if (r.usage && (r.usage.inputTokens !== null || r.usage.outputTokens !== null)) printer.line({ type: 'usage', input_tokens: r.usage.inputTokens, output_tokens: r.usage.outputTokens });
+    const usage = usageLine(r.usage);
+    if (usage) printer.line(...usage);
     if (r.ok) printer.line({ type: 'done', text: r.text, conversation: this.conversationId });
     else printer.line({ type: 'error', code: r.code, message: r.message });
     return r.ok;
@@ -172,6 +180,35 @@ export class ChatSession extends Disposable {
       terminal.write(`${LABELS[decision]}\n`);
       const r = await backend.invoke('chat.approve', { callId: call.callId, decision });
       if (!r.ok) printer.note(`${r.code}: ${r.message}\n`);
+    });
+  }
+
+  /** The model's question, asked on the terminal until an answer fits; Ctrl-C or Ctrl-D stops the turn. */
+  private question(q: AskedQuestion, over: AbortSignal): void {
+    const { terminal, printer, backend } = this.o;
+    this.prompts = this.prompts.then(async () => {
+      // Without a terminal the back end has answered already (the user is not available).
+      if (!terminal || over.aborted) return;
+      printer.note('');
+      terminal.write(questionText(q.question));
+      const until = AbortSignal.any([over, this.quit.signal]);
+      for (;;) {
+        const read = await terminal.readLine(answerPrompt(q.question), until);
+        if (read.kind !== 'line') {
+          if (!until.aborted) this.interrupt();
+          return;
+        }
+        const answer = readAnswer(q.question, read.text);
+        if (!answer.ok) {
+          terminal.write(`${answer.message}\n`);
+          continue;
+        }
+        const r = await backend.invoke('chat.answer', { callId: q.callId, answer: answer.answer });
+        if (r.ok) return;
+        terminal.write(`${r.code}: ${r.message}\n`);
+        // The question is gone (its turn ended); anything else, the person may answer again.
+        if (r.code === 'invalid_state') return;
+      }
     });
   }
 

@@ -4,7 +4,7 @@
  * its streamed output and its result, and at the end the turn's answer or its failure. The
  * shapes are the `--json` lines, exactly; the printers decide how a person sees them.
  */
-import type { ApprovalDecision, DecidedBy } from '../../../shared/assistant';
+import type { ApprovalDecision, DecidedBy, Question, TokenUsage } from '../../../shared/assistant';
 import type { ChatMessage, TurnEvent } from '../../../shared/contract';
 import { failure, type Failure } from '../../../shared/failures';
 
@@ -25,6 +25,21 @@ export interface LineMeta {
   durationMs?: number;
   /** An approval the person gave: which of the four answers. */
   decision?: ApprovalDecision;
+  /** A call of the assistant's own tools (ask_user, find_tools): no plugin runs it. */
+  builtin?: boolean;
+  /** An ask_user call: what the model asks. */
+  question?: Question;
+  /** The usage line: the provider gave no counts, so these are estimates. */
+  estimated?: boolean;
+}
+
+/** The plugin named on the lines of the assistant's own tools (ask_user, find_tools). */
+export const ASSISTANT_PLUGIN = 'assistant';
+
+/** A model's question (ask_user) that waits for the person's answer. */
+export interface AskedQuestion {
+  callId: string;
+  question: Question;
 }
 
 /** A model's call that waits for the person's answer. */
@@ -39,6 +54,8 @@ export interface TurnSink {
   line(l: ChatLine, meta?: LineMeta): void;
   /** A call's approval prompt is up (once per call): answer it with chat.approve. */
   ask(call: AskedCall): void;
+  /** The model asks the person (once per question): answer it with chat.answer. */
+  question(q: AskedQuestion): void;
 }
 
 type Kind = 'answer' | 'call';
@@ -89,9 +106,16 @@ export class TurnLines {
       const id = m.call?.id ?? m.id;
       this.kinds.set(m.id, 'call');
       this.callIds.set(m.id, id);
-      this.sink.line({ type: 'tool_call', id, plugin: m.pluginId ?? '', tool: m.tool ?? '', arguments: m.args ?? {} });
+      const builtin = m.call?.builtin !== undefined;
+      const meta: LineMeta | undefined = builtin ? { builtin, ...(m.call?.question ? { question: m.call.question } : {}) } : undefined;
+      this.sink.line({ type: 'tool_call', id, plugin: builtin ? ASSISTANT_PLUGIN : (m.pluginId ?? ''), tool: m.tool ?? '', arguments: m.args ?? {} }, meta);
     }
     this.approval(m);
+    const call = m.call;
+    if (call?.question && m.status === 'streaming' && !this.asked.has(call.id)) {
+      this.asked.add(call.id);
+      this.sink.question({ callId: call.id, question: call.question });
+    }
   }
 
   private ended(m: ChatMessage): void {
@@ -129,10 +153,18 @@ export class TurnLines {
     // Stopped while it waited: nobody decided; its result says it was cancelled.
     if (a.state === 'denied' && m.failure?.code === 'cancelled') return;
     this.decided.add(call.id);
-    this.sink.line({ type: 'approval', id: call.id, decision: a.state, by: BY[a.by ?? 'policy'] }, a.decision ? { decision: a.decision } : undefined);
+    const meta: LineMeta = { ...(a.decision ? { decision: a.decision } : {}), ...(call.builtin ? { builtin: true } : {}) };
+    this.sink.line({ type: 'approval', id: call.id, decision: a.state, by: BY[a.by ?? 'policy'] }, meta);
   }
 }
 
 function durationOf(m: ChatMessage): LineMeta | undefined {
-  return m.call?.durationMs !== undefined ? { durationMs: m.call.durationMs } : undefined;
+  const meta: LineMeta = { ...(m.call?.durationMs !== undefined ? { durationMs: m.call.durationMs } : {}), ...(m.call?.builtin ? { builtin: true } : {}) };
+  return Object.keys(meta).length ? meta : undefined;
+}
+
+/** The usage line of a turn's summed tokens; none when nothing was counted (stopped before the model spoke). */
+export function usageLine(u: TokenUsage | null): [ChatLine, LineMeta] | null {
+  if (!u || (u.inputTokens === null && u.outputTokens === null)) return null;
+  return [{ type: 'usage', input_tokens: u.inputTokens, output_tokens: u.outputTokens }, u.estimated ? { estimated: true } : {}];
 }

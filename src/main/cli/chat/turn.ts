@@ -8,6 +8,7 @@
 import type { TokenUsage } from '../../../shared/assistant';
 import type { TurnEvent } from '../../../shared/contract';
 import { failure, type Failure } from '../../../shared/failures';
+import { addUsage } from '../../assistant/loop/tokens';
 import type { Backend } from '../../service/backend';
 import { TurnLines, type TurnSink } from './turn-lines';
 
@@ -17,6 +18,8 @@ export interface TurnRequest {
   text: string;
   /** --approve all|none; undefined: calls that ask wait for the person. */
   flag: 'all' | 'none' | undefined;
+  /** No terminal: the model's questions are answered at once that the user is not available. */
+  unattended: boolean;
   sink: TurnSink;
   /** The turn has its id: Ctrl-C can stop it from now on. */
   started(turnId: string): void;
@@ -49,8 +52,9 @@ export async function runTurn(r: TurnRequest): Promise<TurnResult> {
   try {
     const sent = await r.backend.chat.send(r.conversationId, r.text, {
       ...(r.flag ? { flag: r.flag } : {}),
+      ...(r.unattended ? { unattended: true } : {}),
       // Each request to the model reports its tokens; the turn's are their sum.
-      onUsage: (u) => (usage = addUsage(usage, u)),
+      onUsage: (u) => (usage = usage ? addUsage(usage, u) : u),
     });
     if (!sent.ok) return { ...sent, usage };
     // The conversation has no model after all (removed meanwhile): the back end left a note.
@@ -68,10 +72,4 @@ export async function runTurn(r: TurnRequest): Promise<TurnResult> {
   }
   const outcome = lines.outcome();
   return { ...outcome, usage };
-}
-
-function addUsage(a: TokenUsage | null, b: TokenUsage): TokenUsage {
-  if (!a) return b;
-  const add = (x: number | null, y: number | null): number | null => (x === null ? y : y === null ? x : x + y);
-  return { inputTokens: add(a.inputTokens, b.inputTokens), outputTokens: add(a.outputTokens, b.outputTokens) };
 }

@@ -30,7 +30,7 @@ export async function chatCommand(argv: string[], env: CliEnv): Promise<number> 
   if (message !== undefined && !message.trim()) throw new UsageError('MESSAGE is empty');
   for (const flag of ['model', 'conversation'] as const) if (values[flag] !== undefined && !values[flag].trim()) throw new UsageError(`--${flag} is empty`);
   const json = values.json === true;
-  const printer = json ? new JsonPrinter(env.out) : new TextPrinter(env.out, process.stdout.isTTY === true && process.stderr.isTTY === true);
+  const printer = json ? new JsonPrinter(env.out) : new TextPrinter(env.out, process.stdout.isTTY === true && process.stderr.isTTY === true, terminal !== null);
 
   // The back end (the registry, the store, the AI SDK) loads once the arguments are known good.
   const [{ openBackend }, { ChatSession }] = await Promise.all([import('../backend'), import('../chat/session')]);

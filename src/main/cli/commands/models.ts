@@ -9,7 +9,7 @@
 import type { ModelsView } from '../../../shared/assistant';
 import { PROVIDER_KINDS } from '../../../shared/assistant';
 import { parseInput } from '../../../shared/contract';
-import { describeFailure, type Failure } from '../../../shared/failures';
+import { describeFailure, failure, type Failure } from '../../../shared/failures';
 import { checkConfig, ModelStore } from '../../assistant/models/model-store';
 import { DataPaths, FileSecretStore } from '../../host';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
@@ -81,24 +81,40 @@ async function add(models: ModelStore, out: Out, name: string, flags: AddFlags):
   const provider = flags.provider;
   if (provider === undefined) throw new UsageError(`missing --provider (${PROVIDER_KINDS.join(', ')})`);
   if (!(PROVIDER_KINDS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}, got "${provider}"`);
-  if (flags.model === undefined) throw new UsageError('missing --model ID: the model’s id at the provider (for example llama3.2, gpt-4.1-mini or claude-sonnet-4-5)');
+  const kind = provider as (typeof PROVIDER_KINDS)[number];
   const baseURL = flags['base-url'] ?? null;
   // The store says the same, but a bad flag is a usage error (exit 2), not a refusal.
-  const problem = checkConfig({ name, provider: provider as (typeof PROVIDER_KINDS)[number], baseURL, model: flags.model });
-  if (problem) throw new UsageError(problem.replace(/^an OpenAI-compatible server needs its base URL/, 'an OpenAI-compatible server needs --base-url'));
-  const input = parseInput('models.save', {
-    name,
-    provider,
-    baseURL,
-    model: flags.model,
-    ...(flags['api-key-env'] !== undefined ? { apiKey: keyFromEnv(flags['api-key-env']) } : {}),
-    ...(flags.default ? { makeDefault: true } : {}),
-  });
+  const problem = checkConfig({ name, provider: kind, baseURL, model: flags.model ?? '?' });
+  if (problem) throw new UsageError(problem.replace(/^an OpenAI-compatible server needs its base URL/, 'an OpenAI-compatible server needs --base-url').replace(/^the model id is missing/, '--model is empty'));
+  const apiKey = flags['api-key-env'] !== undefined ? keyFromEnv(flags['api-key-env']) : undefined;
+  let model = flags.model;
+  if (model === undefined) {
+    const found = await onlyModel(models, kind, baseURL, apiKey);
+    if (!found.ok) return refused(out, found);
+    model = found.model;
+  }
+  const input = parseInput('models.save', { name, provider, baseURL, model, ...(apiKey !== undefined ? { apiKey } : {}), ...(flags.default ? { makeDefault: true } : {}) });
   if (!input.ok) throw new UsageError(input.message);
   const r = await models.save({ ...input.value, baseURL: input.value.baseURL });
   if (!r.ok) return refused(out, r);
   const isDefault = (await models.view()).defaultModel === input.value.name;
-  return done(out, `${r.detail}${isDefault ? '; the default model' : ''}`);
+  return done(out, `${r.detail}${flags.model === undefined ? ` (${model}, the only model its server lists)` : ''}${isDefault ? '; the default model' : ''}`);
+}
+
+/**
+ * Without --model: the model the server lists, when it lists exactly one (a local server with
+ * one model loaded, typically). Several are named so the person can pick; none, or an
+ * unreachable server, is a refusal that says to give --model.
+ */
+async function onlyModel(models: ModelStore, provider: (typeof PROVIDER_KINDS)[number], baseURL: string | null, apiKey: string | undefined): Promise<{ ok: true; model: string } | Failure> {
+  // The AI SDK comes in only here: add with --model starts without it.
+  const { testModel } = await import('../../service/model-checks');
+  const r = await testModel(models, { provider, baseURL, ...(apiKey !== undefined ? { apiKey } : {}) });
+  if (!r.ok) return { ...r, message: `${r.message} (without --model, the model is asked of the server; give --model ID to add it anyway)` };
+  if (r.models.length === 1) return { ok: true, model: r.models[0] as string };
+  if (r.models.length === 0) return failure('invalid_input', 'missing --model ID: the server lists no model to pick from');
+  const shown = r.models.slice(0, 20).join(', ');
+  throw new UsageError(`missing --model ID: the server lists ${r.models.length} models, name one (${shown}${r.models.length > 20 ? ', …' : ''})`);
 }
 
 /** The key, read once from the variable named; it is never printed, and a missing one is named. */
