@@ -72,6 +72,47 @@ describe('plugboard chat on a terminal', () => {
     expect(toolResults(model.modelCalls.at(-1)!).map((t) => t.id)).toEqual(['call_milk', 'call_bread']);
   });
 
+  it('asks the model’s questions on the terminal: a choice by its number (a wrong one asked again), words as typed', async () => {
+    model.script(
+      toolCalls({ id: 'call_colour', name: 'ask_user', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } }),
+      text('Blue it is.'),
+      toolCalls({ id: 'call_guests', name: 'ask_user', arguments: { question: 'For how many people?' } }),
+      text('A table for four.'),
+    );
+    const r = (run = new PtyRun(['chat', '--data-dir', data]));
+    await r.waitFor(READY);
+    r.write('Paint the fence\r');
+    await r.waitFor('number or choice › ');
+    expect(r.output).toContain('? Which colour?\n  1. red\n  2. blue\n');
+    r.write('7\r');
+    await r.waitFor('number or choice › ', 2);
+    expect(r.output).toContain('type a number from 1 to 2, or one of the choices');
+    r.write('2\r');
+    await promptAfter(r, /Blue it is\./);
+    expect(toolResults(model.modelCalls.at(-1)!).at(-1)).toEqual(expect.objectContaining({ id: 'call_colour', text: 'blue' }));
+    r.write('Book a table\r');
+    await r.waitFor('answer › ');
+    expect(r.output).toContain('? For how many people?\n');
+    r.write('four of us\r');
+    await promptAfter(r, /A table for four\./);
+    expect(toolResults(model.modelCalls.at(-1)!).at(-1)).toEqual(expect.objectContaining({ id: 'call_guests', text: 'four of us' }));
+    r.write('exit\r');
+    expect(await r.exited).toBe(0);
+  });
+
+  it('Ctrl-C at a question stops the turn, and the model is not asked again', async () => {
+    model.script(toolCalls({ id: 'call_q', name: 'ask_user', arguments: { question: 'Sure?' } }), text('never said'));
+    const calls = model.modelCalls.length;
+    const r = (run = new PtyRun(['chat', 'Do it', '--data-dir', data]));
+    await r.waitFor('answer › ');
+    r.write('\u0003');
+    expect(await r.exited).toBe(1);
+    expect(r.output).toMatch(/cancelled: /);
+    expect(r.output).not.toContain('never said');
+    expect(model.modelCalls).toHaveLength(calls + 1);
+    model.clearQueue();
+  });
+
   it('Ctrl-C at an approval prompt stops the turn without running the call; Ctrl-C at the prompt ends the session', async () => {
     model.script(toolCalls({ id: 'call_stop', name: 'todo__add', arguments: { title: 'never' } }));
     const calls = model.modelCalls.length;

@@ -144,6 +144,42 @@ describe('plugboard chat', () => {
     expect(lines.indexOf('→ hello:count {"to":2,"delay_ms":0}')).toBeLessThan(lines.indexOf("  allowed by the tool's policy"));
   });
 
+  it('answers a question from the model at once without a terminal: the user is not available', async () => {
+    const ask = { id: 'call_ask', name: 'ask_user', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } };
+    model.script(toolCalls(ask), text('I will pick blue, then.'));
+    const r = await pb('chat', 'Paint the fence', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const lines = joined(r).filter((l) => l.type !== 'usage');
+    expect(lines.slice(0, 2)).toEqual([
+      { type: 'tool_call', id: 'call_ask', plugin: 'assistant', tool: 'ask_user', arguments: ask.arguments },
+      { type: 'approval', id: 'call_ask', decision: 'allowed', by: 'policy' },
+    ]);
+    expect(lines.find((l) => l.type === 'tool_result')).toEqual({ type: 'tool_result', id: 'call_ask', success: true, output: expect.stringMatching(/^The user is not available to answer/) });
+    expect(lines.at(-1)).toEqual({ type: 'done', text: 'I will pick blue, then.', conversation: expect.stringMatching(UUID) });
+    // The model was told, and went on: the question did not hold the turn.
+    expect(toolResults(model.modelCalls.at(-1)!)[0]).toEqual(expect.objectContaining({ id: 'call_ask', text: expect.stringMatching(/^The user is not available to answer/) }));
+    // People see the question and that nobody answered it.
+    model.script(toolCalls({ ...ask, id: 'call_ask2' }), text('Blue.'));
+    const human = await pb('chat', 'Paint the gate');
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stderr.split('\n')).toEqual(
+      expect.arrayContaining(['? Which colour? (red / blue)', '  not answered: nobody is at a terminal here, and the model was told the user is not available']),
+    );
+  });
+
+  it('tells people the tokens a turn took, marked when the server gave no counts', async () => {
+    model.script({ type: 'reply', text: ['Counted.'], usage: { input: 1200, output: 34 } });
+    const counted = await pb('chat', 'Hi');
+    expect(counted.stderr.split('\n')).toContain('tokens: 1,200 in, 34 out');
+    model.script({ type: 'reply', text: ['Guessed.'], noUsage: true });
+    const guessed = await pb('chat', 'Hi');
+    expect(guessed.stderr).toMatch(/^tokens: [\d,]+ in, \d+ out \(estimated: the server gave no counts\)$/m);
+    // --json keeps the documented fields only.
+    model.script({ type: 'reply', text: ['Guessed.'], noUsage: true });
+    const json = await pb('chat', 'Hi', '--json');
+    expect(json.lines.at(-2)).toEqual({ type: 'usage', input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+  });
+
   it('--conversation continues one: the model receives the earlier messages', async () => {
     model.script(text('Still Ada.'));
     const r = await pb('chat', 'Who did you greet?', '--conversation', conversation, '--json');

@@ -44,6 +44,8 @@ export class ChatSession extends Disposable {
   /** The turn running now: what Ctrl-C stops. */
   private running: string | null = null;
   private interrupts = 0;
+  /** The turn Ctrl-C stopped: it ends as cancelled even where the back end left no note (stopped between steps). */
+  private stopped: string | null = null;
   private readonly quit = new AbortController();
   /** Approval prompts, one at a time (the back end asks one at a time per conversation too). */
   private prompts: Promise<void> = Promise.resolve();
@@ -122,8 +124,9 @@ export class ChatSession extends Disposable {
   private async turn(text: string): Promise<TurnResult> {
     this.interrupts = 0;
     const over = new AbortController();
+    let turnId: string | null = null;
     try {
-      return await runTurn({
+      const r = await runTurn({
         backend: this.o.backend,
         conversationId: this.conversationId,
         text,
@@ -135,9 +138,12 @@ export class ChatSession extends Disposable {
           ask: (call) => this.ask(call, over.signal),
           question: (q) => this.question(q, over.signal),
         },
-        started: (turnId) => (this.running = turnId),
+        started: (id) => (this.running = turnId = id),
         quit: this.quit.signal,
       });
+      // Stopped while its calls ran (or a question waited): the model had no last word to mark.
+      if (r.ok && turnId !== null && this.stopped === turnId) return { ...failure('cancelled', 'stopped by the user (Ctrl-C)'), usage: r.usage };
+      return r;
     } finally {
       this.running = null;
       over.abort();
@@ -219,6 +225,7 @@ export class ChatSession extends Disposable {
       this.quit.abort();
       return;
     }
+    this.stopped = turnId;
     this.o.printer.note('stopping the turn… (Ctrl-C again to quit)\n');
     void this.o.backend.invoke('chat.cancel', { turnId });
   }
