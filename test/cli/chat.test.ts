@@ -223,6 +223,8 @@ describe('plugboard chat', () => {
     expect(main.stdout).toMatch(/\n {2}models +add, list, test and remove the models/);
     const chat = await pb('chat', '--help');
     expect([chat.code, chat.stdout]).toEqual([0, expect.stringMatching(/^Usage: plugboard chat \[MESSAGE\] \[options\][^]*--conversation ID[^]*--approve MODE/)]);
+    // What happens to the model's questions where nobody can answer is said before it happens.
+    expect(chat.stdout).toContain('the model is told at once that the user is not available');
     const models = await pb('models', '--help');
     expect([models.code, models.stdout]).toEqual([0, expect.stringMatching(/^Usage: plugboard models <command>[^]*--api-key-env VAR/)]);
   });
