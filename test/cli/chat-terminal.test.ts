@@ -113,6 +113,24 @@ describe('plugboard chat on a terminal', () => {
     model.clearQueue();
   });
 
+  it('--json on a terminal: the prompt is on the terminal, and the answer is an approval by the user', async () => {
+    model.script(toolCalls({ id: 'call_json', name: 'todo__add', arguments: { title: 'jam' } }), text('Added jam.'));
+    const r = (run = new PtyRun(['chat', 'Add jam', '--json', '--data-dir', data]));
+    await r.waitFor('d: Deny › ');
+    r.write('o');
+    expect(await r.exited).toBe(0);
+    // stdout and stderr share the terminal: the JSON lines are the lines that are objects.
+    const lines = r.output
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.filter((l) => l.type === 'tool_call' || l.type === 'approval')).toEqual([
+      { type: 'tool_call', id: 'call_json', plugin: 'todo', tool: 'add', arguments: { title: 'jam' } },
+      { type: 'approval', id: 'call_json', decision: 'allowed', by: 'user' },
+    ]);
+    expect(lines.at(-1)).toEqual({ type: 'done', text: 'Added jam.', conversation: expect.any(String) });
+  });
+
   it('Ctrl-C at an approval prompt stops the turn without running the call; Ctrl-C at the prompt ends the session', async () => {
     model.script(toolCalls({ id: 'call_stop', name: 'todo__add', arguments: { title: 'never' } }));
     const calls = model.modelCalls.length;
