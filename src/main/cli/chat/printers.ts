@@ -77,13 +77,13 @@ export class TextPrinter implements ChatPrinter {
         this.toolSinceText = false;
         return this.stdout(l.delta);
       case 'tool_call': {
+        const name = l.tool ? `${l.plugin}:${l.tool}` : l.plugin;
+        this.names.set(l.id, name);
         if (meta?.question) {
           this.questions.add(l.id);
           // On a terminal the prompt shows the question; elsewhere this line is all there is of it.
           return this.asks ? undefined : this.tool(`? ${meta.question.question}${meta.question.choices ? ` (${meta.question.choices.join(' / ')})` : ''}`);
         }
-        const name = l.tool ? `${l.plugin}:${l.tool}` : l.plugin;
-        this.names.set(l.id, name);
         const args = JSON.stringify(l.arguments);
         return this.tool(`→ ${name} ${args.length > ARGS_SHOWN ? `${args.slice(0, ARGS_SHOWN)}…` : args}`);
       }
