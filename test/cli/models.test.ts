@@ -81,30 +81,37 @@ describe('plugboard models', () => {
     expect([unknown.code, unknown.stderr]).toEqual([1, 'not_found: no model is named "Nobody"\n']);
   });
 
-  it('refuses a name in use (exit 1) and bad flags (exit 2), naming what was wrong', async () => {
+  it('refuses a name in use (exit 1)', async () => {
     const taken = await pb(['models', 'add', 'Scripted', '--provider', 'openai', '--model', 'x']);
     expect([taken.code, taken.stderr]).toEqual([1, expect.stringMatching(/^invalid_input: a model named "Scripted" exists already/)]);
-    const cases: Array<[string[], RegExp, Record<string, string>?]> = [
-      [['models', 'add', 'A', '--model', 'x'], /missing --provider \(openai-compatible, openai, anthropic\)/],
-      [['models', 'add', 'A', '--provider', 'ollama', '--model', 'x'], /--provider must be one of openai-compatible, openai, anthropic, got "ollama"/],
-      [['models', 'add', 'A', '--provider', 'openai-compatible', '--base-url', server.baseURL, '--api-key-env', 'PB_TEST_KEY'], /missing --model ID: the server lists 2 models, name one \(scripted-model, other-model\)/, { PB_TEST_KEY: KEY }],
-      [['models', 'add', 'A', '--provider', 'openai', '--model', ''], /--model is empty/],
-      [['models', 'add', 'A', '--provider', 'openai-compatible', '--model', 'x'], /an OpenAI-compatible server needs --base-url/],
-      [['models', 'add', 'A', '--provider', 'openai', '--model', 'x', '--base-url', 'ftp://host'], /the base URL must start with http:\/\/ or https:\/\//],
-      [['models', 'add', 'A', '--provider', 'openai', '--model', 'x', '--api-key-env', 'PB_NOT_SET_ANYWHERE'], /--api-key-env: the environment variable PB_NOT_SET_ANYWHERE is not set/],
-      [['models', 'add', 'A', '--provider', 'openai', '--model', 'x', '--api-key-env', 'PB_EMPTY'], /--api-key-env: the environment variable PB_EMPTY is empty/, { PB_EMPTY: '' }],
-      [['models', 'list', '--provider', 'openai'], /--provider is for models add, not models list/],
-      [['models', 'remove'], /missing NAME: plugboard models remove NAME/],
-      [['models', 'rename', 'A'], /unknown models command "rename"/],
-      [['models', 'list', '--verbose'], /Unknown option '--verbose'/],
-    ];
-    for (const [args, message, env] of cases) {
-      const r = await pb(args, env);
-      expect([r.code, r.stderr], args.join(' ')).toEqual([2, expect.stringMatching(message)]);
-    }
-    expect((await pb(['models', 'list', '--json'])).lines[0]?.models).toHaveLength(4);
   });
 
+  // One CLI run per case: each has the test's whole deadline, however busy the machine is.
+  it.each<[string[], RegExp, Record<string, string>?]>([
+    [['models', 'add', 'A', '--model', 'x'], /missing --provider \(openai-compatible, openai, anthropic\)/],
+    [['models', 'add', 'A', '--provider', 'ollama', '--model', 'x'], /--provider must be one of openai-compatible, openai, anthropic, got "ollama"/],
+    // <server>: the scripted server's base URL, known once it runs.
+    [['models', 'add', 'A', '--provider', 'openai-compatible', '--base-url', '<server>', '--api-key-env', 'PB_TEST_KEY'], /missing --model ID: the server lists 2 models, name one \(scripted-model, other-model\)/, { PB_TEST_KEY: KEY }],
+    [['models', 'add', 'A', '--provider', 'openai', '--model', ''], /--model is empty/],
+    [['models', 'add', 'A', '--provider', 'openai-compatible', '--model', 'x'], /an OpenAI-compatible server needs --base-url/],
+    [['models', 'add', 'A', '--provider', 'openai', '--model', 'x', '--base-url', 'ftp://host'], /the base URL must start with http:\/\/ or https:\/\//],
+    [['models', 'add', 'A', '--provider', 'openai', '--model', 'x', '--api-key-env', 'PB_NOT_SET_ANYWHERE'], /--api-key-env: the environment variable PB_NOT_SET_ANYWHERE is not set/],
+    [['models', 'add', 'A', '--provider', 'openai', '--model', 'x', '--api-key-env', 'PB_EMPTY'], /--api-key-env: the environment variable PB_EMPTY is empty/, { PB_EMPTY: '' }],
+    [['models', 'list', '--provider', 'openai'], /--provider is for models add, not models list/],
+    [['models', 'remove'], /missing NAME: plugboard models remove NAME/],
+    [['models', 'rename', 'A'], /unknown models command "rename"/],
+    [['models', 'list', '--verbose'], /Unknown option '--verbose'/],
+  ])('exits 2 on a bad flag, naming what was wrong: %s', async (args, message, env) => {
+    const r = await pb(
+      args.map((a) => (a === '<server>' ? server.baseURL : a)),
+      env,
+    );
+    expect([r.code, r.stderr]).toEqual([2, expect.stringMatching(message)]);
+    // Nothing was added by a refused command.
+    expect((await pb(['models', 'list', '--json'])).lines[0]?.models).not.toContainEqual(expect.objectContaining({ name: 'A' }));
+  });
+
+  // Five CLI runs, one of them waiting for a refused connection: a longer deadline on a busy machine.
   it('without --model, takes the only model its server lists, and says so; an unreachable server is named', async () => {
     const single = await ModelServer.start({ models: ['only-model'] });
     try {
@@ -120,7 +127,7 @@ describe('plugboard models', () => {
     expect(gone.stderr).toMatch(/^model_unreachable: .*give --model ID to add it anyway\)/);
     expect((await pb(['models', 'list', '--json'])).lines[0]?.models).not.toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Gone' })]));
     expect((await pb(['models', 'remove', 'Single'])).code).toBe(0);
-  });
+  }, 90_000);
 
   it('removes a model with its key', async () => {
     const r = await pb(['models', 'remove', 'Scripted']);
