@@ -44,6 +44,8 @@ export interface AssistantDeps {
 export interface StartOptions {
   /** `plugboard chat --approve all|none`. */
   flag?: 'all' | 'none';
+  /** `plugboard chat` without a terminal: nobody can answer the model's questions (ask_user). */
+  unattended?: boolean;
   onUsage?(usage: TokenUsage): void;
 }
 
@@ -84,6 +86,7 @@ export class Assistant extends Disposable {
     const turn = new ModelTurn({
       ...this.callContext(conversationId, turnId),
       ...(opts.flag ? { flag: opts.flag } : {}),
+      ...(opts.unattended ? { unattended: true } : {}),
       ...(opts.onUsage ? { onUsage: opts.onUsage } : {}),
       model,
       modelName,
