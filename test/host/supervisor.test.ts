@@ -146,10 +146,15 @@ describe('supervisor', () => {
     // The hang never ends and no deadline of the call is near: the cancel itself ended it.
     expect(f.code).toBe('cancelled');
     expect(f.message).toBe('user pressed Stop');
+    // The card says the plugin was restarted to stop it, and shows no stderr: a stop is no failure.
+    expect(f.details?.restarted).toBe(true);
+    expect(f.details?.stderrTail).toBeUndefined();
     await host.waitFor(sup.spec.id, 'ready', 5000, host.health.length);
     expect(isAlive(pid)).toBe(false);
     expect((await collect(sup, 'echo', { text: 'back' })).outcome.ok).toBe(true);
-    expect(sup.health.restarts).toBe(0);
+    // Counted with the restarts and written in the plugin's log, with the reason.
+    expect(sup.health.restarts).toBe(1);
+    expect(host.logs.filter((l) => l.pluginId === sup.spec.id).map((l) => l.message)).toContainEqual(expect.stringMatching(/restarting \(was busy\): hang was stopped, and the plugin cannot cancel/));
   });
 
   it('cancels a call still waiting for its turn without disturbing the running one', async () => {

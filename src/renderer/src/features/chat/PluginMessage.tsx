@@ -14,6 +14,7 @@ import { Timestamp } from './Timestamp';
 import { usePlugins } from '../../stores/plugins';
 import { Markdown } from './Markdown';
 import { PlainText } from './PlainText';
+import { StoppedNote } from './StoppedNote';
 import { FailureActions } from '../plugins/FailureActions';
 
 /** Above this, finished text stays plain: markdown parsing is synchronous and grows with size. */
@@ -30,7 +31,7 @@ function Status({ status }: { status: MessageStatus }): JSX.Element {
   return (
     <span className={`inline-flex items-center gap-1 text-[11px] font-medium ${statusTone[status]}`} data-message-status={status}>
       {status === 'streaming' && <Spinner size={10} />}
-      {status}
+      {status === 'cancelled' ? 'stopped' : status}
     </span>
   );
 }
@@ -110,8 +111,8 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
       </header>
       <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
         <Body m={m} />
-        {m.failure && <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />}
-        {status === 'cancelled' && !m.failure && <p className="text-xs text-fg-subtle">Stopped.</p>}
+        {m.failure && status !== 'cancelled' && <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />}
+        {status === 'cancelled' && <StoppedNote failure={m.failure} pluginName={pluginName} />}
         {m.keepSession && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
       </div>
     </article>
