@@ -16,7 +16,7 @@ import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpe
 import { abortedFailure, type CallOutcome, type DialectFactory } from '../dialects/types';
 import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
 import { HealthReporter } from './health';
-import { logTransition } from './health-states';
+import { isNoted, logTransition } from './health-states';
 import type { Instance, LaunchBinding } from './instance';
 import { InstanceKeeper } from './keeper';
 import { PassthroughSession } from './passthrough';
@@ -70,7 +70,7 @@ export class PluginSupervisor extends Disposable {
     const log = (source: LogSource, level: LogLevel, m: string): void => this.pluginLog.log(source, level, m);
     const pid = (): number | null => this.keeper.heldInstance?.pid ?? this.keeper.pool.oneShots[0]?.pid ?? null;
     const illegal = (from: HealthState, to: HealthState, why: string): void => log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${why})`);
-    this.healthReporter = this._register(new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal));
+    this.healthReporter = this._register(new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal, (t) => isNoted(this.spec, t)));
     this.onDidChangeHealth = this.healthReporter.onDidChange;
     this.onDidTransition = this.healthReporter.onDidTransition;
     this._register(this.onDidTransition((t) => logTransition(this.spec, t, log)));
