@@ -6,8 +6,20 @@ import { formatRelative } from '../../lib/format';
 import { renameConversation, selectConversation } from '../../stores/chat/actions';
 import { hasRunningTurn } from '../../stores/chat/running';
 import { useChat } from '../../stores/chat/state';
+import { moveInList } from '../conversations/roving';
 
-export const ConversationItem = memo(function ConversationItem({ c, onDelete }: { c: ConversationSummary; onDelete: () => void }): JSX.Element {
+export const ConversationItem = memo(function ConversationItem({
+  c,
+  tabStop,
+  onDelete,
+  onExport,
+}: {
+  c: ConversationSummary;
+  /** The list's one Tab stop (the open conversation, else the first). */
+  tabStop: boolean;
+  onDelete: () => void;
+  onExport: () => void;
+}): JSX.Element {
   const active = useChat((s) => s.activeId === c.id);
   const running = useChat((s) => hasRunningTurn(s.streaming, c.id));
   const [editing, setEditing] = useState(false);
@@ -50,6 +62,9 @@ export const ConversationItem = memo(function ConversationItem({ c, onDelete }: 
         type="button"
         aria-current={active ? 'page' : undefined}
         data-conversation-button
+        data-roving-item
+        tabIndex={tabStop ? 0 : -1}
+        aria-keyshortcuts="F2 Delete E"
         onClick={() => selectConversation(c.id)}
         onKeyDown={(e) => {
           if (e.key === 'F2') {
@@ -59,15 +74,10 @@ export const ConversationItem = memo(function ConversationItem({ c, onDelete }: 
           } else if (e.key === 'Delete') {
             e.preventDefault();
             onDelete();
-          } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-            // Arrows move between conversations, as in a list box.
-            const all = [...document.querySelectorAll<HTMLElement>('[data-conversation-button]')];
-            const next = all[all.indexOf(e.currentTarget) + (e.key === 'ArrowDown' ? 1 : -1)];
-            if (next) {
-              e.preventDefault();
-              next.focus();
-            }
-          }
+          } else if (e.key === 'e' || e.key === 'E') {
+            e.preventDefault();
+            onExport();
+          } else moveInList(e);
         }}
         className="flex h-8 min-w-0 flex-1 items-center gap-2 rounded-md px-2 text-left"
         title={title}
@@ -80,8 +90,7 @@ export const ConversationItem = memo(function ConversationItem({ c, onDelete }: 
         <span className="shrink-0 text-[11px] text-fg-subtle tabular-nums group-focus-within:hidden group-hover:hidden">{formatRelative(c.updatedAt)}</span>
       </button>
       <div className="absolute right-1 hidden items-center group-focus-within:flex group-hover:flex">
-        {/* Out of the Tab order (F2 and Delete on the item do the same), so Tab crosses the list
-            in one step per conversation. */}
+        {/* Out of the Tab order (F2, E and Delete on the item do the same), so the list is one Tab stop. */}
         <IconButton
           icon="pencil"
           size="sm"
@@ -92,6 +101,7 @@ export const ConversationItem = memo(function ConversationItem({ c, onDelete }: 
             setEditing(true);
           }}
         />
+        <IconButton icon="download" size="sm" tabIndex={-1} label={`Export ${title}`} onClick={onExport} />
         <IconButton icon="trash" size="sm" tabIndex={-1} label={`Delete ${title}`} onClick={onDelete} />
       </div>
     </li>
