@@ -31,3 +31,10 @@ describe('result announcements', () => {
     expect(said.length).toBeLessThan(200);
   });
 });
+
+describe('result announcements, read aloud', () => {
+  it('leaves out markdown marks', () => {
+    const said = resultAnnouncement(msg({ status: 'streaming' }), msg({ status: 'done', tool: 'say_hello', text: 'Hello, **Ada**! Try *count* or `files:list`.' }), name);
+    expect(said).toBe('Hello say_hello finished. Hello, Ada! Try count or files:list.');
+  });
+});
