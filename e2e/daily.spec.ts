@@ -104,7 +104,7 @@ test('titles say what a conversation is about; search finds words in titles and 
   await expect(results.getByRole('button', { name: /Lovelace \(2\)/ })).toBeVisible();
   await expect(results.locator('mark').first()).toHaveText(/count/i);
   // Each hit shows its own conversation's words.
-  await expect(results.getByRole('button', { name: /Lovelace \(2\)/ })).toContainText('Lovelace! I’m the Hello plugin. Ask me to');
+  await expect(results.getByRole('button', { name: /Lovelace \(2\)/ })).toContainText('Ask me to *count to 5*');
   for (const scheme of ['dark', 'light'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await shot('search', scheme);
@@ -188,4 +188,37 @@ test('a finished result is announced politely; opening the plugin panel moves fo
   await expect(s.panel(page)).toBeHidden();
   await page.getByRole('button', { name: 'Plugins', exact: true }).click();
   await expect(s.panel(page).getByRole('searchbox', { name: 'Filter plugins' })).toBeFocused();
+});
+
+test('passthrough: / goes to the plugin without the palette, the kept-session line shows once, and a reload keeps the banner', async () => {
+  await s.newConversation(page);
+  await s.send(page, '/hello:start_conversation topic=tea');
+  await expect(page.getByText('Talking to')).toContainText('what you type, / too, goes straight to it');
+  await s.composer(page).fill('/summary');
+  await expect(page.getByRole('listbox', { name: 'Tools and commands' })).toBeHidden();
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(s.lastPluginMessage(page)).toContainText('/summary', { timeout: 15_000 });
+  await s.send(page, 'Earl Grey, please');
+  await expect(s.lastPluginMessage(page)).toContainText('Earl Grey, please', { timeout: 15_000 });
+  await expect(page.getByText('kept the session open')).toHaveCount(1);
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await shot('passthrough', scheme);
+  }
+  await page.reload();
+  await expect(s.composer(page)).toBeEditable({ timeout: 20_000 });
+  await expect(page.getByRole('button', { name: 'Exit passthrough' })).toBeVisible();
+  await page.getByRole('button', { name: 'Exit passthrough' }).click();
+  await expect(page.getByRole('button', { name: 'Exit passthrough' })).toBeHidden();
+});
+
+test('screenshots: the palette ranking and the conversation list', async () => {
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await s.composer(page).fill('/hello');
+    await expect(page.getByRole('option').first()).toBeVisible();
+    await shot('palette', scheme);
+    await page.keyboard.press('Escape');
+    await s.composer(page).fill('');
+  }
 });

@@ -7,6 +7,7 @@ import { renameConversation, selectConversation } from '../../stores/chat/action
 import { hasRunningTurn } from '../../stores/chat/running';
 import { useChat } from '../../stores/chat/state';
 import { moveInList } from '../conversations/roving';
+import { TitleText } from '../conversations/TitleText';
 
 export const ConversationItem = memo(function ConversationItem({
   c,
@@ -83,8 +84,8 @@ export const ConversationItem = memo(function ConversationItem({
         title={title}
       >
         {running && <span className="pb-pulse h-1.5 w-1.5 shrink-0 rounded-full bg-info" aria-hidden="true" />}
-        <span className={`min-w-0 flex-1 truncate text-[13px] ${active ? 'font-medium text-fg' : 'text-fg-muted'}`}>
-          {title}
+        <span className={`flex min-w-0 flex-1 text-[13px] ${active ? 'font-medium text-fg' : 'text-fg-muted'}`}>
+          <TitleText title={title} />
           {running && <span className="sr-only">, running</span>}
         </span>
         <span className="shrink-0 text-[11px] text-fg-subtle tabular-nums group-focus-within:hidden group-hover:hidden">{formatRelative(c.updatedAt)}</span>

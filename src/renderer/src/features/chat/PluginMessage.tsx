@@ -113,7 +113,8 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         <Body m={m} />
         {m.failure && status !== 'cancelled' && <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />}
         {status === 'cancelled' && <StoppedNote failure={m.failure} pluginName={pluginName} />}
-        {m.keepSession && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
+        {/* Said once, by the call that opened the session; its turns keep it open without a word. */}
+        {m.keepSession && !m.passthrough && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
       </div>
     </article>
   );

@@ -11,6 +11,7 @@ import { selectConversation } from '../../stores/chat/actions';
 import { useChat } from '../../stores/chat/state';
 import { setSearchQuery, useConversationSearch } from '../../stores/conversation-search';
 import { moveInList } from './roving';
+import { TitleText } from './TitleText';
 
 export function ConversationSearchField(): JSX.Element {
   const query = useConversationSearch((s) => s.query);
@@ -79,7 +80,9 @@ export function ConversationSearchResults({ hits }: { hits: ConversationHit[] })
             className={`flex w-full flex-col rounded-md px-2 py-1 text-left ${h.conversationId === activeId ? 'bg-emphasis' : 'hover:bg-muted'}`}
           >
             <span className="flex items-baseline gap-2">
-              <span className="min-w-0 flex-1 truncate text-[13px] text-fg">{h.title || 'Untitled'}</span>
+              <span className="flex min-w-0 flex-1 text-[13px] text-fg">
+                <TitleText title={h.title || 'Untitled'} />
+              </span>
               <span className="shrink-0 text-[11px] text-fg-subtle tabular-nums">{formatRelative(h.updatedAt)}</span>
             </span>
             <Snippet snippet={h.snippet} />
