@@ -89,9 +89,10 @@ function Body({ m }: { m: ChatMessage }): JSX.Element | null {
 export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage }): JSX.Element {
   const pluginName = usePlugins((s) => (m.pluginId ? s.byId[m.pluginId]?.name : undefined)) ?? m.pluginId ?? 'Plugin';
   const status = m.status ?? 'done';
+  const said = status === 'cancelled' ? 'stopped' : status;
   const hasArgs = m.args && Object.keys(m.args).length > 0;
   return (
-    <article className="group" aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${status}`} data-message-id={m.id} data-role="plugin">
+    <article className="group" aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${said}`} data-message-id={m.id} data-role="plugin">
       <header className="mb-1 flex flex-wrap items-center gap-x-2 text-xs">
         <span className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-subtle text-fg-muted" aria-hidden="true">
           <Icon name="box" size={12} />
