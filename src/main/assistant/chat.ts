@@ -191,9 +191,11 @@ export class ChatService extends Disposable {
 
   private startTurn(conversationId: string, shown: string, plugin: string, tool: string, args: Record<string, unknown>): Outcome<{ turnId: string }> {
     const context = this.context(conversationId);
-    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown }, { plugin, tool, args });
+    // A user command its plugin keeps from models (share_with_model false), command and result.
+    const unshared = exposedUserCommands(this.registry).some((c) => c.plugin === plugin && c.name === tool && !c.shareWithModel) ? { unshared: true } : {};
+    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown, ...unshared }, { plugin, tool, args });
     const turnId = randomUUID();
-    const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, tool, args, turnId, status: 'streaming' };
+    const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, tool, args, turnId, status: 'streaming', ...unshared };
     this.frame(conversationId, turnId, true);
     this.turns.start(conversationId, message, (onEvent) =>
       this.registry.call(plugin, tool, args, { context, owner: conversationId, onEvent: this.framed(conversationId, turnId, onEvent) }),
@@ -240,12 +242,12 @@ export class ChatService extends Disposable {
     tell(e.owner, true, e.reason);
   }
 
-  /** The conversation so far, as plugins receive it (passthrough input excluded). */
+  /** The conversation so far, as plugins receive it (passthrough input and unshared commands excluded). */
   private context(conversationId: string): ContextMessage[] {
     const c = this.store.get(conversationId);
     if (!c) return [];
     return c.messages
-      .filter((m) => !m.passthrough && m.role !== 'system' && (m.text || m.result !== undefined))
+      .filter((m) => !m.passthrough && !m.unshared && m.role !== 'system' && (m.text || m.result !== undefined))
       .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text || resultText(m.result) }));
   }
 
@@ -259,8 +261,7 @@ export class ChatService extends Disposable {
   /** `call`: the tool call the message asked for, which names the conversation better than its text. */
   private addMessage(conversationId: string, message: ChatMessage, call?: Omit<TitleCall, 'pluginName'> & { plugin: string }): void {
     this.store.putMessage(conversationId, message);
-    const c = this.store.summary(conversationId);
-    if (c && c.title === NEW_TITLE && message.role === 'user' && !message.passthrough) {
+    if (message.role === 'user' && !message.passthrough && this.store.summary(conversationId)?.title === NEW_TITLE) {
       const others = this.store.list().flatMap((x) => (x.id === conversationId ? [] : [x.title]));
       this.store.rename(conversationId, distinctTitle(titleOf(message.text, call && { ...call, pluginName: this.pluginName(call.plugin) }), others));
     }
