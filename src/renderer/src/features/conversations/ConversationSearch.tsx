@@ -11,6 +11,7 @@ import { selectConversation } from '../../stores/chat/actions';
 import { useChat } from '../../stores/chat/state';
 import { setSearchQuery, useConversationSearch } from '../../stores/conversation-search';
 import { moveInList } from './roving';
+import { plainSnippet } from './snippet';
 import { TitleText } from './TitleText';
 
 export function ConversationSearchField(): JSX.Element {
@@ -42,8 +43,9 @@ export function ConversationSearchField(): JSX.Element {
   );
 }
 
-function Snippet({ snippet }: { snippet: ConversationHit['snippet'] }): JSX.Element | null {
-  if (!snippet.text) return null;
+function Snippet({ snippet: raw }: { snippet: ConversationHit['snippet'] }): JSX.Element | null {
+  if (!raw.text) return null;
+  const snippet = plainSnippet(raw);
   const parts: JSX.Element[] = [];
   let at = 0;
   snippet.marks.forEach(([start, end], i) => {
