@@ -9,10 +9,14 @@ const describe = (name) => ({ description: manifest.functions.find((f) => f.name
 
 const plugin = createPlugin({ name: manifest.id, version: manifest.version, description: manifest.description });
 
+// Resolves after `ms`, or at once when the call is stopped. The abort listener goes when the
+// timer fires: one left behind per number made Node warn (MaxListenersExceededWarning) on stderr.
 const sleep = (ms, signal) =>
   new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    if (signal.aborted) return resolve();
+    const onAbort = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => (signal.removeEventListener('abort', onAbort), resolve()), ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 plugin.command(

@@ -170,6 +170,14 @@ export interface ConversationSummary {
   messageCount: number;
 }
 
+/** A conversation found by full-text search; `marks` are [start, end) of the matched words in `snippet.text`. */
+export interface ConversationHit {
+  conversationId: string;
+  title: string;
+  updatedAt: number;
+  snippet: { text: string; marks: [number, number][] };
+}
+
 export interface Conversation extends ConversationSummary {
   messages: ChatMessage[];
   /** The model this conversation uses (a configured model's name); null: the default model. */
@@ -252,6 +260,8 @@ export const commands = {
   'chat.get': { input: z.object({ id }).strict(), output: returns<Conversation | null>() },
   'chat.rename': { input: z.object({ id, title: z.string().min(1).max(200) }).strict(), output: returns<OpResult>() },
   'chat.delete': { input: z.object({ id }).strict(), output: returns<OpResult>() },
+  /** Conversations whose title or messages hold every word typed (plain words, no query syntax), best first. */
+  'chat.search': { input: z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(100).optional() }).strict(), output: returns<ConversationHit[]>() },
   /** Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. */
   'chat.send': { input: z.object({ conversationId: id, text: z.string().min(1).max(100_000) }).strict(), output: returns<Outcome<{ turnId: string | null }>>() },
   /** A tool chosen in the palette, with its form's arguments. */

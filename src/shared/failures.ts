@@ -83,6 +83,8 @@ export interface FailureDetails {
   rpcMeaning?: string;
   /** Extra data the plugin attached to its error. */
   data?: unknown;
+  /** A stopped call whose plugin had to be restarted to stop it (it has no way to cancel a call). */
+  restarted?: boolean;
 }
 
 export interface Failure {

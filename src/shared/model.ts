@@ -181,6 +181,15 @@ export interface HealthEvent {
   /** The failure that caused this state, when one did. */
   failure?: Failure;
   at: number;
+  /** The last crashes, watchdog kills, restarts and stops, oldest first (the full record is the log). */
+  recent?: HealthNote[];
+}
+
+/** One moment worth remembering in a plugin's health: what it became, why, and when. */
+export interface HealthNote {
+  state: HealthState;
+  reason: string;
+  at: number;
 }
 
 export type LogSource = 'stderr' | 'plugin' | 'host';

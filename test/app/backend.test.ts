@@ -81,7 +81,8 @@ describe('chat', () => {
     expect(end.text.startsWith('1\n2\n3\n')).toBe(true);
     expect(streamsOf(sent.turnId)).toBe(end.text);
     const conv = await backend.invoke('chat.get', { id: c.id });
-    expect(conv?.title).toBe('/hello:count to=3 delay_ms=1');
+    // Named by what it did, not by the command text (issue 12).
+    expect(conv?.title).toBe('Hello: count — to 3, delay ms 1');
     expect(conv?.messages.map((m) => m.role)).toEqual(['user', 'plugin']);
   });
 
@@ -91,7 +92,7 @@ describe('chat', () => {
     if (!ok.ok || !ok.turnId) throw new Error('not started');
     expect((await turnEnd(ok.turnId)).text).toMatch(/Grace Hopper/);
     expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/no_such_tool' })).toEqual({ ok: false, code: 'not_found', message: 'no exposed tool is called "no_such_tool"; type / to see them' });
-    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/say_hello name="unclosed' })).toEqual({ ok: false, code: 'invalid_input', message: 'could not read the command: unclosed " quote' });
+    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/say_hello name="unclosed' })).toEqual({ ok: false, code: 'invalid_input', message: 'could not read the command: unclosed " quote at character 16' });
   });
 
   it('answers plain text with a note while no model is connected', async () => {

@@ -35,6 +35,10 @@ describe('supervisor', () => {
     const ready = await host.waitFor(sup.spec.id, 'ready', 3000, host.after(restarting));
     expect(ready.restarts).toBe(1);
     expect(ready.pid).not.toBe(pid);
+    // The health history travels with the event: the crash and the restart, with reason and time.
+    expect(ready.recent?.map((n) => n.state)).toEqual(['crashed', 'restarting']);
+    expect(ready.recent?.[0]?.reason).toMatch(/killed by SIGKILL/);
+    expect(ready.recent?.[0]?.at).toBeGreaterThanOrEqual(killedAt);
   });
 
   it('gives up after the restart budget and reports failed', async () => {
@@ -98,6 +102,9 @@ describe('supervisor', () => {
     const ready = await host.waitFor(sup.spec.id, 'ready', 15_000, host.after(dead));
     expect(ready.pid).not.toBe(pid);
     expect(ready.restarts).toBe(1);
+    expect(ready.recent?.[0]).toMatchObject({ state: 'unresponsive', reason: expect.stringMatching(/missed 2 pings/) });
+    // And the plugin's log has the kill, with its reason.
+    expect(host.logs.filter((l) => l.pluginId === sup.spec.id).map((l) => l.message)).toContainEqual(expect.stringMatching(/^unresponsive \(was ready\): .*missed 2 pings/));
   });
 
   it('gives up on a silent plugin only after a second ping, sent after the first missed, also went unanswered', async () => {
@@ -146,10 +153,16 @@ describe('supervisor', () => {
     // The hang never ends and no deadline of the call is near: the cancel itself ended it.
     expect(f.code).toBe('cancelled');
     expect(f.message).toBe('user pressed Stop');
+    // The card says the plugin was restarted to stop it, and shows no stderr: a stop is no failure.
+    expect(f.details?.restarted).toBe(true);
+    expect(f.details?.stderrTail).toBeUndefined();
     await host.waitFor(sup.spec.id, 'ready', 5000, host.health.length);
     expect(isAlive(pid)).toBe(false);
     expect((await collect(sup, 'echo', { text: 'back' })).outcome.ok).toBe(true);
-    expect(sup.health.restarts).toBe(0);
+    // Counted with the restarts and written in the plugin's log, with the reason.
+    expect(sup.health.restarts).toBe(1);
+    expect(sup.health.recent?.map((n) => n.state)).toEqual(['restarting']);
+    expect(host.logs.filter((l) => l.pluginId === sup.spec.id).map((l) => l.message)).toContainEqual(expect.stringMatching(/restarting \(was busy\): hang was stopped, and the plugin cannot cancel/));
   });
 
   it('cancels a call still waiting for its turn without disturbing the running one', async () => {

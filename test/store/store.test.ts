@@ -106,6 +106,20 @@ describe('search', () => {
     s.dispose();
   });
 
+  it('shows each conversation’s own message as its snippet', async () => {
+    const s = await ConversationStore.open(storeFile());
+    s.create('first', 'First', 1);
+    s.putMessage('first', user('f', 'count to one hundred'));
+    s.create('second', 'Second', 2);
+    s.putMessage('second', user('s', 'ask me to count to five'));
+    const hits = s.search('count to');
+    expect(hits.map((h) => [h.conversationId, h.snippet.text]).sort()).toEqual([
+      ['first', 'count to one hundred'],
+      ['second', 'ask me to count to five'],
+    ]);
+    s.dispose();
+  });
+
   it('takes anything typed as plain words: no query syntax, no error', async () => {
     const s = await ConversationStore.open(storeFile());
     s.create('c', 'Notes', 1);

@@ -36,6 +36,16 @@ describe('hello', () => {
     expect(turn.streams).toHaveLength(3);
   });
 
+  it('counts with pauses without piling up listeners on the call’s abort signal', async () => {
+    const p = await startPlugin('hello');
+    const turn = await p.call('count', { to: 30, delay_ms: 1 });
+    expect(turn.streams).toHaveLength(30);
+    // Node warns on the 11th listener, long before the count ends; a second call makes sure the
+    // plugin's stderr up to then has been read.
+    await p.call('say_hello');
+    expect(p.stderr).not.toMatch(/MaxListenersExceeded/);
+  });
+
   it('refuses a count outside 1..100 with invalid params', async () => {
     const p = await startPlugin('hello');
     for (const to of [0, 101, 2.5, 'ten']) {

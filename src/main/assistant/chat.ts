@@ -21,10 +21,9 @@ import type { ModelStore } from './models/model-store';
 import { PluginTurns } from './plugin-turns';
 import { RunningTurns } from './running-turns';
 import { parseSlash } from './slash';
+import { distinctTitle, NEW_TITLE, titleOf, type TitleCall } from './titles';
 import type { ConversationStore, SaveState } from './store';
 import { exposedDeclarations, exposedUserCommands } from './tools';
-
-const NEW_TITLE = 'New conversation';
 
 export type ChatEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
 
@@ -194,7 +193,7 @@ export class ChatService extends Disposable {
     const context = this.context(conversationId);
     // A user command its plugin keeps from models (share_with_model false), command and result.
     const unshared = exposedUserCommands(this.registry).some((c) => c.plugin === plugin && c.name === tool && !c.shareWithModel) ? { unshared: true } : {};
-    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown, ...unshared });
+    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown, ...unshared }, { plugin, tool, args });
     const turnId = randomUUID();
     const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, tool, args, turnId, status: 'streaming', ...unshared };
     this.frame(conversationId, turnId, true);
@@ -259,11 +258,12 @@ export class ChatService extends Disposable {
     this.emit('chat.turn', { type: 'end', conversationId, turnId: message.turnId ?? message.id, message });
   }
 
-  private addMessage(conversationId: string, message: ChatMessage): void {
+  /** `call`: the tool call the message asked for, which names the conversation better than its text. */
+  private addMessage(conversationId: string, message: ChatMessage, call?: Omit<TitleCall, 'pluginName'> & { plugin: string }): void {
     this.store.putMessage(conversationId, message);
-    const c = this.store.summary(conversationId);
-    if (c && c.title === NEW_TITLE && message.role === 'user' && !message.passthrough) {
-      this.store.rename(conversationId, message.text.replace(/\s+/g, ' ').slice(0, 60));
+    if (message.role === 'user' && !message.passthrough && this.store.summary(conversationId)?.title === NEW_TITLE) {
+      const others = this.store.list().flatMap((x) => (x.id === conversationId ? [] : [x.title]));
+      this.store.rename(conversationId, distinctTitle(titleOf(message.text, call && { ...call, pluginName: this.pluginName(call.plugin) }), others));
     }
     this.emit('chat.turn', { type: 'end', conversationId, turnId: message.id, message });
     this.announce(conversationId);

@@ -78,8 +78,11 @@ export class ConversationSearch {
         SELECT c.id, c.title, c.updated_at, best.rid, best.rank FROM best JOIN conversations c ON c.id = best.cid
          WHERE best.n = 1 ORDER BY best.rank LIMIT ?`,
     );
+    // better-sqlite3 binds a JS number as a REAL, and FTS5 ignores a rowid constraint that is not
+    // an integer: without the cast every match came back and the first one's snippet was shown
+    // under every conversation.
     this.messageSnippet = db.prepare(
-      `SELECT snippet(messages_fts, 0, '${OPEN}', '${CLOSE}', '…', 16) AS snip FROM messages_fts WHERE messages_fts MATCH ? AND rowid = ?`,
+      `SELECT snippet(messages_fts, 0, '${OPEN}', '${CLOSE}', '…', 16) AS snip FROM messages_fts WHERE messages_fts MATCH ? AND rowid = CAST(? AS INTEGER)`,
     );
   }
 

@@ -133,6 +133,7 @@ export class Backend extends Disposable {
       'chat.get': ({ id }) => chat.get(id),
       'chat.rename': ({ id, title }) => chat.rename(id, title),
       'chat.delete': ({ id }) => chat.delete(id),
+      'chat.search': ({ query, limit }) => this.store.search(query, limit),
       'chat.send': ({ conversationId, text }) => chat.send(conversationId, text),
       'chat.setModel': ({ conversationId, model }) => chat.setModel(conversationId, model),
       'chat.approve': ({ callId, decision, args }) => chat.approve(callId, decision, args),

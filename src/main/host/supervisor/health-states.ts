@@ -69,8 +69,12 @@ const NOTED: Partial<Record<HealthState, LogLevel>> = {
  * call is not one of them.
  */
 export function logTransition(spec: PluginSpec, t: HealthTransition, log: (source: LogSource, level: LogLevel, message: string) => void): void {
-  const level = NOTED[t.to];
-  if (!level) return;
-  if (t.to === 'stopped' && !spec.persistent && (t.from === 'busy' || t.from === 'ready')) return;
-  log('host', level, `${t.to} (was ${t.from}): ${t.reason}`);
+  const level = isNoted(spec, t) ? NOTED[t.to] : undefined;
+  if (level) log('host', level, `${t.to} (was ${t.from}): ${t.reason}`);
+}
+
+/** Whether a move belongs in the plugin's health history (its log, and the panel's last events). */
+export function isNoted(spec: Pick<PluginSpec, 'persistent'>, t: Pick<HealthTransition, 'from' | 'to'>): boolean {
+  if (!NOTED[t.to]) return false;
+  return !(t.to === 'stopped' && !spec.persistent && (t.from === 'busy' || t.from === 'ready'));
 }

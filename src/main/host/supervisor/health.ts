@@ -8,12 +8,12 @@
  */
 import type { Failure } from '../../../shared/failures';
 import { Disposable, Emitter, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
-import type { HealthEvent, HealthState } from '../../../shared/model';
+import type { HealthEvent, HealthNote, HealthState } from '../../../shared/model';
 import { canTransition, type HealthTransition } from './health-states';
 
 const QUIET_WINDOW_MS = 50;
-
-
+/** How many of the last noted moves travel with each health event: enough for a glance. */
+export const RECENT_NOTES = 5;
 
 export class HealthReporter extends Disposable {
   private current: HealthState;
@@ -21,6 +21,8 @@ export class HealthReporter extends Disposable {
   private cause: Failure | undefined;
   pingRttMs: number | null = null;
   restarts = 0;
+  /** The last noted moves (crashes, kills, restarts, stops), oldest first. */
+  private readonly recent: HealthNote[] = [];
   private readonly window = this._register(new MutableDisposable());
   private dirty = false;
   private readonly _onDidChange = this._register(new Emitter<HealthEvent>());
@@ -36,6 +38,8 @@ export class HealthReporter extends Disposable {
     initial: HealthState,
     /** A change the state machine does not allow: a supervisor bug, reported, not shown. */
     private readonly illegal: (from: HealthState, to: HealthState, reason: string) => void,
+    /** Which moves are kept in `recent`. */
+    private readonly noted: (t: HealthTransition) => boolean = () => false,
   ) {
     super();
     this.current = initial;
@@ -56,6 +60,7 @@ export class HealthReporter extends Disposable {
       at: Date.now(),
     };
     if (this.cause) h.failure = this.cause;
+    if (this.recent.length > 0) h.recent = [...this.recent];
     return h;
   }
 
@@ -72,7 +77,14 @@ export class HealthReporter extends Disposable {
     this.current = state;
     this.why = reason;
     this.cause = state === 'ready' ? undefined : cause;
-    if (from !== state) this._onDidTransition.fire({ from, to: state, reason, ...(cause ? { cause } : {}), at: Date.now() });
+    if (from !== state) {
+      const t: HealthTransition = { from, to: state, reason, ...(cause ? { cause } : {}), at: Date.now() };
+      if (this.noted(t)) {
+        this.recent.push({ state, reason, at: t.at });
+        if (this.recent.length > RECENT_NOTES) this.recent.shift();
+      }
+      this._onDidTransition.fire(t);
+    }
     if ((state === 'busy' || state === 'ready') && this.window.value) {
       this.dirty = true;
       return true;

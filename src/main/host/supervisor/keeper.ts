@@ -180,9 +180,13 @@ export class InstanceKeeper extends Disposable {
     await this.pool.retireAll();
   }
 
-  /** Stops and starts again without touching the restart budget (not a crash). */
+  /**
+   * Stops and starts again without touching the restart budget (not a crash), but counted with
+   * the restarts and logged (the state change is): a pid that changes with nothing said is a mystery.
+   */
   async recycle(inst: Instance, reason: string): Promise<void> {
     if (inst === this.held.value?.inst) this.release();
+    this.hooks.health.restarts++;
     this.setState('restarting', reason);
     await this.pool.retire(inst);
     if (this.spec.persistent && !this.userStopped && !this.isDisposed) await this.ensure();

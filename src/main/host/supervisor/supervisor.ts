@@ -16,7 +16,7 @@ import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpe
 import { abortedFailure, type CallOutcome, type DialectFactory } from '../dialects/types';
 import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
 import { HealthReporter } from './health';
-import { logTransition } from './health-states';
+import { isNoted, logTransition } from './health-states';
 import type { Instance, LaunchBinding } from './instance';
 import { InstanceKeeper } from './keeper';
 import { PassthroughSession } from './passthrough';
@@ -70,7 +70,7 @@ export class PluginSupervisor extends Disposable {
     const log = (source: LogSource, level: LogLevel, m: string): void => this.pluginLog.log(source, level, m);
     const pid = (): number | null => this.keeper.heldInstance?.pid ?? this.keeper.pool.oneShots[0]?.pid ?? null;
     const illegal = (from: HealthState, to: HealthState, why: string): void => log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${why})`);
-    this.healthReporter = this._register(new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal));
+    this.healthReporter = this._register(new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal, (t) => isNoted(this.spec, t)));
     this.onDidChangeHealth = this.healthReporter.onDidChange;
     this.onDidTransition = this.healthReporter.onDidTransition;
     this._register(this.onDidTransition((t) => logTransition(this.spec, t, log)));
@@ -142,7 +142,7 @@ export class PluginSupervisor extends Disposable {
     // Queued calls too: one waiting for a slot must not bring the plugin back behind the stop.
     for (const c of [...this.live]) c.cancel(failure('cancelled', `${this.spec.id} was ${reason}`));
     await this.keeper.stopAll();
-    if (this.enabled) this.setState('stopped', reason);
+    if (this.enabled) this.healthReporter.set('stopped', reason);
   }
 
   async restart(): Promise<Result<void>> {
@@ -156,11 +156,11 @@ export class PluginSupervisor extends Disposable {
       // Off first, so nothing that is still finishing can start the plugin again.
       this.enabled = false;
       await this.stop('disabled');
-      this.setState('disabled', 'disabled by the user');
+      this.healthReporter.set('disabled', 'disabled by the user');
       return;
     }
     this.enabled = true;
-    this.setState('stopped', 'enabled');
+    this.healthReporter.set('stopped', 'enabled');
     if (this.spec.persistent) await this.start();
   }
 
@@ -218,11 +218,12 @@ export class PluginSupervisor extends Disposable {
       if (verdict) await verdict;
       if (inst.isDead) return inst.deathCause ?? failure('crashed', 'the plugin died before the call started');
       if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled before it started'));
-      this.setState('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
+      this.healthReporter.set('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
       let outcome = await this.runner.run(callId, inst, kind, opts, cancel);
       if (outcome.ok && this.exitsAfterCall && inst !== this.keeper.heldInstance) outcome = await this.keeper.exitAfterCall(inst, outcome);
-      this.afterCall(inst, kind, outcome, opts);
-      return this.runner.withStderr(outcome, inst);
+      outcome = this.afterCall(inst, kind, outcome, opts);
+      // A stop is no failure of the plugin: its stderr says nothing about it (issue 12).
+      return !outcome.ok && outcome.code === 'cancelled' ? outcome : this.runner.withStderr(outcome, inst);
     } finally {
       this.active--;
       this.slots.release();
@@ -230,20 +231,22 @@ export class PluginSupervisor extends Disposable {
     }
   }
 
-  private afterCall(inst: Instance, kind: CallKind, outcome: CallOutcome, opts: CallOptions): void {
+  /** Settles the instance after a call; the outcome says when stopping it meant a restart. */
+  private afterCall(inst: Instance, kind: CallKind, outcome: CallOutcome, opts: CallOptions): CallOutcome {
     const held = inst === this.keeper.heldInstance;
     if (!outcome.ok) {
       if (kind.type === 'input' || outcome.code !== 'cancelled') this.passthrough.end(`the turn failed: ${outcome.code}`);
-      if (inst.isDead) return;
+      if (inst.isDead) return outcome;
       if (outcome.code === 'timeout') {
         inst.die(this.runner.withStderr(outcome, inst) as Failure, 'stop');
       } else if (outcome.code === 'cancelled' && !inst.session.cancelStopsWork && held) {
         // The plugin cannot be told to stop: restart it, or the next call queues behind the old one.
-        void this.keeper.recycle(inst, 'restarted to stop a cancelled call');
+        void this.keeper.recycle(inst, `${kind.type === 'call' ? kind.tool : 'a passthrough turn'} was stopped, and the plugin cannot cancel a call it started`);
+        return { ...outcome, details: { ...outcome.details, restarted: true } };
       } else if (!held) {
         void this.keeper.pool.retire(inst);
       }
-      return;
+      return outcome;
     }
     // A turn can only continue a session that is still open: one ended meanwhile stays ended.
     const keep =
@@ -254,10 +257,11 @@ export class PluginSupervisor extends Disposable {
     if (keep) {
       if (!held) this.keeper.hold(inst);
       this.passthrough.open(opts.owner, 'the plugin kept the session');
-      return;
+      return outcome;
     }
     if (this.passthrough.isOpen) this.passthrough.end('the plugin ended the session');
     else if (!held) void this.keeper.pool.retire(inst);
+    return outcome;
   }
 
   /** A one-shot plugin's instance was held only for its session: let it go, now or after its turn. */
@@ -275,15 +279,11 @@ export class PluginSupervisor extends Disposable {
     const state = this.healthReporter.state;
     if (this.keeper.alive()) {
       if (state === 'disabled') return;
-      this.setState('ready', this.passthrough.isOpen ? 'in passthrough' : 'idle');
+      this.healthReporter.set('ready', this.passthrough.isOpen ? 'in passthrough' : 'idle');
       this.keeper.watchdog?.resume();
     } else if (!this.spec.persistent && (state === 'busy' || state === 'ready')) {
-      this.setState('stopped', 'idle (starts on the next call)');
+      this.healthReporter.set('stopped', 'idle (starts on the next call)');
     }
-  }
-
-  private setState(state: HealthState, reason: string, cause?: Failure): void {
-    this.healthReporter.set(state, reason, cause);
   }
 
   /** Stops everything and waits until no process of this plugin runs. */

@@ -1,5 +1,6 @@
 /** The window: toolbar, conversations, chat, plugin panel, and what floats above them. */
 import { useEffect, type JSX } from 'react';
+import { LiveAnnouncer } from '../components/LiveAnnouncer';
 import { ChatView } from '../features/chat/ChatView';
 import { ConversationSidebar } from '../features/chat/ConversationSidebar';
 import { DropZone } from '../features/install/DropZone';
@@ -35,6 +36,7 @@ export function App(): JSX.Element {
       <InstallDialog />
       <HelpDialog />
       <Toasts />
+      <LiveAnnouncer />
     </div>
   );
 }

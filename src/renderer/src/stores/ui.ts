@@ -18,6 +18,8 @@ interface UiState extends Persisted {
   helpOpen: boolean;
   /** Bumped to ask the composer to take focus (after closing a dialog, choosing a conversation). */
   focusComposerTick: number;
+  /** Bumped when the person opens the plugin panel: focus moves into it (not when it opens with the app). */
+  focusPanelTick: number;
 }
 
 const KEY = 'plugboard.ui';
@@ -50,6 +52,7 @@ export const useUi = create<UiState>()(() => ({
   resolvedTheme: resolve(initial.theme),
   helpOpen: false,
   focusComposerTick: 0,
+  focusPanelTick: 0,
 }));
 
 export function setTheme(theme: ThemePref): void {
@@ -63,7 +66,10 @@ export function cycleTheme(): void {
 }
 
 export function togglePanel(open?: boolean): void {
-  useUi.setState((s) => ({ panelOpen: open ?? !s.panelOpen }));
+  useUi.setState((s) => {
+    const panelOpen = open ?? !s.panelOpen;
+    return { panelOpen, focusPanelTick: panelOpen && !s.panelOpen ? s.focusPanelTick + 1 : s.focusPanelTick };
+  });
 }
 
 export function toggleSidebar(open?: boolean): void {

@@ -39,7 +39,8 @@ export function Composer(): JSX.Element {
   const area = useRef<HTMLTextAreaElement>(null);
 
   const query = paletteQuery(text);
-  const open = query !== null && !dismissed && form === null;
+  // In passthrough everything typed, `/` too, goes to the plugin (the banner says so): no palette.
+  const open = query !== null && !dismissed && form === null && !passthrough;
   const results = useMemo(() => (open ? searchPalette(entries, fuse, query) : []), [open, entries, fuse, query]);
 
   useEffect(() => {

@@ -6,8 +6,21 @@ import { formatRelative } from '../../lib/format';
 import { renameConversation, selectConversation } from '../../stores/chat/actions';
 import { hasRunningTurn } from '../../stores/chat/running';
 import { useChat } from '../../stores/chat/state';
+import { moveInList } from '../conversations/roving';
+import { TitleText } from '../conversations/TitleText';
 
-export const ConversationItem = memo(function ConversationItem({ c, onDelete }: { c: ConversationSummary; onDelete: () => void }): JSX.Element {
+export const ConversationItem = memo(function ConversationItem({
+  c,
+  tabStop,
+  onDelete,
+  onExport,
+}: {
+  c: ConversationSummary;
+  /** The list's one Tab stop (the open conversation, else the first). */
+  tabStop: boolean;
+  onDelete: () => void;
+  onExport: () => void;
+}): JSX.Element {
   const active = useChat((s) => s.activeId === c.id);
   const running = useChat((s) => hasRunningTurn(s.streaming, c.id));
   const [editing, setEditing] = useState(false);
@@ -50,6 +63,9 @@ export const ConversationItem = memo(function ConversationItem({ c, onDelete }: 
         type="button"
         aria-current={active ? 'page' : undefined}
         data-conversation-button
+        data-roving-item
+        tabIndex={tabStop ? 0 : -1}
+        aria-keyshortcuts="F2 Delete E"
         onClick={() => selectConversation(c.id)}
         onKeyDown={(e) => {
           if (e.key === 'F2') {
@@ -59,29 +75,23 @@ export const ConversationItem = memo(function ConversationItem({ c, onDelete }: 
           } else if (e.key === 'Delete') {
             e.preventDefault();
             onDelete();
-          } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
-            // Arrows move between conversations, as in a list box.
-            const all = [...document.querySelectorAll<HTMLElement>('[data-conversation-button]')];
-            const next = all[all.indexOf(e.currentTarget) + (e.key === 'ArrowDown' ? 1 : -1)];
-            if (next) {
-              e.preventDefault();
-              next.focus();
-            }
-          }
+          } else if (e.key === 'e' || e.key === 'E') {
+            e.preventDefault();
+            onExport();
+          } else moveInList(e);
         }}
         className="flex h-8 min-w-0 flex-1 items-center gap-2 rounded-md px-2 text-left"
         title={title}
       >
         {running && <span className="pb-pulse h-1.5 w-1.5 shrink-0 rounded-full bg-info" aria-hidden="true" />}
-        <span className={`min-w-0 flex-1 truncate text-[13px] ${active ? 'font-medium text-fg' : 'text-fg-muted'}`}>
-          {title}
+        <span className={`flex min-w-0 flex-1 text-[13px] ${active ? 'font-medium text-fg' : 'text-fg-muted'}`}>
+          <TitleText title={title} />
           {running && <span className="sr-only">, running</span>}
         </span>
         <span className="shrink-0 text-[11px] text-fg-subtle tabular-nums group-focus-within:hidden group-hover:hidden">{formatRelative(c.updatedAt)}</span>
       </button>
       <div className="absolute right-1 hidden items-center group-focus-within:flex group-hover:flex">
-        {/* Out of the Tab order (F2 and Delete on the item do the same), so Tab crosses the list
-            in one step per conversation. */}
+        {/* Out of the Tab order (F2, E and Delete on the item do the same), so the list is one Tab stop. */}
         <IconButton
           icon="pencil"
           size="sm"
@@ -92,6 +102,7 @@ export const ConversationItem = memo(function ConversationItem({ c, onDelete }: 
             setEditing(true);
           }}
         />
+        <IconButton icon="download" size="sm" tabIndex={-1} label={`Export ${title}`} onClick={onExport} />
         <IconButton icon="trash" size="sm" tabIndex={-1} label={`Delete ${title}`} onClick={onDelete} />
       </div>
     </li>

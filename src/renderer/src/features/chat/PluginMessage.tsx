@@ -14,6 +14,7 @@ import { Timestamp } from './Timestamp';
 import { usePlugins } from '../../stores/plugins';
 import { Markdown } from './Markdown';
 import { PlainText } from './PlainText';
+import { StoppedNote } from './StoppedNote';
 import { FailureActions } from '../plugins/FailureActions';
 
 /** Above this, finished text stays plain: markdown parsing is synchronous and grows with size. */
@@ -30,7 +31,7 @@ function Status({ status }: { status: MessageStatus }): JSX.Element {
   return (
     <span className={`inline-flex items-center gap-1 text-[11px] font-medium ${statusTone[status]}`} data-message-status={status}>
       {status === 'streaming' && <Spinner size={10} />}
-      {status}
+      {status === 'cancelled' ? 'stopped' : status}
     </span>
   );
 }
@@ -88,9 +89,10 @@ function Body({ m }: { m: ChatMessage }): JSX.Element | null {
 export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage }): JSX.Element {
   const pluginName = usePlugins((s) => (m.pluginId ? s.byId[m.pluginId]?.name : undefined)) ?? m.pluginId ?? 'Plugin';
   const status = m.status ?? 'done';
+  const said = status === 'cancelled' ? 'stopped' : status;
   const hasArgs = m.args && Object.keys(m.args).length > 0;
   return (
-    <article className="group" aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${status}`} data-message-id={m.id} data-role="plugin">
+    <article className="group" aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${said}`} data-message-id={m.id} data-role="plugin">
       <header className="mb-1 flex flex-wrap items-center gap-x-2 text-xs">
         <span className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-subtle text-fg-muted" aria-hidden="true">
           <Icon name="box" size={12} />
@@ -110,9 +112,10 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
       </header>
       <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
         <Body m={m} />
-        {m.failure && <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />}
-        {status === 'cancelled' && !m.failure && <p className="text-xs text-fg-subtle">Stopped.</p>}
-        {m.keepSession && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
+        {m.failure && status !== 'cancelled' && <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />}
+        {status === 'cancelled' && <StoppedNote failure={m.failure} pluginName={pluginName} />}
+        {/* Said once, by the call that opened the session; its turns keep it open without a word. */}
+        {m.keepSession && !m.passthrough && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
       </div>
     </article>
   );

@@ -13,6 +13,7 @@ import { setDetailTab, usePluginDetail, type DetailTab } from '../../stores/plug
 import { runLifecycle, usePlugins } from '../../stores/plugins';
 import { AboutTab } from './AboutTab';
 import { FailureActions } from './FailureActions';
+import { HealthHistory } from './HealthHistory';
 import { LogTab } from './LogTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
@@ -41,6 +42,7 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           {p.health.reason && <span className="text-fg-muted"> — {p.health.reason}</span>}
         </p>
         {p.health.failure && <FailureBlock failure={p.health.failure} stderrOpen={false} actions={<FailureActions failure={p.health.failure} pluginId={id} />} />}
+        <HealthHistory notes={p.health.recent} />
         <div className="flex flex-wrap items-center gap-1.5">
           <Button size="sm" icon="play" aria-label={`Start ${id}`} disabled={!!busy || running || !p.enabled} onClick={() => void runLifecycle(id, 'start')}>
             Start

@@ -3,13 +3,13 @@
  * "complementary" landmark, which is not what finding the panel by role expects): every plugin, including those that failed to load, with
  * health as colour and text. Stats are polled only while it is mounted (i.e. open).
  */
-import { useEffect, useMemo, useState, type JSX } from 'react';
+import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import { IconButton } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { watchStats } from '../../stores/plugin-stats';
 import { refreshPlugins, usePlugins } from '../../stores/plugins';
-import { togglePanel } from '../../stores/ui';
+import { togglePanel, useUi } from '../../stores/ui';
 import { isTrouble } from './health';
 import { PluginRow } from './PluginRow';
 
@@ -39,6 +39,13 @@ export function PluginPanel(): JSX.Element {
   const [filter, setFilter] = useState('');
 
   useEffect(() => watchStats(), []);
+  // Opened by the person (a click, Ctrl+.): focus goes into the panel, on its filter, so the
+  // keyboard and the screen reader are where the panel is. Opened with the app: focus stays.
+  const focusTick = useUi((s) => s.focusPanelTick);
+  const filterRef = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (focusTick > 0) filterRef.current?.focus();
+  }, [focusTick]);
 
   const shown = useMemo(() => {
     const q = filter.trim().toLowerCase();
@@ -63,6 +70,7 @@ export function PluginPanel(): JSX.Element {
         <label className="flex items-center gap-1.5 rounded-md border border-line bg-subtle px-2 focus-within:border-accent">
           <Icon name="search" size={13} className="text-fg-subtle" />
           <input
+            ref={filterRef}
             type="search"
             value={filter}
             onChange={(e) => setFilter(e.target.value)}

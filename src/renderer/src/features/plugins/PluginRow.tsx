@@ -5,29 +5,18 @@
 import { memo, type JSX } from 'react';
 import { Icon } from '../../components/Icon';
 import { Switch } from '../../components/Switch';
-import { formatBytes, formatMs, formatPercent } from '../../lib/format';
 import { toggleDetail, usePluginDetail } from '../../stores/plugin-detail';
 import { useStats } from '../../stores/plugin-stats';
 import { setPluginEnabled, usePlugins } from '../../stores/plugins';
 import { HealthStatus } from './HealthStatus';
+import { rowFigures } from './metrics';
 import { PluginDetailView } from './PluginDetail';
 
 function Metrics({ id }: { id: string }): JSX.Element | null {
   const health = usePlugins((s) => s.byId[id]?.health);
   const stats = useStats((s) => s.stats[id]);
   if (!health) return null;
-  const pid = stats?.pid ?? health.pid;
-  const parts: [string, string][] = [];
-  // Health events carry the ping only when the state changes; the stats poll has the latest.
-  const ping = stats?.pingRttMs ?? health.pingRttMs;
-  if (ping !== null) parts.push(['ping', formatMs(ping)]);
-  if (pid !== null) parts.push(['pid', String(pid)]);
-  if (stats) {
-    parts.push(['cpu', formatPercent(stats.cpuPercent)]);
-    parts.push(['mem', formatBytes(stats.memoryBytes)]);
-  }
-  // Restarts matter while it runs, or when it has been restarting; "0" on a stopped plugin is noise.
-  if (pid !== null || health.restarts > 0) parts.push(['restarts', String(health.restarts)]);
+  const parts = rowFigures(health, stats);
   if (parts.length === 0) return null;
   return (
     <dl className="flex flex-wrap gap-x-3 gap-y-0.5 text-[11px] text-fg-subtle tabular-nums">

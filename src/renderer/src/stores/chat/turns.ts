@@ -6,6 +6,7 @@
  * these events bring (running.ts).
  */
 import type { ChatMessage, ConversationSummary, Events, TurnEvent } from '../../../../shared/contract';
+import { announceResult } from '../announce-result';
 import { withMessage } from './running';
 import { convOf, patchConv, sortList, useChat } from './state';
 import { flushChunks, pushChunk } from './stream-buffer';
@@ -64,6 +65,7 @@ export function applyTurn(ev: TurnEvent): void {
   // The final message is authoritative; if it carries no text, what streamed in is the text.
   const final = ev.message.text === '' && local?.text ? { ...ev.message, text: local.text } : ev.message;
   upsert(ev.conversationId, final);
+  if (ev.conversationId === useChat.getState().activeId) announceResult(local, final);
 }
 
 export function applyPassthrough(ev: Events['chat.passthrough']): void {
