@@ -169,7 +169,12 @@ describe('writing a plugin for an imported server', () => {
     expect(m.spec).toEqual(
       expect.objectContaining({ id: 'echo-server', name: 'Echo Server', dialect: 'mcp', command: ['node', server, '--greeting', 'Ahoy'], env: { ECHO_HOME: '/home/ada' } }),
     );
-    expect(m.spec.settings).toEqual([expect.objectContaining({ key: 'ECHO_TOKEN', sensitive: true, required: true, env: 'ECHO_TOKEN' })]);
+    expect(m.spec.settings).toEqual([
+      expect.objectContaining({ key: 'ECHO_TOKEN', sensitive: true, required: true, env: 'ECHO_TOKEN' }),
+      // The script's project (the nearest folder with a package.json): shown read-only in the sandbox.
+      expect.objectContaining({ key: 'server_folder', type: 'directory', default: path.resolve(FIXTURES, '..', '..') }),
+    ]);
+    expect(m.spec.capabilities).toEqual(['fs.read']);
 
     // The registry would put the secret in the store and hand it over at launch.
     const sup = await host.addSpec(m.spec, { settings: w.secrets });

@@ -6,6 +6,7 @@
 export { checkPlugin, type CheckItem, type CheckStatus } from './check';
 export type { CallOutcome } from './dialects/types';
 export { PluginHost, refusedCall, type HostOptions, type ToolsChangeEvent } from './host';
+export { installImported, readMcpConfig, type ImportChoice, type ImportedConfig, type ImportedOne, type ServerPreview } from './import';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { SettingValue } from './process/launch';
 export { appReadOnlyFolders } from './process/sandbox-prepare';

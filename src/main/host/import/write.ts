@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import { describeManifestErrors, loadManifest } from '../manifests';
+import { scriptFolders } from './folders';
 import { APP_NAMES, settingKey, translate, type ImportedConfig, type Translated } from './preview';
 
 export interface WriteOptions {
@@ -30,12 +31,13 @@ export interface WrittenPlugin {
 }
 
 interface SettingOut {
-  type: 'string';
+  type: 'string' | 'directory';
   title: string;
   description: string;
   required: boolean;
   sensitive: boolean;
   env?: string;
+  default?: string;
 }
 
 export function writeImportedPlugin(config: ImportedConfig, key: string, dest: string, opts: WriteOptions = {}): WrittenPlugin | Failure {
@@ -77,6 +79,19 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
     }
   }
 
+  // The server's own files, shown read-only in its sandbox (see folders.ts).
+  const folders = scriptFolders(command);
+  for (const [i, folder] of folders.entries()) {
+    settings[i === 0 ? 'server_folder' : `server_folder_${i + 1}`] = {
+      type: 'directory',
+      title: folders.length === 1 ? 'Server folder' : `Server folder ${i + 1}`,
+      description: 'where the server’s own files are; it reads them here (read-only)',
+      required: true,
+      sensitive: false,
+      default: folder,
+    };
+  }
+
   const manifest = {
     id,
     name: preview.name,
@@ -86,6 +101,7 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
     command,
     ...(Object.keys(env).length > 0 ? { env } : {}),
     ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    ...(folders.length > 0 ? { capabilities: ['fs.read'] } : {}),
   };
   try {
     mkdirSync(dest, { recursive: true });
