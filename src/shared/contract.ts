@@ -10,6 +10,7 @@ import type { AssistantSettings, DiscoveredServer, Enrichment, ModelCheck, Model
 import { PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
+import type { ImportPreviewView, ImportResultView } from './imports';
 import type { Dialect, HealthEvent, LogEvent, SettingSpec, ToolSpec } from './model';
 
 // ---- views -------------------------------------------------------------------------------------
@@ -241,6 +242,13 @@ export const commands = {
     output: returns<Outcome<{ detail: string; id: string }>>(),
   },
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<OpResult>() },
+  /** Another app's MCP config file (claude_desktop_config.json, mcp.json…): its servers, previewed. */
+  'import.preview': { input: z.object({ source: installSource }).strict(), output: returns<Outcome<{ token: string; preview: ImportPreviewView }>>() },
+  /** Installs the servers chosen (by key); `secret` names the variables and headers kept as secrets. */
+  'import.commit': {
+    input: z.object({ token: z.string().min(1), only: z.array(z.string().min(1)).min(1).max(200), secret: z.array(z.string().min(1)).max(1000) }).strict(),
+    output: returns<Outcome<{ results: ImportResultView[] }>>(),
+  },
   'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
   'chat.list': { input: empty, output: returns<ConversationSummary[]>() },
   'chat.saveState': { input: empty, output: returns<SaveState>() },

@@ -4,45 +4,27 @@
  * of every file, each server called by id; `--only` and `--secret`; a malformed file refused with
  * its line and field.
  */
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plugboard } from '../helpers/cli';
-import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
+import { IMPORT_TOKEN as TOKEN, serverProject, writeClaudeConfig } from '../helpers/import-config';
+import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 
 let root: string;
 let config: string;
 let ECHO: string;
 let GREETER: string;
-const TOKEN = 'tok-7Hq2LmX9pR4vW8zK3nB6cD1f';
 
 beforeAll(() => {
   root = tmpDir('cli-import');
-  config = path.join(root, 'claude_desktop_config.json');
-  // Two servers as people keep them: a script in a project folder of its own, run by absolute path.
-  const project = (name: string): string => {
-    const dir = path.join(root, 'code', name);
-    mkdirSync(path.join(dir, 'build'), { recursive: true });
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, type: 'module' }));
-    copyFileSync(path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs'), path.join(dir, 'build', 'index.js'));
-    return path.join(dir, 'build', 'index.js');
-  };
-  ECHO = project('echo');
-  GREETER = project('greeter');
-  writeFileSync(
-    config,
-    `${JSON.stringify(
-      {
-        mcpServers: {
-          echo: { command: 'node', args: [ECHO] },
-          'Greeter Server': { command: 'node', args: [GREETER, '--greeting', 'Ahoy'], env: { ECHO_TOKEN: TOKEN, ECHO_HOME: '/home/ada' } },
-          remote: { url: 'https://mcp.example.com/mcp', disabled: true },
-        },
-      },
-      null,
-      2,
-    )}\n`,
-  );
+  ECHO = serverProject(root, 'echo');
+  GREETER = serverProject(root, 'greeter');
+  config = writeClaudeConfig(root, {
+    echo: { command: 'node', args: [ECHO] },
+    'Greeter Server': { command: 'node', args: [GREETER, '--greeting', 'Ahoy'], env: { ECHO_TOKEN: TOKEN, ECHO_HOME: '/home/ada' } },
+    remote: { url: 'https://mcp.example.com/mcp', disabled: true },
+  });
 });
 afterAll(cleanupFixtures);
 

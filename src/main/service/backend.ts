@@ -125,6 +125,8 @@ export class Backend extends Disposable {
       'install.preview': (input) => installs.preview(input),
       'install.commit': (input) => installs.commit(input),
       'install.cancel': ({ token }) => installs.cancel(token),
+      'import.preview': (input) => installs.importPreview(input),
+      'import.commit': (input) => installs.importCommit(input),
       'palette.list': () => views.palette(),
       'chat.list': () => chat.list(),
       'chat.saveState': () => chat.saveState(),
