@@ -4,6 +4,7 @@
  * runs a plugin from a folder, and the tests. Node only; knows nothing of Electron. Nobody outside
  * the host holds a supervisor: everything goes through here by id.
  */
+import { planRemote } from './remote/plan';
 import { failure, type Result } from '../../shared/failures';
 import { DisposableStore, Emitter, relay, type IDisposable } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
@@ -48,6 +49,7 @@ export class PluginHost implements IDisposable {
    * too: an app started from a dock or menu does not get the shell's PATH.
    */
   plan(spec: PluginSpec, settings: Record<string, SettingValue>, hostEnv: Record<string, string>, sandbox?: SandboxRequest): Promise<LaunchPlan | Failure> {
+    if (spec.remote) return Promise.resolve(planRemote({ ...spec, remote: spec.remote }, settings, this.options.parentEnv?.HOME));
     return planLaunchWithShellPath({
       spec,
       settings,

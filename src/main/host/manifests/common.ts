@@ -53,6 +53,13 @@ export function toId(name: string): string {
 export const MCP_TIMEOUTS: Partial<Timeouts> = { stopGraceMs: 2000 };
 
 /**
+ * A remote MCP server: every ping is an HTTP request to someone else's server, so idle pings are
+ * spaced out (reachability, not a frozen process, is what they watch), and a slow network gets a
+ * longer first answer. Two missed pings still mark it unreachable.
+ */
+export const REMOTE_MCP_TIMEOUTS: Partial<Timeouts> = { pingIntervalMs: 15_000, pingTimeoutMs: 5000, handshakeMs: 15_000, launchMs: 10_000, stopGraceMs: 2000 };
+
+/**
  * A command that starts with a first-run launcher (`npx -y pkg`, `uvx pkg`, `docker run`) gets a
  * handshake deadline long enough for the download, unless the manifest sets its own.
  */
