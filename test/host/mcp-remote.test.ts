@@ -5,14 +5,15 @@
  * supervisor's as for a local server; health follows reachability (a stopped server is a crash,
  * the usual restarts bring it back when it is up again).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/main/host/manifests';
 import { collect } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
-import { FIXTURES, tmpDir } from '../helpers/plugins';
+import { startMcpHttp, type HttpServer } from '../helpers/mcp-http';
+import { tmpDir } from '../helpers/plugins';
 
 const host = useTestHost();
 const servers: ChildProcess[] = [];
@@ -21,19 +22,10 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.kill('SIGKILL');
 });
 
-/** Starts the fixture server; resolves with its URL once it listens. */
-function startServer(args: string[] = []): Promise<{ url: string; proc: ChildProcess }> {
-  const proc = spawn(process.execPath, [path.join(FIXTURES, 'mcp-http', 'server.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-  servers.push(proc);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout?.on('data', (d) => {
-      out += d;
-      const m = /listening (\S+)/.exec(out);
-      if (m) resolve({ url: m[1] as string, proc });
-    });
-    proc.on('exit', (code) => reject(new Error(`the server exited (${code}) before it listened`)));
-  });
+async function startServer(args: string[] = []): Promise<HttpServer> {
+  const s = await startMcpHttp(args);
+  servers.push(s.proc);
+  return s;
 }
 
 function exited(proc: ChildProcess): Promise<void> {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApp, type TestApp } from '../helpers/app';
 import { IMPORT_TOKEN, serverProject, writeClaudeConfig } from '../helpers/import-config';
+import { startMcpHttp } from '../helpers/mcp-http';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 
 let app: TestApp;
@@ -68,6 +69,31 @@ describe('import.preview and import.commit', () => {
       code: 'invalid_state',
       message: 'this preview has expired; drop the config file again',
     });
+  });
+
+  it('imports a remote server (Streamable HTTP) with its bearer token kept as a secret, and calls it', async () => {
+    const server = await startMcpHttp(['--token', IMPORT_TOKEN]);
+    try {
+      const file = writeClaudeConfig(tmpDir('registry-import-remote'), {
+        'Docs (remote)': { type: 'http', url: server.url, headers: { Authorization: `Bearer ${IMPORT_TOKEN}`, 'X-Client': 'plugboard-test' } },
+      });
+      const p = await app.backend.invoke('import.preview', { source: { kind: 'path', path: file } });
+      if (!p.ok) throw new Error(p.message);
+      expect(p.preview.servers[0]).toEqual(expect.objectContaining({ id: 'docs-remote', transport: 'http', url: server.url, runnable: true }));
+      expect(p.preview.servers[0]?.headers).toEqual([
+        { name: 'Authorization', secret: true, reason: 'Authorization carries credentials' },
+        { name: 'X-Client', secret: false },
+      ]);
+      const r = await app.backend.invoke('import.commit', { token: p.token, only: ['Docs (remote)'], secret: ['Authorization'] });
+      expect(r.ok && r.results.map((x) => [x.id, x.ok])).toEqual([['docs-remote', true]]);
+      const manifest = JSON.parse(readFileSync(path.join(root, 'data', 'plugins', 'docs-remote', 'plugboard.json'), 'utf8')) as Record<string, unknown>;
+      expect(manifest).toEqual(expect.objectContaining({ url: server.url, headers: { Authorization: 'Bearer ${user_config.authorization}', 'X-Client': 'plugboard-test' } }));
+      expect(await app.registry.secrets.get('docs-remote')).toEqual({ authorization: IMPORT_TOKEN });
+      const who = await app.registry.call('docs-remote', 'whoami', {}).done;
+      expect(who.ok && JSON.parse(who.value.data as string)).toEqual(expect.objectContaining({ authorization: `Bearer ${IMPORT_TOKEN}` }));
+    } finally {
+      server.proc.kill('SIGKILL');
+    }
   });
 
   it('refuses a malformed file with its line and field', async () => {

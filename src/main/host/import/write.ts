@@ -44,7 +44,7 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
   const server = config.servers.find((s) => s.key === key);
   const preview = config.previews.find((p) => p.key === key);
   if (!server || !preview) return failure('not_found', `${path.basename(config.file)} has no server "${key}" (it has: ${config.servers.map((s) => s.key).join(', ')})`);
-  if (!preview.runnable || !server.command) return failure('invalid_input', `${preview.name} cannot be imported: ${preview.problem ?? 'it has no command'}`);
+  if (!preview.runnable || !(server.command || server.url)) return failure('invalid_input', `${preview.name} cannot be imported: ${preview.problem ?? 'it has no command'}`);
   const id = opts.id ?? preview.id;
   const secretNames = new Set(opts.secret ?? preview.env.filter((e) => e.secret).map((e) => e.name));
   const env: Record<string, string> = {};
@@ -57,7 +57,7 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
   };
 
   const command: string[] = [];
-  for (const word of [server.command, ...server.args]) {
+  for (const word of server.command ? [server.command, ...server.args] : []) {
     const t = translate(word, config.file, config.inputs);
     ask(t, false);
     command.push(t.text);
@@ -76,6 +76,26 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
     } else {
       ask(t, secret);
       env[name] = t.text;
+    }
+  }
+
+  // A remote server's headers: a secret one (Authorization, say) becomes a sensitive setting that
+  // the header names, so the token lives in the secret store and reaches only that server.
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(server.headers)) {
+    const t = translate(value, config.file, config.inputs);
+    const flagged = preview.headers.find((h) => h.name === name)?.secret ?? false;
+    const secret = opts.secret ? opts.secret.includes(name) : flagged;
+    if (secret && t.asks.length === 0) {
+      const k = settingKey(name.toLowerCase());
+      // `Bearer abc…`: the scheme stays in the header, the token goes to the secret store.
+      const scheme = /^(Bearer|Basic|Token)\s+/i.exec(value);
+      settings[k] = { type: 'string', title: name, description: `sent in the ${name} header; kept in the secret store; imported from ${APP_NAMES[config.app]}`, required: true, sensitive: true };
+      secrets[k] = scheme ? value.slice(scheme[0].length) : value;
+      headers[name] = `${scheme ? scheme[0] : ''}\${user_config.${k}}`;
+    } else {
+      ask(t, secret);
+      headers[name] = t.text;
     }
   }
 
@@ -98,7 +118,7 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
     version: '0.0.0',
     description: `Imported from ${APP_NAMES[config.app]} (${path.basename(config.file)})${preview.description ? `: ${preview.description}` : ''}`,
     protocol: 'mcp',
-    command,
+    ...(server.url ? { url: translate(server.url, config.file, config.inputs).text, headers } : { command }),
     ...(Object.keys(env).length > 0 ? { env } : {}),
     ...(Object.keys(settings).length > 0 ? { settings } : {}),
     ...(folders.length > 0 ? { capabilities: ['fs.read'] } : {}),

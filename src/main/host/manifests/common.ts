@@ -41,7 +41,9 @@ export function toId(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/^[^a-z0-9]+/, '')
-    .slice(0, 64);
+    .slice(0, 64)
+    // "Docs (remote)" is docs-remote, not docs-remote-.
+    .replace(/[-.]+$/, '');
   return id || 'plugin';
 }
 
