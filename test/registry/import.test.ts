@@ -85,7 +85,7 @@ describe('import.preview and import.commit', () => {
         { name: 'X-Client', secret: false },
       ]);
       const r = await app.backend.invoke('import.commit', { token: p.token, only: ['Docs (remote)'], secret: ['Authorization'] });
-      expect(r.ok && r.results.map((x) => [x.id, x.ok])).toEqual([['docs-remote', true]]);
+      expect(r.ok && r.results.map((x) => [x.key, x.ok && x.id])).toEqual([['Docs (remote)', 'docs-remote']]);
       const manifest = JSON.parse(readFileSync(path.join(root, 'data', 'plugins', 'docs-remote', 'plugboard.json'), 'utf8')) as Record<string, unknown>;
       expect(manifest).toEqual(expect.objectContaining({ url: server.url, headers: { Authorization: 'Bearer ${user_config.authorization}', 'X-Client': 'plugboard-test' } }));
       expect(await app.registry.secrets.get('docs-remote')).toEqual({ authorization: IMPORT_TOKEN });
