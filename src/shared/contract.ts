@@ -11,6 +11,7 @@ import { PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
+import type { PromptFilled, PromptView, ResourceView } from './mcp-catalog';
 import type { Dialect, HealthEvent, LogEvent, SettingSpec, ToolSpec } from './model';
 
 // ---- views -------------------------------------------------------------------------------------
@@ -233,6 +234,15 @@ export const commands = {
   'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<OpResult>() },
   'plugins.logs': { input: z.object({ id }).strict(), output: returns<LogEvent[]>() },
   'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
+  /** An MCP plugin's resources (`resources/list`), read from its running server; empty for other protocols. */
+  'plugins.resources': { input: z.object({ id }).strict(), output: returns<Outcome<{ resources: ResourceView[] }>>() },
+  /** An MCP plugin's prompts (`prompts/list`): commands a person runs; empty for other protocols. */
+  'plugins.prompts': { input: z.object({ id }).strict(), output: returns<Outcome<{ prompts: PromptView[] }>>() },
+  /** A prompt filled in by its server (`prompts/get`): `text` is what goes into the composer. */
+  'prompts.get': {
+    input: z.object({ id, name: z.string().min(1).max(200), args: z.record(z.string(), z.string().max(100_000)) }).strict(),
+    output: returns<Outcome<{ prompt: PromptFilled }>>(),
+  },
   'install.preview': {
     input: z.object({ source: installSource }).strict(),
     output: returns<Outcome<{ token: string; preview: InstallPreviewView }>>(),

@@ -76,6 +76,35 @@ describe('remote MCP servers over Streamable HTTP', () => {
     expect(host.logs.some((l) => l.pluginId === 'remote' && l.level === 'warn' && l.message.includes('remote: from afar'))).toBe(true);
   });
 
+  it('lists its resources and prompts, and fills a prompt for the composer', async () => {
+    const { url } = await startServer();
+    await host.addSpec(remotePlugin(url, { headers: {}, settings: {} }));
+    const catalog = host.catalog('remote');
+    if (!catalog) throw new Error('no catalog');
+    // Asked of the server, which is started for it.
+    expect(await catalog.resources()).toEqual({
+      ok: true,
+      value: [{ uri: 'notes://today', name: 'today', title: 'Today’s notes', description: 'What happened today', mimeType: 'text/plain' }],
+    });
+    expect(await catalog.prompts()).toEqual({
+      ok: true,
+      value: [{ name: 'summarize', title: 'Summarize', description: 'Summarize a topic from the notes', arguments: [{ name: 'topic', description: 'What to summarize', required: true }] }],
+    });
+    const filled = await catalog.getPrompt('summarize', { topic: 'the import' });
+    expect(filled).toEqual({
+      ok: true,
+      value: {
+        messages: [
+          { role: 'user', text: 'Summarize what the notes say about the import.' },
+          { role: 'user', text: 'Met Ada; shipped the import.' },
+        ],
+        text: 'Summarize what the notes say about the import.\n\nMet Ada; shipped the import.',
+      },
+    });
+    const missing = await catalog.getPrompt('nope', {});
+    expect(missing.ok === false && missing.code).toBe('plugin_error');
+  });
+
   it('fails with the same codes as a local server: tool errors, a wrong token, a missing secret', async () => {
     const { url } = await startServer(['--token', 's3cret']);
     const sup = await host.addSpec(remotePlugin(url), { settings: { token: 's3cret' } });

@@ -91,6 +91,16 @@ describe('import.preview and import.commit', () => {
       expect(await app.registry.secrets.get('docs-remote')).toEqual({ authorization: IMPORT_TOKEN });
       const who = await app.registry.call('docs-remote', 'whoami', {}).done;
       expect(who.ok && JSON.parse(who.value.data as string)).toEqual(expect.objectContaining({ authorization: `Bearer ${IMPORT_TOKEN}` }));
+
+      // Its resources and prompts, through the contract (the composer fills in a prompt's text).
+      const res = await app.backend.invoke('plugins.resources', { id: 'docs-remote' });
+      expect(res.ok && res.resources.map((x) => x.uri)).toEqual(['notes://today']);
+      const prompts = await app.backend.invoke('plugins.prompts', { id: 'docs-remote' });
+      expect(prompts.ok && prompts.prompts.map((x) => x.name)).toEqual(['summarize']);
+      const filled = await app.backend.invoke('prompts.get', { id: 'docs-remote', name: 'summarize', args: { topic: 'Ada' } });
+      expect(filled.ok && filled.prompt.text).toBe('Summarize what the notes say about Ada.\n\nMet Ada; shipped the import.');
+      expect(await app.backend.invoke('plugins.prompts', { id: 'hello' })).toEqual({ ok: true, prompts: [] });
+      expect(await app.backend.invoke('plugins.resources', { id: 'nope' })).toEqual({ ok: false, code: 'not_found', message: 'no plugin "nope"' });
     } finally {
       server.proc.kill('SIGKILL');
     }

@@ -13,7 +13,7 @@ import { cancelOnAbort, CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable } from '../../../shared/lifecycle';
 import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
-import { abortedFailure, type CallOutcome, type DialectFactory } from '../dialects/types';
+import { abortedFailure, type CallOutcome, type DialectFactory, type DialectSession } from '../dialects/types';
 import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
 import { HealthReporter } from './health';
 import { logTransition } from './health-states';
@@ -135,6 +135,9 @@ export class PluginSupervisor extends Disposable {
     return r.ok ? ok(undefined) : r;
   }
 
+  /** A persistent plugin's live protocol session, started if need be (MCP resources and prompts). */
+  session = (): Promise<Result<DialectSession>> => this.keeper.session(this.enabled);
+
   /** User stop: nothing restarts it until the user starts it or calls it again. */
   async stop(reason = 'stopped by the user'): Promise<void> {
     this.keeper.userStopped = true;
@@ -142,7 +145,7 @@ export class PluginSupervisor extends Disposable {
     // Queued calls too: one waiting for a slot must not bring the plugin back behind the stop.
     for (const c of [...this.live]) c.cancel(failure('cancelled', `${this.spec.id} was ${reason}`));
     await this.keeper.stopAll();
-    if (this.enabled) this.setState('stopped', reason);
+    if (this.enabled) this.healthReporter.set('stopped', reason);
   }
 
   async restart(): Promise<Result<void>> {
@@ -156,11 +159,11 @@ export class PluginSupervisor extends Disposable {
       // Off first, so nothing that is still finishing can start the plugin again.
       this.enabled = false;
       await this.stop('disabled');
-      this.setState('disabled', 'disabled by the user');
+      this.healthReporter.set('disabled', 'disabled by the user');
       return;
     }
     this.enabled = true;
-    this.setState('stopped', 'enabled');
+    this.healthReporter.set('stopped', 'enabled');
     if (this.spec.persistent) await this.start();
   }
 
@@ -218,7 +221,7 @@ export class PluginSupervisor extends Disposable {
       if (verdict) await verdict;
       if (inst.isDead) return inst.deathCause ?? failure('crashed', 'the plugin died before the call started');
       if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled before it started'));
-      this.setState('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
+      this.healthReporter.set('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
       let outcome = await this.runner.run(callId, inst, kind, opts, cancel);
       if (outcome.ok && this.exitsAfterCall && inst !== this.keeper.heldInstance) outcome = await this.keeper.exitAfterCall(inst, outcome);
       this.afterCall(inst, kind, outcome, opts);
@@ -275,15 +278,11 @@ export class PluginSupervisor extends Disposable {
     const state = this.healthReporter.state;
     if (this.keeper.alive()) {
       if (state === 'disabled') return;
-      this.setState('ready', this.passthrough.isOpen ? 'in passthrough' : 'idle');
+      this.healthReporter.set('ready', this.passthrough.isOpen ? 'in passthrough' : 'idle');
       this.keeper.watchdog?.resume();
     } else if (!this.spec.persistent && (state === 'busy' || state === 'ready')) {
-      this.setState('stopped', 'idle (starts on the next call)');
+      this.healthReporter.set('stopped', 'idle (starts on the next call)');
     }
-  }
-
-  private setState(state: HealthState, reason: string, cause?: Failure): void {
-    this.healthReporter.set(state, reason, cause);
   }
 
   /** Stops everything and waits until no process of this plugin runs. */
