@@ -189,6 +189,26 @@ export async function dropZipAndUseIt(page: Page, zip: Buffer): Promise<void> {
   await expect(lastPluginMessage(page)).toContainText('Hello, drop!');
 }
 
+/** Drops Claude Desktop's config naming two servers, installs both from the preview, uses each. */
+export async function dropClaudeConfigAndUseBoth(page: Page, config: Buffer): Promise<void> {
+  await dropFile(page, 'claude_desktop_config.json', config);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toContainText('Import MCP servers from Claude Desktop');
+  await expect(dialog.locator('[data-server="forecast"]')).toContainText('FORECAST_API_KEY');
+  await expect(dialog.getByRole('checkbox', { name: 'Keep FORECAST_API_KEY secret' })).toBeChecked();
+  await expect(dialog).not.toContainText('fk-9Lq2XmW7pR4vZ8nK3bB6cD1t');
+  await expect(dialog.getByRole('checkbox', { name: 'Install journal' })).toBeChecked();
+  await dialog.getByRole('button', { name: 'Install 2 servers' }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(pluginRow(page, 'forecast')).toBeVisible();
+  await expect(pluginRow(page, 'journal')).toBeVisible();
+  await newConversation(page);
+  await send(page, '/forecast:greet name=Ada');
+  await expect(lastPluginMessage(page)).toContainText('Sunny, Ada!');
+  await send(page, '/journal:greet name=Bo');
+  await expect(lastPluginMessage(page)).toContainText('Noted, Bo!');
+}
+
 export async function refusedDrop(page: Page): Promise<void> {
   await dropFile(page, 'notes.zip', Buffer.from('PK this is no zip'));
   const dialog = page.getByRole('dialog');

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { median, percentile } from '../src/shared/stats';
 import * as s from './scenarios';
-import { REPO, startServe, weatherZip, type Served } from './support/serve';
+import { claudeConfig, REPO, startServe, weatherZip, type Served } from './support/serve';
 
 const SHOTS = path.join(REPO, 'e2e', 'screenshots');
 const figures: Record<string, number> = {};
@@ -68,6 +68,10 @@ test('drops a zip plugin, installs it and uses it; a bad drop says why', async (
   const zip = readFileSync(weatherZip(path.dirname(served.dataDir)));
   await s.dropZipAndUseIt(page, zip);
   await s.refusedDrop(page);
+});
+
+test('drops a claude_desktop_config.json with two MCP servers, installs both and uses each', async () => {
+  await s.dropClaudeConfigAndUseBoth(page, claudeConfig(path.dirname(served.dataDir)));
 });
 
 test('watches a plugin crash and come back in the panel', async () => {

@@ -87,6 +87,25 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
   return out;
 }
 
+/**
+ * A claude_desktop_config.json naming two MCP servers as people keep them: scripts in project
+ * folders of their own (copies of the dependency-free mcpb-echo server), run by absolute path.
+ */
+export function claudeConfig(root: string): Buffer {
+  const project = (name: string): string => {
+    const dir = path.join(root, 'code', name);
+    mkdirSync(path.join(dir, 'build'), { recursive: true });
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, type: 'module' }));
+    cpSync(path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs'), path.join(dir, 'build', 'index.js'));
+    return path.join(dir, 'build', 'index.js');
+  };
+  const servers = {
+    forecast: { command: 'node', args: [project('forecast'), '--greeting', 'Sunny'], env: { FORECAST_API_KEY: 'fk-9Lq2XmW7pR4vZ8nK3bB6cD1t' } },
+    journal: { command: 'node', args: [project('journal'), '--greeting', 'Noted'] },
+  };
+  return Buffer.from(JSON.stringify({ mcpServers: servers }, null, 2));
+}
+
 export async function startServe(): Promise<Served> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
   const dataDir = path.join(root, 'data');

@@ -10,6 +10,8 @@ import type { AssistantSettings, DiscoveredServer, Enrichment, ModelCheck, Model
 import { PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
+import type { ImportPreviewView, ImportResultView } from './imports';
+import type { PromptFilled, PromptView, ResourceView } from './mcp-catalog';
 import type { Dialect, HealthEvent, LogEvent, SettingSpec, ToolSpec } from './model';
 
 // ---- views -------------------------------------------------------------------------------------
@@ -244,6 +246,15 @@ export const commands = {
   'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<OpResult>() },
   'plugins.logs': { input: z.object({ id }).strict(), output: returns<LogEvent[]>() },
   'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
+  /** An MCP plugin's resources (`resources/list`), read from its running server; empty for other protocols. */
+  'plugins.resources': { input: z.object({ id }).strict(), output: returns<Outcome<{ resources: ResourceView[] }>>() },
+  /** An MCP plugin's prompts (`prompts/list`): commands a person runs; empty for other protocols. */
+  'plugins.prompts': { input: z.object({ id }).strict(), output: returns<Outcome<{ prompts: PromptView[] }>>() },
+  /** A prompt filled in by its server (`prompts/get`): `text` is what goes into the composer. */
+  'prompts.get': {
+    input: z.object({ id, name: z.string().min(1).max(200), args: z.record(z.string(), z.string().max(100_000)) }).strict(),
+    output: returns<Outcome<{ prompt: PromptFilled }>>(),
+  },
   'install.preview': {
     input: z.object({ source: installSource }).strict(),
     output: returns<Outcome<{ token: string; preview: InstallPreviewView }>>(),
@@ -253,6 +264,13 @@ export const commands = {
     output: returns<Outcome<{ detail: string; id: string }>>(),
   },
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<OpResult>() },
+  /** Another app's MCP config file (claude_desktop_config.json, mcp.json…): its servers, previewed. */
+  'import.preview': { input: z.object({ source: installSource }).strict(), output: returns<Outcome<{ token: string; preview: ImportPreviewView }>>() },
+  /** Installs the servers chosen (by key); `secret` names the variables and headers kept as secrets. */
+  'import.commit': {
+    input: z.object({ token: z.string().min(1), only: z.array(z.string().min(1)).min(1).max(200), secret: z.array(z.string().min(1)).max(1000) }).strict(),
+    output: returns<Outcome<{ results: ImportResultView[] }>>(),
+  },
   'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
   'chat.list': { input: empty, output: returns<ConversationSummary[]>() },
   'chat.saveState': { input: empty, output: returns<SaveState>() },

@@ -146,6 +146,11 @@ export interface PluginSpec {
   systemInstructions?: string;
   /** The function that enriches the person's messages before a model reads them (plugboard.json). */
   promptEnricher?: string;
+  /**
+   * A remote MCP server, reached over Streamable HTTP instead of run as a process (`command` is
+   * empty then). Header values may hold `${user_config.KEY}` (a bearer token kept as a secret).
+   */
+  remote?: { url: string; headers: Record<string, string> };
 }
 
 export interface UserCommandSpec {

@@ -67,10 +67,11 @@ describe('reading other apps’ MCP configs', () => {
           { name: 'Authorization', secret: true, reason: 'Authorization carries credentials' },
           { name: 'X-Client', secret: false },
         ],
-        runnable: false,
+        // Streamable HTTP: a remote plugin (test/host/mcp-remote.test.ts).
+        runnable: true,
       }),
     );
-    expect(remote.problem).toMatch(/runs MCP servers over stdio.*npx -y mcp-remote https:\/\/api\.githubcopilot\.com\/mcp\//);
+    expect(remote.problem).toBeUndefined();
   });
 
   it('reads Cursor, Cherry Studio and 5ire files, with their remote, built-in and switched-off servers', () => {
@@ -89,7 +90,7 @@ describe('reading other apps’ MCP configs', () => {
     expect(cherry.previews.map((p) => [p.name, p.id, p.transport, p.disabled, p.runnable])).toEqual([
       ['@cherry/fetch', 'cherry-fetch', 'in-memory', false, false],
       ['Brave Search', 'brave-search', 'stdio', true, true],
-      ['Remote docs', 'remote-docs', 'http', false, false],
+      ['Remote docs', 'remote-docs', 'http', false, true],
     ]);
     expect(byKey(cherry.previews, 'hQ7vM2xJ0aS').url).toBe('https://docs.example.com/mcp');
 
@@ -169,7 +170,12 @@ describe('writing a plugin for an imported server', () => {
     expect(m.spec).toEqual(
       expect.objectContaining({ id: 'echo-server', name: 'Echo Server', dialect: 'mcp', command: ['node', server, '--greeting', 'Ahoy'], env: { ECHO_HOME: '/home/ada' } }),
     );
-    expect(m.spec.settings).toEqual([expect.objectContaining({ key: 'ECHO_TOKEN', sensitive: true, required: true, env: 'ECHO_TOKEN' })]);
+    expect(m.spec.settings).toEqual([
+      expect.objectContaining({ key: 'ECHO_TOKEN', sensitive: true, required: true, env: 'ECHO_TOKEN' }),
+      // The script's project (the nearest folder with a package.json): shown read-only in the sandbox.
+      expect.objectContaining({ key: 'server_folder', type: 'directory', default: path.resolve(FIXTURES, '..', '..') }),
+    ]);
+    expect(m.spec.capabilities).toEqual(['fs.read']);
 
     // The registry would put the secret in the store and hand it over at launch.
     const sup = await host.addSpec(m.spec, { settings: w.secrets });
@@ -200,8 +206,8 @@ describe('writing a plugin for an imported server', () => {
   it('refuses what cannot run, a key that is not there, and a folder that is not empty', () => {
     const c = read('cherry-studio/mcp-export.json');
     const dest = tmpDir('import-refuse');
-    const remote = writeImportedPlugin(c, 'hQ7vM2xJ0aS', path.join(dest, 'a'));
-    expect(!remote.ok && remote.message).toMatch(/^Remote docs cannot be imported: Plugboard runs MCP servers over stdio/);
+    const sse = writeImportedPlugin(read('.cursor/mcp.json'), 'linear', path.join(dest, 'a'));
+    expect(!sse.ok && sse.message).toMatch(/^linear cannot be imported: this server speaks the older HTTP\+SSE transport at https:\/\/mcp\.linear\.app\/sse/);
     const missing = writeImportedPlugin(c, 'nope', path.join(dest, 'b'));
     expect(!missing.ok && missing.message).toBe('mcp-export.json has no server "nope" (it has: kN3dX9_pLq2, Zr4tW8mB1cY, hQ7vM2xJ0aS)');
     writeFileSync(path.join(dest, 'keep.txt'), 'x');

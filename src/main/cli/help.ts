@@ -57,6 +57,9 @@ export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--da
 Commands:
   list                                 every bundled and installed plugin, with its state
   install <folder|.zip|.mcpb|.dxt>     install a plugin [--replace] [--grant CAP]... [--grant-none]
+  import <config file>                 install the MCP servers of another app's config (Claude
+                                       Desktop, Cursor, VS Code, Cherry Studio, 5ire), after a
+                                       preview [--preview] [--only NAME,...] [--secret ENV,...]
   uninstall <id>                       stop and remove a plugin with its settings and secrets
   expose <id>[:<tool>]                 switch a plugin or one of its tools on
   unexpose <id>[:<tool>]               switch it off (calls are refused with tool_not_exposed)
@@ -71,6 +74,9 @@ Options:
   -h, --help       this help
 
 An install grants what the plugin requests unless you pass --grant (only those) or --grant-none.
+An import installs every server that can run and is switched on unless --only names some; the
+environment variables it flags as secrets (or those --secret names; --secret= for none) become
+sensitive settings. A malformed file is refused with the line and field at fault.
 Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
 
 export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]

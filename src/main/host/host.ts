@@ -4,6 +4,8 @@
  * runs a plugin from a folder, and the tests. Node only; knows nothing of Electron. Nobody outside
  * the host holds a supervisor: everything goes through here by id.
  */
+import { catalogOf, type PluginCatalog } from './catalog';
+import { planRemote } from './remote/plan';
 import { failure, type Result } from '../../shared/failures';
 import { DisposableStore, Emitter, relay, type IDisposable } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
@@ -48,6 +50,7 @@ export class PluginHost implements IDisposable {
    * too: an app started from a dock or menu does not get the shell's PATH.
    */
   plan(spec: PluginSpec, settings: Record<string, SettingValue>, hostEnv: Record<string, string>, sandbox?: SandboxRequest): Promise<LaunchPlan | Failure> {
+    if (spec.remote) return Promise.resolve(planRemote({ ...spec, remote: spec.remote }, settings, this.options.parentEnv?.HOME));
     return planLaunchWithShellPath({
       spec,
       settings,
@@ -116,6 +119,12 @@ export class PluginHost implements IDisposable {
   /** What the plugin's server said a model should know (MCP `instructions`), once it has run. */
   instructions(id: string): string | undefined {
     return this.get(id)?.instructions;
+  }
+
+  /** An MCP plugin's resources and prompts (catalog.ts); undefined for an unknown id. */
+  catalog(id: string): PluginCatalog | undefined {
+    const sup = this.get(id);
+    return sup ? catalogOf(sup) : undefined;
   }
 
   call(id: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {

@@ -4,8 +4,10 @@
  * manifests, the plugin check, and the types that cross the boundary.
  */
 export { checkPlugin, type CheckItem, type CheckStatus } from './check';
+export type { PluginCatalog } from './catalog';
 export type { CallOutcome } from './dialects/types';
 export { PluginHost, refusedCall, type HostOptions, type ToolsChangeEvent } from './host';
+export { installImported, readMcpConfig, type ImportChoice, type ImportedConfig, type ImportedOne, type ServerPreview } from './import';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { SettingValue } from './process/launch';
 export { appReadOnlyFolders } from './process/sandbox-prepare';

@@ -24,7 +24,8 @@ export interface UploadOptions {
   log: Log;
 }
 
-const PACKAGE = /\.(zip|mcpb|dxt)$/i;
+/** Plugin packages, and other apps' MCP config files (claude_desktop_config.json, mcp.json) to import. */
+const PACKAGE = /\.(zip|mcpb|dxt|json)$/i;
 
 /** The file name the page sent (percent-encoded, see src/renderer/src/api/upload.ts), made safe; null when it does not decode. */
 function fileName(header: unknown): string | null {
@@ -42,7 +43,7 @@ export function receiveUpload(req: IncomingMessage, res: ServerResponse, opts: U
   if (!opts.access.tokenOk(req.headers['x-plugboard-token'])) return send(res, 401, { error: 'missing or wrong token' });
   const name = fileName(req.headers['x-file-name']);
   if (name === null) return send(res, 400, { error: 'the x-file-name header is not valid percent-encoded UTF-8' });
-  if (!PACKAGE.test(name)) return send(res, 400, { error: `"${name || '(no name)'}" is not a .zip, .mcpb or .dxt file` });
+  if (!PACKAGE.test(name)) return send(res, 400, { error: `"${name || '(no name)'}" is not a .zip, .mcpb or .dxt file, nor an MCP config (.json)` });
 
   const refuseTooLarge = (): void => send(res, 413, { error: `the file is larger than the upload limit of ${describeSize(opts.maxBytes)}` }, { connection: 'close' });
   // A declared length over the limit is refused before a byte is stored.

@@ -5,6 +5,7 @@
  * `invoke` with an input they have already checked against the contract's schema, and forward
  * `onDidEvent` to their clients. Nothing here talks to a plugin process: that is the host's.
  */
+import { fillPrompt, promptsOf, resourcesOf } from './catalog';
 import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '../../shared/contract';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import { ChatService } from '../assistant/chat';
@@ -123,9 +124,14 @@ export class Backend extends Disposable {
       'plugins.uninstall': ({ id }) => registry.uninstall(id),
       'plugins.logs': ({ id }) => this.logs.of(id),
       'plugins.stats': () => processStats(registry),
+      'plugins.resources': ({ id }) => resourcesOf(registry, id),
+      'plugins.prompts': ({ id }) => promptsOf(registry, id),
+      'prompts.get': ({ id, name, args }) => fillPrompt(registry, id, name, args),
       'install.preview': (input) => installs.preview(input),
       'install.commit': (input) => installs.commit(input),
       'install.cancel': ({ token }) => installs.cancel(token),
+      'import.preview': (input) => installs.importPreview(input),
+      'import.commit': (input) => installs.importCommit(input),
       'palette.list': () => views.palette(),
       'chat.list': () => chat.list(),
       'chat.saveState': () => chat.saveState(),

@@ -11,11 +11,11 @@ import type { CapabilityView, CommandInput, CommandOutput } from '../../shared/c
 import { failure } from '../../shared/failures';
 import type { IDisposable } from '../../shared/lifecycle';
 import { isInside } from '../fs';
-import type { PluginRegistry } from '../host';
+import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../host';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
-  private readonly previews = new Map<string, { source: string; upload?: string }>();
+  private readonly previews = new Map<string, { source: string; upload?: string; config?: ImportedConfig }>();
   private readonly uploads = new Map<string, string>();
 
   constructor(
@@ -29,6 +29,31 @@ export class Installs implements IDisposable {
     const id = randomUUID().replace(/-/g, '');
     this.uploads.set(id, file);
     return id;
+  }
+
+  /** Another app's MCP config: its servers previewed under a token, which `install.cancel` drops too. */
+  importPreview({ source }: CommandInput<'import.preview'>): CommandOutput<'import.preview'> {
+    const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
+    if (!file) return failure('not_found', 'that upload is gone; drop the file again');
+    const config = readMcpConfig(file);
+    if (!config.ok) {
+      if (source.kind === 'upload') this.dropUpload(source.uploadId);
+      return config;
+    }
+    const token = randomUUID();
+    this.previews.set(token, { source: file, config, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
+    // The previews carry names and flags only; the values stay in `config`, on this side.
+    return { ok: true, token, preview: { file: path.basename(file), appName: config.appName, servers: config.previews } };
+  }
+
+  async importCommit({ token, only, secret }: CommandInput<'import.commit'>): Promise<CommandOutput<'import.commit'>> {
+    const config = this.previews.get(token)?.config;
+    if (!config) return failure('invalid_state', 'this preview has expired; drop the config file again');
+    const r = await installImported(this.registry, config, { only, secret });
+    if (!r.ok) return r;
+    // The file may name more servers than were chosen: it stays previewed until every one is in.
+    if (r.results.every((x) => x.outcome.ok)) this.forget(token);
+    return { ok: true, results: r.results.map((x) => ({ key: x.key, name: x.name, ...(x.outcome.ok ? { ok: true as const, id: x.outcome.id, detail: x.outcome.detail } : x.outcome) })) };
   }
 
   async preview({ source }: CommandInput<'install.preview'>): Promise<CommandOutput<'install.preview'>> {
@@ -50,6 +75,7 @@ export class Installs implements IDisposable {
   async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
     const p = this.previews.get(token);
     if (!p) return failure('invalid_state', 'this preview has expired; drop the plugin again');
+    if (p.config) return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
     const r = await this.registry.install(p.source, { replace, grant: grants });
     if (!r.ok) return r;
     this.forget(token);

@@ -61,7 +61,8 @@ export class PluginViews {
       ...this.view(id),
       dir: rec.dir,
       manifestPath: spec?.manifestPath ?? null,
-      command: spec?.command ?? [],
+      // A remote MCP server shows where it is reached.
+      command: spec?.remote ? [spec.remote.url] : (spec?.command ?? []),
       tools: registry.tools(id).map((t) => ({
         ...t,
         autoApproved: auto.has(t.name),

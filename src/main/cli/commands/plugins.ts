@@ -1,5 +1,5 @@
 /**
- * `plugboard plugins …`: list, install, uninstall, expose/unexpose, enable/disable,
+ * `plugboard plugins …`: list, install, import (other apps' MCP configs), uninstall, expose/unexpose, enable/disable,
  * grant/revoke and config, over the same registry as the app. Exit 0 done, 1 refused or failed
  * (the reason on stderr, or as JSON with --json), 2 usage.
  */
@@ -8,9 +8,10 @@ import type { Failure } from '../../../shared/failures';
 import { PluginRegistry, type Done } from '../../host';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
+import { importCommand, listFlag } from './plugins-import';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
-const SUBCOMMANDS = ['list', 'install', 'uninstall', 'expose', 'unexpose', 'enable', 'disable', 'grant', 'revoke', 'config'] as const;
+const SUBCOMMANDS = ['list', 'install', 'import', 'uninstall', 'expose', 'unexpose', 'enable', 'disable', 'grant', 'revoke', 'config'] as const;
 
 export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
@@ -21,6 +22,9 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       replace: { type: 'boolean' },
       grant: { type: 'string', multiple: true },
       'grant-none': { type: 'boolean' },
+      only: { type: 'string', multiple: true },
+      secret: { type: 'string', multiple: true },
+      preview: { type: 'boolean' },
     },
     { min: 1, max: 1000, names: 'a command (list, install, …)' },
   );
@@ -45,6 +49,12 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
           if (r.newlyRequested.length) env.out.stdout(`requested by the new version, not granted: ${r.newlyRequested.join(', ')} (plugboard plugins grant ${r.id} …)\n`);
         }
         return EXIT_OK;
+      }
+      case 'import': {
+        const [file] = expectArgs(rest, 1, 1, '<config file> (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json, …)');
+        const only = listFlag(values.only, '--only');
+        const secret = listFlag(values.secret, '--secret');
+        return await importCommand(registry, file as string, { ...(only ? { only } : {}), ...(secret ? { secret } : {}), preview: values.preview === true, json }, env.out);
       }
       case 'uninstall':
         return report(env.out, json, await registry.uninstall(expectArgs(rest, 1, 1, '<id>')[0] as string));

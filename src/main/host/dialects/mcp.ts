@@ -17,6 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { failure, ok, type Result } from '../../../shared/failures';
 import type { ToolAnnotations, ToolSpec } from '../../../shared/model';
+import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-catalog';
+import { getPrompt, listPrompts, listResources } from './mcp-catalog';
 import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';
 import { SessionBase } from './session-base';
@@ -254,6 +256,10 @@ class McpSession extends SessionBase implements DialectSession {
       this.transport.calls.delete(progressToken);
     }
   }
+
+  resources = (timeoutMs: number): Promise<Result<ResourceView[]>> => listResources(this.client, timeoutMs);
+  prompts = (timeoutMs: number): Promise<Result<PromptView[]>> => listPrompts(this.client, timeoutMs);
+  getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> => getPrompt(this.client, name, args, timeoutMs);
 
   async ping(timeoutMs: number): Promise<PingOutcome> {
     try {

@@ -6,6 +6,7 @@
 import type { CancelToken } from '../../../shared/cancel';
 import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
+import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-catalog';
 import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
 
 export interface CallRequest {
@@ -69,6 +70,10 @@ export interface DialectSession extends IDisposable {
   junk(text: string, reason: string): Failure | undefined;
   handshake(timeoutMs: number): Promise<Result<HandshakeInfo>>;
   call(req: CallRequest, sink: CallSink): Promise<CallOutcome>;
+  /** An MCP server's resources and prompts, read when asked (mcp-catalog.ts). Absent elsewhere. */
+  resources?(timeoutMs: number): Promise<Result<ResourceView[]>>;
+  prompts?(timeoutMs: number): Promise<Result<PromptView[]>>;
+  getPrompt?(name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>>;
   /** Passthrough input (G-Assist). Absent when the protocol has none. */
   input?(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome>;
   ping(timeoutMs: number): Promise<PingOutcome>;

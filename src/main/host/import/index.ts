@@ -43,3 +43,4 @@ export function readMcpConfig(file: string, text?: string): ImportedConfig | Fai
     inputs: r.inputs,
   };
 }
+export { chooseServers, installImported, type ImportChoice, type ImportedOne } from './install';

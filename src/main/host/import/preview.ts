@@ -128,15 +128,15 @@ export function previewServers(file: string, servers: ImportedServer[], inputs: 
         return { name, secret: g.secret, ...(g.reason ? { reason: g.reason } : {}) };
       }),
       disabled: s.disabled,
-      runnable: s.transport === 'stdio',
+      runnable: s.transport === 'stdio' || s.transport === 'http',
       warnings,
       line: s.at.line,
     };
     if (s.description) p.description = s.description;
     if (s.command) p.command = s.command;
     if (s.url) p.url = s.url;
-    if (s.transport === 'http' || s.transport === 'sse') {
-      p.problem = `Plugboard runs MCP servers over stdio, and this one is reached over ${s.transport === 'sse' ? 'SSE' : 'HTTP'} at ${s.url}; a stdio bridge such as "npx -y mcp-remote ${s.url}" can stand in for it`;
+    if (s.transport === 'sse') {
+      p.problem = `this server speaks the older HTTP+SSE transport at ${s.url}, which Plugboard does not (it reaches remote servers over Streamable HTTP); a stdio bridge such as "npx -y mcp-remote ${s.url}" can stand in for it`;
     } else if (s.transport === 'in-memory') {
       p.problem = 'a server built into Cherry Studio: it exists only inside that app';
     }

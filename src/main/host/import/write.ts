@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import { describeManifestErrors, loadManifest } from '../manifests';
+import { scriptFolders } from './folders';
 import { APP_NAMES, settingKey, translate, type ImportedConfig, type Translated } from './preview';
 
 export interface WriteOptions {
@@ -30,19 +31,20 @@ export interface WrittenPlugin {
 }
 
 interface SettingOut {
-  type: 'string';
+  type: 'string' | 'directory';
   title: string;
   description: string;
   required: boolean;
   sensitive: boolean;
   env?: string;
+  default?: string;
 }
 
 export function writeImportedPlugin(config: ImportedConfig, key: string, dest: string, opts: WriteOptions = {}): WrittenPlugin | Failure {
   const server = config.servers.find((s) => s.key === key);
   const preview = config.previews.find((p) => p.key === key);
   if (!server || !preview) return failure('not_found', `${path.basename(config.file)} has no server "${key}" (it has: ${config.servers.map((s) => s.key).join(', ')})`);
-  if (!preview.runnable || !server.command) return failure('invalid_input', `${preview.name} cannot be imported: ${preview.problem ?? 'it has no command'}`);
+  if (!preview.runnable || !(server.command || server.url)) return failure('invalid_input', `${preview.name} cannot be imported: ${preview.problem ?? 'it has no command'}`);
   const id = opts.id ?? preview.id;
   const secretNames = new Set(opts.secret ?? preview.env.filter((e) => e.secret).map((e) => e.name));
   const env: Record<string, string> = {};
@@ -55,7 +57,7 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
   };
 
   const command: string[] = [];
-  for (const word of [server.command, ...server.args]) {
+  for (const word of server.command ? [server.command, ...server.args] : []) {
     const t = translate(word, config.file, config.inputs);
     ask(t, false);
     command.push(t.text);
@@ -77,15 +79,49 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
     }
   }
 
+  // A remote server's headers: a secret one (Authorization, say) becomes a sensitive setting that
+  // the header names, so the token lives in the secret store and reaches only that server.
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(server.headers)) {
+    const t = translate(value, config.file, config.inputs);
+    const flagged = preview.headers.find((h) => h.name === name)?.secret ?? false;
+    const secret = opts.secret ? opts.secret.includes(name) : flagged;
+    if (secret && t.asks.length === 0) {
+      const k = settingKey(name.toLowerCase());
+      // `Bearer abc…`: the scheme stays in the header, the token goes to the secret store.
+      const scheme = /^(Bearer|Basic|Token)\s+/i.exec(value);
+      settings[k] = { type: 'string', title: name, description: `sent in the ${name} header; kept in the secret store; imported from ${APP_NAMES[config.app]}`, required: true, sensitive: true };
+      secrets[k] = scheme ? value.slice(scheme[0].length) : value;
+      headers[name] = `${scheme ? scheme[0] : ''}\${user_config.${k}}`;
+    } else {
+      ask(t, secret);
+      headers[name] = t.text;
+    }
+  }
+
+  // The server's own files, shown read-only in its sandbox (see folders.ts).
+  const folders = scriptFolders(command);
+  for (const [i, folder] of folders.entries()) {
+    settings[i === 0 ? 'server_folder' : `server_folder_${i + 1}`] = {
+      type: 'directory',
+      title: folders.length === 1 ? 'Server folder' : `Server folder ${i + 1}`,
+      description: 'where the server’s own files are; it reads them here (read-only)',
+      required: true,
+      sensitive: false,
+      default: folder,
+    };
+  }
+
   const manifest = {
     id,
     name: preview.name,
     version: '0.0.0',
     description: `Imported from ${APP_NAMES[config.app]} (${path.basename(config.file)})${preview.description ? `: ${preview.description}` : ''}`,
     protocol: 'mcp',
-    command,
+    ...(server.url ? { url: translate(server.url, config.file, config.inputs).text, headers } : { command }),
     ...(Object.keys(env).length > 0 ? { env } : {}),
     ...(Object.keys(settings).length > 0 ? { settings } : {}),
+    ...(folders.length > 0 ? { capabilities: ['fs.read'] } : {}),
   };
   try {
     mkdirSync(dest, { recursive: true });

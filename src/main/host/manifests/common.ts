@@ -41,7 +41,9 @@ export function toId(name: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/^[^a-z0-9]+/, '')
-    .slice(0, 64);
+    .slice(0, 64)
+    // "Docs (remote)" is docs-remote, not docs-remote-.
+    .replace(/[-.]+$/, '');
   return id || 'plugin';
 }
 
@@ -51,6 +53,13 @@ export function toId(name: string): string {
  * 500 ms the other protocols get after their `shutdown`.
  */
 export const MCP_TIMEOUTS: Partial<Timeouts> = { stopGraceMs: 2000 };
+
+/**
+ * A remote MCP server: every ping is an HTTP request to someone else's server, so idle pings are
+ * spaced out (reachability, not a frozen process, is what they watch), and a slow network gets a
+ * longer first answer. Two missed pings still mark it unreachable.
+ */
+export const REMOTE_MCP_TIMEOUTS: Partial<Timeouts> = { pingIntervalMs: 15_000, pingTimeoutMs: 5000, handshakeMs: 15_000, launchMs: 10_000, stopGraceMs: 2000 };
 
 /**
  * A command that starts with a first-run launcher (`npx -y pkg`, `uvx pkg`, `docker run`) gets a

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { DEFAULT_TIMEOUTS, DIALECTS, FRAMINGS, RTERM_TIMEOUTS, type SettingSpec, type Timeouts } from '../../../shared/model';
 import { isInside } from '../../fs';
 import { schemaProblem } from '../validate';
-import { baseSpec, formatIssues, ID_PATTERN, invalid, MCP_TIMEOUTS, tool, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
+import { baseSpec, formatIssues, ID_PATTERN, invalid, MCP_TIMEOUTS, REMOTE_MCP_TIMEOUTS, tool, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
 
 const ms = z.number().int().min(0);
 const TimeoutsSchema = z
@@ -37,7 +37,14 @@ const Manifest = z.object({
   description: z.string().default(''),
   protocol: z.enum(DIALECTS),
   framing: z.enum(FRAMINGS).optional(),
-  command: z.array(z.string()).min(1, 'must name the program to run'),
+  command: z.array(z.string()).min(1, 'must name the program to run').optional(),
+  /** A remote MCP server (Streamable HTTP) instead of a command. */
+  url: z
+    .string()
+    .url('must be an http:// or https:// URL')
+    .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL')
+    .optional(),
+  headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a valid HTTP header name'), z.string()).optional(),
   cwd: z.string().optional(),
   env: z.record(z.string(), z.string()).optional(),
   persistent: z.boolean().optional(),
@@ -70,6 +77,11 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
   if (!parsed.success) return invalid(file, formatIssues(parsed.error));
   const m = parsed.data;
   const errors: string[] = [];
+  if (!m.command && !m.url) errors.push('command: must name the program to run (or give "url" for a remote MCP server)');
+  if (m.command && m.url) errors.push('url: give either "command" (a local server) or "url" (a remote one), not both');
+  if (m.url && m.protocol !== 'mcp') errors.push(`url: a remote server speaks MCP; protocol is "${m.protocol}"`);
+  if (m.headers && !m.url) errors.push('headers: only a remote server ("url") takes headers');
+  const command = m.command ?? [];
   const dir = path.dirname(file);
   const cwd = path.resolve(dir, m.cwd ?? '.');
   if (!isInside(dir, cwd)) errors.push(`cwd: "${m.cwd}" is outside the plugin folder`);
@@ -110,15 +122,15 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     dialect: m.protocol,
     framing: m.framing ?? (m.protocol === 'gassist-v2' ? 'length-prefixed' : 'ndjson'),
     manifestFormat: 'plugboard',
-    command: m.command,
+    command,
     cwd,
     env: m.env ?? {},
     persistent: isRterm ? false : (m.persistent ?? true),
     tools,
-    capabilities: withLauncherCapabilities(m.command, m.capabilities),
+    capabilities: withLauncherCapabilities(command, m.capabilities),
     timeouts: withLauncherAllowance(
-      m.command,
-      withTimeouts(m.timeouts as Partial<Timeouts> | undefined, isRterm ? RTERM_TIMEOUTS : m.protocol === 'mcp' ? MCP_TIMEOUTS : {}),
+      command,
+      withTimeouts(m.timeouts as Partial<Timeouts> | undefined, isRterm ? RTERM_TIMEOUTS : m.url ? REMOTE_MCP_TIMEOUTS : m.protocol === 'mcp' ? MCP_TIMEOUTS : {}),
       m.timeouts?.handshakeMs !== undefined,
     ),
     settings,
@@ -127,6 +139,7 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     autoApprovedTools: m.auto_approved_tools ?? [],
     ...(enricher ? { promptEnricher: enricher } : {}),
   });
+  if (m.url) spec.remote = { url: m.url, headers: m.headers ?? {} };
   if (m.init) spec.init = { method: m.init.method, params: m.init.params ?? {} };
   if (m.system_instructions) spec.systemInstructions = m.system_instructions;
   return { ok: true, spec, warnings: [] };

@@ -22,5 +22,7 @@ export interface LaunchPlan {
   /** The handshake deadline this launch needs, when longer than the plugin's (a first-run install). */
   handshakeMs?: number;
   sandbox?: SandboxState;
+  /** A remote MCP server: nothing is spawned; the host speaks to this URL with these headers. */
+  remote?: { url: string; headers: Record<string, string> };
 }
 

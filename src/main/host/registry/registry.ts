@@ -12,6 +12,7 @@ import type { IDisposable } from '../../../shared/lifecycle';
 import type { ToolPolicy } from '../../../shared/assistant';
 import type { HealthEvent, ToolSpec } from '../../../shared/model';
 import { PluginHost, refusedCall } from '../host';
+import type { PluginCatalog } from '../catalog';
 import type { InstallLimits } from './install/limits';
 import type { CallHandle, CallOptions } from '../supervisor/supervisor';
 import { PluginBindings } from './bindings';
@@ -150,6 +151,9 @@ export class PluginRegistry implements IDisposable {
   instructions(id: string): string | undefined {
     return this.records.get(id)?.spec?.systemInstructions ?? this.host.instructions(id);
   }
+
+  /** An MCP plugin's resources and prompts (the service checks it is enabled). */
+  catalog = (id: string): PluginCatalog | undefined => this.host.catalog(id);
 
   health(id: string): HealthEvent | undefined {
     return this.host.healthOf(id);

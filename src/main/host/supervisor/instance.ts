@@ -3,12 +3,27 @@
  * hands with under deadlines. Reports its own death once, as a classified failure.
  */
 import { failure, type Failure, type FailureDetails } from '../../../shared/failures';
-import { DisposableStore, Emitter, type IDisposable } from '../../../shared/lifecycle';
+import { DisposableStore, Emitter, type Event, type IDisposable } from '../../../shared/lifecycle';
 import type { LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';
-import { PluginProcess, type ExitInfo, type StopResult } from '../process/child';
+import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
 import type { LaunchPlan } from '../process/launch';
+import { RemoteLink } from '../remote/link';
+
+/** What the instance runs and talks to: a plugin process, or the link to a remote MCP server. */
+export interface PluginLink extends IDisposable {
+  readonly pid: number | null;
+  readonly stderr: { tail(n: number): string[] };
+  readonly onDidReceive: Event<unknown>;
+  readonly onDidStderr: Event<string>;
+  readonly onDidFramingError: Event<string>;
+  readonly onDidExit: Event<ExitInfo>;
+  stop(options: StopOptions): Promise<StopResult>;
+  kill(): void;
+  /** Why it ended, when the exit code does not say (a remote server that could not be reached). */
+  describeExit?(exit: ExitInfo): string;
+}
 
 /** What a supervisor launches with, computed by its owner and handed over whole. */
 export interface LaunchBinding {
@@ -40,7 +55,7 @@ export class Instance implements IDisposable {
   private constructor(
     readonly spec: PluginSpec,
     readonly plan: LaunchPlan,
-    readonly proc: PluginProcess,
+    readonly proc: PluginLink,
     readonly session: DialectSession,
   ) {}
 
@@ -64,6 +79,7 @@ export class Instance implements IDisposable {
     hooks: InstanceHooks;
   }): Promise<Instance | Failure> {
     const { spec, plan, hooks } = opts;
+    if (plan.remote) return Instance.launchRemote({ ...opts, remote: plan.remote });
     let session: DialectSession | null = null;
     let instance: Instance | null = null;
     const codec = createCodec(spec.framing, {
@@ -95,9 +111,38 @@ export class Instance implements IDisposable {
     });
     const inst = new Instance(spec, plan, proc, session);
     instance = inst;
-    inst.wire(hooks);
+    return inst.shakeHands(hooks);
+  }
 
-    const died = new Promise<Failure>((resolve) => inst.onDidDie(resolve));
+  /** A remote MCP server: the same session and handshake over the link instead of a process. */
+  private static async launchRemote(opts: {
+    spec: PluginSpec;
+    plan: LaunchPlan;
+    dialect: DialectFactory;
+    allowedCapabilities: readonly string[];
+    hooks: InstanceHooks;
+    remote: NonNullable<LaunchPlan['remote']>;
+  }): Promise<Instance | Failure> {
+    let session: DialectSession | null = null;
+    const link = await RemoteLink.open({ ...opts.remote, message: (v) => session?.receive(v) });
+    if (!(link instanceof RemoteLink)) return link;
+    const s = opts.dialect.create({
+      spec: opts.spec,
+      allowedCapabilities: opts.allowedCapabilities,
+      send: (m) => link.send(m),
+      diagnostic: opts.hooks.diagnostic,
+      pluginLog: opts.hooks.pluginLog,
+      toolsChanged: opts.hooks.toolsChanged,
+    });
+    session = s;
+    return new Instance(opts.spec, opts.plan, link, s).shakeHands(opts.hooks);
+  }
+
+  private async shakeHands(hooks: InstanceHooks): Promise<Instance | Failure> {
+    const { spec, plan, session } = this;
+    this.wire(hooks);
+
+    const died = new Promise<Failure>((resolve) => this.onDidDie(resolve));
     // A launcher that installs on first run (npx, uvx…) gets the longer handshake its plan asks for.
     const shaken = await Promise.race([session.handshake(plan.handshakeMs ?? spec.timeouts.handshakeMs), died]);
     if (!shaken.ok) {
@@ -105,14 +150,14 @@ export class Instance implements IDisposable {
       // whose core calls that a crash (rune-terminal's conformance tests).
       const f: Failure =
         shaken.code === 'crashed' && spec.dialect !== 'rterm-v1'
-          ? failure('handshake_failed', `the plugin exited during the handshake (${shaken.message})`, shaken.details)
-          : { ...shaken, details: { ...inst.details(), ...shaken.details } };
-      await inst.stop();
-      inst.dispose();
+          ? failure('handshake_failed', spec.remote ? shaken.message : `the plugin exited during the handshake (${shaken.message})`, shaken.details)
+          : { ...shaken, details: { ...this.details(), ...shaken.details } };
+      await this.stop();
+      this.dispose();
       return f;
     }
-    inst.handshake = shaken.value;
-    return inst;
+    this.handshake = shaken.value;
+    return this;
   }
 
   private wire(hooks: InstanceHooks): void {
@@ -125,7 +170,7 @@ export class Instance implements IDisposable {
     this.store.add(
       proc.onDidExit((exit) => {
         if (exit.expected) return;
-        this.die(failure('crashed', describeExit(exit), this.details(exit)), 'gone');
+        this.die(failure('crashed', proc.describeExit?.(exit) ?? describeExit(exit), this.details(exit)), 'gone');
       }),
     );
   }

@@ -7,7 +7,7 @@
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
 import type { HealthState, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
-import type { CallOutcome, DialectFactory } from '../dialects/types';
+import type { CallOutcome, DialectFactory, DialectSession } from '../dialects/types';
 import type { HealthReporter } from './health';
 import { Instance, type LaunchBinding } from './instance';
 import { InstancePool } from './instances';
@@ -94,6 +94,13 @@ export class InstanceKeeper extends Disposable {
   }
 
   /** The held instance, launching it if there is none (one launch at a time). */
+  /** The held instance's protocol session, launched if need be; only a persistent, enabled plugin holds one. */
+  async session(enabled: boolean): Promise<Result<DialectSession>> {
+    if (!enabled || !this.spec.persistent) return failure('invalid_state', `${this.spec.id} is ${enabled ? 'not a persistent server' : 'disabled'}`);
+    const r = await this.ensure();
+    return r.ok ? ok(r.value.session) : r;
+  }
+
   ensure(): Promise<Result<Instance>> {
     const alive = this.alive();
     if (alive) return Promise.resolve(ok(alive));

@@ -13,7 +13,7 @@ import { cancelOnAbort, CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable } from '../../../shared/lifecycle';
 import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
-import { abortedFailure, type CallOutcome, type DialectFactory } from '../dialects/types';
+import { abortedFailure, type CallOutcome, type DialectFactory, type DialectSession } from '../dialects/types';
 import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
 import { HealthReporter } from './health';
 import { isNoted, logTransition } from './health-states';
@@ -134,6 +134,9 @@ export class PluginSupervisor extends Disposable {
     const r = await this.keeper.ensure();
     return r.ok ? ok(undefined) : r;
   }
+
+  /** A persistent plugin's live protocol session, started if need be (MCP resources and prompts). */
+  session = (): Promise<Result<DialectSession>> => this.keeper.session(this.enabled);
 
   /** User stop: nothing restarts it until the user starts it or calls it again. */
   async stop(reason = 'stopped by the user'): Promise<void> {

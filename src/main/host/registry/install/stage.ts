@@ -133,6 +133,8 @@ function fail(discard: () => void, r: Refusal): Refusal {
  * import) are their author's choice, checked at launch; programs found on PATH are allowed.
  */
 export function executableOutside(spec: PluginSpec, home: string = os.homedir()): string | null {
+  // A remote MCP server runs nothing here.
+  if (spec.remote) return null;
   if (!spec.command[0]) return 'the manifest gives no command to run';
   const base = { dirname: spec.dir, home };
   const defaults = resolveSettingValues(spec.settings, {}, base);

@@ -1,13 +1,15 @@
 /**
  * The install dialog: progress while the package is read, the refusal if it cannot be installed,
- * or the preview with the capabilities to grant (all checked to start with) and Install.
+ * or the preview with the capabilities to grant (all checked to start with) and Install; for an
+ * MCP config file, its servers to choose from.
  */
 import type { JSX } from 'react';
 import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
-import { cancelInstall, commitInstall, useInstall } from '../../stores/install';
+import { cancelInstall, commitImport, commitInstall, useInstall } from '../../stores/install';
+import { ImportPreview } from './ImportPreview';
 import { InstallPreview } from './InstallPreview';
 
 export function InstallDialog(): JSX.Element | null {
@@ -40,6 +42,33 @@ export function InstallDialog(): JSX.Element | null {
           <Icon name="alert" className="mt-0.5 shrink-0 text-bad" />
           <p className="min-w-0 break-words whitespace-pre-wrap">{phase.message}</p>
         </div>
+      </Dialog>
+    );
+  }
+
+  if (phase.step === 'import') {
+    const n = phase.chosen.length;
+    return (
+      <Dialog
+        title={`Import MCP servers from ${phase.preview.appName}`}
+        onClose={cancelInstall}
+        width="w-[620px]"
+        closeLabel="Cancel"
+        footer={
+          <>
+            {phase.committing && (
+              <span className="mr-auto flex items-center gap-2 text-xs text-fg-muted">
+                <Spinner /> Installing…
+              </span>
+            )}
+            <Button onClick={cancelInstall}>{phase.results.length > 0 ? 'Close' : 'Cancel'}</Button>
+            <Button variant="primary" disabled={phase.committing || n === 0} onClick={() => void commitImport()}>
+              {n === 1 ? 'Install 1 server' : `Install ${n} servers`}
+            </Button>
+          </>
+        }
+      >
+        <ImportPreview servers={phase.preview.servers} chosen={phase.chosen} secret={phase.secret} results={phase.results} error={phase.error} />
       </Dialog>
     );
   }

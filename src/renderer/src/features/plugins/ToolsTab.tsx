@@ -28,6 +28,18 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
             <div className="min-w-0 flex-1">
               <div className="flex items-center gap-1.5">
                 <span className="font-mono text-xs text-fg">{t.name}</span>
+                {t.annotations?.title && <span className="truncate text-[11.5px] text-fg-muted">{t.annotations.title}</span>}
+                {/* The server's hints (MCP annotations): hints, not guarantees, and said so. */}
+                {t.annotations?.destructiveHint === true && t.annotations.readOnlyHint !== true && (
+                  <span className="rounded bg-bad-soft px-1 text-[10px] tracking-wide text-bad uppercase" title="The server says this tool may delete or overwrite things (a hint, not a guarantee)">
+                    destructive
+                  </span>
+                )}
+                {t.annotations?.readOnlyHint === true && (
+                  <span className="text-[10px] tracking-wide text-fg-subtle uppercase" title="The server says this tool only reads (a hint): a model may call it without asking">
+                    read-only
+                  </span>
+                )}
                 {t.userCommand && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">command</span>}
                 {t.autoApproved && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">auto-approved</span>}
               </div>

@@ -1,0 +1,37 @@
+/**
+ * An MCP plugin's resources and prompts, asked of its running server (started if need be), each
+ * request under the plugin's handshake deadline. A plugin whose protocol has neither answers with
+ * empty lists, and a prompt it does not have is `not_found`.
+ */
+import { failure, ok, type Result } from '../../shared/failures';
+import type { PromptFilled, PromptView, ResourceView } from '../../shared/mcp-catalog';
+import type { PluginSupervisor } from './supervisor/supervisor';
+
+export interface PluginCatalog {
+  resources(): Promise<Result<ResourceView[]>>;
+  prompts(): Promise<Result<PromptView[]>>;
+  getPrompt(name: string, args: Record<string, string>): Promise<Result<PromptFilled>>;
+}
+
+export function catalogOf(sup: PluginSupervisor): PluginCatalog {
+  const ms = sup.spec.timeouts.handshakeMs;
+  const mcp = sup.spec.dialect === 'mcp';
+  return {
+    resources: async () => {
+      if (!mcp) return ok([]);
+      const s = await sup.session();
+      return !s.ok ? s : (s.value.resources?.(ms) ?? ok([]));
+    },
+    prompts: async () => {
+      if (!mcp) return ok([]);
+      const s = await sup.session();
+      return !s.ok ? s : (s.value.prompts?.(ms) ?? ok([]));
+    },
+    getPrompt: async (name, args) => {
+      if (!mcp) return failure('not_found', `${sup.spec.id} has no prompts`);
+      const s = await sup.session();
+      if (!s.ok) return s;
+      return s.value.getPrompt?.(name, args, ms) ?? failure('not_found', `${sup.spec.id} has no prompts`);
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * A remote MCP server reached over Streamable HTTP, in the place a plugin process has for a local
+ * one: the supervisor sends it messages, hears what it says, and learns when it is lost. The HTTP
+ * side (POSTs, the SSE streams of answers and of server-sent messages, the session id, resumption)
+ * is the official SDK's client transport; what is Plugboard's is how failures are classified:
+ *   - the server answered a request with an HTTP error (a 500, a 401): that request fails with
+ *     the status, as a JSON-RPC error, and the server stays up;
+ *   - the server could not be reached (refused, reset, DNS): the link is lost, which the
+ *     supervisor treats as a crash (restarts with its usual back-off, health shows it).
+ */
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { failure, type Failure } from '../../../shared/failures';
+import { Emitter, type IDisposable } from '../../../shared/lifecycle';
+import type { ExitInfo, StopOptions, StopResult } from '../process/child';
+import { LineRing } from '../process/ring';
+
+/** A JSON-RPC error code for "the HTTP request carrying this one failed" (implementation-defined range). */
+const HTTP_REQUEST_FAILED = -32001;
+/** How long a goodbye (the DELETE that ends the session) may take before the link is closed anyway. */
+const DELETE_MS = 2000;
+
+export interface RemoteOptions {
+  url: string;
+  headers: Record<string, string>;
+  /** Each message the server sends, parsed JSON (still `unknown` to the dialect). */
+  message(value: unknown): void;
+}
+
+export class RemoteLink implements IDisposable {
+  /** Transport diagnostics, as a process's stderr is kept: the tail goes into failure messages. */
+  readonly stderr = new LineRing(200);
+  private readonly _onDidReceive = new Emitter<void>();
+  private readonly _onDidStderr = new Emitter<string>();
+  private readonly _onDidFramingError = new Emitter<string>();
+  private readonly _onDidExit = new Emitter<ExitInfo>();
+  readonly onDidReceive = this._onDidReceive.event;
+  readonly onDidStderr = this._onDidStderr.event;
+  /** Never fires: HTTP has no framing of ours to break. Kept so the link stands where a process does. */
+  readonly onDidFramingError = this._onDidFramingError.event;
+  readonly onDidExit = this._onDidExit.event;
+  readonly pid = null;
+  private readonly transport: StreamableHTTPClientTransport;
+  private closed = false;
+  private lostReason: string | null = null;
+  /** The id of our `initialize`, to take the protocol version from its answer. */
+  private initializeId: string | number | undefined;
+
+  private constructor(private readonly opts: RemoteOptions) {
+    this.transport = new StreamableHTTPClientTransport(new URL(opts.url), { requestInit: { headers: opts.headers } });
+    this.transport.onmessage = (m) => this.received(m);
+    this.transport.onerror = (e) => this.note(`${e.message}`);
+    this.transport.onclose = () => this.lose('the connection was closed');
+  }
+
+  /** A link ready to send. Nothing is sent yet: the handshake's `initialize` is the first request. */
+  static async open(opts: RemoteOptions): Promise<RemoteLink | Failure> {
+    let url: URL;
+    try {
+      url = new URL(opts.url);
+    } catch {
+      return failure('launch_failed', `"${opts.url}" is not a URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure('launch_failed', `${opts.url}: a remote MCP server is reached over http:// or https://`);
+    const link = new RemoteLink(opts);
+    await link.transport.start();
+    return link;
+  }
+
+  /** Why the link ended, for the failure the supervisor reports. */
+  describeExit(): string {
+    return this.lostReason ? `${this.opts.url} could not be reached: ${this.lostReason}` : `the connection to ${this.opts.url} ended`;
+  }
+
+  send(message: unknown): void {
+    if (this.closed) return;
+    const m = message as { id?: string | number; method?: string; result?: { protocolVersion?: unknown } };
+    if (m.method === 'initialize') this.initializeId = m.id;
+    this.transport.send(message as JSONRPCMessage).catch((e: unknown) => this.failed(m, e));
+  }
+
+  private received(m: JSONRPCMessage): void {
+    const r = m as { id?: string | number; result?: { protocolVersion?: unknown } };
+    // Later requests carry the negotiated version in their headers, as the protocol asks.
+    if (r.id !== undefined && r.id === this.initializeId && typeof r.result?.protocolVersion === 'string') this.transport.setProtocolVersion(r.result.protocolVersion);
+    this._onDidReceive.fire();
+    this.opts.message(m);
+  }
+
+  /** A message that could not be delivered: its request fails, or the whole link is lost. */
+  private failed(m: { id?: string | number; method?: string }, e: unknown): void {
+    if (this.closed) return;
+    let text = e instanceof Error ? e.message : String(e);
+    if (e instanceof StreamableHTTPError || /HTTP \d{3}|Unauthorized/i.test(text)) {
+      const status = e instanceof StreamableHTTPError ? e.code : undefined;
+      if (status === 401 || status === 403) text = `HTTP ${status}: the server refused the credentials; check the token or headers in the plugin's settings (${text})`;
+      else if (status !== undefined) text = `HTTP ${status}: ${text}`;
+      this.note(text);
+      // The server is there and said no: only this request fails.
+      if (m.id !== undefined && m.method !== undefined) this.opts.message({ jsonrpc: '2.0', id: m.id, error: { code: HTTP_REQUEST_FAILED, message: text } });
+      return;
+    }
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    this.lose(cause?.code ? `${text} (${cause.code})` : text);
+  }
+
+  private note(line: string): void {
+    for (const l of this.stderr.write(`${line}\n`)) this._onDidStderr.fire(l);
+  }
+
+  private lose(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.lostReason = reason;
+    this.note(reason);
+    void this.transport.close().catch(() => undefined);
+    this._onDidExit.fire({ code: null, signal: null, expected: false });
+  }
+
+  /** Ends the session (DELETE, as the protocol asks of a client that is done) and closes. */
+  async stop(options: StopOptions): Promise<StopResult> {
+    const t0 = performance.now();
+    const already = this.closed;
+    if (!already) {
+      this.closed = true;
+      options.farewell?.();
+      const bye = this.transport.terminateSession().catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([bye, new Promise<void>((r) => (timer = setTimeout(r, Math.min(DELETE_MS, options.graceMs + options.termGraceMs))))]);
+      clearTimeout(timer);
+      await this.transport.close().catch(() => undefined);
+    }
+    return { exit: { code: 0, signal: null, expected: true }, stage: already ? 'already-exited' : 'graceful', orphans: false, ms: performance.now() - t0 };
+  }
+
+  kill(): void {
+    if (this.closed) return;
+    this.closed = true;
+    void this.transport.close().catch(() => undefined);
+  }
+
+  dispose(): void {
+    this.kill();
+    this._onDidReceive.dispose();
+    this._onDidStderr.dispose();
+    this._onDidFramingError.dispose();
+    this._onDidExit.dispose();
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Importing MCP servers from another app's config file (Claude Desktop, Cursor, VS Code, Cherry
+ * Studio, 5ire), as the screen sees it: each server with its command and the NAMES of its
+ * environment variables and headers (never a value), the ones that look secret flagged.
+ */
+import type { Failure } from './failures';
+
+export interface ImportServerView {
+  /** The server's key in the file: what `import.commit` names. */
+  key: string;
+  name: string;
+  /** The plugin id it would get. */
+  id: string;
+  description?: string;
+  transport: 'stdio' | 'http' | 'sse' | 'in-memory';
+  command?: string;
+  args: string[];
+  env: Array<{ name: string; secret: boolean; reason?: string; source: 'value' | 'asked' }>;
+  url?: string;
+  headers: Array<{ name: string; secret: boolean; reason?: string }>;
+  /** Switched off in the app it comes from: not chosen to start with. */
+  disabled: boolean;
+  /** It can become a plugin here; when not, `problem` says why. */
+  runnable: boolean;
+  problem?: string;
+  warnings: string[];
+  /** Where it is in the file. */
+  line: number;
+}
+
+export interface ImportPreviewView {
+  /** The file's name, and the app it comes from in words. */
+  file: string;
+  appName: string;
+  servers: ImportServerView[];
+}
+
+/** What became of one chosen server. */
+export type ImportResultView = { key: string; name: string } & ({ ok: true; id: string; detail: string } | Failure);

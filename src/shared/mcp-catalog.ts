@@ -1,0 +1,33 @@
+/**
+ * What an MCP server offers besides tools, as the screen and the assistant see it: resources a
+ * person may attach, and prompts a person runs as commands (`prompts/get` fills the composer).
+ */
+
+export interface ResourceView {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface PromptArgumentView {
+  name: string;
+  description?: string;
+  required: boolean;
+}
+
+export interface PromptView {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: PromptArgumentView[];
+}
+
+/** A prompt filled in by its server: its messages as text, and the person's turn to send. */
+export interface PromptFilled {
+  description?: string;
+  messages: Array<{ role: 'user' | 'assistant'; text: string }>;
+  /** The user messages joined: what goes into the composer. */
+  text: string;
+}
