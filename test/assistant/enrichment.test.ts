@@ -51,6 +51,17 @@ describe('prompt enrichment', () => {
     expect(messages.at(-1)).toEqual(expect.objectContaining({ role: 'assistant', text: 'Done.', status: 'done' }));
   });
 
+  it('does not ask an enricher whose plugin still needs settings: no "skipped" note under every message', async () => {
+    expect((await app.registry.configure('files', { roots: null })).ok).toBe(true);
+    try {
+      expect(app.registry.missingSettings('files')).toEqual(['roots']);
+      const { user } = await turn('See @notes.md');
+      expect(user.enrichment).toEqual([]);
+    } finally {
+      expect((await app.registry.configure('files', { roots: [shared] })).ok).toBe(true);
+    }
+  });
+
   it('leaves a message without mentions as it was, and notes nothing', async () => {
     const { user } = await turn('Hello there');
     expect(lastUserText(model.modelCalls.at(-1)!)).toBe('Hello there');

@@ -22,7 +22,9 @@ export interface Enriched {
 export async function enrich(registry: PluginRegistry, text: string, signal: AbortSignal, deadlineMs = ENRICH_DEADLINE_MS): Promise<Enriched> {
   let prompt = text;
   const steps: Enrichment[] = [];
+  // A plugin that still needs settings cannot run: it is not asked (nor started) on every message.
   const enrichers = usable(registry)
+    .filter((id) => registry.missingSettings(id).length === 0)
     .map((id) => ({ id, fn: registry.record(id)?.spec?.promptEnricher }))
     .filter((e): e is { id: string; fn: string } => e.fn !== undefined)
     .sort((a, b) => a.id.localeCompare(b.id));

@@ -160,7 +160,7 @@ export class PluginHost implements IDisposable {
   /** Plugins whose passthrough session is open, with who holds each. */
   passthroughSessions(): Array<{ pluginId: string; owner: string | undefined }> {
     const out: Array<{ pluginId: string; owner: string | undefined }> = [];
-    for (const [pluginId, { sup }] of this.supervisors) if (sup.inPassthrough) out.push({ pluginId, owner: sup.passthroughOwner });
+    for (const [pluginId, { sup }] of this.supervisors) if (sup.inPassthrough) out.push({ pluginId, owner: sup.passthroughOwner() });
     return out;
   }
 

@@ -109,14 +109,11 @@ export class PluginSupervisor extends Disposable {
     return this.toolSet.announcedTools;
   }
 
+  /** Whether a passthrough session is open, and who holds it (a conversation id). */
   get inPassthrough(): boolean {
     return this.passthrough.isOpen;
   }
-
-  /** Who holds the passthrough session (a conversation id), when one is open. */
-  get passthroughOwner(): string | undefined {
-    return this.passthrough.owner;
-  }
+  passthroughOwner = (): string | undefined => this.passthrough.owner;
 
   /** Protocol entries still waiting, across instances (leak checks). */
   get pendingCount(): number {
