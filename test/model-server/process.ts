@@ -20,6 +20,8 @@ export interface SpawnOptions {
   scriptFile?: string;
   apiKey?: string;
   models?: string[];
+  /** The port to listen on (127.0.0.1); default a free one. */
+  port?: number;
   /** How long the process may take to print its URL. Default 20 s (tsx compiles on start). */
   startTimeoutMs?: number;
 }
@@ -37,6 +39,7 @@ const recordSchema = z.looseObject({
   outcome: z.enum(['pending', 'answered', 'client-closed', 'cut']),
   receivedAt: z.number(),
   answeredAt: z.number().optional(),
+  chunksSentAt: z.array(z.number()),
 });
 
 /** Talks to a running server's control endpoint, wherever it runs. */
@@ -113,6 +116,7 @@ export async function spawnModelServer(options: SpawnOptions = {}): Promise<Mode
   if (options.scriptFile !== undefined) args.push('--script', options.scriptFile);
   if (options.apiKey !== undefined) args.push('--api-key', options.apiKey);
   if (options.models !== undefined) args.push('--models', options.models.join(','));
+  if (options.port !== undefined) args.push('--port', String(options.port));
   const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
   let url: string;
   try {
