@@ -87,12 +87,18 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
   return out;
 }
 
-export async function startServe(): Promise<Served> {
+export interface ServeOptions {
+  /** Prepares the data directory (plugins installed already) before the server opens it. */
+  prepare?: (dataDir: string) => void | Promise<void>;
+}
+
+export async function startServe(options: ServeOptions = {}): Promise<Served> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
   const dataDir = path.join(root, 'data');
   cli(['plugins', 'install', stressPlugin(root)], dataDir);
   cli(['plugins', 'install', tunedPlugin(root)], dataDir);
   cli(['plugins', 'install', path.join(FIXTURES, 'mcp-dynamic')], dataDir);
+  await options.prepare?.(dataDir);
   const started = Date.now();
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
     env: { ...process.env, PLUGBOARD_E2E: '1' },

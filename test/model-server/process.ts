@@ -32,7 +32,8 @@ const recordSchema = z.looseObject({
   path: z.string(),
   query: z.record(z.string(), z.string()),
   headers: z.record(z.string(), z.string()),
-  body: z.unknown(),
+  // Absent for a request without a JSON body (a GET): JSON leaves undefined out.
+  body: z.unknown().optional(),
   rawBody: z.string(),
   api: z.enum(['openai', 'anthropic', 'ollama', 'unknown']),
   isModelCall: z.boolean(),
@@ -68,7 +69,8 @@ export class ModelServerClient {
   }
 
   async requests(): Promise<RecordedRequest[]> {
-    return z.object({ requests: z.array(recordSchema) }).parse(await this.call('GET', '/__requests')).requests;
+    const { requests } = z.object({ requests: z.array(recordSchema) }).parse(await this.call('GET', '/__requests'));
+    return requests.map((r) => ({ ...r, body: r.body }));
   }
 
   async modelCalls(): Promise<RecordedRequest[]> {

@@ -39,16 +39,16 @@ export const AssistantMessage = memo(function AssistantMessage({ m }: { m: ChatM
         {m.failure && <FailureBlock failure={m.failure} />}
         {status === 'cancelled' && !m.failure && <p className="text-xs text-fg-subtle">Stopped.</p>}
         {status !== 'streaming' && (
-          <footer className="flex min-h-6 flex-wrap items-center gap-x-2 text-[11px] text-fg-subtle">
-            {m.model && (
-              <span className="inline-flex items-center gap-1" title="The model that answered">
-                {m.model}
-              </span>
-            )}
+          <footer className="flex min-h-6 flex-wrap items-center gap-x-1.5 text-[11px] text-fg-subtle">
+            {m.model && <span title="The model that answered">{m.model}</span>}
+            {m.model && <span aria-hidden="true">·</span>}
             {usage && (
-              <span className="tabular-nums" title={`Tokens: ${usage.replace(' in', ' read').replace(' out', ' written')}`}>
-                {usage}
-              </span>
+              <>
+                <span className="tabular-nums" title="Tokens the model read (the conversation and the tools) and wrote">
+                  {usage} tokens
+                </span>
+                <span aria-hidden="true">·</span>
+              </>
             )}
             <Timestamp at={m.createdAt} />
             {m.text && (

@@ -149,15 +149,18 @@ export function Composer(): JSX.Element {
             aria-activedescendant={open && results.length > 0 ? optionId(active) : undefined}
             className="block max-h-[220px] min-h-[40px] w-full resize-none bg-transparent px-3 pt-2.5 pb-1 text-[13.5px] leading-relaxed text-fg outline-none placeholder:text-fg-subtle focus-visible:outline-none"
           />
-          <div className="flex items-center gap-2 px-2 pb-2">
+          {/* A container: the hints give way to the picker and the buttons as the column narrows. */}
+          <div className="@container flex items-center gap-2 px-2 pb-2">
             <ModelPicker />
-            <p className="flex min-w-0 flex-1 items-center gap-1 overflow-hidden pl-1 text-[11px] whitespace-nowrap text-fg-subtle">
+            <p className="flex min-w-0 flex-1 items-center gap-1 pl-1 text-[11px] whitespace-nowrap text-fg-subtle @max-lg:invisible">
               <Kbd>/</Kbd> tools
               <span className="mx-1">·</span>
               <Kbd>Enter</Kbd> send
-              <span className="mx-1">·</span>
-              <Kbd>⇧</Kbd>
-              <Kbd>Enter</Kbd> new line
+              <span className="mx-1 @max-2xl:hidden">·</span>
+              <span className="flex items-center gap-1 @max-2xl:hidden">
+                <Kbd>⇧</Kbd>
+                <Kbd>Enter</Kbd> new line
+              </span>
             </p>
             {running && (
               <Button size="sm" variant="secondary" icon="stop" aria-label="Stop" title="Stop the running turn" onClick={() => void cancelRunning()}>

@@ -36,7 +36,7 @@ function ServerRow({ server }: { server: DiscoveredServer }): JSX.Element {
           {server.models.slice(0, 8).map((model) => (
             <Button key={model} size="sm" variant="secondary" disabled={state.busy !== null} aria-label={`Connect ${model} on ${server.title}`} onClick={() => void connect(model)}>
               {state.busy === model ? <Spinner size={11} /> : <Icon name="plug" size={12} />}
-              {model}
+              Connect <span className="font-mono">{model}</span>
             </Button>
           ))}
         </div>
@@ -127,7 +127,8 @@ export function ConnectModelCard({ m }: { m: ChatMessage }): JSX.Element {
         </div>
         {connected ? (
           <p className="flex items-center gap-1.5 text-xs text-ok" role="status">
-            <Icon name="check" size={12} /> {connected} is connected now: send your message again to ask it.
+            <Icon name="check" size={12} />
+            <span>{connected} is connected now: send your message again to ask it.</span>
           </p>
         ) : (
           <Found />

@@ -166,12 +166,14 @@ export function ModelForm({ initial, onDone, onCancel }: { initial: ModelDraft; 
         )}
         {tested.state === 'ok' && (
           <p className="flex items-center gap-1.5 text-xs text-ok" data-test-result="ok">
-            <Icon name="check" size={12} /> {checkText(tested.check)}
+            <Icon name="check" size={12} />
+            {checkText(tested.check)}
           </p>
         )}
         {tested.state === 'failed' && (
           <p className="flex items-start gap-1.5 text-xs text-bad" data-test-result="failed">
-            <Icon name="alert" size={12} className="mt-0.5 shrink-0" /> <span className="break-words">{tested.message}</span>
+            <Icon name="alert" size={12} className="mt-0.5 shrink-0" />
+            <span className="break-words">{tested.message}</span>
           </p>
         )}
       </div>

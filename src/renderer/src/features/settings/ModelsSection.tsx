@@ -29,25 +29,17 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
   };
   return (
     <li className="px-3 py-2.5" data-model={m.name}>
-      <div className="flex items-start gap-3">
-        <div className="min-w-0 flex-1">
-          <div className="flex items-center gap-2">
-            <span className="truncate text-[13px] font-semibold text-fg">{m.name}</span>
-            {m.isDefault && <span className="rounded-full bg-accent-soft px-1.5 py-px text-[10.5px] font-medium text-accent">Default</span>}
-          </div>
-          <p className="truncate text-xs text-fg-muted" title={PROVIDER_TITLES[m.provider]}>
-            {SHORT_TITLE[m.provider]} · <span className="font-mono text-[11.5px]">{m.model}</span>
-            {m.baseURL && <span className="font-mono text-[11px] text-fg-subtle"> · {m.baseURL}</span>}
-          </p>
-          <p className="text-[11px] text-fg-subtle">{m.hasKey ? 'API key stored' : 'No API key'}</p>
-        </div>
-        <div className="flex shrink-0 flex-wrap items-center justify-end gap-1">
+      <div className="flex items-center gap-2">
+        <span className="min-w-0 truncate text-[13px] font-semibold text-fg">{m.name}</span>
+        {m.isDefault && <span className="shrink-0 rounded-full bg-accent-soft px-1.5 py-px text-[10.5px] font-medium text-accent">Default</span>}
+        <span className="flex-1" />
+        <div className="flex shrink-0 items-center gap-0.5">
           {!m.isDefault && (
             <Button size="sm" variant="ghost" aria-label={`Make ${m.name} the default`} onClick={() => void act(setDefaultModel(m.name))}>
               Make default
             </Button>
           )}
-          <Button size="sm" variant="ghost" aria-label={`Test ${m.name}`} disabled={note === 'testing'} onClick={() => void test()}>
+          <Button size="sm" variant="ghost" icon="plug" aria-label={`Test ${m.name}`} disabled={note === 'testing'} onClick={() => void test()}>
             Test
           </Button>
           <Button size="sm" variant="ghost" icon="pencil" aria-label={`Edit ${m.name}`} onClick={onEdit}>
@@ -58,6 +50,20 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
           </Button>
         </div>
       </div>
+      <dl className="mt-0.5 grid grid-cols-[auto_1fr] gap-x-3 text-xs">
+        <dt className="text-fg-subtle">Provider</dt>
+        <dd className="min-w-0 truncate text-fg-muted" title={PROVIDER_TITLES[m.provider]}>
+          {SHORT_TITLE[m.provider]}
+        </dd>
+        <dt className="text-fg-subtle">Model</dt>
+        <dd className="min-w-0 truncate font-mono text-[11.5px] text-fg-muted">{m.model}</dd>
+        <dt className="text-fg-subtle">Address</dt>
+        <dd className="min-w-0 truncate font-mono text-[11.5px] text-fg-muted" title={m.baseURL ?? undefined}>
+          {m.baseURL ?? 'the provider’s own'}
+        </dd>
+        <dt className="text-fg-subtle">API key</dt>
+        <dd className="text-fg-muted">{m.hasKey ? 'stored' : 'none'}</dd>
+      </dl>
       {confirming && (
         <div role="alert" className="mt-2 flex items-center gap-2 rounded-md border border-bad/30 bg-bad-soft px-2.5 py-1.5 text-xs text-fg">
           <span className="flex-1">Remove {m.name}{m.hasKey ? ' and its stored key' : ''}? Conversations that use it will use the default model.</span>

@@ -1,8 +1,9 @@
 /**
  * The prompt before a model's tool call runs: what will run, its arguments as a form from the
  * tool's schema (editable, checked here and again by the server), and the four answers. It takes
- * focus once when it appears, so the keyboard reaches it at once; no key answers it by itself
- * (Enter approving by accident is the mistake to avoid): the buttons are reached with Tab.
+ * focus once when it appears (unless the person is typing), so the keyboard reaches it at once;
+ * no key answers it by itself (Enter approving by accident is the mistake to avoid): the buttons
+ * are reached with Tab.
  */
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { ApprovalDecision } from '../../../../../shared/assistant';
@@ -54,6 +55,9 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
   useEffect(() => {
     if (focused.has(m.id)) return;
     focused.add(m.id);
+    // Not from under someone typing their next message: Tab and the Stop button still reach it.
+    const at = document.activeElement;
+    if ((at instanceof HTMLTextAreaElement || at instanceof HTMLInputElement) && at.value !== '' && !card.current?.contains(at)) return;
     card.current?.focus({ preventScroll: true });
   }, [m.id]);
 
@@ -89,7 +93,7 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
       role="group"
       aria-label={title}
       data-approval-card
-      className="rounded-lg border border-accent/60 bg-bg shadow-[0_0_0_3px_var(--accent-soft)] outline-none focus-visible:border-accent"
+      className="overflow-hidden rounded-lg border border-accent/60 bg-bg shadow-[0_0_0_3px_var(--accent-soft)] outline-none focus-visible:border-accent"
     >
       <div className="flex items-start gap-2.5 px-3.5 pt-3">
         <span className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent" aria-hidden="true">
