@@ -7,8 +7,6 @@
  * the time to open a conversation of 1,000 messages with tool cards; and takes screenshots of the
  * assistant's views in both themes (PLUGBOARD_SHOTS_DIR, else e2e/screenshots/).
  */
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { spawnModelServer, type ModelServerProcess } from '../test/model-server/process';
 import * as m from './assistant-figures';
@@ -16,9 +14,9 @@ import * as a from './assistant-scenarios';
 import { composer, openApp } from './scenarios';
 import { saveFigures } from './support/figures';
 import { seedLongConversation } from './support/seed';
-import { REPO, startServe, type Served } from './support/serve';
+import { startServe, type Served } from './support/serve';
+import { shootBothThemes } from './support/shots';
 
-const SHOTS = process.env.PLUGBOARD_SHOTS_DIR ?? path.join(REPO, 'e2e', 'screenshots');
 const figures: Record<string, number> = {};
 let served: Served;
 let model: ModelServerProcess;
@@ -49,18 +47,7 @@ test.afterAll(async () => {
   saveFigures('assistant', figures);
 });
 
-async function shoot(name: string, fn: () => Promise<void>): Promise<void> {
-  mkdirSync(SHOTS, { recursive: true });
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /dark/ : /^(?!.*dark)/);
-    await fn();
-    // Colours fade between themes: the picture waits until no transition runs any more.
-    await expect.poll(() => page.evaluate(() => document.getAnimations().filter((x) => x instanceof CSSTransition && x.playState === 'running').length)).toBe(0);
-    await page.screenshot({ path: path.join(SHOTS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+const shoot = (name: string, fn: () => Promise<void>): Promise<void> => shootBothThemes(page, name, fn);
 
 test('without a model, a plain message gets the Connect-a-model card; a suggested tool opens its form', async () => {
   await a.newConversation(page);

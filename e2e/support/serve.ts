@@ -19,7 +19,8 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-function cli(args: string[], dataDir: string): void {
+/** Runs the `plugboard` CLI on the data directory; throws with its stderr when it fails. */
+export function cli(args: string[], dataDir: string): void {
   const r = spawnSync(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), ...args, '--data-dir', dataDir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`plugboard ${args.join(' ')} failed: ${r.stderr}`);
 }

@@ -25,7 +25,7 @@ interface UiState extends Persisted {
   focusComposerTick: number;
 }
 
-export type SettingsSection = 'models' | 'appearance';
+export type SettingsSection = 'models' | 'assistant' | 'appearance';
 
 export interface SettingsView {
   section: SettingsSection;

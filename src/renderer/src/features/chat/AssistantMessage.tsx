@@ -44,7 +44,11 @@ export const AssistantMessage = memo(function AssistantMessage({ m }: { m: ChatM
             {m.model && <span aria-hidden="true">·</span>}
             {usage && (
               <>
-                <span className="tabular-nums" title="Tokens the model read (the conversation and the tools) and wrote">
+                <span
+                  className="tabular-nums"
+                  title={`Tokens the model read (the conversation and the tools) and wrote${m.usage?.estimated ? '; estimated (about 4 characters a token): the provider gave no counts' : ''}`}
+                  data-usage
+                >
                   {usage} tokens
                 </span>
                 <span aria-hidden="true">·</span>

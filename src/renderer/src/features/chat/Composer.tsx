@@ -16,6 +16,7 @@ import { convOf, useChat } from '../../stores/chat/state';
 import { hasParameters, inlineCommand, loadPalette, searchPalette, usePalette } from '../../stores/palette';
 import { useUi } from '../../stores/ui';
 import { PassthroughBanner } from '../passthrough/PassthroughBanner';
+import { ConversationTokens } from './ConversationTokens';
 import { ModelPicker } from './ModelPicker';
 import { optionId, Palette, PALETTE_ID } from './Palette';
 import { ToolFormDialog } from './ToolFormDialog';
@@ -162,6 +163,7 @@ export function Composer(): JSX.Element {
                 <Kbd>Enter</Kbd> new line
               </span>
             </p>
+            <ConversationTokens />
             {running && (
               <Button size="sm" variant="secondary" icon="stop" aria-label="Stop" title="Stop the running turn" onClick={() => void cancelRunning()}>
                 Stop

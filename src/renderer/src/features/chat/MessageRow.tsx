@@ -5,6 +5,7 @@
 import { memo, type JSX } from 'react';
 import { useChat } from '../../stores/chat/state';
 import { AssistantMessage } from './AssistantMessage';
+import { QuestionCard } from './calls/QuestionCard';
 import { ToolCallCard } from './calls/ToolCallCard';
 import { ConnectModelCard } from './ConnectModelCard';
 import { Markdown } from './Markdown';
@@ -16,7 +17,7 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }): JSX.
   if (!m) return null;
   if (m.role === 'user') return <UserMessage m={m} />;
   if (m.role === 'assistant') return <AssistantMessage m={m} />;
-  if (m.role === 'plugin') return m.call ? <ToolCallCard m={m} /> : <PluginMessage m={m} />;
+  if (m.role === 'plugin') return m.call?.builtin === 'ask_user' ? <QuestionCard m={m} /> : m.call ? <ToolCallCard m={m} /> : <PluginMessage m={m} />;
   if (m.card?.type === 'connect-model') return <ConnectModelCard m={m} />;
   return (
     <article className="flex gap-2 rounded-md border border-dashed border-line px-3 py-2 text-xs text-fg-muted" aria-label="Note" data-message-id={m.id} data-role="system">

@@ -4,36 +4,14 @@
  * lists can be picked with a click. The key field never shows a stored key: leave it empty to
  * keep it, or remove it explicitly.
  */
-import { useId, useState, type FormEvent, type JSX, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type JSX } from 'react';
 import { PROVIDER_KINDS, PROVIDER_TITLES, type ModelCheck, type ProviderKind } from '../../../../shared/assistant';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { saveModel, testModel, useModels } from '../../stores/models';
+import { control, Field } from './Field';
 import { BASE_URL_HINT, checkDraft, checkText, MODEL_HINT, nameOf, saveInput, testInput, withProvider, type DraftErrors, type ModelDraft } from './model-form';
-
-const control = 'w-full rounded-md border border-line-strong bg-bg px-2 py-1 text-[13px] text-fg placeholder:text-fg-subtle focus-visible:border-accent aria-[invalid=true]:border-bad';
-
-function Field({ label, hint, error, children, id }: { label: string; hint?: ReactNode; error?: string; children: ReactNode; id: string }): JSX.Element {
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className="text-xs font-medium text-fg">
-        {label}
-      </label>
-      {children}
-      {hint && (
-        <p id={`${id}-hint`} className="text-[11.5px] text-fg-subtle">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${id}-err`} className="text-[11.5px] text-bad">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 type Tested = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; check: ModelCheck } | { state: 'failed'; message: string };
 

@@ -1,13 +1,16 @@
 /**
- * Settings → Models: the models the person connected, which one answers by default, and each
- * one's test, edit and removal; the form to add or edit one (ModelForm.tsx).
+ * Settings → Models: the models the person connected, which one answers by default, each one's
+ * test, edit and removal, and the tokens its answers took; the form to add or edit one
+ * (ModelForm.tsx).
  */
 import { useEffect, useState, type JSX } from 'react';
 import { PROVIDER_TITLES, type ModelView } from '../../../../shared/assistant';
 import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
+import { loadModelUsage, useAssistantSettings } from '../../stores/assistant-settings';
 import { discoverModels, loadModels, removeModel, setDefaultModel, testModel, useModels } from '../../stores/models';
+import { totalsText } from '../chat/answer-text';
 import { checkText, draftOf, newDraft, type ModelDraft } from './model-form';
 import { ModelForm } from './ModelForm';
 
@@ -18,6 +21,7 @@ type RowNote = { ok: boolean; text: string } | 'testing' | null;
 function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Element {
   const [note, setNote] = useState<RowNote>(null);
   const [confirming, setConfirming] = useState(false);
+  const used = useAssistantSettings((s) => s.usage?.find((u) => u.model === m.name));
   const test = async (): Promise<void> => {
     setNote('testing');
     const r = await testModel({ name: m.name });
@@ -63,6 +67,10 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
         </dd>
         <dt className="text-fg-subtle">API key</dt>
         <dd className="text-fg-muted">{m.hasKey ? 'stored' : 'none'}</dd>
+        <dt className="text-fg-subtle">Used</dt>
+        <dd className="text-fg-muted tabular-nums" data-model-usage title="Over every conversation; ≈ where the server gave no counts and these are estimates">
+          {used ? totalsText(used) : 'no answers yet'}
+        </dd>
       </dl>
       {confirming && (
         <div role="alert" className="mt-2 flex items-center gap-2 rounded-md border border-bad/30 bg-bad-soft px-2.5 py-1.5 text-xs text-fg">
@@ -97,6 +105,7 @@ export function ModelsSection({ startAdding }: { startAdding: boolean }): JSX.El
   useEffect(() => {
     void loadModels();
     void discoverModels();
+    void loadModelUsage();
   }, []);
   // "Add a model" from elsewhere while Settings is open starts the form too.
   useEffect(() => {

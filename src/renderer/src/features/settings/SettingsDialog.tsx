@@ -1,7 +1,7 @@
 /**
- * The Settings view: a dialog with its sections listed on the left (Models, Appearance). Opened
- * from the toolbar's gear, by Mod+, and from the "Connect a model" card and the composer's model
- * picker; Escape or Close closes it.
+ * The Settings view: a dialog with its sections listed on the left (Models, Assistant,
+ * Appearance). Opened from the toolbar's gear, by Mod+, and from the "Connect a model" card and
+ * the composer's model picker; Escape or Close closes it.
  */
 import type { JSX } from 'react';
 import { Button } from '../../components/Button';
@@ -9,10 +9,12 @@ import { Dialog } from '../../components/Dialog';
 import { Icon, type IconName } from '../../components/Icon';
 import { closeSettings, setSettingsSection, useUi, type SettingsSection } from '../../stores/ui';
 import { AppearanceSection } from './AppearanceSection';
+import { AssistantSection } from './AssistantSection';
 import { ModelsSection } from './ModelsSection';
 
 const SECTIONS: Array<{ key: SettingsSection; label: string; icon: IconName }> = [
   { key: 'models', label: 'Models', icon: 'sparkle' },
+  { key: 'assistant', label: 'Assistant', icon: 'wrench' },
   { key: 'appearance', label: 'Appearance', icon: 'sun' },
 ];
 
@@ -43,6 +45,7 @@ export function SettingsDialog(): JSX.Element | null {
         </nav>
         <div className="min-w-0 flex-1">
           {view.section === 'models' && <ModelsSection startAdding={view.addModel} />}
+          {view.section === 'assistant' && <AssistantSection />}
           {view.section === 'appearance' && <AppearanceSection />}
         </div>
       </div>

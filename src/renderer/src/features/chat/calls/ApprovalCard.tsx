@@ -15,9 +15,7 @@ import { approveCall } from '../../../stores/chat/model-actions';
 import { ensurePalette, findTool, usePalette } from '../../../stores/palette';
 import { fieldsOf, toArgs, valuesFrom, WHOLE, type FormValues } from '../schema-form';
 import { SchemaField } from '../SchemaField';
-
-/** Cards focused already: a row scrolled out and back in mounts again, and must not take focus twice. */
-const focused = new Set<string>();
+import { useFocusOnce } from './focus-once';
 
 const ANSWERS: Array<{ decision: ApprovalDecision; label: string; variant: 'primary' | 'secondary' | 'danger' }> = [
   { decision: 'once', label: 'Allow once', variant: 'primary' },
@@ -52,14 +50,7 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
   useEffect(() => {
     if (!edited) setValues(valuesFrom(fields, args));
   }, [fields, args, edited]);
-  useEffect(() => {
-    if (focused.has(m.id)) return;
-    focused.add(m.id);
-    // Not from under someone typing their next message: Tab and the Stop button still reach it.
-    const at = document.activeElement;
-    if ((at instanceof HTMLTextAreaElement || at instanceof HTMLInputElement) && at.value !== '' && !card.current?.contains(at)) return;
-    card.current?.focus({ preventScroll: true });
-  }, [m.id]);
+  useFocusOnce(m.id, card);
 
   const answer = async (decision: ApprovalDecision): Promise<void> => {
     let sent: Record<string, unknown> | undefined;
