@@ -76,6 +76,11 @@ test('a plugin’s enricher adds to what the model reads; the note under the mes
   // Tokens: per answer and for the conversation, both estimates.
   await expect(a.lastAnswer(page).locator('[data-usage]')).toHaveText(/^≈[\d,]+ in · ≈[\d,]+ out tokens$/);
   await expect(page.locator('[data-conversation-tokens]')).toHaveText(/^≈[\d,]+ tokens$/);
+  // What the request carried, folded under the answer: the tools offered, ask_user among them.
+  await a.lastAnswer(page).getByRole('button', { name: /^\d+ tools offered$/ }).click();
+  const details = a.lastAnswer(page).locator('[data-request-body]');
+  await expect(details).toContainText('ask_user');
+  await expect(details).toContainText(/about [\d,]+ tokens/);
   await shoot('enrichment-note', async () => {
     await expect(note.locator('pre')).toBeVisible();
   });
@@ -144,7 +149,7 @@ test('Stop while a question waits ends the turn, and the card says it was not an
   await expect(a.stopButton(page)).toBeHidden();
 });
 
-test('Settings → Assistant shows the step cap and the budgets, refuses what is out of range, and keeps what is saved', async () => {
+test('Settings → Assistant shows the step cap and the budgets, refuses what is out of range, keeps what is saved, and the next request follows it', async () => {
   let dialog = await a.openSettings(page);
   // Models first: each row says what its answers took, over every conversation.
   await expect(dialog.locator('[data-model="Scripted"] [data-model-usage]')).toHaveText(/^≈[\d,]+ tokens \([\d,]+ in · [\d,]+ out\)$/);
@@ -160,20 +165,27 @@ test('Settings → Assistant shows the step cap and the budgets, refuses what is
   await expect(steps).toHaveAttribute('aria-invalid', 'true');
   await expect(form).toContainText('A whole number from 1 to 50.');
   await steps.fill('12');
-  await form.getByLabel('Tools offered at most').fill('64');
+  await form.getByLabel('Tools offered at most').fill('4');
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form.locator('[data-saved="ok"]')).toContainText('Saved');
   await shoot('settings-assistant', async () => {
     await expect(form).toBeVisible();
   });
   await a.closeSettings(page);
+  // The next request carries at most 4 of the exposed tools (and find_tools for the rest).
+  await a.script(model, { type: 'reply', text: ['Fine.'] });
+  await a.newConversation(page);
+  await a.ask(page, 'Count to three');
+  await expect(a.lastAnswer(page)).toContainText('Fine.', { timeout: 15_000 });
+  await a.lastAnswer(page).getByRole('button', { name: /^[1-4] of \d+ tools offered$/ }).click();
+  await expect(a.lastAnswer(page).locator('[data-request-body]')).toContainText('find_tools');
   // After a reload the form reads them from the server again.
   await page.reload();
   await openApp(page);
   dialog = await a.openSettings(page);
   await dialog.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Assistant' }).click();
   await expect(steps).toHaveValue('12');
-  await expect(form.getByLabel('Tools offered at most')).toHaveValue('64');
+  await expect(form.getByLabel('Tools offered at most')).toHaveValue('4');
   await form.getByRole('button', { name: 'Use the defaults' }).click();
   await form.getByRole('button', { name: 'Save' }).click();
   await expect(form.locator('[data-saved="ok"]')).toContainText('Saved');

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ASSISTANT_SETTINGS, type Enrichment } from '../../src/shared/assistant';
 import type { ChatMessage } from '../../src/shared/contract';
 import { tokensOf } from '../../src/shared/token-totals';
-import { totalsText, usageText } from '../../src/renderer/src/features/chat/answer-text';
+import { requestSummary, totalsText, usageText } from '../../src/renderer/src/features/chat/answer-text';
 import { enrichmentSummary } from '../../src/renderer/src/features/chat/enrichment-text';
 import { checkAssistantDraft, draftOf } from '../../src/renderer/src/features/settings/assistant-form';
 
@@ -60,5 +60,16 @@ describe('Settings → Assistant', () => {
     });
     // 0 is a valid budget for the instructions: it leaves them out.
     expect(checkAssistantDraft({ ...draftOf(saved), instructionsTokens: '0' }, saved)).toEqual({ ok: true, change: { instructionsTokens: 0 } });
+  });
+});
+
+describe('a request’s details', () => {
+  const info = (tools: string[], toolsTotal: number) => ({ tools, toolsTotal, instructionsFrom: [], instructionsLeftOut: [], estimatedTokens: 100 });
+
+  it('counts the plugins’ tools offered, and out of how many when the budget chose among them', () => {
+    expect(requestSummary(info(['a__x', 'b__y', 'ask_user'], 2))).toBe('2 tools offered');
+    expect(requestSummary(info(['a__x', 'ask_user', 'find_tools'], 40))).toBe('1 of 40 tools offered');
+    expect(requestSummary(info(['ask_user'], 0))).toBe('0 tools offered');
+    expect(requestSummary(info(['a__x', 'ask_user'], 1))).toBe('1 tool offered');
   });
 });

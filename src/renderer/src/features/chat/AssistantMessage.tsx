@@ -13,6 +13,7 @@ import { usageText } from './answer-text';
 import { Markdown } from './Markdown';
 import { PlainText } from './PlainText';
 import { MARKDOWN_MAX_CHARS } from './PluginOutput';
+import { RequestDetails } from './RequestDetails';
 import { RetryBar } from './RetryBar';
 import { Timestamp } from './Timestamp';
 
@@ -55,6 +56,12 @@ export const AssistantMessage = memo(function AssistantMessage({ m }: { m: ChatM
               </>
             )}
             <Timestamp at={m.createdAt} />
+            {m.request && (
+              <>
+                <span aria-hidden="true">·</span>
+                <RequestDetails request={m.request} id={m.id} />
+              </>
+            )}
             {m.text && (
               <span className="opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
                 <CopyButton text={() => m.text} title="Copy the answer" />

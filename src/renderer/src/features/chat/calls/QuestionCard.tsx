@@ -103,16 +103,17 @@ export const QuestionCard = memo(function QuestionCard({ m }: { m: ChatMessage }
         tabIndex={-1}
         role="group"
         aria-label={q?.question ?? 'The model’s question'}
-        className={`overflow-hidden rounded-lg border bg-bg outline-none ${waiting ? 'border-accent/60 shadow-[0_0_0_3px_var(--accent-soft)]' : 'border-line'}`}
+        className={`overflow-hidden rounded-lg border outline-none ${waiting ? 'border-accent/60 bg-bg shadow-[0_0_0_3px_var(--accent-soft)]' : 'border-line bg-subtle'}`}
       >
-        <div className="flex items-start gap-2.5 px-3.5 py-3">
+        {/* Compact once answered, like a finished tool call: the question and the answer. */}
+        <div className={`flex items-start gap-2.5 px-3.5 ${waiting ? 'py-3' : 'py-2'}`}>
           <span className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent" aria-hidden="true">
             <Icon name="help" size={14} />
           </span>
-          <div className="min-w-0 flex-1 space-y-2.5">
+          <div className={`min-w-0 flex-1 ${waiting ? 'space-y-2.5' : 'space-y-0.5'}`}>
             <div>
-              <p className="text-[11px] font-medium tracking-wide text-fg-subtle uppercase">The model asks</p>
-              <p className="text-[13.5px] leading-relaxed font-medium break-words whitespace-pre-wrap text-fg">{q?.question ?? '(the question was not valid)'}</p>
+              {waiting && <p className="text-[11px] font-medium tracking-wide text-fg-subtle uppercase">The model asks</p>}
+              <p className={`leading-relaxed font-medium break-words whitespace-pre-wrap text-fg ${waiting ? 'text-[13.5px]' : 'text-[13px]'}`}>{q?.question ?? '(the question was not valid)'}</p>
             </div>
             {waiting && q && (q.choices?.length ? <Choices q={q} busy={busy} send={(a) => void send(a)} /> : <Words busy={busy} box={box} send={(a) => void send(a)} />)}
             {busy && (

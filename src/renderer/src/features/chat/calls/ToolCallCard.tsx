@@ -14,6 +14,7 @@ import { setCardOpen, useCards } from '../../../stores/cards';
 import { usePlugins } from '../../../stores/plugins';
 import { FailureActions } from '../../plugins/FailureActions';
 import { PluginOutput } from '../PluginOutput';
+import { RequestDetails } from '../RequestDetails';
 import { RetryBar } from '../RetryBar';
 import { ApprovalCard } from './ApprovalCard';
 import { argsLine, callPhase, cutNote, decidedBy, formatDuration, PHASE_LABEL, type CallPhase } from './call-text';
@@ -110,6 +111,11 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
             </p>
           )}
           {m.keepSession && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
+          {m.request && (
+            <div className="flex flex-wrap">
+              <RequestDetails request={m.request} id={m.id} />
+            </div>
+          )}
         </div>
       )}
     </div>,
