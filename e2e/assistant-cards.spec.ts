@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { spawnModelServer, type ModelServerProcess } from '../test/model-server/process';
 import * as a from './assistant-scenarios';
-import { openApp } from './scenarios';
+import { lastPluginMessage, openApp, send } from './scenarios';
 import { cli, REPO, startServe, type Served } from './support/serve';
 import { shootBothThemes } from './support/shots';
 
@@ -21,7 +21,10 @@ let page: Page;
 
 test.describe.configure({ mode: 'serial' });
 
-/** A JSON-RPC plugin whose `enrich_prompt` appends "[with context from enricher]" to each message. */
+/**
+ * A JSON-RPC plugin whose `enrich_prompt` appends "[with context from enricher]" to each message,
+ * and whose `echo` is a user command it keeps from models.
+ */
 function installEnricher(dataDir: string): void {
   const dir = path.join(path.dirname(dataDir), 'enricher');
   mkdirSync(dir, { recursive: true });
@@ -33,7 +36,12 @@ function installEnricher(dataDir: string): void {
     protocol: 'jsonrpc',
     command: ['node', 'plugin.mjs'],
     prompt_enrichment: true,
-    functions: [{ name: 'enrich_prompt', description: 'Adds context to a message', parameters: { type: 'object', properties: { prompt: { type: 'string' } } } }],
+    functions: [
+      { name: 'enrich_prompt', description: 'Adds context to a message', parameters: { type: 'object', properties: { prompt: { type: 'string' } } } },
+      { name: 'echo', description: 'Says it back', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+    ],
+    // A command for the person only: neither it nor its result may reach a model.
+    user_commands: [{ name: 'echo', description: 'Says it back', share_with_model: false }],
   };
   writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
   cli(['plugins', 'install', dir], dataDir);
@@ -84,6 +92,20 @@ test('a plugin’s enricher adds to what the model reads; the note under the mes
   await shoot('enrichment-note', async () => {
     await expect(note.locator('pre')).toBeVisible();
   });
+});
+
+test('a command its plugin keeps from models says so, and the model never reads it or its result', async () => {
+  await a.newConversation(page);
+  await send(page, '/enricher:echo text=PIN-4411');
+  await expect(lastPluginMessage(page)).toContainText('PIN-4411', { timeout: 15_000 });
+  await expect(lastPluginMessage(page).locator('[data-unshared]')).toHaveText('not shared with models');
+  await expect(page.locator('article[data-role="user"]').last()).toContainText('not shared with models');
+  await a.script(model, { type: 'reply', text: ['Nothing to see.'] });
+  await a.ask(page, 'What did I run?');
+  await expect(a.lastAnswer(page)).toContainText('Nothing to see.', { timeout: 15_000 });
+  const sent = JSON.stringify((await model.modelCalls()).at(-1)?.body);
+  expect(sent).toContain('What did I run?');
+  expect(sent).not.toContain('PIN-4411');
 });
 
 test('the model asks: a choice answers with one click, several with Send answer, words with Enter; the model gets each answer, and a reload keeps them', async () => {

@@ -67,6 +67,11 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         {m.tool && <code className="font-mono text-[11.5px] text-fg-muted">{m.tool}</code>}
         {hasArgs && <Args args={m.args ?? {}} />}
         <Status status={status} />
+        {m.unshared && (
+          <span className="text-[11px] text-fg-subtle" title="The plugin keeps this command and its result from models" data-unshared>
+            not shared with models
+          </span>
+        )}
         <span className="ml-auto flex items-center gap-1">
           {m.text && status !== 'streaming' && (
             <span className="opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">

@@ -25,6 +25,7 @@ export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }):
       </div>
       <div className="mt-0.5 flex items-center gap-2 px-1 text-[11px] text-fg-subtle">
         {m.passthrough && <span>passthrough</span>}
+        {m.unshared && <span title="Its plugin keeps this command and its result from models">not shared with models</span>}
         {local?.state === 'sending' && <span>Sending…</span>}
         {local?.state !== 'sending' && <Timestamp at={m.createdAt} />}
       </div>
