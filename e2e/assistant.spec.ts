@@ -42,8 +42,7 @@ test.beforeAll(async ({ browser }) => {
 
 test.afterAll(async () => {
   await page?.close();
-  await served?.stop();
-  await model?.stop();
+  await Promise.all([served?.stop(), model?.stop()]);
   saveFigures('assistant', figures);
 });
 
@@ -122,7 +121,8 @@ test('connects the scripted model in Settings; Test connection says the latency,
 });
 
 test('asks, answers the approval card, watches the output stream into the card and the answer after it, and finds it all after a reload', async () => {
-  await a.script(model, { type: 'reply', toolCalls: [{ name: 'stress__count', arguments: { n: 5, delay_ms: 120 } }] }, { type: 'reply', text: ['The plugin ', 'counted ', 'to five, ', 'one line ', 'each.'], chunkDelayMs: 80 });
+  // Paced (the plugin's lines and the model's chunks) so that even a busy machine shows each in parts.
+  await a.script(model, { type: 'reply', toolCalls: [{ name: 'stress__count', arguments: { n: 5, delay_ms: 250 } }] }, { type: 'reply', text: ['The plugin ', 'counted ', 'to five, ', 'one line ', 'each.'], chunkDelayMs: 200 });
   await a.newConversation(page);
   await a.ask(page, 'Count to five, slowly');
   const card = a.approvalCard(page);
