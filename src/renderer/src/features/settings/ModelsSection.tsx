@@ -14,7 +14,7 @@ import { totalsText } from '../chat/answer-text';
 import { checkText, draftOf, newDraft, type ModelDraft } from './model-form';
 import { ModelForm } from './ModelForm';
 
-const SHORT_TITLE = { 'openai-compatible': 'OpenAI-compatible', openai: 'OpenAI', anthropic: 'Anthropic' } as const;
+const SHORT_TITLE = { 'openai-compatible': 'OpenAI-compatible', openai: 'OpenAI', anthropic: 'Anthropic', 'agent-plugin': 'Agent plugin' } as const;
 
 type RowNote = { ok: boolean; text: string } | 'testing' | null;
 
@@ -22,6 +22,8 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
   const [note, setNote] = useState<RowNote>(null);
   const [confirming, setConfirming] = useState(false);
   const used = useAssistantSettings((s) => s.usage?.find((u) => u.model === m.name));
+  // An installed agent plugin is listed as a model: nothing here to test, edit or remove.
+  const agent = m.provider === 'agent-plugin';
   const test = async (): Promise<void> => {
     setNote('testing');
     const r = await testModel({ name: m.name });
@@ -37,36 +39,44 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
         <span className="min-w-0 truncate text-[13px] font-semibold text-fg">{m.name}</span>
         {m.isDefault && <span className="shrink-0 rounded-full bg-accent-soft px-1.5 py-px text-[10.5px] font-medium text-accent">Default</span>}
         <span className="flex-1" />
-        <div className="flex shrink-0 items-center gap-0.5">
-          {!m.isDefault && (
-            <Button size="sm" variant="ghost" aria-label={`Make ${m.name} the default`} onClick={() => void act(setDefaultModel(m.name))}>
-              Make default
+        {agent ? (
+          <span className="shrink-0 text-[11px] text-fg-subtle">An installed plugin: choose it in the composer; uninstall the plugin to remove it.</span>
+        ) : (
+          <div className="flex shrink-0 items-center gap-0.5">
+            {!m.isDefault && (
+              <Button size="sm" variant="ghost" aria-label={`Make ${m.name} the default`} onClick={() => void act(setDefaultModel(m.name))}>
+                Make default
+              </Button>
+            )}
+            <Button size="sm" variant="ghost" icon="plug" aria-label={`Test ${m.name}`} disabled={note === 'testing'} onClick={() => void test()}>
+              Test
             </Button>
-          )}
-          <Button size="sm" variant="ghost" icon="plug" aria-label={`Test ${m.name}`} disabled={note === 'testing'} onClick={() => void test()}>
-            Test
-          </Button>
-          <Button size="sm" variant="ghost" icon="pencil" aria-label={`Edit ${m.name}`} onClick={onEdit}>
-            Edit
-          </Button>
-          <Button size="sm" variant="ghost" icon="trash" aria-label={`Remove ${m.name}`} onClick={() => setConfirming(true)}>
-            Remove
-          </Button>
-        </div>
+            <Button size="sm" variant="ghost" icon="pencil" aria-label={`Edit ${m.name}`} onClick={onEdit}>
+              Edit
+            </Button>
+            <Button size="sm" variant="ghost" icon="trash" aria-label={`Remove ${m.name}`} onClick={() => setConfirming(true)}>
+              Remove
+            </Button>
+          </div>
+        )}
       </div>
       <dl className="mt-0.5 grid grid-cols-[auto_1fr] gap-x-3 text-xs">
         <dt className="text-fg-subtle">Provider</dt>
-        <dd className="min-w-0 truncate text-fg-muted" title={PROVIDER_TITLES[m.provider]}>
+        <dd className="min-w-0 truncate text-fg-muted" title={m.provider === 'agent-plugin' ? 'A Mehrhof agent plugin: it runs its model and asks Plugboard for tools' : PROVIDER_TITLES[m.provider]}>
           {SHORT_TITLE[m.provider]}
         </dd>
-        <dt className="text-fg-subtle">Model</dt>
+        <dt className="text-fg-subtle">{agent ? 'Plugin' : 'Model'}</dt>
         <dd className="min-w-0 truncate font-mono text-[11.5px] text-fg-muted">{m.model}</dd>
-        <dt className="text-fg-subtle">Address</dt>
-        <dd className="min-w-0 truncate font-mono text-[11.5px] text-fg-muted" title={m.baseURL ?? undefined}>
-          {m.baseURL ?? 'the provider’s own'}
-        </dd>
-        <dt className="text-fg-subtle">API key</dt>
-        <dd className="text-fg-muted">{m.hasKey ? 'stored' : 'none'}</dd>
+        {!agent && (
+          <>
+            <dt className="text-fg-subtle">Address</dt>
+            <dd className="min-w-0 truncate font-mono text-[11.5px] text-fg-muted" title={m.baseURL ?? undefined}>
+              {m.baseURL ?? 'the provider’s own'}
+            </dd>
+            <dt className="text-fg-subtle">API key</dt>
+            <dd className="text-fg-muted">{m.hasKey ? 'stored' : 'none'}</dd>
+          </>
+        )}
         <dt className="text-fg-subtle">Used</dt>
         <dd className="text-fg-muted tabular-nums" data-model-usage title="Over every conversation; ≈ where the server gave no counts and these are estimates">
           {used ? totalsText(used) : 'no answers yet'}

@@ -46,8 +46,10 @@ export function newDraft(firstModel: boolean): ModelDraft {
   return { name: '', provider: 'openai-compatible', baseURL: DEFAULT_BASE_URL['openai-compatible'], model: '', apiKey: '', hasKey: false, removeKey: false, makeDefault: firstModel };
 }
 
+/** The form for a configured model (an agent plugin's row has no Edit: it is a plugin, not a setting). */
 export function draftOf(m: ModelView): ModelDraft {
-  return { previousName: m.name, name: m.name, provider: m.provider, baseURL: m.baseURL ?? '', model: m.model, apiKey: '', hasKey: m.hasKey, removeKey: false, makeDefault: m.isDefault };
+  const provider = m.provider === 'agent-plugin' ? 'openai-compatible' : m.provider;
+  return { previousName: m.name, name: m.name, provider, baseURL: m.baseURL ?? '', model: m.model, apiKey: '', hasKey: m.hasKey, removeKey: false, makeDefault: m.isDefault };
 }
 
 /** Another provider: a base URL that was the old provider's usual one becomes the new one's. */
