@@ -26,6 +26,11 @@ export async function expand(page: Page, id: string): Promise<void> {
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
 }
 
+/** The `/` palette's options (other lists on the page, such as a tool's policy, have options too). */
+export function palette(page: Page): Locator {
+  return page.getByRole('listbox', { name: 'Tools and commands' });
+}
+
 export function composer(page: Page): Locator {
   return page.getByRole('textbox', { name: 'Message' });
 }
@@ -249,11 +254,11 @@ export async function crashAndComeBack(page: Page): Promise<void> {
 /** Types a query after `/` and moves the palette's highlight onto a tool with the arrow keys. */
 async function highlight(page: Page, query: string, command: string): Promise<void> {
   await composer(page).fill(query);
-  await expect(page.getByRole('option', { name: new RegExp(`^${command}`) })).toBeVisible();
-  const names = await page.getByRole('option').allTextContents();
+  await expect(palette(page).getByRole('option', { name: new RegExp(`^${command}`) })).toBeVisible();
+  const names = await palette(page).getByRole('option').allTextContents();
   const at = names.findIndex((n) => n.startsWith(command));
   for (let i = 0; i < at; i++) await composer(page).press('ArrowDown');
-  await expect(page.getByRole('option', { selected: true })).toHaveText(new RegExp(`^${command}`));
+  await expect(palette(page).getByRole('option', { selected: true })).toHaveText(new RegExp(`^${command}`));
 }
 
 /** Tab in the palette completes the highlighted name and runs nothing; Enter runs it. */
@@ -296,24 +301,24 @@ export async function failuresOfferTheFix(page: Page): Promise<void> {
   await expect(refused.getByRole('button', { name: 'Enable Tuned' })).toBeHidden();
 }
 
-/** An MCP server adds a tool while it runs: the palette and the panel show it, no reload. */
+/** An MCP server adds a tool while it runs: the palette and the panel show it (its three tools and the new one), no reload. */
 export async function toolListChangesLive(page: Page): Promise<void> {
   await newConversation(page);
   const box = composer(page);
   await box.fill('/fresh');
-  await expect(page.getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toHaveCount(0);
+  await expect(palette(page).getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toHaveCount(0);
   await box.fill('');
   await send(page, '/mcp-dynamic:add_tool name=fresh');
   await expect(lastPluginMessage(page)).toContainText('added fresh', { timeout: 15_000 });
   await box.fill('/fresh');
-  await expect(page.getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toBeVisible();
+  await expect(palette(page).getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toBeVisible();
   await box.press('Enter');
   await expect(lastPluginMessage(page)).toContainText('I am fresh', { timeout: 15_000 });
-  await expect(pluginRow(page, 'mcp-dynamic')).toContainText('3/3 tools');
+  await expect(pluginRow(page, 'mcp-dynamic')).toContainText('4/4 tools');
   await send(page, '/mcp-dynamic:remove_tool name=fresh');
   await expect(lastPluginMessage(page)).toContainText('removed fresh', { timeout: 15_000 });
   await box.fill('/fresh');
-  await expect(page.getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toHaveCount(0);
+  await expect(palette(page).getByRole('option', { name: /^\/mcp-dynamic:fresh/ })).toHaveCount(0);
   await box.fill('');
 }
 

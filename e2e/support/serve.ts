@@ -19,7 +19,8 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-function cli(args: string[], dataDir: string): void {
+/** Runs the `plugboard` CLI on the data directory; throws with its stderr when it fails. */
+export function cli(args: string[], dataDir: string): void {
   const r = spawnSync(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), ...args, '--data-dir', dataDir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`plugboard ${args.join(' ')} failed: ${r.stderr}`);
 }
@@ -106,12 +107,18 @@ export function claudeConfig(root: string): Buffer {
   return Buffer.from(JSON.stringify({ mcpServers: servers }, null, 2));
 }
 
-export async function startServe(): Promise<Served> {
+export interface ServeOptions {
+  /** Prepares the data directory (plugins installed already) before the server opens it. */
+  prepare?: (dataDir: string) => void | Promise<void>;
+}
+
+export async function startServe(options: ServeOptions = {}): Promise<Served> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
   const dataDir = path.join(root, 'data');
   cli(['plugins', 'install', stressPlugin(root)], dataDir);
   cli(['plugins', 'install', tunedPlugin(root)], dataDir);
   cli(['plugins', 'install', path.join(FIXTURES, 'mcp-dynamic')], dataDir);
+  await options.prepare?.(dataDir);
   const started = Date.now();
   const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
     env: { ...process.env, PLUGBOARD_E2E: '1' },

@@ -131,6 +131,14 @@ export interface AssistantSettings {
 
 export const DEFAULT_ASSISTANT_SETTINGS: AssistantSettings = { maxSteps: 8, maxTools: 40, maxToolTokens: 16_000, instructionsTokens: 4000 };
 
+/** The range each setting accepts: the contract checks it, and Settings says it before saving. */
+export const ASSISTANT_SETTING_LIMITS: Record<keyof AssistantSettings, { min: number; max: number }> = {
+  maxSteps: { min: 1, max: 50 },
+  maxTools: { min: 4, max: 512 },
+  maxToolTokens: { min: 500, max: 200_000 },
+  instructionsTokens: { min: 0, max: 50_000 },
+};
+
 /** Tokens spent, summed (a turn, a conversation, a model). */
 export interface TokenTotals {
   inputTokens: number;

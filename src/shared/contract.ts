@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { AssistantSettings, DiscoveredServer, Enrichment, ModelCheck, ModelsView, NoteCard, PlanView, RequestInfo, RetryInfo, TokenTotals, TokenUsage, ToolCallInfo, ToolPolicy } from './assistant';
-import { PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
+import { ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
@@ -216,13 +216,9 @@ const installSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }),
 ]);
 
+const setting = (key: keyof AssistantSettings) => z.number().int().min(ASSISTANT_SETTING_LIMITS[key].min).max(ASSISTANT_SETTING_LIMITS[key].max);
 const assistantSettingsInput = z
-  .object({
-    maxSteps: z.number().int().min(1).max(50),
-    maxTools: z.number().int().min(4).max(512),
-    maxToolTokens: z.number().int().min(500).max(200_000),
-    instructionsTokens: z.number().int().min(0).max(50_000),
-  })
+  .object({ maxSteps: setting('maxSteps'), maxTools: setting('maxTools'), maxToolTokens: setting('maxToolTokens'), instructionsTokens: setting('instructionsTokens') })
   .partial()
   .strict();
 

@@ -20,6 +20,8 @@ export interface SpawnOptions {
   scriptFile?: string;
   apiKey?: string;
   models?: string[];
+  /** The port to listen on (127.0.0.1); default a free one. */
+  port?: number;
   /** How long the process may take to print its URL. Default 20 s (tsx compiles on start). */
   startTimeoutMs?: number;
 }
@@ -30,13 +32,15 @@ const recordSchema = z.looseObject({
   path: z.string(),
   query: z.record(z.string(), z.string()),
   headers: z.record(z.string(), z.string()),
-  body: z.unknown(),
+  // Absent for a request without a JSON body (a GET): JSON leaves undefined out.
+  body: z.unknown().optional(),
   rawBody: z.string(),
   api: z.enum(['openai', 'anthropic', 'ollama', 'unknown']),
   isModelCall: z.boolean(),
   outcome: z.enum(['pending', 'answered', 'client-closed', 'cut']),
   receivedAt: z.number(),
   answeredAt: z.number().optional(),
+  chunksSentAt: z.array(z.number()),
 });
 
 /** Talks to a running server's control endpoint, wherever it runs. */
@@ -65,7 +69,8 @@ export class ModelServerClient {
   }
 
   async requests(): Promise<RecordedRequest[]> {
-    return z.object({ requests: z.array(recordSchema) }).parse(await this.call('GET', '/__requests')).requests;
+    const { requests } = z.object({ requests: z.array(recordSchema) }).parse(await this.call('GET', '/__requests'));
+    return requests.map((r) => ({ ...r, body: r.body }));
   }
 
   async modelCalls(): Promise<RecordedRequest[]> {
@@ -113,6 +118,7 @@ export async function spawnModelServer(options: SpawnOptions = {}): Promise<Mode
   if (options.scriptFile !== undefined) args.push('--script', options.scriptFile);
   if (options.apiKey !== undefined) args.push('--api-key', options.apiKey);
   if (options.models !== undefined) args.push('--models', options.models.join(','));
+  if (options.port !== undefined) args.push('--port', String(options.port));
   const child = spawn(process.execPath, args, { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
   let url: string;
   try {

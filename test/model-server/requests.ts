@@ -30,6 +30,12 @@ export interface RecordedRequest {
    */
   readonly receivedAt: number;
   answeredAt?: number;
+  /**
+   * The wall clock (Date.now(), ms) when each chunk of a streamed answer was handed to the socket:
+   * comparable across processes on this machine, for latency figures measured in another one
+   * (the end-to-end tests time a token from here to the screen).
+   */
+  readonly chunksSentAt: number[];
 }
 
 export interface OfferedTool {

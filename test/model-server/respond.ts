@@ -73,6 +73,8 @@ export interface StreamOptions {
   headers: Record<string, string>;
   /** Called just before the socket is destroyed on purpose. */
   onCut: () => void;
+  /** Called as each chunk frame has been handed to the socket. */
+  onChunk?: () => void;
 }
 
 export async function sendStream(o: StreamOptions): Promise<void> {
@@ -88,7 +90,10 @@ export async function sendStream(o: StreamOptions): Promise<void> {
     if (closed.aborted) return;
     if (i === stopAt && stop !== undefined) return interrupt(o, stop);
     await write(res, frame.data);
-    if (frame.chunk) chunks++;
+    if (frame.chunk) {
+      chunks++;
+      o.onChunk?.();
+    }
   }
   res.end();
 }

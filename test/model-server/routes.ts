@@ -103,7 +103,7 @@ async function openaiCall(ctx: RouteContext, x: Exchange, headers: Record<string
   const plan = planReply(s, x.record, 'call_');
   const streamOptions = isObj(body.stream_options) ? body.stream_options : {};
   const wire = { id: rid('chatcmpl-'), model: body.model, created: Math.floor(Date.now() / 1000), includeUsage: streamOptions.include_usage === true };
-  const common = { res: x.res, closed: x.closed, plan, headers, onCut: () => (x.record.outcome = 'cut') };
+  const common = { res: x.res, closed: x.closed, plan, headers, onCut: () => (x.record.outcome = 'cut'), onChunk: () => x.record.chunksSentAt.push(Date.now()) };
   if (body.stream === true) return sendStream({ ...common, ...openaiStream(plan, wire) });
   return sendWhole({ ...common, answer: openaiCompletion(plan, wire), failure: openaiFailure({ type: 'error', error: 'server-error' }, body.model) });
 }
@@ -121,7 +121,7 @@ async function anthropicCall(ctx: RouteContext, x: Exchange, headers: Record<str
   if (s.type === 'error') return sendJson(x.res, anthropicFailure(s), headers);
   const plan = planReply(s, x.record, 'toolu_');
   const wire = { id: rid('msg_'), model: body.model };
-  const common = { res: x.res, closed: x.closed, plan, headers, onCut: () => (x.record.outcome = 'cut') };
+  const common = { res: x.res, closed: x.closed, plan, headers, onCut: () => (x.record.outcome = 'cut'), onChunk: () => x.record.chunksSentAt.push(Date.now()) };
   if (body.stream === true) return sendStream({ ...common, ...anthropicStream(plan, wire) });
   return sendWhole({ ...common, answer: anthropicMessage(plan, wire), failure: anthropicFailure({ type: 'error', error: 'overloaded' }) });
 }

@@ -75,6 +75,17 @@ test('streams OpenAI chunks, with the usage chunk only when asked, then [DONE]',
   expect(without.trimEnd().endsWith('data: [DONE]')).toBe(true);
 });
 
+test('records when each streamed chunk left, on the wall clock, for latency figures in other processes', async ({ modelServer }) => {
+  modelServer.script({ type: 'reply', text: ['a', 'b', 'c'], chunkDelayMs: 20 });
+  const before = Date.now();
+  await (await post(`${modelServer.baseURL}/chat/completions`, { model: 'm', messages: [], stream: true })).text();
+  const sent = modelServer.modelCalls.at(-1)!.chunksSentAt;
+  expect(sent).toHaveLength(3);
+  expect(sent[0]).toBeGreaterThanOrEqual(before);
+  expect(sent[2]! - sent[0]!).toBeGreaterThanOrEqual(35);
+  expect([...sent].sort((x, y) => x - y)).toEqual(sent);
+});
+
 test('a model call with no step left gets a 400 that says so, and is recorded', async ({ modelServer }) => {
   const res = await post(`${modelServer.baseURL}/chat/completions`, { model: 'm', messages: [{ role: 'user', content: 'hello' }] }, { authorization: 'Bearer sk-test' });
   expect(res.status).toBe(400);

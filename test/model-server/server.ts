@@ -215,6 +215,7 @@ export class ModelServer implements IDisposable, RouteContext {
         ...classify(method, url.pathname, headers),
         outcome: 'pending',
         receivedAt: performance.now(),
+        chunksSentAt: [],
       };
       this.records.push(record);
       this.changed();

@@ -1,140 +1,113 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/shared/contract';
 import {
-  anyStreaming,
+  anyRunning,
   hasRunningTurn,
-  heldIn,
-  NO_STREAMING,
+  NO_RUNNING,
+  only,
   runningTurns,
-  withMessage,
+  withFrame,
   withoutConversation,
   withSnapshot,
-  type StreamingIndex,
+  type RunningIndex,
 } from '../../src/renderer/src/stores/chat/running';
 
-const user = (id: string): ChatMessage => ({ id, role: 'user', createdAt: 1, text: 'hi' });
-const reply = (id: string, turnId: string, status: ChatMessage['status']): ChatMessage => ({
-  id,
-  role: 'plugin',
-  createdAt: 2,
-  text: '',
-  pluginId: 'hello',
-  tool: 'count',
-  turnId,
-  status,
-});
+type Frame = [conversationId: string, turnId: string, running: boolean];
 
-/** Folds messages as events bring them, each with its conversation. */
-function fold(events: [conversationId: string, message: ChatMessage][], from: StreamingIndex = NO_STREAMING): StreamingIndex {
-  return events.reduce((index, [c, m]) => withMessage(index, c, m), from);
+/** Folds `turn` frames as events bring them. */
+function fold(frames: Frame[], from: RunningIndex = NO_RUNNING): RunningIndex {
+  return frames.reduce((index, [c, t, r]) => withFrame(index, c, t, r), from);
 }
 
-describe('running turns, from the messages events bring', () => {
-  it('a turn runs from its start until its message ends', () => {
-    const started = fold([['c1', reply('m1', 't1', 'streaming')]]);
+describe('running turns, from the server’s turn frames', () => {
+  it('a turn runs from its first frame to its last, whatever its messages do meanwhile', () => {
+    // A model's turn: framed before the model wrote anything (it thinks), through its prompts.
+    const started = fold([['c1', 't1', true]]);
     expect(runningTurns(started, 'c1')).toEqual(['t1']);
     expect(hasRunningTurn(started, 'c1')).toBe(true);
-    expect(anyStreaming(started)).toBe(true);
-    const ended = fold([['c1', reply('m1', 't1', 'done')]], started);
+    expect(anyRunning(started)).toBe(true);
+    const ended = fold([['c1', 't1', false]], started);
     expect(runningTurns(ended, 'c1')).toEqual([]);
     expect(hasRunningTurn(ended, 'c1')).toBe(false);
-    expect(anyStreaming(ended)).toBe(false);
+    expect(anyRunning(ended)).toBe(false);
   });
 
-  it('a turn with several streaming messages runs until the end of the last one', () => {
-    const both = fold([
-      ['c1', reply('m1', 't1', 'streaming')],
-      ['c1', reply('m2', 't1', 'streaming')],
-    ]);
-    expect(runningTurns(both, 'c1')).toEqual(['t1']);
-    const one = fold([['c1', reply('m1', 't1', 'error')]], both);
-    expect(runningTurns(one, 'c1')).toEqual(['t1']);
-    const none = fold([['c1', reply('m2', 't1', 'cancelled')]], one);
-    expect(runningTurns(none, 'c1')).toEqual([]);
-  });
-
-  it('keeps turns to their own conversation, loaded or not', () => {
+  it('keeps turns to their own conversation, loaded or not, in the order they started', () => {
     const index = fold([
-      ['c1', reply('m1', 't1', 'streaming')],
-      ['c2', reply('m2', 't2', 'streaming')],
-      ['c2', reply('m3', 't3', 'streaming')],
+      ['c1', 't1', true],
+      ['c2', 't2', true],
+      ['c2', 't3', true],
     ]);
     expect(runningTurns(index, 'c1')).toEqual(['t1']);
     expect(runningTurns(index, 'c2')).toEqual(['t2', 't3']);
     expect(hasRunningTurn(index, 'c3')).toBe(false);
+    expect(runningTurns(fold([['c2', 't2', false]], index), 'c2')).toEqual(['t3']);
   });
 
-  it('user messages, system notes and settled replies start nothing', () => {
-    const note: ChatMessage = { id: 's1', role: 'system', createdAt: 3, text: 'No model is connected yet.' };
-    const index = fold([
-      ['c1', user('u1')],
-      ['c1', note],
-      ['c1', reply('m1', 't1', 'done')],
-      // A streaming message without a turn cannot be stopped, so it is not a running turn.
-      ['c1', { ...reply('m2', 't2', 'streaming'), turnId: undefined }],
-    ]);
-    expect(index).toBe(NO_STREAMING);
-    expect(hasRunningTurn(index, 'c1')).toBe(false);
+  it('an end for a turn it never saw start changes nothing (the page opened mid-turn)', () => {
+    expect(fold([['c1', 'unknown', false]])).toBe(NO_RUNNING);
   });
 
-  it('gives back the same index when an event changes nothing, so selectors do not re-render', () => {
-    const index = fold([['c1', reply('m1', 't1', 'streaming')]]);
-    expect(withMessage(index, 'c1', reply('m1', 't1', 'streaming'))).toBe(index);
-    expect(withMessage(index, 'c1', user('u1'))).toBe(index);
-    expect(withSnapshot(index, 'c1', [user('u1'), reply('m1', 't1', 'streaming')])).toBe(index);
-    expect(heldIn(index, { m1: reply('m1', 't1', 'streaming') })).toBe(index);
+  it('gives back the same index when a frame changes nothing, so selectors do not re-render', () => {
+    const index = fold([['c1', 't1', true]]);
+    expect(withFrame(index, 'c1', 't1', true)).toBe(index);
+    expect(withFrame(index, 'c1', 't9', false)).toBe(index);
+    expect(withSnapshot(index, 'c1', ['t1'])).toBe(index);
+    expect(withSnapshot(index, 'c2', [])).toBe(index);
     expect(withoutConversation(index, 'c2')).toBe(index);
+    expect(only(index, () => true)).toBe(index);
+  });
+
+  it('leaves the index it was given as it was: the store swaps indexes, it does not edit one', () => {
+    const before = fold([['c1', 't1', true]]);
+    fold([['c1', 't1', false], ['c1', 't2', true]], before);
+    expect(runningTurns(before, 'c1')).toEqual(['t1']);
   });
 });
 
 describe('running turns, from a snapshot', () => {
-  it('takes the conversation’s streaming messages from the snapshot and leaves other conversations alone', () => {
+  it('takes the conversation’s running turns from the snapshot and leaves other conversations alone', () => {
     const before = fold([
-      ['c1', reply('stale', 't0', 'streaming')],
-      ['c2', reply('m9', 't9', 'streaming')],
+      ['c1', 'stale', true],
+      ['c2', 't9', true],
     ]);
-    const after = withSnapshot(before, 'c1', [user('u1'), reply('stale', 't0', 'done'), reply('m1', 't1', 'streaming')]);
+    const after = withSnapshot(before, 'c1', ['t1']);
     expect(runningTurns(after, 'c1')).toEqual(['t1']);
     expect(runningTurns(after, 'c2')).toEqual(['t9']);
-    // The input is left as it was: the store swaps indexes, it does not edit one.
-    expect(runningTurns(before, 'c1')).toEqual(['t0']);
   });
 
-  it('a snapshot with nothing streaming ends what ran in that conversation (events were missed)', () => {
-    const before = fold([['c1', reply('m1', 't1', 'streaming')]]);
-    const after = withSnapshot(before, 'c1', [user('u1'), reply('m1', 't1', 'done')]);
+  it('a snapshot with nothing running ends what ran in that conversation (its frames were missed)', () => {
+    const before = fold([['c1', 't1', true]]);
+    const after = withSnapshot(before, 'c1', []);
     expect(hasRunningTurn(after, 'c1')).toBe(false);
-    expect(anyStreaming(after)).toBe(false);
+    expect(anyRunning(after)).toBe(false);
   });
 
-  it('a turn seen only in a snapshot runs until its end event', () => {
-    const opened = withSnapshot(NO_STREAMING, 'c1', [user('u1'), reply('m1', 't1', 'streaming')]);
+  it('a turn seen only in a snapshot (a prompt waiting when the window reloaded) runs until its end frame', () => {
+    const opened = withSnapshot(NO_RUNNING, 'c1', ['t1']);
     expect(runningTurns(opened, 'c1')).toEqual(['t1']);
-    expect(hasRunningTurn(fold([['c1', reply('m1', 't1', 'done')]], opened), 'c1')).toBe(false);
+    expect(hasRunningTurn(fold([['c1', 't1', false]], opened), 'c1')).toBe(false);
   });
 });
 
-describe('running turns, when the page lets messages go', () => {
-  it('keeps only what the page still holds as streaming', () => {
-    const index = fold([
-      ['c1', reply('kept', 't1', 'streaming')],
-      ['c2', reply('gone', 't2', 'streaming')],
-      ['c3', reply('settled', 't3', 'streaming')],
-    ]);
-    const held = heldIn(index, { kept: reply('kept', 't1', 'streaming'), settled: reply('settled', 't3', 'done') });
-    expect(runningTurns(held, 'c1')).toEqual(['t1']);
-    expect(hasRunningTurn(held, 'c2')).toBe(false);
-    expect(hasRunningTurn(held, 'c3')).toBe(false);
-  });
-
+describe('running turns, when the page lets conversations go', () => {
   it('a deleted conversation runs nothing, and the others keep running', () => {
     const index = fold([
-      ['c1', reply('m1', 't1', 'streaming')],
-      ['c2', reply('m2', 't2', 'streaming')],
+      ['c1', 't1', true],
+      ['c2', 't2', true],
     ]);
     const after = withoutConversation(index, 'c1');
     expect(hasRunningTurn(after, 'c1')).toBe(false);
     expect(runningTurns(after, 'c2')).toEqual(['t2']);
-    expect(anyStreaming(withoutConversation(after, 'c2'))).toBe(false);
+    expect(anyRunning(withoutConversation(after, 'c2'))).toBe(false);
+  });
+
+  it('after a reconnect only the open conversation’s turns are kept, until its snapshot', () => {
+    const index = fold([
+      ['open', 't1', true],
+      ['other', 't2', true],
+    ]);
+    const kept = only(index, (c) => c === 'open');
+    expect(runningTurns(kept, 'open')).toEqual(['t1']);
+    expect(hasRunningTurn(kept, 'other')).toBe(false);
   });
 });

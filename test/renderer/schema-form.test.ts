@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, initialValues, toArgs, WHOLE, type FormField } from '../../src/renderer/src/features/chat/schema-form';
+import { fieldsOf, initialValues, toArgs, valuesFrom, WHOLE, type FormField } from '../../src/renderer/src/features/chat/schema-form';
 
 const schema = {
   type: 'object',
@@ -98,5 +98,23 @@ describe('toArgs', () => {
     const r = toArgs(whole, { [WHOLE]: '[1, 2]' });
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.errors[WHOLE]).toMatch(/must be a JSON object/);
+  });
+});
+
+describe('a form filled from a call’s arguments (the approval card)', () => {
+  it('shows what the call carries, leaves out what it did not, and gives it back unchanged', () => {
+    const fields = fieldsOf(schema);
+    const args = { name: 'Ada', count: 7, colour: 'red', tags: ['a', 'b'], options: { deep: true } };
+    const values = valuesFrom(fields, args);
+    expect(values).toEqual(expect.objectContaining({ name: 'Ada', count: '7', colour: '0', tags: 'a\nb', loud: false, ratio: '' }));
+    // No defaults are filled in: count's default (3) would change what the model asked for.
+    expect(toArgs(fields, values)).toEqual({ ok: true, args });
+  });
+
+  it('a schema the form cannot read shows the whole arguments as JSON', () => {
+    const fields = fieldsOf({ type: 'array' });
+    const values = valuesFrom(fields, { any: [1, 2] });
+    expect(JSON.parse(String(values[WHOLE]))).toEqual({ any: [1, 2] });
+    expect(toArgs(fields, values)).toEqual({ ok: true, args: { any: [1, 2] } });
   });
 });

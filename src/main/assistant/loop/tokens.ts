@@ -4,8 +4,7 @@
  * BPE tokenizers of OpenAI and Anthropic; each provider (and most local models) has a tokenizer of
  * its own, so an exact count would need one per model. Every estimate is shown as one.
  */
-import type { TokenTotals, TokenUsage } from '../../../shared/assistant';
-import type { ChatMessage } from '../../../shared/contract';
+import type { TokenUsage } from '../../../shared/assistant';
 export const CHARS_PER_TOKEN = 4;
 
 export function estimateTokens(chars: number): number {
@@ -33,14 +32,5 @@ export function declarationTokens(t: { qualifiedName: string; description: strin
   return estimateTokens(chars + t.qualifiedName.length + t.description.length + 48);
 }
 
-/** The tokens a conversation's answers took, summed (an estimate where any count was one). */
-export function tokensOf(messages: readonly ChatMessage[]): TokenTotals {
-  const t: TokenTotals = { inputTokens: 0, outputTokens: 0, estimated: false };
-  for (const m of messages) {
-    if (!m.usage) continue;
-    t.inputTokens += m.usage.inputTokens ?? 0;
-    t.outputTokens += m.usage.outputTokens ?? 0;
-    t.estimated ||= m.usage.estimated === true;
-  }
-  return t;
-}
+/** The tokens a conversation's answers took, summed: one sum for the server and the renderer. */
+export { tokensOf } from '../../../shared/token-totals';

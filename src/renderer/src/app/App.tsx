@@ -6,6 +6,7 @@ import { ConversationSidebar } from '../features/chat/ConversationSidebar';
 import { DropZone } from '../features/install/DropZone';
 import { InstallDialog } from '../features/install/InstallDialog';
 import { PluginPanel } from '../features/plugins/PluginPanel';
+import { SettingsDialog } from '../features/settings/SettingsDialog';
 import { useConnection } from '../stores/connection';
 import { useUi } from '../stores/ui';
 import { HelpDialog } from './HelpDialog';
@@ -14,6 +15,7 @@ import { ReconnectBar } from './ReconnectBar';
 import { SaveStateBar } from './SaveStateBar';
 import { installShortcuts } from './shortcuts';
 import { Toasts } from './Toasts';
+import { ToolFormHost } from './ToolFormHost';
 import { Toolbar } from './Toolbar';
 
 export function App(): JSX.Element {
@@ -35,6 +37,8 @@ export function App(): JSX.Element {
       <DropZone />
       <InstallDialog />
       <HelpDialog />
+      <SettingsDialog />
+      <ToolFormHost />
       <Toasts />
       <LiveAnnouncer />
     </div>

@@ -3,7 +3,7 @@
  * the help can never list a shortcut that does not exist.
  */
 import { cancelRunning, createConversation, stepConversation } from '../stores/chat/actions';
-import { cycleTheme, setHelpOpen, togglePanel, toggleSidebar } from '../stores/ui';
+import { cycleTheme, openSettings, setHelpOpen, togglePanel, toggleSidebar } from '../stores/ui';
 import { hasMod, isTextField } from '../lib/platform';
 
 export interface Shortcut {
@@ -47,6 +47,7 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['Alt', '↑'], label: 'Previous conversation', match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowUp', run: () => stepConversation(-1) },
   { keys: ['Alt', '↓'], label: 'Next conversation', match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowDown', run: () => stepConversation(1) },
   { keys: ['Mod', '.'], label: 'Stop the running turn', match: (e) => hasMod(e) && e.key === '.', run: () => void cancelRunning() },
+  { keys: ['Mod', ','], label: 'Settings', match: (e) => hasMod(e) && !e.shiftKey && e.key === ',', run: () => openSettings() },
   {
     keys: ['Mod', 'Shift', 'L'],
     label: 'Switch theme (system, light, dark)',

@@ -2,14 +2,14 @@
  * A read-only performance probe for the end-to-end tests, the only global the UI defines:
  *
  *   window.__plugboardPerf = {
- *     longestFrameMs,  // the longest gap between two animation frames while any turn was streaming
+ *     longestFrameMs,  // the longest gap between two animation frames while any turn was running
  *     chunksApplied,   // stream events (`chat.turn` {type:'stream'}) applied to a message held here
  *     charsApplied,    // the characters those events appended (before the text cap trims any)
  *     reset(),         // zeroes all three, e.g. right before a test starts a big stream
  *   }
  *
- * Frames are timed with requestAnimationFrame deltas, only while at least one plugin message is
- * streaming (from its `start` to its `end` event), so idle or background time does not count.
+ * Frames are timed with requestAnimationFrame deltas, only while at least one turn runs (between
+ * its `turn` frames), so idle or background time does not count.
  * Events for a message the page does not hold are dropped and not counted. The server may join
  * a plugin's chunks into fewer events, so a test that streams N chunks checks `charsApplied`
  * against the characters it streamed: every chunk applied exactly once, none lost or doubled.
@@ -36,7 +36,7 @@ function frame(now: number): void {
   rafId = streaming ? requestAnimationFrame(frame) : null;
 }
 
-/** Called with whether any message streams, each time the chat store's streaming index changes. */
+/** Called with whether any turn runs, each time the chat store's running index changes. */
 export function setStreaming(active: boolean): void {
   if (active === streaming) return;
   streaming = active;

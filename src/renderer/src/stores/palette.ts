@@ -30,6 +30,19 @@ export async function loadPalette(): Promise<void> {
 
 export { searchPalette } from './palette-search';
 
+/** Loads the entries unless they are loaded or loading (they are refetched when plugins change). */
+let loading: Promise<void> | null = null;
+export function ensurePalette(): Promise<void> {
+  if (usePalette.getState().loaded) return Promise.resolve();
+  loading ??= loadPalette().finally(() => (loading = null));
+  return loading;
+}
+
+/** A tool's entry (its schema, its description), if it is exposed. */
+export function findTool(entries: readonly PaletteEntry[], plugin: string | undefined, tool: string | undefined): PaletteEntry | undefined {
+  return entries.find((e) => e.kind === 'tool' && e.plugin === plugin && e.name === tool) ?? entries.find((e) => e.plugin === plugin && e.name === tool);
+}
+
 /** Plugins changed: a palette that was ever loaded is fetched again. */
 export function invalidatePalette(): void {
   if (usePalette.getState().loaded) void loadPalette();

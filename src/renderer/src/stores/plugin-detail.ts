@@ -3,6 +3,7 @@
  * Loaded when a plugin is expanded, reloaded when the server says it changed.
  */
 import { create } from 'zustand';
+import type { ToolPolicy } from '../../../shared/assistant';
 import type { PluginDetail } from '../../../shared/contract';
 import { getApi } from '../api';
 import { runOp } from './ops';
@@ -75,6 +76,21 @@ export async function setExposed(id: string, tool: string | null, exposed: boole
   if (!ok) restore(id, before);
   void loadDetail(id);
   scheduleRefresh();
+}
+
+/**
+ * What a model's call to the tool gets: allow, ask or deny. Choosing the tool's default sends
+ * null, so the tool follows its default again (and a later change of the default) rather than
+ * pinning today's value.
+ */
+export async function setToolPolicy(id: string, tool: string, policy: ToolPolicy): Promise<void> {
+  const before = usePluginDetail.getState().details[id];
+  const t = before?.tools.find((x) => x.name === tool);
+  patch(id, (d) => ({ ...d, tools: d.tools.map((x) => (x.name === tool ? { ...x, policy } : x)) }));
+  const value = t && policy === t.defaultPolicy ? null : policy;
+  const ok = await runOp(() => getApi().invoke('plugins.setToolPolicy', { id, tool, policy: value }), `Set what a model's call to ${id}:${tool} gets`);
+  if (!ok) restore(id, before);
+  void loadDetail(id);
 }
 
 export async function setGranted(id: string, capability: string, granted: boolean): Promise<void> {

@@ -15,23 +15,24 @@ import { getApi } from '../api';
 import { setStreaming } from '../perf/probe';
 import { loadAppInfo } from './app-info';
 import { resyncChat, startChat } from './chat/actions';
-import { anyStreaming } from './chat/running';
+import { anyRunning } from './chat/running';
 import { useChat } from './chat/state';
 import { applyPassthrough, applyTurn, applyUpdated } from './chat/turns';
 import { startConnection, useConnection } from './connection';
 import { invalidatePalette } from './palette';
 import { detailChanged } from './plugin-detail';
 import { applyLog } from './plugin-logs';
+import { loadModels } from './models';
 import { applyHealth, refreshPlugins, scheduleRefresh } from './plugins';
 import { applySaveState, loadSaveState } from './save-state';
 import { startUi } from './ui';
 
 export function startStores(): void {
   startUi();
-  // The perf probe times frames while any message streams: it follows the chat store, so it
-  // cannot tell a different story from the one on screen.
+  // The perf probe times frames while any turn runs: it follows the chat store, so it cannot
+  // tell a different story from the one on screen.
   useChat.subscribe((s, prev) => {
-    if (s.streaming !== prev.streaming) setStreaming(anyStreaming(s.streaming));
+    if (s.running !== prev.running) setStreaming(anyRunning(s.running));
   });
   const api = getApi();
   api.on('chat.turn', applyTurn);
@@ -40,6 +41,7 @@ export function startStores(): void {
   api.on('chat.saveState', applySaveState);
   api.on('health', applyHealth);
   api.on('log', applyLog);
+  api.on('models.changed', () => void loadModels());
   api.on('plugins.changed', (e) => {
     scheduleRefresh();
     detailChanged(e.id);
@@ -53,10 +55,12 @@ export function startStores(): void {
     invalidatePalette();
     loadAppInfo();
     loadSaveState();
+    void loadModels();
   });
   if (useConnection.getState().state.status === 'no-token') return;
   void refreshPlugins();
   void startChat();
+  void loadModels();
   loadAppInfo();
   loadSaveState();
 }

@@ -3,6 +3,7 @@
  * and panel layout persist across launches (localStorage: they are preferences, not secrets).
  */
 import { create } from 'zustand';
+import type { PaletteEntry } from '../../../shared/contract';
 
 export type ThemePref = 'system' | 'light' | 'dark';
 
@@ -16,10 +17,22 @@ interface UiState extends Persisted {
   /** The theme in effect once "system" is resolved against the OS. */
   resolvedTheme: 'light' | 'dark';
   helpOpen: boolean;
+  /** The Settings view, when open: the section shown, and whether it starts adding a model. */
+  settings: SettingsView | null;
+  /** A tool's form opened from outside the composer (a suggestion on the "Connect a model" card). */
+  toolForm: PaletteEntry | null;
   /** Bumped to ask the composer to take focus (after closing a dialog, choosing a conversation). */
   focusComposerTick: number;
   /** Bumped when the person opens the plugin panel: focus moves into it (not when it opens with the app). */
   focusPanelTick: number;
+}
+
+export type SettingsSection = 'models' | 'assistant' | 'appearance';
+
+export interface SettingsView {
+  section: SettingsSection;
+  /** Open the "add a model" form at once (from "Connect a model"). */
+  addModel: boolean;
 }
 
 const KEY = 'plugboard.ui';
@@ -51,6 +64,8 @@ export const useUi = create<UiState>()(() => ({
   ...initial,
   resolvedTheme: resolve(initial.theme),
   helpOpen: false,
+  settings: null,
+  toolForm: null,
   focusComposerTick: 0,
   focusPanelTick: 0,
 }));
@@ -78,6 +93,22 @@ export function toggleSidebar(open?: boolean): void {
 
 export function setHelpOpen(helpOpen: boolean): void {
   useUi.setState({ helpOpen });
+}
+
+export function openSettings(view: Partial<SettingsView> = {}): void {
+  useUi.setState({ settings: { section: view.section ?? 'models', addModel: view.addModel ?? false } });
+}
+
+export function closeSettings(): void {
+  useUi.setState({ settings: null });
+}
+
+export function setSettingsSection(section: SettingsSection): void {
+  useUi.setState((s) => (s.settings ? { settings: { ...s.settings, section, addModel: false } } : {}));
+}
+
+export function openToolForm(entry: PaletteEntry | null): void {
+  useUi.setState({ toolForm: entry });
 }
 
 /** Asks the composer to take focus (after closing a dialog, choosing a conversation). */

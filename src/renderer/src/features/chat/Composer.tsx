@@ -2,8 +2,9 @@
  * The composer: a textarea ("Message"), Send, and Stop while a turn runs. Enter sends, Shift+Enter
  * is a new line. A `/` at the start opens the tool palette, where Enter picks the highlighted tool
  * and Tab completes its name; text with arguments (`/plugin:tool key=value`) is sent as typed
- * for the server to parse. Everything typed goes through one `sendText`, so passthrough and
- * (later) a model need nothing new here.
+ * for the server to parse. Everything typed goes through one `sendText`: the server decides
+ * whether it is a tool call, passthrough input or a message for the conversation's model, which
+ * the picker at the bottom left shows and switches.
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import type { PaletteEntry } from '../../../../shared/contract';
@@ -15,6 +16,8 @@ import { convOf, useChat } from '../../stores/chat/state';
 import { hasParameters, inlineCommand, loadPalette, searchPalette, usePalette } from '../../stores/palette';
 import { useUi } from '../../stores/ui';
 import { PassthroughBanner } from '../passthrough/PassthroughBanner';
+import { ConversationTokens } from './ConversationTokens';
+import { ModelPicker } from './ModelPicker';
 import { optionId, Palette, PALETTE_ID } from './Palette';
 import { ToolFormDialog } from './ToolFormDialog';
 
@@ -26,7 +29,7 @@ function paletteQuery(text: string): string | null {
 export function Composer(): JSX.Element {
   const activeId = useChat((s) => s.activeId);
   const passthrough = useChat((s) => (s.activeId ? convOf(s, s.activeId).passthrough : null));
-  const running = useChat((s) => s.activeId !== null && hasRunningTurn(s.streaming, s.activeId));
+  const running = useChat((s) => s.activeId !== null && hasRunningTurn(s.running, s.activeId));
   const focusTick = useUi((s) => s.focusComposerTick);
   const entries = usePalette((s) => s.entries);
   const fuse = usePalette((s) => s.fuse);
@@ -148,15 +151,20 @@ export function Composer(): JSX.Element {
             aria-activedescendant={open && results.length > 0 ? optionId(active) : undefined}
             className="block max-h-[220px] min-h-[40px] w-full resize-none bg-transparent px-3 pt-2.5 pb-1 text-[13.5px] leading-relaxed text-fg outline-none placeholder:text-fg-subtle focus-visible:outline-none"
           />
-          <div className="flex items-center gap-2 px-2 pb-2">
-            <p className="flex flex-1 items-center gap-1 pl-1 text-[11px] text-fg-subtle">
+          {/* A container: the hints give way to the picker and the buttons as the column narrows. */}
+          <div className="@container flex items-center gap-2 px-2 pb-2">
+            <ModelPicker />
+            <p className="flex min-w-0 flex-1 items-center gap-1 pl-1 text-[11px] whitespace-nowrap text-fg-subtle @max-lg:invisible">
               <Kbd>/</Kbd> tools
               <span className="mx-1">·</span>
               <Kbd>Enter</Kbd> send
-              <span className="mx-1">·</span>
-              <Kbd>⇧</Kbd>
-              <Kbd>Enter</Kbd> new line
+              <span className="mx-1 @max-2xl:hidden">·</span>
+              <span className="flex items-center gap-1 @max-2xl:hidden">
+                <Kbd>⇧</Kbd>
+                <Kbd>Enter</Kbd> new line
+              </span>
             </p>
+            <ConversationTokens />
             {running && (
               <Button size="sm" variant="secondary" icon="stop" aria-label="Stop" title="Stop the running turn" onClick={() => void cancelRunning()}>
                 Stop

@@ -22,7 +22,7 @@ export const ConversationItem = memo(function ConversationItem({
   onExport: () => void;
 }): JSX.Element {
   const active = useChat((s) => s.activeId === c.id);
-  const running = useChat((s) => hasRunningTurn(s.streaming, c.id));
+  const running = useChat((s) => hasRunningTurn(s.running, c.id));
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(c.title);
   const title = c.title || 'Untitled';

@@ -24,9 +24,10 @@ const components: Components = {
 
 const plugins = [remarkGfm, remarkSoftBreaks];
 
-export const Markdown = memo(function Markdown({ text }: { text: string }): JSX.Element {
+/** `streaming`: the text is still being written, and a caret follows it (markdown.css). */
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }): JSX.Element {
   return (
-    <div className="md">
+    <div className={streaming ? 'md md-streaming' : 'md'}>
       <ReactMarkdown remarkPlugins={plugins} components={components}>
         {text}
       </ReactMarkdown>

@@ -7,30 +7,35 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type JSX } from 'react';
 import { Button } from '../../components/Button';
+import { isThinking } from '../../stores/chat/activity';
 import { useChat } from '../../stores/chat/state';
 import { EmptyChat } from './EmptyChat';
 import { MessageRow } from './MessageRow';
+import { ThinkingRow } from './ThinkingRow';
 
 const NO_IDS: string[] = [];
 /** Within this distance of the bottom counts as "at the bottom". */
 const STICK_PX = 48;
 const SCROLL_UP_KEYS = new Set(['ArrowUp', 'PageUp', 'Home']);
+/** The key of the "thinking" row after the messages, while a turn runs with nothing streaming. */
+const THINKING = 'thinking';
 
 export function MessageList({ conversationId }: { conversationId: string | null }): JSX.Element {
   const ids = useChat((s) => (conversationId ? (s.convs[conversationId]?.ids ?? NO_IDS) : NO_IDS));
   const loaded = useChat((s) => (conversationId ? (s.convs[conversationId]?.loaded ?? false) : true));
   const loadError = useChat((s) => (conversationId ? (s.convs[conversationId]?.loadError ?? null) : null));
+  const thinking = useChat((s) => conversationId !== null && isThinking(s.running, conversationId, s.convs[conversationId]?.ids ?? NO_IDS, s.messages));
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const lastTop = useRef(0);
   const [away, setAway] = useState(false);
 
   const virtualizer = useVirtualizer({
-    count: ids.length,
+    count: ids.length + (thinking ? 1 : 0),
     getScrollElement: () => scroller.current,
     estimateSize: () => 88,
     overscan: 6,
-    getItemKey: (i) => ids[i] ?? i,
+    getItemKey: (i) => ids[i] ?? THINKING,
   });
   const total = virtualizer.getTotalSize();
   const empty = !conversationId || (loaded && ids.length === 0 && !loadError);
@@ -50,7 +55,7 @@ export function MessageList({ conversationId }: { conversationId: string | null 
   // Growth (new rows, a row measured taller while it streams) keeps the bottom in view.
   useLayoutEffect(() => {
     if (stick.current) toBottom();
-  }, [total, ids.length]);
+  }, [total, ids.length, thinking]);
 
   // So does the viewport getting shorter (the passthrough banner, a taller composer).
   useEffect(() => {
@@ -101,7 +106,7 @@ export function MessageList({ conversationId }: { conversationId: string | null 
           {loadError && <p className="pt-8 text-center text-xs text-bad">Could not load this conversation: {loadError}</p>}
           {virtualizer.getVirtualItems().map((v) => {
             const id = ids[v.index];
-            if (!id) return null;
+            if (!id && !thinking) return null;
             return (
               <div
                 key={v.key}
@@ -110,7 +115,7 @@ export function MessageList({ conversationId }: { conversationId: string | null 
                 className="absolute left-6 right-6 top-0 pt-4"
                 style={{ transform: `translateY(${v.start + 12}px)` }}
               >
-                <MessageRow id={id} />
+                {id ? <MessageRow id={id} /> : <ThinkingRow />}
               </div>
             );
           })}

@@ -1,10 +1,13 @@
 /**
  * One row of the message list, chosen by role. Selects its own message by id, so a streaming
- * chunk re-renders this row only. New kinds of message (a model's reply, a tool call it makes)
- * get a case here and a component of their own.
+ * chunk re-renders this row only.
  */
 import { memo, type JSX } from 'react';
 import { useChat } from '../../stores/chat/state';
+import { AssistantMessage } from './AssistantMessage';
+import { QuestionCard } from './calls/QuestionCard';
+import { ToolCallCard } from './calls/ToolCallCard';
+import { ConnectModelCard } from './ConnectModelCard';
 import { Markdown } from './Markdown';
 import { PluginMessage } from './PluginMessage';
 import { UserMessage } from './UserMessage';
@@ -13,7 +16,9 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }): JSX.
   const m = useChat((s) => s.messages[id]);
   if (!m) return null;
   if (m.role === 'user') return <UserMessage m={m} />;
-  if (m.role === 'plugin') return <PluginMessage m={m} />;
+  if (m.role === 'assistant') return <AssistantMessage m={m} />;
+  if (m.role === 'plugin') return m.call?.builtin === 'ask_user' ? <QuestionCard m={m} /> : m.call ? <ToolCallCard m={m} /> : <PluginMessage m={m} />;
+  if (m.card?.type === 'connect-model') return <ConnectModelCard m={m} />;
   return (
     <article className="flex gap-2 rounded-md border border-dashed border-line px-3 py-2 text-xs text-fg-muted" aria-label="Note" data-message-id={m.id} data-role="system">
       <div className="min-w-0 flex-1">

@@ -1,24 +1,19 @@
 /**
- * A plugin's message: who answered (plugin, tool), how it went (status as text), what it said.
- * While streaming, text is shown plain (cheap to update every frame); when it ends it becomes
- * markdown, unless it is very long, where parsing would stall the window.
+ * A plugin's message, for a call the person made (a `/` command, the palette, passthrough): who
+ * answered (plugin, tool), how it went (status as text), what it said (PluginOutput.tsx). A
+ * model's calls are cards of their own (calls/ToolCallCard.tsx).
  */
 import { memo, useState, type JSX } from 'react';
 import type { ChatMessage, MessageStatus } from '../../../../shared/contract';
-import { resultText } from '../../../../shared/chunks';
 import { CopyButton } from '../../components/CopyButton';
 import { FailureBlock } from '../../components/FailureBlock';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { Timestamp } from './Timestamp';
 import { usePlugins } from '../../stores/plugins';
-import { Markdown } from './Markdown';
-import { PlainText } from './PlainText';
+import { PluginOutput } from './PluginOutput';
 import { StoppedNote } from './StoppedNote';
 import { FailureActions } from '../plugins/FailureActions';
-
-/** Above this, finished text stays plain: markdown parsing is synchronous and grows with size. */
-export const MARKDOWN_MAX_CHARS = 60_000;
 
 const statusTone: Record<MessageStatus, string> = {
   streaming: 'text-info',
@@ -59,33 +54,6 @@ function Args({ args }: { args: Record<string, unknown> }): JSX.Element {
   );
 }
 
-function Body({ m }: { m: ChatMessage }): JSX.Element | null {
-  const streaming = m.status === 'streaming';
-  if (m.text) {
-    if (streaming) return <PlainText text={m.text} streaming />;
-    if (m.text.length <= MARKDOWN_MAX_CHARS) return <Markdown text={m.text} />;
-    return (
-      <>
-        <PlainText text={m.text} streaming={false} />
-        <p className="mt-1 text-[11px] text-fg-subtle">Long output ({m.text.length.toLocaleString()} characters) is shown as plain text.</p>
-      </>
-    );
-  }
-  if (m.result !== undefined && m.result !== null) {
-    return <pre className="overflow-x-auto rounded-md border border-line bg-subtle px-2.5 py-2 font-mono text-xs">{resultText(m.result)}</pre>;
-  }
-  if (streaming) {
-    return (
-      <p className="flex items-center gap-2 text-fg-subtle">
-        <Spinner /> Working…
-      </p>
-    );
-  }
-  // Passthrough replies are not stored; after a reload only the fact of the reply remains.
-  if (m.passthrough && !m.failure) return <p className="text-fg-subtle italic">(passthrough reply — not saved)</p>;
-  return null;
-}
-
 export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage }): JSX.Element {
   const pluginName = usePlugins((s) => (m.pluginId ? s.byId[m.pluginId]?.name : undefined)) ?? m.pluginId ?? 'Plugin';
   const status = m.status ?? 'done';
@@ -101,6 +69,11 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         {m.tool && <code className="font-mono text-[11.5px] text-fg-muted">{m.tool}</code>}
         {hasArgs && <Args args={m.args ?? {}} />}
         <Status status={status} />
+        {m.unshared && (
+          <span className="text-[11px] text-fg-subtle" title="The plugin keeps this command and its result from models" data-unshared>
+            not shared with models
+          </span>
+        )}
         <span className="ml-auto flex items-center gap-1">
           {m.text && status !== 'streaming' && (
             <span className="opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
@@ -111,7 +84,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         </span>
       </header>
       <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
-        <Body m={m} />
+        <PluginOutput m={m} />
         {m.failure && status !== 'cancelled' && <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />}
         {status === 'cancelled' && <StoppedNote failure={m.failure} pluginName={pluginName} />}
         {/* Said once, by the call that opened the session; its turns keep it open without a word. */}

@@ -1,12 +1,14 @@
 /**
  * The user's message. Passthrough input is not stored by the server, so after a reload its text
- * is empty and we say so instead of showing an empty bubble.
+ * is empty and we say so instead of showing an empty bubble. What plugins added to it before a
+ * model read it is a note under it (EnrichmentNote.tsx).
  */
 import { memo, type JSX } from 'react';
 import type { ChatMessage } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
 import { retrySend } from '../../stores/chat/actions';
 import { useChat } from '../../stores/chat/state';
+import { EnrichmentNote } from './EnrichmentNote';
 import { Timestamp } from './Timestamp';
 
 export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }): JSX.Element {
@@ -23,9 +25,11 @@ export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }):
       </div>
       <div className="mt-0.5 flex items-center gap-2 px-1 text-[11px] text-fg-subtle">
         {m.passthrough && <span>passthrough</span>}
+        {m.unshared && <span title="Its plugin keeps this command and its result from models">not shared with models</span>}
         {local?.state === 'sending' && <span>Sending…</span>}
         {local?.state !== 'sending' && <Timestamp at={m.createdAt} />}
       </div>
+      {m.enrichment && m.enrichment.length > 0 && <EnrichmentNote id={m.id} steps={m.enrichment} />}
       {local?.state === 'failed' && (
         <div role="alert" className="mt-1 flex max-w-[85%] items-center gap-2 text-xs text-bad">
           <span className="min-w-0 break-words">Not sent: {local.error}</span>

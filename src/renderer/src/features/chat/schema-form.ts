@@ -157,3 +157,42 @@ export function toArgs(fields: FormField[], values: FormValues): ArgsResult {
   }
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, args };
 }
+
+/**
+ * The form's values for arguments given (a model's call on an approval card): each field shows
+ * what the call carries, and an empty field what it left out; defaults are not filled in, so the
+ * form sends back exactly what was asked unless the person changes something.
+ */
+export function valuesFrom(fields: FormField[], args: Record<string, unknown>): FormValues {
+  const out: FormValues = {};
+  for (const f of fields) {
+    if (f.key === WHOLE) {
+      out[f.key] = JSON.stringify(args, null, 2);
+      continue;
+    }
+    const v = args[f.key];
+    if (v === undefined) {
+      out[f.key] = f.kind === 'boolean' ? false : '';
+      continue;
+    }
+    switch (f.kind) {
+      case 'boolean':
+        out[f.key] = v === true;
+        break;
+      case 'enum': {
+        const i = f.enumValues.findIndex((e) => JSON.stringify(e) === JSON.stringify(v));
+        out[f.key] = i >= 0 ? String(i) : '';
+        break;
+      }
+      case 'string-list':
+        out[f.key] = Array.isArray(v) ? v.map(String).join('\n') : String(v);
+        break;
+      case 'json':
+        out[f.key] = JSON.stringify(v, null, 2);
+        break;
+      default:
+        out[f.key] = typeof v === 'string' ? v : JSON.stringify(v);
+    }
+  }
+  return out;
+}

@@ -1,9 +1,33 @@
-/** A plugin's tools, each with its "Expose <id>:<tool>" switch, and the enabled/total count. */
+/**
+ * A plugin's tools: each with its "Expose <id>:<tool>" switch and what a model's call to it gets
+ * (Allow, Ask, Deny; the default marked), and the exposed/total count.
+ */
 import type { JSX } from 'react';
-import type { PluginDetail } from '../../../../shared/contract';
+import { TOOL_POLICIES, type ToolPolicy } from '../../../../shared/assistant';
+import type { PluginDetail, ToolView } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
 import { Switch } from '../../components/Switch';
-import { setExposed } from '../../stores/plugin-detail';
+import { setExposed, setToolPolicy } from '../../stores/plugin-detail';
+import { policyOption } from './policy-text';
+
+function PolicySelect({ pluginId, t }: { pluginId: string; t: ToolView }): JSX.Element {
+  const tone = t.policy === 'deny' ? 'text-bad' : t.policy === 'allow' ? 'text-fg' : 'text-fg-muted';
+  return (
+    <select
+      aria-label={`When a model calls ${pluginId}:${t.name}`}
+      title="When a model calls this tool: run it, ask you first, or refuse"
+      value={t.policy}
+      onChange={(e) => void setToolPolicy(pluginId, t.name, e.target.value as ToolPolicy)}
+      className={`h-6 rounded-md border border-line bg-bg px-1 text-[11px] ${tone} hover:border-line-strong focus-visible:border-accent ${t.exposed ? '' : 'opacity-60'}`}
+    >
+      {TOOL_POLICIES.map((p) => (
+        <option key={p} value={p}>
+          {policyOption(p, t.defaultPolicy)}
+        </option>
+      ))}
+    </select>
+  );
+}
 
 export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
   const exposed = detail.tools.filter((t) => t.exposed).length;
@@ -41,16 +65,17 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
                   </span>
                 )}
                 {t.userCommand && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">command</span>}
-                {t.autoApproved && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">auto-approved</span>}
               </div>
               {t.description && <p className="line-clamp-2 text-[11.5px] text-fg-muted">{t.description}</p>}
             </div>
-            <div className="pt-0.5">
+            <div className="flex shrink-0 items-center gap-2 pt-0.5">
+              <PolicySelect pluginId={detail.id} t={t} />
               <Switch size="sm" checked={t.exposed} label={`Expose ${detail.id}:${t.name}`} onChange={(v) => void setExposed(detail.id, t.name, v)} />
             </div>
           </li>
         ))}
       </ul>
+      <p className="mt-1.5 text-[11px] text-fg-subtle">Allow runs a model’s call at once, Ask shows you the call first, Deny refuses it.</p>
     </div>
   );
 }

@@ -7,7 +7,7 @@ import type { ChatMessage, Conversation, PaletteEntry } from '../../../../shared
 import { getApi } from '../../api';
 import { runOp } from '../ops';
 import { errorText, toastError } from '../toasts';
-import { heldIn, runningTurns, withoutConversation } from './running';
+import { only, runningTurns, withoutConversation, withSnapshot } from './running';
 import { convOf, patchConv, sortList, useChat } from './state';
 import { loadList, reconcile } from './sync';
 
@@ -27,7 +27,8 @@ function adopt(c: Conversation): void {
   useChat.setState((s) => ({
     list: sortList([...s.list.filter((x) => x.id !== c.id), { id: c.id, title: c.title, updatedAt: c.updatedAt, messageCount: c.messageCount }]),
     messages: { ...s.messages, ...Object.fromEntries(c.messages.map((m) => [m.id, m])) },
-    convs: { ...s.convs, [c.id]: { ids: c.messages.map((m) => m.id), loaded: true, loadError: null, passthrough: c.passthrough } },
+    convs: { ...s.convs, [c.id]: { ids: c.messages.map((m) => m.id), loaded: true, loadError: null, passthrough: c.passthrough, model: c.model } },
+    running: withSnapshot(s.running, c.id, c.runningTurns),
   }));
 }
 
@@ -78,8 +79,9 @@ export async function resyncChat(): Promise<void> {
   const keep = new Set(active?.ids ?? []);
   const messages = { ...s.messages };
   for (const [id, m] of Object.entries(messages)) if (m?.status === 'streaming' && !keep.has(id)) delete messages[id];
-  // Until the snapshot lands, what runs is what is still shown streaming (the open conversation's).
-  useChat.setState({ messages, convs: s.activeId && active ? { [s.activeId]: active } : {}, streaming: heldIn(s.streaming, messages) });
+  // Frames were missed too: only the open conversation's turns are kept, until its snapshot says
+  // which still run; the others show as running again when they are opened.
+  useChat.setState({ messages, convs: s.activeId && active ? { [s.activeId]: active } : {}, running: only(s.running, (c) => c === s.activeId) });
   await loadList();
   const id = useChat.getState().activeId;
   if (id) await reconcile(id, true);
@@ -112,10 +114,10 @@ export async function deleteConversation(id: string): Promise<void> {
   const convs = { ...s.convs };
   delete convs[id];
   // The server stops its turns without an `end` event: they end here, with their messages.
-  const streaming = withoutConversation(s.streaming, id);
+  const running = withoutConversation(s.running, id);
   const messages = { ...s.messages };
-  for (const m of Object.keys(s.streaming)) if (!(m in streaming)) delete messages[m];
-  useChat.setState({ list, convs, streaming, messages });
+  for (const m of s.convs[id]?.ids ?? []) delete messages[m];
+  useChat.setState({ list, convs, running, messages });
   if (s.activeId === id) selectConversation((list[index] ?? list[index - 1])?.id ?? null);
 }
 
@@ -166,9 +168,9 @@ export async function invokeTool(entry: Pick<PaletteEntry, 'plugin' | 'name' | '
 
 /** Stops what runs in the open conversation (normally one turn); each turn's `end` event ends it. */
 export async function cancelRunning(): Promise<void> {
-  const { activeId, streaming } = useChat.getState();
+  const { activeId, running } = useChat.getState();
   if (!activeId) return;
-  await Promise.all(runningTurns(streaming, activeId).map((turnId) => runOp(() => getApi().invoke('chat.cancel', { turnId }), 'Stop')));
+  await Promise.all(runningTurns(running, activeId).map((turnId) => runOp(() => getApi().invoke('chat.cancel', { turnId }), 'Stop')));
 }
 
 export async function exitPassthrough(): Promise<void> {

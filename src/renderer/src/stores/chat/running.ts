@@ -1,101 +1,79 @@
 /**
- * Which turns are running, as a pure function of what the server said. A turn runs from its
- * `start` (always a plugin message with status 'streaming' and the turn's id; the server sends it
- * before it answers `chat.send` or `chat.invoke`) until the `end` of its last streaming message.
- * So the store keeps an index of the streaming messages it holds, with the conversation and turn
- * of each, and changes it only where a message arrives: an event, a snapshot (`chat.get`, the
- * truth after a reconnect), or a conversation or message the page lets go of. Nothing is guessed
- * from command answers and nothing expires on a timer.
+ * Which turns are running, as the server frames them. Every turn (a plugin call, passthrough
+ * input, a model's whole turn with its tool calls and prompts) is announced by `turn` events:
+ * `running: true` before anything of it, `running: false` after its last message ended. A
+ * conversation's snapshot (`chat.get`) lists the turns running at that moment (`runningTurns`),
+ * which is the truth after a reconnect or for a conversation opened late.
  *
- * The index is keyed by message id, not kept per conversation: a conversation that is not loaded
- * still shows that it runs (its events carry the conversation), and the messages of one turn end
- * one by one. Every function returns the index it was given when nothing changed, so a store
- * update that does not touch it does not re-render what selects it.
+ * Frames rather than messages: a model's turn runs while no message of it streams (the model
+ * thinks before its first token, a prompt waits, the next step is asked for), and Stop must reach
+ * it all that time.
+ *
+ * The index is keyed by turn, not kept per conversation: a conversation that is not loaded still
+ * shows that it runs (its events carry the conversation). Every function returns the index it was
+ * given when nothing changed, so a store update that does not touch it does not re-render what
+ * selects it.
  */
-import type { ChatMessage } from '../../../../shared/contract';
 
-export interface StreamingRef {
-  conversationId: string;
-  turnId: string;
-}
+/** Running turns: turn id → its conversation. */
+export type RunningIndex = Readonly<Record<string, string>>;
 
-/** Streaming messages by message id. */
-export type StreamingIndex = Readonly<Record<string, StreamingRef>>;
+export const NO_RUNNING: RunningIndex = Object.freeze({});
 
-export const NO_STREAMING: StreamingIndex = Object.freeze({});
-
-function streamingTurn(m: ChatMessage): string | null {
-  return m.status === 'streaming' && m.turnId ? m.turnId : null;
-}
-
-/** `before` when `after` holds the same entries, so selectors see no change; else `after`. */
-function unlessSame(before: StreamingIndex, after: StreamingIndex): StreamingIndex {
-  if (Object.keys(before).length !== Object.keys(after).length) return after;
-  for (const [id, ref] of Object.entries(after)) {
-    const old = before[id];
-    if (!old || old.conversationId !== ref.conversationId || old.turnId !== ref.turnId) return after;
+/** After a `turn` event. */
+export function withFrame(index: RunningIndex, conversationId: string, turnId: string, running: boolean): RunningIndex {
+  if (running) {
+    if (index[turnId] === conversationId) return index;
+    return { ...index, [turnId]: conversationId };
   }
-  return before;
+  if (!(turnId in index)) return index;
+  const out = { ...index };
+  delete out[turnId];
+  return out;
 }
 
-function without(index: StreamingIndex, drop: (id: string, ref: StreamingRef) => boolean): StreamingIndex {
-  let out: Record<string, StreamingRef> | null = null;
-  for (const [id, ref] of Object.entries(index)) {
-    if (!drop(id, ref)) continue;
+/** After a snapshot of `conversationId`: its running turns become exactly `turns`. */
+export function withSnapshot(index: RunningIndex, conversationId: string, turns: readonly string[]): RunningIndex {
+  const kept = withoutConversation(index, conversationId);
+  if (turns.length === 0) return kept === index ? index : kept;
+  const next: Record<string, string> = { ...kept };
+  for (const t of turns) next[t] = conversationId;
+  return sameEntries(index, next) ? index : next;
+}
+
+/** A conversation the page let go of (deleted, or forgotten after a reconnect). */
+export function withoutConversation(index: RunningIndex, conversationId: string): RunningIndex {
+  return only(index, (c) => c !== conversationId);
+}
+
+/** Keeps only the turns of the conversations `keep` accepts. */
+export function only(index: RunningIndex, keep: (conversationId: string) => boolean): RunningIndex {
+  let out: Record<string, string> | null = null;
+  for (const [turn, c] of Object.entries(index)) {
+    if (keep(c)) continue;
     out ??= { ...index };
-    delete out[id];
+    delete out[turn];
   }
   return out ?? index;
 }
 
-/** After an event (`start` or `end`) brought `message` of `conversationId`. */
-export function withMessage(index: StreamingIndex, conversationId: string, message: ChatMessage): StreamingIndex {
-  const turnId = streamingTurn(message);
-  const now = index[message.id];
-  if (turnId === null) return now ? without(index, (id) => id === message.id) : index;
-  if (now && now.conversationId === conversationId && now.turnId === turnId) return index;
-  return { ...index, [message.id]: { conversationId, turnId } };
+/** The conversation's running turns, each once, in the order they started. */
+export function runningTurns(index: RunningIndex, conversationId: string): string[] {
+  return Object.keys(index).filter((t) => index[t] === conversationId);
 }
 
-/**
- * After a snapshot of `conversationId` was folded in: that conversation's entries become exactly
- * the streaming messages among `messages` (what the page now holds for it).
- */
-export function withSnapshot(index: StreamingIndex, conversationId: string, messages: Iterable<ChatMessage>): StreamingIndex {
-  const fresh: Record<string, StreamingRef> = {};
-  for (const m of messages) {
-    const turnId = streamingTurn(m);
-    if (turnId !== null) fresh[m.id] = { conversationId, turnId };
-  }
-  return unlessSame(index, { ...withoutConversation(index, conversationId), ...fresh });
-}
-
-/** Keeps only the entries whose message the page still holds, and holds as streaming. */
-export function heldIn(index: StreamingIndex, messages: Readonly<Record<string, ChatMessage | undefined>>): StreamingIndex {
-  return without(index, (id, ref) => {
-    const m = messages[id];
-    return !m || streamingTurn(m) !== ref.turnId;
-  });
-}
-
-/** A conversation the page let go of (deleted): nothing of it runs here any more. */
-export function withoutConversation(index: StreamingIndex, conversationId: string): StreamingIndex {
-  return without(index, (_id, ref) => ref.conversationId === conversationId);
-}
-
-/** The conversation's running turns, each once, in the order their messages were indexed. */
-export function runningTurns(index: StreamingIndex, conversationId: string): string[] {
-  const turns: string[] = [];
-  for (const ref of Object.values(index)) if (ref.conversationId === conversationId && !turns.includes(ref.turnId)) turns.push(ref.turnId);
-  return turns;
-}
-
-export function hasRunningTurn(index: StreamingIndex, conversationId: string): boolean {
-  for (const ref of Object.values(index)) if (ref.conversationId === conversationId) return true;
+export function hasRunningTurn(index: RunningIndex, conversationId: string): boolean {
+  for (const c of Object.values(index)) if (c === conversationId) return true;
   return false;
 }
 
-/** Whether any message streams, in any conversation (the perf probe times frames meanwhile). */
-export function anyStreaming(index: StreamingIndex): boolean {
+/** Whether any turn runs, in any conversation (the perf probe times frames meanwhile). */
+export function anyRunning(index: RunningIndex): boolean {
   return Object.keys(index).length > 0;
+}
+
+function sameEntries(a: RunningIndex, b: RunningIndex): boolean {
+  const keys = Object.keys(b);
+  if (Object.keys(a).length !== keys.length) return false;
+  return keys.every((k) => a[k] === b[k]);
 }

@@ -4,12 +4,12 @@
  * that message re-renders, and the list (which selects the ids) does not.
  *
  * The store holds state only; what changes it lives next door: actions.ts (what the user does),
- * turns.ts (events), sync.ts (snapshots), with running.ts deriving which turns run. This file is
+ * turns.ts (events), sync.ts (snapshots), with running.ts keeping which turns run. This file is
  * the shape and small helpers, and imports none of them.
  */
 import { create } from 'zustand';
 import type { ChatMessage, ConversationSummary } from '../../../../shared/contract';
-import { NO_STREAMING, type StreamingIndex } from './running';
+import { NO_RUNNING, type RunningIndex } from './running';
 
 export interface Passthrough {
   pluginId: string;
@@ -21,6 +21,8 @@ export interface ConvState {
   loaded: boolean;
   loadError: string | null;
   passthrough: Passthrough | null;
+  /** The conversation's model (a configured model's name); null: the default one. */
+  model: string | null;
 }
 
 /** A user message shown before the server has it (optimistic), and how its sending went. */
@@ -39,10 +41,10 @@ export interface ChatState {
   messages: Record<string, ChatMessage | undefined>;
   local: Record<string, LocalSend | undefined>;
   /**
-   * The streaming messages held here, with their conversation and turn (running.ts): the turns
-   * the Stop button cancels, and the running mark in the conversation list.
+   * The running turns, with their conversation (running.ts): what the Stop button cancels, the
+   * running mark in the conversation list, and the "thinking" row while no message streams.
    */
-  streaming: StreamingIndex;
+  running: RunningIndex;
 }
 
 export const useChat = create<ChatState>()(() => ({
@@ -53,10 +55,10 @@ export const useChat = create<ChatState>()(() => ({
   convs: {},
   messages: {},
   local: {},
-  streaming: NO_STREAMING,
+  running: NO_RUNNING,
 }));
 
-export const emptyConv: ConvState = { ids: [], loaded: false, loadError: null, passthrough: null };
+export const emptyConv: ConvState = { ids: [], loaded: false, loadError: null, passthrough: null, model: null };
 
 export function convOf(s: ChatState, id: string): ConvState {
   return s.convs[id] ?? emptyConv;

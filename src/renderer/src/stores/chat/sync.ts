@@ -49,10 +49,10 @@ export async function reconcile(conversationId: string, trustServer = false): Pr
   useChat.setState({
     messages,
     local,
-    convs: { ...s.convs, [conversationId]: { ids: merged.ids, loaded: true, loadError: null, passthrough: snapshot.passthrough } },
+    convs: { ...s.convs, [conversationId]: { ids: merged.ids, loaded: true, loadError: null, passthrough: snapshot.passthrough, model: snapshot.model } },
     list: sortList([...s.list.filter((c) => c.id !== snapshot.id), { id: snapshot.id, title: snapshot.title, updatedAt: snapshot.updatedAt, messageCount: snapshot.messageCount }]),
-    // What streams in this conversation is what the merge holds as streaming: the snapshot's
-    // own messages, or the copies still streaming here that their `end` events will settle.
-    streaming: withSnapshot(s.streaming, conversationId, Object.values(merged.messages)),
+    // The snapshot says which of its turns run: events before it are in it, events after it
+    // arrive after it (one ordered link).
+    running: withSnapshot(s.running, conversationId, snapshot.runningTurns),
   });
 }

@@ -1,13 +1,14 @@
 /**
  * Applying `chat.turn`, `chat.passthrough` and `chat.updated` events. A turn's messages arrive as
  * `start` (the message, usually empty and streaming), any number of `stream` chunks, and `end`
- * (the final message). Events for conversations that are not loaded do not list the message in
- * the conversation: opening it later fetches it whole. Which turns run follows from the messages
- * these events bring (running.ts).
+ * (the final message); a `start` is sent again when a message's other fields change (a tool call's
+ * approval). Events for conversations that are not loaded do not list the message in the
+ * conversation: opening it later fetches it whole. Which turns run follows the `turn` frames
+ * around them (running.ts).
  */
 import type { ChatMessage, ConversationSummary, Events, TurnEvent } from '../../../../shared/contract';
 import { announceResult } from '../announce-result';
-import { withMessage } from './running';
+import { withFrame } from './running';
 import { convOf, patchConv, sortList, useChat } from './state';
 import { flushChunks, pushChunk } from './stream-buffer';
 import { reconcile } from './sync';
@@ -23,13 +24,11 @@ function upsert(conversationId: string, message: ChatMessage): void {
   const s = useChat.getState();
   const conv = s.convs[conversationId];
   const messages = { ...s.messages, [m.id]: m };
-  // Which turns run follows from the message itself: a `start` streams, an `end` does not.
-  const streaming = withMessage(s.streaming, conversationId, m);
   if (!conv?.loaded || conv.ids.includes(m.id)) {
-    useChat.setState({ messages, streaming });
+    useChat.setState({ messages });
     return;
   }
-  useChat.setState({ messages, streaming, convs: { ...s.convs, [conversationId]: { ...conv, ids: [...conv.ids, m.id] } } });
+  useChat.setState({ messages, convs: { ...s.convs, [conversationId]: { ...conv, ids: [...conv.ids, m.id] } } });
 }
 
 /** The server now has the user's message: the optimistic copy of it goes. */
@@ -52,15 +51,21 @@ export function applyTurn(ev: TurnEvent): void {
     pushChunk(ev.messageId, ev.text);
     return;
   }
-  // TODO(issue 8, renderer): running turns from these frames (running.ts derives them from messages).
-  if (ev.type === 'turn') return;
+  if (ev.type === 'turn') {
+    const s = useChat.getState();
+    const running = withFrame(s.running, ev.conversationId, ev.turnId, ev.running);
+    if (running !== s.running) useChat.setState({ running });
+    return;
+  }
   // The server's copy of the user's message (as `start` or `end`) replaces the optimistic one.
   if (ev.message.role === 'user') dropOptimistic(ev.conversationId);
+  // Every chunk sent before this event lands first. A `start` sent again (an approval changed)
+  // carries the text so far, so chunks applied after it would show twice.
+  flushChunks();
   if (ev.type === 'start') {
     upsert(ev.conversationId, ev.message);
     return;
   }
-  flushChunks();
   const local = useChat.getState().messages[ev.message.id];
   // The final message is authoritative; if it carries no text, what streamed in is the text.
   const final = ev.message.text === '' && local?.text ? { ...ev.message, text: local.text } : ev.message;

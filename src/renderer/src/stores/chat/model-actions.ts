@@ -1,0 +1,54 @@
+/**
+ * What the person does about a model's turn: answer an approval card or a question, run a failed
+ * turn again, choose the conversation's model. Their results come back as `chat.turn` events like
+ * any other turn's; only what the card itself shows (a refused answer) is returned.
+ */
+import type { ApprovalDecision } from '../../../../shared/assistant';
+import type { FailureCode } from '../../../../shared/failures';
+import { getApi } from '../../api';
+import { runOp } from '../ops';
+import { errorText, toastError } from '../toasts';
+import { patchConv, useChat } from './state';
+
+export type Answered = { ok: true } | { ok: false; code: FailureCode | 'transport'; message: string };
+
+/** A card's answer sent: a refusal comes back for the card to show, a lost connection too. */
+async function answered(send: () => Promise<{ ok: true } | { ok: false; code: FailureCode; message: string }>): Promise<Answered> {
+  try {
+    const r = await send();
+    return r.ok ? { ok: true } : { ok: false, code: r.code, message: r.message };
+  } catch (e) {
+    return { ok: false, code: 'transport', message: errorText(e) };
+  }
+}
+
+/** The person's answer to an approval card; `args` when they edited the arguments. */
+export function approveCall(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Promise<Answered> {
+  return answered(() => getApi().invoke('chat.approve', { callId, decision, ...(args ? { args } : {}) }));
+}
+
+/** The person's answer to a model's question (ask_user): their words, or the choices they picked. */
+export function answerQuestion(callId: string, answer: string | string[]): Promise<Answered> {
+  return answered(() => getApi().invoke('chat.answer', { callId, answer }));
+}
+
+/** Runs the conversation's last model turn again (after a failure or a Stop). */
+export async function retryTurn(conversationId: string): Promise<boolean> {
+  try {
+    const r = await getApi().invoke('chat.retry', { conversationId });
+    if (r.ok) return true;
+    toastError(`Retry: ${r.message}`);
+  } catch (e) {
+    toastError(`Retry: ${errorText(e)}`);
+  }
+  return false;
+}
+
+/** Sets the open conversation's model (null: the default). */
+export async function setConversationModel(model: string | null): Promise<void> {
+  const id = useChat.getState().activeId;
+  if (!id) return;
+  const before = useChat.getState().convs[id]?.model ?? null;
+  patchConv(id, () => ({ model }));
+  if (!(await runOp(() => getApi().invoke('chat.setModel', { conversationId: id, model }), 'Choose the model'))) patchConv(id, () => ({ model: before }));
+}
