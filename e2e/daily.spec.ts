@@ -81,7 +81,7 @@ test('a stopped hello count shows what it counted, neutral, and no stderr warnin
 test('the palette offers only hello for /hello, and exact names first', async () => {
   await s.newConversation(page);
   await s.composer(page).fill('/hello');
-  const options = page.getByRole('option');
+  const options = s.palette(page).getByRole('option');
   await expect(options.first()).toHaveText(/^\/hello:/);
   const names = await options.allTextContents();
   expect(names.length).toBeGreaterThan(0);
