@@ -3,6 +3,8 @@
  * spawned (launch.ts computes it; the sandbox wraps it; the supervisor runs it).
  */
 
+import type { SecretValue } from './redact';
+
 export type SettingValue = string | number | boolean | string[];
 
 /** Whether the plan runs sandboxed; set when a sandbox was asked for. */
@@ -22,5 +24,10 @@ export interface LaunchPlan {
   /** The handshake deadline this launch needs, when longer than the plugin's (a first-run install). */
   handshakeMs?: number;
   sandbox?: SandboxState;
+  /**
+   * The values of the plugin's sensitive settings in this launch: hidden wherever the launch's
+   * output is shown (redact.ts). `displayCommand` is already clean.
+   */
+  secrets?: SecretValue[];
 }
 

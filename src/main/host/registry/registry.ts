@@ -20,10 +20,12 @@ import { RecordBook } from './records';
 import { AuditLog } from './audit';
 import { discover, type PluginRecord } from './discovery';
 import { Installer, type GrantChoice, type InstallOutcome, type InstallPreview } from './installer';
+import { ProcessBook } from '../process/pid-registry';
 import { sandboxSupport, type SandboxSupport } from '../process/sandbox-probe';
 import { DataPaths } from './paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from './secrets';
+import { startupHousekeeping } from './startup';
 import { exposedIn, StateStore, type PluginState } from './state';
 
 export interface RegistryOptions {
@@ -58,6 +60,9 @@ export class PluginRegistry implements IDisposable {
   private readonly bindings: PluginBindings;
   private readonly audit: AuditLog;
   private readonly records = new RecordBook();
+  private readonly processes: ProcessBook;
+  /** What opening the data directory tidied (modes tightened, leftovers stopped), one line each. */
+  startupNotes: string[] = [];
   /** Something about a plugin changed (installed, removed, exposure, grants, settings). */
   readonly onDidChange = this.records.onDidChange;
 
@@ -66,6 +71,7 @@ export class PluginRegistry implements IDisposable {
     this.secrets = opts.secrets ?? new FileSecretStore(this.paths.secrets);
     this.state = new StateStore(this.paths.state);
     this.audit = new AuditLog(this.paths.audit);
+    this.processes = new ProcessBook(this.paths.processes);
     this.host = new PluginHost({
       parentEnv: opts.parentEnv ?? process.env,
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
@@ -81,12 +87,13 @@ export class PluginRegistry implements IDisposable {
       tools: (id) => this.tools(id),
     });
     this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn) => this.decisions.update(id, fn) });
-    this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
+    this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts, this.processes);
     this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, opts.limits);
   }
 
   static async open(opts: RegistryOptions): Promise<PluginRegistry> {
     const r = new PluginRegistry(opts);
+    r.startupNotes = await startupHousekeeping(r.paths, r.processes);
     await r.reload();
     if (opts.autostart) {
       // A plugin that still needs a setting waits for it, stopped, instead of failing to start.
@@ -100,18 +107,10 @@ export class PluginRegistry implements IDisposable {
     return this.opts.sandbox === false ? { available: false, reason: 'turned off for this Plugboard (sandbox: false)' } : sandboxSupport();
   }
 
-  get onDidChangeHealth() {
-    return this.host.onDidChangeHealth;
-  }
-  get onDidLog() {
-    return this.host.onDidLog;
-  }
-  get onDidChangeTools() {
-    return this.host.onDidChangeTools;
-  }
-  get onDidChangePassthrough() {
-    return this.host.onDidChangePassthrough;
-  }
+  get onDidChangeHealth(): PluginHost['onDidChangeHealth'] { return this.host.onDidChangeHealth; }
+  get onDidLog(): PluginHost['onDidLog'] { return this.host.onDidLog; }
+  get onDidChangeTools(): PluginHost['onDidChangeTools'] { return this.host.onDidChangeTools; }
+  get onDidChangePassthrough(): PluginHost['onDidChangePassthrough'] { return this.host.onDidChangePassthrough; }
 
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
   async reload(): Promise<void> {
@@ -293,6 +292,7 @@ export class PluginRegistry implements IDisposable {
   dispose(): void {
     this.host.dispose();
     this.records.dispose();
+    this.processes.dispose();
   }
 }
 

@@ -9,6 +9,8 @@ import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopResult } from '../process/child';
 import type { LaunchPlan } from '../process/launch';
+import type { RecordProcess } from '../process/pid-registry';
+import { redactFailure, redactor, type Redact } from '../process/redact';
 
 /** What a supervisor launches with, computed by its owner and handed over whole. */
 export interface LaunchBinding {
@@ -16,6 +18,8 @@ export interface LaunchBinding {
   plan: LaunchPlan | Failure;
   /** The core-owned capability allow-list, checked at the handshake (rterm). */
   allowedCapabilities: readonly string[];
+  /** Writes each process down in the data directory's pid registry (a registry's plugins). */
+  record?: RecordProcess;
 }
 
 export interface InstanceHooks {
@@ -42,7 +46,14 @@ export class Instance implements IDisposable {
     readonly plan: LaunchPlan,
     readonly proc: PluginProcess,
     readonly session: DialectSession,
+    /** Hides the launch's secret values (redact.ts). */
+    readonly redact: Redact,
   ) {}
+
+  /** A failure of this instance, its secret values hidden: the form every failure leaves in. */
+  clean<F extends Failure>(f: F): F {
+    return redactFailure(f, this.redact);
+  }
 
   get pid(): number | null {
     return this.proc.pid;
@@ -61,9 +72,17 @@ export class Instance implements IDisposable {
     plan: LaunchPlan;
     dialect: DialectFactory;
     allowedCapabilities: readonly string[];
+    record?: RecordProcess;
     hooks: InstanceHooks;
   }): Promise<Instance | Failure> {
-    const { spec, plan, hooks } = opts;
+    const { spec, plan } = opts;
+    // Everything this instance says goes out with the launch's secret values hidden.
+    const redact = redactor(plan.secrets);
+    const hooks: InstanceHooks = {
+      ...opts.hooks,
+      diagnostic: (level, m) => opts.hooks.diagnostic(level, redact(m)),
+      pluginLog: (level, m) => opts.hooks.pluginLog(level, redact(m)),
+    };
     let session: DialectSession | null = null;
     let instance: Instance | null = null;
     const codec = createCodec(spec.framing, {
@@ -83,8 +102,10 @@ export class Instance implements IDisposable {
       displayCommand: plan.displayCommand,
       pathSearched: plan.pathSearched,
       sandboxed: plan.sandbox?.active === true,
+      redact,
+      ...(opts.record ? { record: opts.record } : {}),
     });
-    if (!(proc instanceof PluginProcess)) return proc;
+    if (!(proc instanceof PluginProcess)) return redactFailure(proc, redact);
     session = opts.dialect.create({
       spec,
       allowedCapabilities: opts.allowedCapabilities,
@@ -93,7 +114,7 @@ export class Instance implements IDisposable {
       pluginLog: hooks.pluginLog,
       toolsChanged: hooks.toolsChanged,
     });
-    const inst = new Instance(spec, plan, proc, session);
+    const inst = new Instance(spec, plan, proc, session, redact);
     instance = inst;
     inst.wire(hooks);
 
@@ -109,7 +130,7 @@ export class Instance implements IDisposable {
           : { ...shaken, details: { ...inst.details(), ...shaken.details } };
       await inst.stop();
       inst.dispose();
-      return f;
+      return inst.clean(f);
     }
     inst.handshake = shaken.value;
     return inst;
@@ -152,7 +173,7 @@ export class Instance implements IDisposable {
    */
   die(cause: Failure, how: 'kill' | 'stop' | 'gone'): void {
     if (this.dead) return;
-    this.dead = cause.details ? cause : { ...cause, details: this.details() };
+    this.dead = this.clean(cause.details ? cause : { ...cause, details: this.details() });
     if (how === 'kill') this.proc.kill();
     // Tell the owner first, so the cause it sees is this one and not the session closing.
     this._onDidDie.fire(this.dead);
