@@ -12,21 +12,27 @@
  *                    and less the direct call. Target: at most 1 ms at p50.
  *   opening          `chat.get` of a conversation of 1,000 messages with tool cards, the back
  *                    end's share of opening it in the app (the page's share is an e2e figure).
+ *   request build    a step's request (tool selection, instructions, history, the SDK's tool
+ *                    set; no enrichers) with 10, 100 and 1,000 exposed tools: under 20 ms with
+ *                    1,000, and growing no faster than the number of tools.
  * The model is the scripted server in this process (no model can run on these machines); the
  * plugin is the bundled hello plugin, a real process.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { ConversationStore } from '../src/main/assistant/store';
 import { STEP_SETTINGS } from '../src/main/assistant/loop/model-step';
+import { buildRequest } from '../src/main/assistant/loop/request';
+import { ToolChooser } from '../src/main/assistant/loop/selection';
 import { offeredTools, sdkTools } from '../src/main/assistant/loop/offered';
 import { systemPrompt } from '../src/main/assistant/system-prompt';
 import { languageModel } from '../src/main/assistant/models/providers';
 import { PluginRegistry } from '../src/main/host/registry/registry';
 import { Backend } from '../src/main/service/backend';
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
+import { DEFAULT_ASSISTANT_SETTINGS } from '../src/shared/assistant';
 import type { ChatMessage } from '../src/shared/contract';
 import { median, percentile } from '../src/shared/stats';
 import type { RecordedRequest } from '../test/model-server/requests';
@@ -43,6 +49,7 @@ function answersTool(req: RecordedRequest): boolean {
 }
 
 export async function assistantBench(report: Report, quick: boolean): Promise<void> {
+  await requestBuild(report, quick ? 20 : 100);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'plugboard-bench-assistant-'));
   const registry = await PluginRegistry.open({ dataDir: dir, bundledDir: path.join(ROOT, 'plugins') });
   const long = await seedLongConversation(registry.paths.conversations);
@@ -201,4 +208,57 @@ async function opening(report: Report, backend: Backend, c: string, runs: number
   report.section('Assistant: opening a conversation of 1,000 messages with tool cards (the back end’s share)');
   report.add({ name: 'chat.get of 1,000 messages, p50', value: median(times), unit: 'ms', target: { maxValue: 300, text: '< 300 ms (with the page: e2e figure)' } });
   report.add({ name: 'chat.get of 1,000 messages, worst', value: Math.max(...times), unit: 'ms' });
+}
+
+/** A folder holding a G-Assist plugin that declares `n` tools. */
+function pluginWithTools(root: string, n: number): string {
+  const dir = path.join(root, `tools-${n}`);
+  mkdirSync(dir, { recursive: true });
+  const functions = Array.from({ length: n }, (_, i) => ({
+    name: `tool_${i}`,
+    description: `Does task ${i} of the ${['build', 'media', 'files', 'network', 'office'][i % 5]} set, with a note on what it needs`,
+    parameters: { type: 'object', properties: { target: { type: 'string', description: 'What to act on' }, level: { type: 'integer', minimum: 0, maximum: 10 } }, required: ['target'] },
+  }));
+  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: `tools-${n}`, name: `Tools ${n}`, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], functions }));
+  writeFileSync(path.join(dir, 'plugin.mjs'), '');
+  return dir;
+}
+
+async function requestBuild(report: Report, runs: number): Promise<void> {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'plugboard-bench-request-'));
+  const empty = path.join(root, 'no-bundled');
+  mkdirSync(empty);
+  const stored: ChatMessage[] = [
+    { id: 'u1', role: 'user', createdAt: 1, text: 'Find the media files I changed this week and convert them' },
+    { id: 'a1', role: 'assistant', createdAt: 2, text: 'Which folder?', status: 'done' },
+    { id: 'u2', role: 'user', createdAt: 3, text: 'The one with the holiday videos, and also check the network share' },
+  ];
+  const p50: Record<number, number> = {};
+  report.section('Assistant: building a step’s request (tool selection, instructions, history; no enrichers)');
+  try {
+    for (const n of [10, 100, 1000]) {
+      const registry = await PluginRegistry.open({ dataDir: path.join(root, `data-${n}`), bundledDir: empty });
+      const installed = await registry.install(pluginWithTools(root, n));
+      if (!installed.ok) throw new Error(installed.message);
+      const chooser = new ToolChooser();
+      const input = { registry, chooser, settings: DEFAULT_ASSISTANT_SETTINGS, baseSystem: systemPrompt(), stored, found: new Set<string>(), pluginName: (id: string) => id };
+      const t0 = performance.now();
+      const first = buildRequest(input);
+      const cold = performance.now() - t0;
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) {
+        const t = performance.now();
+        buildRequest(input);
+        times.push(performance.now() - t);
+      }
+      p50[n] = median(times);
+      report.add({ name: `${n} tools (${first.info.tools.length} offered), first build (index made)`, value: cold, unit: 'ms' });
+      report.add({ name: `${n} tools, p50`, value: p50[n] as number, unit: 'ms', ...(n === 1000 ? { target: { maxValue: 20, text: '< 20 ms' } } : {}) });
+      registry.dispose();
+    }
+    const growth = (p50[1000] as number) / (p50[100] as number);
+    report.add({ name: 'growth from 100 to 1,000 tools (×10 tools)', value: Number(growth.toFixed(2)), unit: 'x', target: { maxValue: 10, text: '≤ 10× (linear)' } });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }

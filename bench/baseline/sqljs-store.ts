@@ -65,7 +65,7 @@ export class SqlJsConversationStore implements IDisposable {
     this.changed();
   }
 
-  get(id: string): Omit<Conversation, 'passthrough' | 'runningTurns'> | null {
+  get(id: string): Omit<Conversation, 'passthrough' | 'runningTurns' | 'tokens'> | null {
     const c = this.db.exec('SELECT id, title, updated_at FROM conversations WHERE id = ?', [id])[0]?.values[0];
     if (!c) return null;
     const rows = this.db.exec('SELECT body FROM messages WHERE conversation_id = ? ORDER BY seq', [id])[0]?.values ?? [];

@@ -1,12 +1,13 @@
 // Files: list, read, write and undo, confined to the folders the user shared. Every write keeps
 // a backup of what it replaced and answers with a unified diff of the change.
-import { lstat, mkdir, open, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { createPlugin, ErrorCode, pluginEnvironment, PluginError } from '../../sdk/node/dist/index.js';
 import { Backups } from './backups.mjs';
 import { unifiedDiff } from './diff.mjs';
 import { loadRoots, resolveInside } from './roots.mjs';
-import { fence, formatSize, languageOf, looksBinary, writeAtomic } from './text.mjs';
+import { attachMentions } from './mentions.mjs';
+import { fence, formatSize, languageOf, looksBinary, readStart, writeAtomic } from './text.mjs';
 
 const manifest = JSON.parse(await readFile(new URL('./plugboard.json', import.meta.url), 'utf8'));
 const describe = (name) => ({ description: manifest.functions.find((f) => f.name === name)?.description ?? '' });
@@ -94,20 +95,10 @@ plugin.command(
     const st = await stat(real).catch(() => null);
     if (!st) throw new PluginError(`${real} does not exist.`);
     if (st.isDirectory()) throw new PluginError(`${real} is a folder. Use \`list\` to see what it holds.`);
-    const handle = await open(real, 'r');
-    let bytes;
-    try {
-      const buffer = Buffer.alloc(Math.min(limit, st.size));
-      const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-      bytes = buffer.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-    if (looksBinary(bytes)) throw new PluginError(`${real} is a binary file (${formatSize(st.size)}); this plugin shows text files only.`);
-    const cut = st.size > bytes.length;
-    // A cut in the middle of a UTF-8 character decodes to U+FFFD: drop it.
-    const text = cut ? bytes.toString('utf8').replace(/\uFFFD+$/, '') : bytes.toString('utf8');
-    const about = cut ? `showing the first ${formatSize(bytes.length)} of ${formatSize(st.size)} (pass a larger max_bytes for more)` : formatSize(st.size);
+    const start = await readStart(real, st.size, limit);
+    if (!start) throw new PluginError(`${real} is a binary file (${formatSize(st.size)}); this plugin shows text files only.`);
+    const { text, cut, length } = start;
+    const about = cut ? `showing the first ${formatSize(length)} of ${formatSize(st.size)} (pass a larger max_bytes for more)` : formatSize(st.size);
     return `**\`${real}\`** · ${about}\n\n${st.size === 0 ? '(empty file)' : fence(text, languageOf(real))}`;
   },
   describe('read'),
@@ -157,5 +148,9 @@ plugin.command(
   },
   describe('undo'),
 );
+
+// The prompt enricher (plugboard.json `prompt_enrichment`): the host calls it with the person's
+// message before a model reads it; it is never offered to a model as a tool.
+plugin.command('attach_mentions', async ({ prompt }) => attachMentions(typeof prompt === 'string' ? prompt : '', await roots()), describe('attach_mentions'));
 
 await plugin.run();

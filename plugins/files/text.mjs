@@ -1,11 +1,30 @@
 // Reading and writing text files, and showing them in markdown.
 import { randomBytes } from 'node:crypto';
-import { chmod, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /** A NUL byte in the first 8 KiB: what git and most editors take as "binary". */
 export function looksBinary(buffer) {
   return buffer.subarray(0, 8192).includes(0);
+}
+
+/**
+ * The first `limit` bytes of a file of `size` bytes, as text (null when they look binary). A cut
+ * in the middle of a UTF-8 character decodes to U+FFFD at the end: it is dropped.
+ */
+export async function readStart(file, size, limit) {
+  const handle = await open(file, 'r');
+  let bytes;
+  try {
+    const buffer = Buffer.alloc(Math.min(limit, size));
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    bytes = buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  if (looksBinary(bytes)) return null;
+  const cut = size > bytes.length;
+  return { text: cut ? bytes.toString('utf8').replace(/\uFFFD+$/, '') : bytes.toString('utf8'), cut, length: bytes.length };
 }
 
 /** Replaces a file in one step: a temp file in the same folder, then rename over the target. */

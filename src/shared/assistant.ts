@@ -65,12 +65,27 @@ export interface ApprovalState {
   decision?: ApprovalDecision;
 }
 
+/** The assistant's own tools, offered to every model beside the plugins' tools. */
+export type BuiltinTool = 'ask_user' | 'find_tools';
+
+/** A model's question to the person (`ask_user`): free text, or one or several of the choices. */
+export interface Question {
+  question: string;
+  choices?: string[];
+  /** Several choices may be picked. */
+  multiple?: boolean;
+}
+
 /** A model's call to a tool, as its card shows it (on a `plugin` message). */
 export interface ToolCallInfo {
   /** The model's id for the call. */
   id: string;
   /** The name the model used (`plugin__tool`). */
   name: string;
+  /** Set for the assistant's own tools (no plugin runs them). */
+  builtin?: BuiltinTool;
+  /** `ask_user`: what is asked; the answer is the message's text once given. */
+  question?: Question;
   approval: ApprovalState;
   /** From the approval (or the start) to the result. */
   durationMs?: number;
@@ -81,6 +96,53 @@ export interface ToolCallInfo {
 export interface TokenUsage {
   inputTokens: number | null;
   outputTokens: number | null;
+  /** The provider gave no counts: these are estimates (about 4 characters a token). */
+  estimated?: boolean;
+}
+
+/** What one request to the model carried (a turn's details). */
+export interface RequestInfo {
+  /** The tools offered, by their model-facing names (built-ins included). */
+  tools: string[];
+  /** Exposed tools in all; more than `tools` when the budget chose among them. */
+  toolsTotal: number;
+  /** Plugins whose system instructions were included, in order; and those left out by the budget. */
+  instructionsFrom: string[];
+  instructionsLeftOut: string[];
+  /** An estimate of the request's size (about 4 characters a token). */
+  estimatedTokens: number;
+}
+
+/** How the assistant chooses what to send: configurable in Settings. */
+export interface AssistantSettings {
+  /** Rounds of tool calls a turn may take before it stops and asks. */
+  maxSteps: number;
+  /** Above either, the model gets the most relevant tools and `find_tools` for the rest. */
+  maxTools: number;
+  maxToolTokens: number;
+  /** Tokens of plugins' system instructions a request may carry. */
+  instructionsTokens: number;
+}
+
+export const DEFAULT_ASSISTANT_SETTINGS: AssistantSettings = { maxSteps: 8, maxTools: 40, maxToolTokens: 16_000, instructionsTokens: 4000 };
+
+/** Tokens spent, summed (a turn, a conversation, a model). */
+export interface TokenTotals {
+  inputTokens: number;
+  outputTokens: number;
+  /** Some of the counts were estimates. */
+  estimated: boolean;
+}
+
+/** What a plugin's prompt enricher did to the person's message, for the transcript. */
+export interface Enrichment {
+  plugin: string;
+  ok: boolean;
+  note: string;
+  /** The text it added at the end. */
+  added?: string;
+  /** The whole new text, where it rewrote the message instead. */
+  replaced?: string;
 }
 
 /** What a system note offers besides its text. */

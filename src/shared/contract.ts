@@ -6,7 +6,7 @@
  * `PlugboardApi` and cannot tell which transport it has.
  */
 import { z } from 'zod';
-import type { DiscoveredServer, ModelCheck, ModelsView, NoteCard, RetryInfo, TokenUsage, ToolCallInfo, ToolPolicy } from './assistant';
+import type { AssistantSettings, DiscoveredServer, Enrichment, ModelCheck, ModelsView, NoteCard, RequestInfo, RetryInfo, TokenTotals, TokenUsage, ToolCallInfo, ToolPolicy } from './assistant';
 import { PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
@@ -52,6 +52,8 @@ export interface ToolView extends ToolSpec {
   defaultPolicy: ToolPolicy;
   /** The tool is one of the plugin's user commands. */
   userCommand: boolean;
+  /** About how many tokens its declaration adds to every model request that offers it (an estimate). */
+  declarationTokens: number;
 }
 
 export interface CapabilityView {
@@ -144,6 +146,12 @@ export interface ChatMessage {
   retry?: RetryInfo;
   /** What a system note offers besides its text. */
   card?: NoteCard;
+  /** What the model was sent for the step this message began (on its answer, or its first card). */
+  request?: RequestInfo;
+  /** The person's message as enriched by plugins: what the model reads instead of `text`. */
+  enriched?: string;
+  /** What each enricher did (added, rewrote, was skipped), by whom. */
+  enrichment?: Enrichment[];
 }
 
 export interface SaveState {
@@ -164,6 +172,8 @@ export interface Conversation extends ConversationSummary {
   model: string | null;
   /** Turns running now: what Stop stops. */
   runningTurns: string[];
+  /** Tokens its models' answers took, summed. */
+  tokens: TokenTotals;
   /** The plugin the composer talks to directly, when a passthrough session is open. */
   passthrough: { pluginId: string; pluginName: string } | null;
 }
@@ -191,6 +201,16 @@ const installSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
   z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }),
 ]);
+
+const assistantSettingsInput = z
+  .object({
+    maxSteps: z.number().int().min(1).max(50),
+    maxTools: z.number().int().min(4).max(512),
+    maxToolTokens: z.number().int().min(500).max(200_000),
+    instructionsTokens: z.number().int().min(0).max(50_000),
+  })
+  .partial()
+  .strict();
 
 /** A phantom type: carries the output type of a command, no runtime value. */
 function returns<T>(): T {
@@ -243,11 +263,21 @@ export const commands = {
     input: z.object({ callId: z.string().min(1).max(200), decision: z.enum(['once', 'conversation', 'always', 'deny']), args: z.record(z.string(), z.unknown()).optional() }).strict(),
     output: returns<OpResult>(),
   },
+  /** The person's answer to a model's question (ask_user): words, or the choices picked. */
+  'chat.answer': {
+    input: z.object({ callId: z.string().min(1).max(200), answer: z.union([z.string().min(1).max(20_000), z.array(z.string().min(1).max(200)).min(1).max(12)]) }).strict(),
+    output: returns<OpResult>(),
+  },
   /** Runs the conversation's last model turn again (after a failure). */
   'chat.retry': { input: z.object({ conversationId: id }).strict(), output: returns<Outcome<{ turnId: string }>>() },
   /** The exposed tools that best match what was typed (no model needed). */
   'tools.suggest': { input: z.object({ text: z.string().max(10_000) }).strict(), output: returns<PaletteEntry[]>() },
   'models.list': { input: empty, output: returns<ModelsView>() },
+  /** Tokens each model's answers took, over every conversation. */
+  'models.usage': { input: empty, output: returns<Array<TokenTotals & { model: string }>>() },
+  'assistant.settings': { input: empty, output: returns<AssistantSettings>() },
+  /** Changes some of the assistant's settings (step cap, tool budget, instructions budget). */
+  'assistant.configure': { input: assistantSettingsInput, output: returns<OpResult>() },
   /** Adds or changes a model; `apiKey` undefined keeps the stored key, null removes it. */
   'models.save': {
     input: z

@@ -144,7 +144,8 @@ export interface PluginSpec {
   userCommands: UserCommandSpec[];
   autoApprovedTools: string[];
   systemInstructions?: string;
-  promptEnrichment: boolean;
+  /** The function that enriches the person's messages before a model reads them (plugboard.json). */
+  promptEnricher?: string;
 }
 
 export interface UserCommandSpec {

@@ -21,6 +21,8 @@ let model: ModelServer;
 beforeAll(async () => {
   app = await assistantApp('assistant-calls');
   await installFixtures(app, 'gassist-python', 'mcp-dynamic');
+  // These tests are about calls, not about choosing among many tools: offer them all.
+  await app.backend.invoke('assistant.configure', { maxTools: 512, maxToolTokens: 200_000 });
   model = await ModelServer.start();
   await app.connect(model);
 });

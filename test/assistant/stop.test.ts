@@ -112,6 +112,33 @@ describe('a prompt that waits', () => {
     await app.turnEnded(c, turn);
   });
 
+  it('closing the app while the model has not answered yet: the turn winds down without writing to the closed store', async () => {
+    model.script({ type: 'hang' });
+    const c = await app.conversation();
+    const calls = model.modelCalls.length;
+    await app.say(c, 'Are you there?');
+    await model.waitForModelCalls(calls + 1);
+    const assistant = app.backend.chat.assistant;
+    await app.close();
+    // The turn ends after the store closed (its answer would be its first write): it must write
+    // nothing, and throw nothing (vitest fails the run on an unhandled rejection).
+    await expect.poll(() => assistant.isBusy(c)).toBe(false);
+    await model.waitFor(() => model.modelCalls.at(-1)!.outcome === 'client-closed', 'the app to hang up on the model');
+    app = await assistantApp('assistant-stop', { dataDir: app.dataDir });
+    const conv = await get(c);
+    expect(conv.messages.map((m) => [m.role, m.status ?? ''])).toEqual([
+      ['user', ''],
+      ['assistant', 'cancelled'],
+    ]);
+    expect(conv.messages[1]?.failure?.message).toBe('Plugboard closed before the model answered');
+    expect(conv.runningTurns).toEqual([]);
+    // It can be retried: the question goes to the model again.
+    model.script(text('Yes.'));
+    const r = (await app.backend.invoke('chat.retry', { conversationId: c })) as { ok: boolean; turnId: string };
+    expect(r.ok).toBe(true);
+    expect((await app.turnEnded(c, r.turnId)).messages.at(-1)).toEqual(expect.objectContaining({ text: 'Yes.', status: 'done' }));
+  });
+
   it('is never approved by an app that closes: after a restart it reads as refused', async () => {
     model.script(toolCalls({ name: 'hello__start_conversation', arguments: {} }));
     const c = await app.conversation();

@@ -56,7 +56,7 @@ export function openaiStream(plan: Plan, ctx: OpenAIContext): { frames: Frame[];
     }
   }
   frames.push({ data: sse(chunk({ delta: {}, finish_reason: FINISH[plan.finish] })), chunk: false });
-  if (ctx.includeUsage) frames.push({ data: sse(chunk(undefined, { usage: usage(plan) })), chunk: false });
+  if (ctx.includeUsage && !plan.noUsage) frames.push({ data: sse(chunk(undefined, { usage: usage(plan) })), chunk: false });
   frames.push({ data: 'data: [DONE]\n\n', chunk: false });
   const errorFrame = sse({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } });
   return { frames, errorFrame };

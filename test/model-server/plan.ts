@@ -21,6 +21,8 @@ export interface Plan {
   toolCalls: PlannedToolCall[];
   finish: 'stop' | 'tool-calls' | 'length';
   usage: { input: number; output: number };
+  /** The OpenAI wire leaves the usage chunk out. */
+  noUsage: boolean;
   chunkDelayMs: number;
   stallAfterChunks?: number;
   cutAfterChunks?: number;
@@ -56,6 +58,7 @@ export function planReply(step: ReplyStep, req: RecordedRequest, idPrefix: strin
     finish: step.finish ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop'),
     // Roughly four bytes a token: plausible numbers when a test does not care about them.
     usage: step.usage ?? { input: Math.ceil(req.rawBody.length / 4), output: chunks },
+    noUsage: step.noUsage === true,
     chunkDelayMs: step.chunkDelayMs ?? 0,
     stallAfterChunks: step.stallAfterChunks,
     cutAfterChunks: step.cutAfterChunks,

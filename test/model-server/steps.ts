@@ -40,6 +40,11 @@ const replySchema = z.strictObject({
   finish: z.enum(['stop', 'tool-calls', 'length']).optional(),
   /** Default: input = request bytes / 4, output = number of chunks. */
   usage: usageSchema.optional(),
+  /**
+   * Send no token counts even when asked (OpenAI-compatible servers that ignore
+   * `stream_options.include_usage`). Anthropic's format always carries them: there it is ignored.
+   */
+  noUsage: z.boolean().optional(),
   /** Pause before every chunk after the first (text chunks and tool-argument fragments alike). */
   chunkDelayMs: z.number().int().nonnegative().optional(),
   /** Stream this many chunks, then send nothing more until the client goes away (Stop). */

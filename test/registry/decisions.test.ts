@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { autoApprovedTools, enrichPrompt, exposedDeclarations, exposedUserCommands, systemInstructions } from '../../src/main/assistant/tools';
+import { enrich } from '../../src/main/assistant/enrichment';
+import { autoApprovedTools, exposedDeclarations, exposedUserCommands } from '../../src/main/assistant/tools';
 import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { expectFailure } from '../helpers/calls';
 import { cleanupFixtures, FIXTURES, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
@@ -169,13 +170,14 @@ describe('what the assistant gets from the registry', () => {
     expect(exposedUserCommands(registry)).toContainEqual({ plugin: 'enricher', name: 'echo', description: 'Echo back', shareWithModel: true });
     expect(autoApprovedTools(registry)).toContain('enricher__echo');
     expect(autoApprovedTools(registry)).toContain('hello__say_hello');
-    expect(systemInstructions(registry)).toContain('## enricher\nUse echo to repeat things.');
+    expect(registry.instructions('enricher')).toBe('Use echo to repeat things.');
   });
 
-  it('runs the prompt through enrichment subscribers', async () => {
-    const r = await enrichPrompt(registry, 'plan my day');
+  it('runs the prompt through the enrichers, and does not offer the enricher function as a tool', async () => {
+    const r = await enrich(registry, 'plan my day', new AbortController().signal);
     expect(r.prompt).toBe('plan my day [with context from enricher]');
-    expect(r.notes).toEqual([{ plugin: 'enricher', ok: true, note: 'added context' }]);
+    expect(r.steps).toEqual([{ plugin: 'enricher', ok: true, note: 'added context', added: '[with context from enricher]' }]);
+    expect(exposedDeclarations(registry).map((d) => d.qualifiedName)).not.toContain('enricher__enrich_prompt');
   });
 });
 

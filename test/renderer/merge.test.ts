@@ -17,7 +17,7 @@ const plugin = (id: string, text: string, status: ChatMessage['status'], extra: 
 });
 
 function snapshot(messages: ChatMessage[]): Conversation {
-  return { id: 'c1', title: 'Test', updatedAt: 3, messageCount: messages.length, messages, passthrough: null, model: null, runningTurns: [] };
+  return { id: 'c1', title: 'Test', updatedAt: 3, messageCount: messages.length, messages, passthrough: null, model: null, runningTurns: [], tokens: { inputTokens: 0, outputTokens: 0, estimated: false } };
 }
 
 function byId(...messages: ChatMessage[]): Record<string, ChatMessage> {

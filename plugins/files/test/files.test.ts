@@ -218,4 +218,44 @@ describe('files', () => {
       expect(readFileSync(path.join(second, 'b.txt'), 'utf8')).toBe('in the second root\n');
     });
   });
+
+  describe('attach_mentions (its prompt enricher)', () => {
+    const enrich = async (p: PluginClient, prompt: string) => {
+      const turn = await p.call('attach_mentions', { prompt });
+      if (!turn.complete) throw new Error(`attach_mentions failed: ${turn.error?.message}`);
+      return turn.complete.data as { prompt: string; note?: string };
+    };
+
+    it('attaches an excerpt of each file mentioned inside the shared folders, and says which', async () => {
+      const { p, root } = await setup();
+      mkdirSync(path.join(root, 'My Notes'));
+      writeFileSync(path.join(root, 'todo.md'), '- buy milk\n');
+      writeFileSync(path.join(root, 'My Notes', 'plan.txt'), 'step one\n');
+      const r = await enrich(p, 'Compare @todo.md with @"My Notes/plan.txt".');
+      expect(r.prompt.startsWith('Compare @todo.md with @"My Notes/plan.txt".\n\n')).toBe(true);
+      expect(r.prompt).toContain(`Attached file ${path.join(root, 'todo.md')} (11 B):\n\`\`\`markdown\n- buy milk\n\`\`\``);
+      expect(r.prompt).toContain('step one');
+      expect(r.note).toBe('attached todo.md (11 B), My Notes/plan.txt (9 B)');
+    });
+
+    it('leaves a message alone when a mention names nothing it may read: e-mail addresses, handles, files outside, binaries', async () => {
+      const { p, root, outside } = await setup();
+      writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
+      writeFileSync(path.join(root, 'blob.bin'), Buffer.from([1, 0, 2]));
+      const said = `Mail ann@example.com, ask @bob, see @${path.join(outside, 'secret.txt')} and @blob.bin`;
+      expect(await enrich(p, said)).toEqual({ prompt: said });
+    });
+
+    it('attaches only the start of a large file, and at most five files', async () => {
+      const { p, root } = await setup();
+      writeFileSync(path.join(root, 'big.txt'), 'x'.repeat(100_000));
+      for (let i = 0; i < 7; i++) writeFileSync(path.join(root, `f${i}.txt`), `file ${i}\n`);
+      const big = await enrich(p, 'Summarise @big.txt');
+      expect(big.note).toBe('attached big.txt (first 16 KiB of 98 KiB)');
+      expect(big.prompt.length).toBeLessThan(17_000);
+      const many = await enrich(p, Array.from({ length: 7 }, (_, i) => `@f${i}.txt`).join(' '));
+      expect(many.note?.split(', ')).toHaveLength(5);
+      expect(many.prompt).not.toContain('file 5');
+    });
+  });
 });

@@ -11,8 +11,11 @@ import { failure, type Outcome } from '../../shared/failures';
 import { Disposable } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/model';
 import type { AuditLog, PluginRegistry } from '../host';
+import { enrich } from './enrichment';
 import type { LiveMessages } from './live-messages';
 import { Approvals } from './loop/approvals';
+import { Questions } from './loop/questions';
+import { ToolChooser } from './loop/selection';
 import { ModelTurn } from './loop/model-turn';
 import type { ModelStore } from './models/model-store';
 import { baseUrlOf, languageModel } from './models/providers';
@@ -20,9 +23,6 @@ import { systemPrompt } from './system-prompt';
 import type { ConversationStore } from './store';
 import { ToolIndex } from './tool-search';
 import { exposedDeclarations, type ToolDeclaration } from './tools';
-
-/** Rounds of tool calls a turn may take before it stops and asks. */
-export const DEFAULT_MAX_STEPS = 8;
 
 export interface AssistantDeps {
   registry: PluginRegistry;
@@ -33,7 +33,8 @@ export interface AssistantDeps {
   /** Frames a turn for the UI (running true, then false). */
   turnRunning(conversationId: string, turnId: string, running: boolean): void;
   context(conversationId: string): ContextMessage[];
-  maxSteps?: number;
+  /** Stores a changed message and tells the UI (the person's message, once enriched). */
+  rewrite(conversationId: string, message: ChatMessage): void;
 }
 
 export interface StartOptions {
@@ -44,8 +45,11 @@ export interface StartOptions {
 
 export class Assistant extends Disposable {
   readonly approvals = new Approvals();
+  readonly questions = new Questions();
+  /** Keeps the tool search index from one step (and turn) to the next. */
+  private readonly chooser = new ToolChooser();
   /** The model turn running in each conversation. */
-  private readonly running = new Map<string, { turnId: string; turn: ModelTurn; done: Promise<void> }>();
+  private readonly running = new Map<string, { turnId: string; model: string; turn: ModelTurn; done: Promise<void> }>();
 
   constructor(private readonly d: AssistantDeps) {
     super();
@@ -89,17 +93,32 @@ export class Assistant extends Disposable {
       modelName: config.name,
       where: `${config.name} (${baseUrlOf(config) || config.provider})`,
       system: systemPrompt(),
-      maxSteps: this.d.maxSteps ?? DEFAULT_MAX_STEPS,
+      settings: this.d.models.settings(),
+      chooser: this.chooser,
+      questions: this.questions,
       storedMessages: () => store.get(conversationId)?.messages ?? [],
       pluginName: (id) => registry.record(id)?.spec?.name ?? id,
     });
     this.d.turnRunning(conversationId, turnId, true);
-    const done = turn.run().finally(() => {
+    const done = this.enrichLast(conversationId, turn.signal)
+      .then(() => turn.run())
+      .finally(() => {
       this.running.delete(conversationId);
       this.d.turnRunning(conversationId, turnId, false);
     });
-    this.running.set(conversationId, { turnId, turn, done });
+    this.running.set(conversationId, { turnId, model: config.name, turn, done });
     return { ok: true, turnId, done };
+  }
+
+  /**
+   * Runs the person's last message through the plugins' enrichers, once: a retry reads it as it
+   * was enriched the first time.
+   */
+  private async enrichLast(conversationId: string, signal: AbortSignal): Promise<void> {
+    const last = this.d.store.get(conversationId)?.messages.findLast((m) => m.role === 'user' && !m.passthrough);
+    if (!last || last.enrichment !== undefined) return;
+    const { prompt, steps } = await enrich(this.d.registry, last.text, signal);
+    this.d.rewrite(conversationId, { ...last, enrichment: steps, ...(prompt !== last.text ? { enriched: prompt } : {}) });
   }
 
   /** Stops the model turn `turnId`; false when no model turn has that id. */
@@ -113,13 +132,21 @@ export class Assistant extends Disposable {
   }
 
   stopConversation(conversationId: string, reason: string): void {
-    this.running.get(conversationId)?.turn.stop(reason);
+    const r = this.running.get(conversationId);
+    r?.turn.stop(reason);
     this.approvals.cancel({ conversationId });
+    if (r) this.questions.cancel(r.turnId);
   }
 
   approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Outcome<{ detail: string }> {
     const r = this.approvals.answer(callId, decision, args);
     return r.ok ? { ok: true, detail: decision === 'deny' ? 'denied' : 'allowed' } : r;
+  }
+
+  /** The person's answer to a model's question (ask_user). */
+  answer(callId: string, answer: string | string[]): Outcome<{ detail: string }> {
+    const r = this.questions.answer(callId, answer);
+    return r.ok ? { ok: true, detail: 'answered' } : r;
   }
 
   /** Runs the last turn again after a failure: the conversation as it is goes to the model. */
@@ -144,9 +171,21 @@ export class Assistant extends Disposable {
     return new ToolIndex(tools).search(text, limit).map((t) => t.decl);
   }
 
+  /**
+   * For the app that closes: a cancelled answer, with Retry, for each turn whose model has not
+   * begun to answer (`answering`): that turn writes nothing once the store has closed.
+   */
+  unanswered(answering: (conversationId: string) => boolean): Array<[string, ChatMessage]> {
+    const note = failure('cancelled', 'Plugboard closed before the model answered');
+    return [...this.running]
+      .filter(([conversationId]) => !answering(conversationId))
+      .map(([conversationId, r]) => [conversationId, { id: randomUUID(), role: 'assistant', createdAt: Date.now(), text: '', turnId: r.turnId, status: 'cancelled', model: r.model, failure: note, retry: {} }]);
+  }
+
   /** Stops every turn; waits until each has written its last message. */
   async stopAll(reason: string): Promise<void> {
     this.approvals.cancelAll();
+    this.questions.cancel();
     for (const r of this.running.values()) r.turn.stop(reason);
     await Promise.all([...this.running.values()].map((r) => r.done));
   }

@@ -16,6 +16,7 @@ import type { ContextMessage } from '../../shared/model';
 import type { AuditLog, PassthroughChange, PluginRegistry } from '../host';
 import { Assistant, type StartOptions } from './assistant';
 import { LiveMessages } from './live-messages';
+import { tokensOf } from './loop/tokens';
 import type { ModelStore } from './models/model-store';
 import { PluginTurns } from './plugin-turns';
 import { RunningTurns } from './running-turns';
@@ -32,7 +33,6 @@ export interface ChatDeps {
   store: ConversationStore;
   models: ModelStore;
   audit: AuditLog;
-  maxSteps?: number;
 }
 
 export class ChatService extends Disposable {
@@ -40,6 +40,8 @@ export class ChatService extends Disposable {
   private readonly store: ConversationStore;
   private readonly messages: LiveMessages;
   private readonly turns: PluginTurns;
+  /** Set when the app closes: a turn winding down after that writes nothing. */
+  private closing = false;
   readonly assistant: Assistant;
   private readonly running: RunningTurns;
   private readonly _onDidEvent = this._register(new Emitter<ChatEvent>());
@@ -61,7 +63,7 @@ export class ChatService extends Disposable {
         audit: d.audit,
         turnRunning: (c, t, running) => this.frame(c, t, running),
         context: (c) => this.context(c),
-        ...(d.maxSteps ? { maxSteps: d.maxSteps } : {}),
+        rewrite: (c, m) => this.rewrite(c, m),
       }),
     );
     this._register(d.registry.onDidChangePassthrough((e) => this.onPassthrough(e)));
@@ -90,7 +92,7 @@ export class ChatService extends Disposable {
     // A message left streaming by a run of Plugboard that ended (a crash) is over: say so, once.
     const messages = c.messages.map((m) => live.get(m.id) ?? (m.status === 'streaming' ? this.interrupted(id, m) : m));
     const { allowed: _allowed, ...rest } = c;
-    return { ...rest, messages, passthrough: this.passthroughOf(id), runningTurns: this.running.of(id) };
+    return { ...rest, messages, passthrough: this.passthroughOf(id), runningTurns: this.running.of(id), tokens: tokensOf(messages) };
   }
 
   rename(id: string, title: string): OpResult {
@@ -248,6 +250,13 @@ export class ChatService extends Disposable {
       .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text || resultText(m.result) }));
   }
 
+  /** A stored message changed after the fact (the enrichment of the person's message). */
+  private rewrite(conversationId: string, message: ChatMessage): void {
+    if (this.closing) return;
+    this.store.putMessage(conversationId, message);
+    this.emit('chat.turn', { type: 'end', conversationId, turnId: message.turnId ?? message.id, message });
+  }
+
   private addMessage(conversationId: string, message: ChatMessage): void {
     this.store.putMessage(conversationId, message);
     const c = this.store.summary(conversationId);
@@ -278,6 +287,9 @@ export class ChatService extends Disposable {
 
   /** Ends every turn as stopped, stored so, before the store closes. */
   override dispose(): void {
+    this.closing = true;
+    // A question the model had not begun to answer gets a note with Retry, not silence.
+    for (const [c, m] of this.assistant.unanswered((id) => this.messages.snapshot(id).size > 0)) this.store.putMessage(c, m);
     this.messages.closeAll(failure('cancelled', 'Plugboard closed while this ran'));
     this.turns.cancelAll('the app is closing');
     void this.assistant.stopAll('the app is closing');

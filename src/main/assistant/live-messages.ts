@@ -31,6 +31,8 @@ export interface LiveMessage {
 export class LiveMessages extends Disposable {
   private readonly live = new Map<string, LiveMessage>();
   private readonly flushTimer = this._register(new MutableDisposable());
+  /** Set by closeAll: the store is about to close, and a turn still winding down writes nothing. */
+  private closed = false;
 
   constructor(
     private readonly store: ConversationStore,
@@ -41,7 +43,10 @@ export class LiveMessages extends Disposable {
 
   /** Stores `message` (streaming, with a turnId) and announces it. */
   start(conversationId: string, message: ChatMessage): LiveMessage {
-    const m: LiveMessage = { conversationId, message, body: new BoundedText(message.text), pending: '', ended: false };
+    const m: LiveMessage = { conversationId, message, body: new BoundedText(message.text), pending: '', ended: this.closed };
+    // A turn stopped by closing the app may still end its answer after the store closed: that
+    // message is born ended, and nothing of it is written.
+    if (this.closed) return m;
     this.live.set(message.id, m);
     this.store.putMessage(conversationId, message);
     this.sink.turn({ type: 'start', conversationId, turnId: message.turnId as string, message: { ...message } });
@@ -112,6 +117,7 @@ export class LiveMessages extends Disposable {
 
   /** Ends every live message as cancelled, stored so, before the store closes. */
   closeAll(reason: ChatMessage['failure']): void {
+    this.closed = true;
     for (const m of [...this.live.values()]) {
       m.message.text = m.body.toString();
       m.message.status = 'cancelled';

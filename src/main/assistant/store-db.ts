@@ -256,6 +256,11 @@ export function statements(db: Database.Database) {
     ),
     messages: db.prepare<[string], MessageRow>('SELECT body, text FROM messages WHERE conversation_id = ? ORDER BY seq'),
     exists,
+    usage: db.prepare<[], { model: string; i: number | null; o: number | null; e: number | null }>(
+      `SELECT json_extract(body, '$.model') AS model, SUM(json_extract(body, '$.usage.inputTokens')) AS i,
+              SUM(json_extract(body, '$.usage.outputTokens')) AS o, MAX(json_extract(body, '$.usage.estimated')) AS e
+         FROM messages WHERE json_extract(body, '$.model') IS NOT NULL GROUP BY 1 ORDER BY 1`,
+    ),
     create: db.prepare('INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
     rename: db.prepare('UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?'),
     delete: db.transaction((id: string) => {

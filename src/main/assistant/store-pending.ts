@@ -7,7 +7,7 @@
 import type { ChatMessage, Conversation } from '../../shared/contract';
 
 /** A conversation as stored: with the tools the person allowed for it (`plugin:tool`). */
-export type StoredConversation = Omit<Conversation, 'passthrough' | 'runningTurns'> & { allowed: string[] };
+export type StoredConversation = Omit<Conversation, 'passthrough' | 'runningTurns' | 'tokens'> & { allowed: string[] };
 
 export type WriteOp =
   | { kind: 'create'; id: string; title: string; at: number }

@@ -8,11 +8,11 @@
  * show, reads include the unsaved changes, and the app keeps running. `flush()` retries at once;
  * `dispose()` retries a last time and reports what could not be saved.
  *
- * One Plugboard process owns a data directory's conversations at a time (store-owner.ts). A
- * damaged file is moved aside and an empty store started (store-db.ts). Titles and message text
- * have a full-text index (store-search.ts).
+ * One Plugboard process owns a data directory's conversations at a time (store-owner.ts). A damaged
+ * file is moved aside and an empty store started (store-db.ts). Text is indexed (store-search.ts).
  */
 import type Database from 'better-sqlite3';
+import type { TokenTotals } from '../../shared/assistant';
 import type { ChatMessage, ConversationSummary, SaveState } from '../../shared/contract';
 import { failure, type Failure, type Outcome } from '../../shared/failures';
 import { Emitter, type IDisposable } from '../../shared/lifecycle';
@@ -121,6 +121,11 @@ export class ConversationStore implements IDisposable {
       stored = { id: c.id, title: c.title, updatedAt: c.updated_at, messageCount: messages.length, messages, model: c.model ?? null, allowed: allowedOf(c.allowed) };
     }
     return this.pending.isEmpty ? stored : this.pending.overlay(id, stored);
+  }
+
+  /** Tokens each model's answers took, over every conversation (writes still waiting left out). */
+  usageByModel(): Array<TokenTotals & { model: string }> {
+    return this.sql.usage.all().map((r) => ({ model: r.model, inputTokens: r.i ?? 0, outputTokens: r.o ?? 0, estimated: r.e === 1 }));
   }
 
   /** Conversations whose title or messages hold every word of `query` (typed text, not FTS syntax). */

@@ -1,8 +1,8 @@
 /**
  * What the assistant needs from the registry, in jaato's model: for every exposed tool its JSON
- * Schema declaration; the user commands; the auto-approved tools; the system instructions; and a
- * prompt-enrichment pipeline over the plugins that subscribe to it. Everything here follows the
- * user's decisions: a disabled plugin or an unexposed tool contributes nothing.
+ * Schema declaration and its model-facing name; the user commands; the auto-approved tools. A
+ * plugin's prompt enricher is a hook, not a tool: it is neither offered nor listed. Everything
+ * here follows the user's decisions: a disabled plugin or an unexposed tool contributes nothing.
  */
 import { createHash } from 'node:crypto';
 import type { PluginRegistry } from '../host';
@@ -25,11 +25,7 @@ export interface UserCommandView {
   shareWithModel: boolean;
 }
 
-export interface EnrichmentResult {
-  prompt: string;
-  /** What each subscriber did, for the transcript; failures are noted and skipped. */
-  notes: Array<{ plugin: string; ok: boolean; note: string }>;
-}
+const UNSAFE = /[^a-zA-Z0-9_]/g;
 
 /** Longest function name the model APIs accept. */
 const MAX_NAME = 64;
@@ -42,12 +38,12 @@ const MAX_NAME = 64;
  * result depends only on the set of pairs, not on their order.
  */
 export function qualifiedNames(pairs: ReadonlyArray<{ plugin: string; tool: string }>): Map<string, string> {
-  const base = (p: { plugin: string; tool: string }): string => `${p.plugin}__${p.tool}`.replace(/[^a-zA-Z0-9_]/g, '_');
+  const bases = pairs.map((p) => `${p.plugin}__${p.tool}`.replace(UNSAFE, '_'));
   const uses = new Map<string, number>();
-  for (const p of pairs) uses.set(base(p), (uses.get(base(p)) ?? 0) + 1);
+  for (const b of bases) uses.set(b, (uses.get(b) ?? 0) + 1);
   const out = new Map<string, string>();
-  for (const p of pairs) {
-    const b = base(p);
+  for (const [i, p] of pairs.entries()) {
+    const b = bases[i] as string;
     const key = pairKey(p.plugin, p.tool);
     if (uses.get(b) === 1 && b.length <= MAX_NAME) out.set(key, b);
     else out.set(key, `${b.slice(0, MAX_NAME - 9)}_${createHash('sha256').update(key).digest('hex').slice(0, 8)}`);
@@ -59,7 +55,8 @@ function pairKey(plugin: string, tool: string): string {
   return `${plugin}\u0000${tool}`;
 }
 
-function usable(registry: PluginRegistry): string[] {
+/** Plugins whose tools may be used: found, enabled and exposed. */
+export function usable(registry: PluginRegistry): string[] {
   return registry
     .list()
     .filter((r) => r.spec && registry.isExposed(r.id))
@@ -70,9 +67,10 @@ function usable(registry: PluginRegistry): string[] {
 function exposedTools(registry: PluginRegistry): Array<ToolDeclaration & { userCommand: boolean }> {
   const found: Array<Omit<ToolDeclaration, 'qualifiedName'> & { userCommand: boolean }> = [];
   for (const id of usable(registry)) {
-    const commands = new Set(registry.record(id)?.spec?.userCommands.map((c) => c.name));
+    const spec = registry.record(id)?.spec;
+    const commands = new Set(spec?.userCommands.map((c) => c.name));
     for (const t of registry.tools(id)) {
-      if (t.exposed) found.push({ plugin: id, tool: t.name, description: t.description, parameters: t.parameters, ...(t.tags ? { tags: t.tags } : {}), userCommand: commands.has(t.name) });
+      if (t.exposed && t.name !== spec?.promptEnricher) found.push({ plugin: id, tool: t.name, description: t.description, parameters: t.parameters, ...(t.tags ? { tags: t.tags } : {}), userCommand: commands.has(t.name) });
     }
   }
   // Named over the whole set, so a tool keeps its name whichever list it appears in.
@@ -102,39 +100,4 @@ export function autoApprovedTools(registry: PluginRegistry): string[] {
   return exposedTools(registry)
     .filter((d) => registry.record(d.plugin)?.spec?.autoApprovedTools.includes(d.tool))
     .map((d) => d.qualifiedName);
-}
-
-export function systemInstructions(registry: PluginRegistry): string {
-  return usable(registry)
-    .map((id) => {
-      const text = registry.record(id)?.spec?.systemInstructions;
-      return text ? `## ${id}\n${text.trim()}` : '';
-    })
-    .filter(Boolean)
-    .join('\n\n');
-}
-
-/**
- * Runs the prompt through every exposed plugin that subscribes to enrichment, in order. A
- * subscriber implements `enrich_prompt {prompt}` and answers `{prompt}` (and may add `note`).
- */
-export async function enrichPrompt(registry: PluginRegistry, prompt: string): Promise<EnrichmentResult> {
-  const notes: EnrichmentResult['notes'] = [];
-  let current = prompt;
-  for (const id of usable(registry)) {
-    if (!registry.record(id)?.spec?.promptEnrichment) continue;
-    const outcome = await registry.call(id, 'enrich_prompt', { prompt: current }).done;
-    if (!outcome.ok) {
-      notes.push({ plugin: id, ok: false, note: `${outcome.code}: ${outcome.message}` });
-      continue;
-    }
-    const data = outcome.value.data as { prompt?: unknown; note?: unknown } | null;
-    if (data && typeof data.prompt === 'string') {
-      current = data.prompt;
-      notes.push({ plugin: id, ok: true, note: typeof data.note === 'string' ? data.note : 'enriched the prompt' });
-    } else {
-      notes.push({ plugin: id, ok: false, note: 'enrich_prompt did not answer {prompt: string}; ignored' });
-    }
-  }
-  return { prompt: current, notes };
 }

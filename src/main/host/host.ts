@@ -113,6 +113,11 @@ export class PluginHost implements IDisposable {
     return this.get(id)?.announcedTools;
   }
 
+  /** What the plugin's server said a model should know (MCP `instructions`), once it has run. */
+  instructions(id: string): string | undefined {
+    return this.get(id)?.instructions;
+  }
+
   call(id: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
     const sup = this.get(id);
     return sup ? sup.call(tool, args, opts) : refusedCall(failure('not_found', `no plugin "${id}"`), opts);

@@ -2,6 +2,7 @@
  * What the UI shows of plugins, computed from the registry's records and decisions: the list row
  * (PluginView), the expanded detail (tools, capabilities, settings), and the `/` palette.
  */
+import { declarationTokens } from '../assistant/loop/tokens';
 import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
 import type { PluginRegistry } from '../host';
@@ -61,7 +62,14 @@ export class PluginViews {
       dir: rec.dir,
       manifestPath: spec?.manifestPath ?? null,
       command: spec?.command ?? [],
-      tools: registry.tools(id).map((t) => ({ ...t, autoApproved: auto.has(t.name), userCommand: commands.has(t.name), ...registry.toolPolicy(id, t.name) })),
+      tools: registry.tools(id).map((t) => ({
+        ...t,
+        autoApproved: auto.has(t.name),
+        userCommand: commands.has(t.name),
+        ...registry.toolPolicy(id, t.name),
+        // What offering it adds to every request; a user command is never offered.
+        declarationTokens: commands.has(t.name) ? 0 : declarationTokens({ qualifiedName: `${id}__${t.name}`, description: t.description, parameters: t.parameters }),
+      })),
       capabilities: [...new Set([...requested, ...granted])].map((c) => ({ ...capabilityView(c, registry), requested: requested.includes(c), granted: granted.includes(c) })),
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
     };

@@ -45,7 +45,7 @@ export function modelMessages(messages: readonly ChatMessage[]): ModelMessage[] 
     if (m.passthrough) continue;
     if (m.role === 'user') {
       flush();
-      out.push({ role: 'user', content: m.text });
+      out.push({ role: 'user', content: m.enriched ?? m.text });
     } else if (m.role === 'assistant') {
       // A new answer after tool results is the model's next step: its own message.
       if (results.length > 0) flush();

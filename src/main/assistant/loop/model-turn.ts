@@ -1,20 +1,24 @@
 /**
- * A model's turn: the conversation goes to the model with the offered tools; its text streams
- * into an answer; each tool call it asks for becomes a card, is decided (policy, or the person)
- * and run, the calls it asked for at once running at once; the results go back to the model, and
- * so on until it answers without calls, the step cap, a failure, or Stop. Stop cancels the model's
- * request, every call running and every prompt waiting, at once.
+ * A model's turn: the conversation goes to the model with the offered tools (request.ts); its
+ * text streams into an answer; each tool call it asks for becomes a card as soon as it is whole,
+ * is decided (policy, or the person) and run, the calls it asked for at once running at once (the
+ * assistant's own tools, ask_user and find_tools, run here: builtins.ts); the results go back to
+ * the model, and so on until it answers without calls, the step cap, a failure, or Stop. Stop
+ * cancels the model's request, every call running and every prompt and question waiting, at once.
  */
 import { randomUUID } from 'node:crypto';
 import type { LanguageModel } from 'ai';
-import type { TokenUsage } from '../../../shared/assistant';
+import type { AssistantSettings, RequestInfo, TokenUsage } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
 import { failure } from '../../../shared/failures';
 import type { CallHandle } from '../../host';
 import type { LiveMessage } from '../live-messages';
-import { modelMessages } from './history';
+import { isBuiltin, runBuiltin } from './builtins';
 import { runStep } from './model-step';
-import { offeredTools, sdkTools } from './offered';
+import type { Questions } from './questions';
+import { buildRequest } from './request';
+import type { ToolChooser } from './selection';
+import { estimateTokens } from './tokens';
 import { runCall, startCard, type CallContext } from './tool-calls';
 
 export interface TurnOptions extends Omit<CallContext, 'track' | 'stopped'> {
@@ -23,8 +27,11 @@ export interface TurnOptions extends Omit<CallContext, 'track' | 'stopped'> {
   modelName: string;
   /** Names the model and its server in failures. */
   where: string;
+  /** The assistant's own part of the system prompt (plugins' instructions are added per step). */
   system: string;
-  maxSteps: number;
+  settings: AssistantSettings;
+  chooser: ToolChooser;
+  questions: Questions;
   /** The conversation's messages as stored (the history is rebuilt from them at every step). */
   storedMessages(): readonly ChatMessage[];
   pluginName(id: string): string;
@@ -41,11 +48,17 @@ export class ModelTurn {
     return this.abort.signal.aborted;
   }
 
+  /** Aborted by Stop: what else the turn waits on (enrichers) listens to it. */
+  get signal(): AbortSignal {
+    return this.abort.signal;
+  }
+
   /** Stop: the model's request, every running call and every waiting prompt end now. */
   stop(reason: string): void {
     if (this.stopped) return;
     this.abort.abort(reason);
     this.o.approvals.cancel({ turnId: this.o.turnId });
+    this.o.questions.cancel(this.o.turnId);
     for (const h of this.calls) h.cancel(reason);
   }
 
@@ -59,32 +72,53 @@ export class ModelTurn {
   async run(): Promise<void> {
     const { o } = this;
     const ctx: CallContext = { ...o, track: (h) => this.track(h), stopped: () => this.stopped };
+    const found = new Set<string>();
     // An answer appears with its first text: a step that only calls tools leaves no empty bubble.
     let answer: LiveMessage | null = null;
     // Tokens of steps that wrote no answer, carried to the next answer shown.
     let carried: TokenUsage = NO_USAGE;
     const end = (change: Partial<ChatMessage>): void => o.messages.finish(answer ?? this.startAnswer(), change);
     for (let step = 1; ; step++) {
-      const offered = offeredTools(o.registry);
+      const req = buildRequest({ ...o, baseSystem: o.system, stored: o.storedMessages(), found });
+      // The step's details go on its first message (the answer, or the first card).
+      let details: { request: RequestInfo } | undefined = { request: req.info };
+      const once = (): { request: RequestInfo } | undefined => {
+        const d = details;
+        details = undefined;
+        return d;
+      };
       const calls: Array<Promise<void>> = [];
+      let written = 0;
       const result = await runStep({
         model: o.model,
         where: o.where,
-        system: o.system,
-        messages: modelMessages(o.storedMessages()),
-        tools: sdkTools(offered, o.pluginName),
+        system: req.system,
+        messages: req.messages,
+        tools: req.tools,
         signal: this.abort.signal,
-        onText: (t) => o.messages.append((answer ??= this.startAnswer()), t),
+        onText: (t) => {
+          written += t.length;
+          o.messages.append((answer ??= this.startAnswer(once())), t);
+        },
         // A call starts as soon as it is whole; text after it is a new answer, below its card.
         onToolCall: (call) => {
+          written += JSON.stringify(call.input ?? null).length;
           if (answer) o.messages.finish(answer, { status: 'done' });
           answer = null;
-          const { live, target } = startCard(ctx, call, offered);
+          if (isBuiltin(call.toolName)) {
+            const search = (q: string, limit: number) => o.chooser.search(req.all, q, limit);
+            calls.push(runBuiltin({ ...o, search, found, extra: once() }, { ...call, toolName: call.toolName }));
+            return;
+          }
+          const { live, target } = startCard(ctx, call, req.offered, once());
           calls.push(runCall(ctx, call, live, target));
         },
       });
-      o.onUsage?.(result.usage);
-      const usage = addUsage(carried, result.usage);
+      // Where the provider gave no counts, an estimate, marked as one.
+      const stepUsage: TokenUsage =
+        result.usage.inputTokens === null && result.usage.outputTokens === null ? { inputTokens: req.info.estimatedTokens, outputTokens: estimateTokens(written), estimated: true } : result.usage;
+      o.onUsage?.(stepUsage);
+      const usage = addUsage(carried, stepUsage);
       // Calls that started end before the turn does (Stop has cancelled them already).
       await Promise.all(calls);
       if (result.kind === 'stopped') return end({ status: 'cancelled', usage });
@@ -98,13 +132,13 @@ export class ModelTurn {
       carried = answer ? NO_USAGE : usage;
       answer = null;
       if (this.stopped) return;
-      if (step >= o.maxSteps) return this.capReached(step);
+      if (step >= o.settings.maxSteps) return this.capReached(step);
     }
   }
 
-  private startAnswer(): LiveMessage {
+  private startAnswer(extra?: Partial<ChatMessage>): LiveMessage {
     const { o } = this;
-    return o.messages.start(o.conversationId, { id: randomUUID(), role: 'assistant', createdAt: Date.now(), text: '', turnId: o.turnId, status: 'streaming', model: o.modelName });
+    return o.messages.start(o.conversationId, { id: randomUUID(), role: 'assistant', createdAt: Date.now(), text: '', turnId: o.turnId, status: 'streaming', model: o.modelName, ...extra });
   }
 
   private capReached(steps: number): void {
@@ -123,5 +157,6 @@ const NO_USAGE: TokenUsage = { inputTokens: null, outputTokens: null };
 /** Two steps' tokens together; a count neither step reported stays unknown. */
 function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const add = (x: number | null, y: number | null): number | null => (x === null ? y : y === null ? x : x + y);
-  return { inputTokens: add(a.inputTokens, b.inputTokens), outputTokens: add(a.outputTokens, b.outputTokens) };
+  const estimated = a.estimated === true || b.estimated === true;
+  return { inputTokens: add(a.inputTokens, b.inputTokens), outputTokens: add(a.outputTokens, b.outputTokens), ...(estimated ? { estimated } : {}) };
 }

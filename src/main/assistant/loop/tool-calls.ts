@@ -39,7 +39,7 @@ export interface CallContext {
 }
 
 /** The card a call starts as: decided already where no one needs asking, else queued to ask. */
-export function startCard(ctx: CallContext, call: StepCall, offered: readonly Offered[]): { live: LiveMessage; target: Offered | undefined } {
+export function startCard(ctx: CallContext, call: StepCall, offered: readonly Offered[], extra?: Partial<ChatMessage>): { live: LiveMessage; target: Offered | undefined } {
   const target = call.invalid ? undefined : offered.find((o) => o.qualifiedName === call.toolName);
   const approval: ApprovalState = !target ? { state: 'denied', by: 'policy' } : (settled(ctx, target) ?? { state: 'queued' });
   const [guessed, tool] = target ? [target.plugin, target.tool] : guessPair(call.toolName);
@@ -55,6 +55,7 @@ export function startCard(ctx: CallContext, call: StepCall, offered: readonly Of
     tool: tool ?? call.toolName,
     args: isRecord(call.input) ? call.input : {},
     call: { id: call.toolCallId, name: call.toolName, approval },
+    ...extra,
   };
   return { live: ctx.messages.start(ctx.conversationId, message), target };
 }

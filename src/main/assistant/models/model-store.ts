@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { PROVIDER_KINDS, type ModelConfig, type ModelsView } from '../../../shared/assistant';
+import { DEFAULT_ASSISTANT_SETTINGS, PROVIDER_KINDS, type AssistantSettings, type ModelConfig, type ModelsView } from '../../../shared/assistant';
 import { failure, type Outcome } from '../../../shared/failures';
 import { Disposable, Emitter } from '../../../shared/lifecycle';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
@@ -16,10 +16,13 @@ import type { SecretStore } from '../../host';
 const FILE_NAME = 'models.json';
 const KEY = 'apiKey';
 
+
 const ModelsFile = z.object({
   version: z.literal(1),
   models: z.array(z.object({ name: z.string().min(1), provider: z.enum(PROVIDER_KINDS), baseURL: z.string().nullable(), model: z.string().min(1) })),
   defaultModel: z.string().nullable(),
+  // Bounds are checked where a change comes in (the contract); the file keeps what was saved.
+  assistant: z.object({ maxSteps: z.number(), maxTools: z.number(), maxToolTokens: z.number(), instructionsTokens: z.number() }).partial().optional(),
 });
 type ModelsFile = z.infer<typeof ModelsFile>;
 
@@ -81,6 +84,21 @@ export class ModelStore extends Disposable {
       this.list().map(async (m) => ({ ...m, hasKey: (await this.apiKey(m.name)) !== undefined, isDefault: m.name === defaultModel })),
     );
     return { models, defaultModel, keyStore: this.secrets.description };
+  }
+
+  /** The assistant's settings: the person's, else the defaults. */
+  settings(): AssistantSettings {
+    return { ...DEFAULT_ASSISTANT_SETTINGS, ...this.read().assistant };
+  }
+
+  async configure(change: Partial<AssistantSettings>): Promise<Outcome<{ detail: string }>> {
+    const r = await this.update((f) => {
+      f.assistant = { ...f.assistant, ...change };
+      return null;
+    });
+    if (!r.ok) return r;
+    this._onDidChange.fire({ reason: 'assistant settings' });
+    return { ok: true, detail: `saved: ${Object.entries(change).map(([k, v]) => `${k} ${v}`).join(', ')}` };
   }
 
   async apiKey(name: string): Promise<string | undefined> {

@@ -165,6 +165,8 @@ class McpSession extends SessionBase implements DialectSession {
     const info: HandshakeInfo = { raw: server ?? null, tools: tools.value };
     if (server?.name) info.name = server.name;
     if (server?.version) info.version = server.version;
+    const instructions = this.client.getInstructions();
+    if (instructions?.trim()) info.instructions = instructions;
     return ok(info);
   }
 

@@ -33,6 +33,8 @@ export interface HandshakeInfo {
   protocolVersion?: string;
   /** Tools the plugin announced, when its protocol announces any. */
   tools?: ToolSpec[];
+  /** What the server says a model should know about its tools (MCP `instructions`). */
+  instructions?: string;
   /** Capabilities the plugin asked for in its handshake (rterm). */
   capabilities?: string[];
   raw: unknown;

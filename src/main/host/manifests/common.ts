@@ -93,7 +93,6 @@ export function baseSpec(manifestPath: string, fields: Pick<PluginSpec, 'id' | '
     rpcFlavor: 'generic',
     userCommands: [],
     autoApprovedTools: [],
-    promptEnrichment: false,
     ...fields,
   };
 }

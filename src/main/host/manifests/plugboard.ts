@@ -61,7 +61,8 @@ const Manifest = z.object({
     .optional(),
   auto_approved_tools: z.array(z.string()).optional(),
   system_instructions: z.string().optional(),
-  prompt_enrichment: z.boolean().optional(),
+  /** true: the function `enrich_prompt`; a string: the function of that name. */
+  prompt_enrichment: z.union([z.boolean(), z.string().min(1).max(128)]).optional(),
 });
 
 export function readPlugboard(file: string, json: unknown): ManifestResult {
@@ -81,6 +82,8 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     if (problem) errors.push(`functions[${i}].parameters: not valid JSON Schema (${problem})`);
     return tool(f.name, f.description, schema, f.tags);
   });
+  const enricher = m.prompt_enrichment === true ? 'enrich_prompt' : m.prompt_enrichment || undefined;
+  if (enricher && !names.has(enricher) && m.protocol !== 'mcp') errors.push(`prompt_enrichment: "${enricher}" is not one of the functions`);
   for (const [i, t] of (m.auto_approved_tools ?? []).entries()) {
     if (!names.has(t) && m.protocol !== 'mcp') errors.push(`auto_approved_tools[${i}]: "${t}" is not one of the functions`);
   }
@@ -122,7 +125,7 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     rpcFlavor: m.rpc_flavor ?? 'generic',
     userCommands: (m.user_commands ?? []).map((c) => ({ name: c.name, description: c.description, shareWithModel: c.share_with_model })),
     autoApprovedTools: m.auto_approved_tools ?? [],
-    promptEnrichment: m.prompt_enrichment ?? false,
+    ...(enricher ? { promptEnricher: enricher } : {}),
   });
   if (m.init) spec.init = { method: m.init.method, params: m.init.params ?? {} };
   if (m.system_instructions) spec.systemInstructions = m.system_instructions;

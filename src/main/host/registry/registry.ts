@@ -65,6 +65,10 @@ export class PluginRegistry implements IDisposable {
   startupNotes: string[] = [];
   /** Something about a plugin changed (installed, removed, exposure, grants, settings). */
   readonly onDidChange = this.records.onDidChange;
+  readonly onDidChangeHealth: PluginHost['onDidChangeHealth'];
+  readonly onDidLog: PluginHost['onDidLog'];
+  readonly onDidChangeTools: PluginHost['onDidChangeTools'];
+  readonly onDidChangePassthrough: PluginHost['onDidChangePassthrough'];
 
   private constructor(private readonly opts: RegistryOptions) {
     this.paths = new DataPaths(path.resolve(opts.dataDir));
@@ -77,6 +81,7 @@ export class PluginRegistry implements IDisposable {
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
     });
+    ({ onDidChangeHealth: this.onDidChangeHealth, onDidLog: this.onDidLog, onDidChangeTools: this.onDidChangeTools, onDidChangePassthrough: this.onDidChangePassthrough } = this.host);
     this.decisions = new Decisions({
       state: this.state,
       audit: this.audit,
@@ -106,11 +111,6 @@ export class PluginRegistry implements IDisposable {
   get sandboxSupport(): SandboxSupport {
     return this.opts.sandbox === false ? { available: false, reason: 'turned off for this Plugboard (sandbox: false)' } : sandboxSupport();
   }
-
-  get onDidChangeHealth(): PluginHost['onDidChangeHealth'] { return this.host.onDidChangeHealth; }
-  get onDidLog(): PluginHost['onDidLog'] { return this.host.onDidLog; }
-  get onDidChangeTools(): PluginHost['onDidChangeTools'] { return this.host.onDidChangeTools; }
-  get onDidChangePassthrough(): PluginHost['onDidChangePassthrough'] { return this.host.onDidChangePassthrough; }
 
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
   async reload(): Promise<void> {
@@ -150,6 +150,11 @@ export class PluginRegistry implements IDisposable {
     // One read of the state for all the tools: the assistant asks at every step of a turn.
     const state = this.pluginState(id);
     return tools.map((t) => ({ ...t, exposed: exposedIn(state, t.name) }));
+  }
+
+  /** What the plugin tells a model: its manifest's instructions, else its MCP server's (initialize). */
+  instructions(id: string): string | undefined {
+    return this.records.get(id)?.spec?.systemInstructions ?? this.host.instructions(id);
   }
 
   health(id: string): HealthEvent | undefined {

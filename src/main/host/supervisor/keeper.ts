@@ -18,6 +18,8 @@ export interface KeeperHooks {
   health: HealthReporter;
   log(source: 'host' | 'plugin' | 'stderr', level: LogLevel, message: string): void;
   toolsAnnounced(tools: ToolSpec[]): void;
+  /** The handshake carried instructions for a model (MCP). */
+  instructions(text: string): void;
   /** An instance died: fail its calls with the cause. */
   died(inst: Instance, cause: Failure): void;
   /** The held instance died: its passthrough session (if any) is over. */
@@ -213,6 +215,7 @@ export class InstanceKeeper extends Disposable {
       return failure('cancelled', this.isDisposed ? 'the host is shutting down' : `${this.spec.id} was stopped while it was starting`);
     }
     if (inst.handshake?.tools) this.hooks.toolsAnnounced(inst.handshake.tools);
+    if (inst.handshake?.instructions) this.hooks.instructions(inst.handshake.instructions);
     return ok(inst);
   }
 

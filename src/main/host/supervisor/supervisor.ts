@@ -69,8 +69,7 @@ export class PluginSupervisor extends Disposable {
     this.onDidLog = this.pluginLog.onDidLog;
     const log = (source: LogSource, level: LogLevel, m: string): void => this.pluginLog.log(source, level, m);
     const pid = (): number | null => this.keeper.heldInstance?.pid ?? this.keeper.pool.oneShots[0]?.pid ?? null;
-    const illegal = (from: HealthState, to: HealthState, reason: string): void =>
-      log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${reason})`);
+    const illegal = (from: HealthState, to: HealthState, why: string): void => log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${why})`);
     this.healthReporter = this._register(new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal));
     this.onDidChangeHealth = this.healthReporter.onDidChange;
     this.onDidTransition = this.healthReporter.onDidTransition;
@@ -86,6 +85,7 @@ export class PluginSupervisor extends Disposable {
         health: this.healthReporter,
         log,
         toolsAnnounced: (tools) => this.toolSet.announce(tools),
+        instructions: (text) => (this.instructions = text),
         died: (inst, cause) => this.runner.abortFor(inst, cause),
         heldDied: (cause) => this.passthrough.end(`the plugin died: ${cause.code}`),
         settle: () => this.settleIdleState(),
@@ -103,6 +103,8 @@ export class PluginSupervisor extends Disposable {
     return this.toolSet.all;
   }
 
+  /** The server's instructions for a model, from its last handshake (MCP). */
+  instructions: string | undefined;
   get announcedTools(): ToolSpec[] | undefined {
     return this.toolSet.announcedTools;
   }

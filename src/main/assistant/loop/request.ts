@@ -1,0 +1,93 @@
+/**
+ * One step's request to the model, built from the conversation as stored: the tools it offers
+ * (all the exposed ones within the budget, else the chosen ones and `find_tools`: selection.ts),
+ * `ask_user` always, the system prompt with the instructions of the plugins offered
+ * (instructions.ts), the history (history.ts), and the details a person can open on the turn: what
+ * was offered, whose instructions went in, and about how many tokens it all takes.
+ */
+import type { ModelMessage, ToolSet } from 'ai';
+import type { AssistantSettings, RequestInfo } from '../../../shared/assistant';
+import type { ChatMessage } from '../../../shared/contract';
+import type { PluginRegistry } from '../../host';
+import { builtinDeclarations, builtinTools } from './builtins';
+import { modelMessages } from './history';
+import { instructionsFor } from './instructions';
+import { offeredTools, sdkTools, type Offered } from './offered';
+import type { ToolChooser } from './selection';
+import { declarationTokens, estimateTokens } from './tokens';
+
+export interface RequestInput {
+  registry: PluginRegistry;
+  chooser: ToolChooser;
+  settings: AssistantSettings;
+  /** The assistant's own part of the system prompt. */
+  baseSystem: string;
+  stored: readonly ChatMessage[];
+  /** Tools the model found with find_tools in this turn. */
+  found: ReadonlySet<string>;
+  pluginName(id: string): string;
+}
+
+export interface StepRequest {
+  system: string;
+  messages: ModelMessage[];
+  tools: ToolSet;
+  /** The plugins' tools offered (built-ins apart). */
+  offered: Offered[];
+  /** Every exposed tool (find_tools searches them). */
+  all: Offered[];
+  info: RequestInfo;
+}
+
+export function buildRequest(input: RequestInput): StepRequest {
+  const all = offeredTools(input.registry);
+  const selection = input.chooser.choose({
+    all,
+    query: lastUserText(input.stored),
+    recent: recentTools(input.stored, all),
+    found: input.found,
+    budget: input.settings,
+  });
+  const instructions = instructionsFor(input.registry, selection.offered, input.settings.instructionsTokens);
+  const system = input.baseSystem + instructions.text;
+  const messages = modelMessages(input.stored);
+  const builtins = builtinDeclarations(selection.chose);
+  const toolTokens = [...selection.offered, ...builtins].reduce((n, t) => n + declarationTokens(t), 0);
+  return {
+    system,
+    messages,
+    tools: { ...sdkTools(selection.offered, input.pluginName), ...builtinTools(selection.chose) },
+    offered: selection.offered,
+    all,
+    info: {
+      tools: [...selection.offered.map((t) => t.qualifiedName), ...builtins.map((b) => b.qualifiedName)],
+      toolsTotal: selection.total,
+      instructionsFrom: instructions.from,
+      instructionsLeftOut: instructions.leftOut,
+      estimatedTokens: estimateTokens(system.length + JSON.stringify(messages).length) + toolTokens,
+    },
+  };
+}
+
+/** What the person wrote last and just before: what the tools are searched by. */
+function lastUserText(stored: readonly ChatMessage[]): string {
+  const said: string[] = [];
+  for (let i = stored.length - 1; i >= 0 && said.length < 2; i--) {
+    const m = stored[i] as ChatMessage;
+    if (m.role === 'user' && !m.passthrough) said.push(m.text);
+  }
+  return said.join('\n');
+}
+
+/** Tools the conversation used, the model's calls and the person's own, most recent first. */
+function recentTools(stored: readonly ChatMessage[], all: readonly Offered[]): string[] {
+  const byPair = new Map(all.map((t) => [`${t.plugin}\u0000${t.tool}`, t.qualifiedName]));
+  const out: string[] = [];
+  for (let i = stored.length - 1; i >= 0 && out.length < 16; i--) {
+    const m = stored[i] as ChatMessage;
+    if (m.role !== 'plugin' || !m.pluginId || !m.tool) continue;
+    const name = byPair.get(`${m.pluginId}\u0000${m.tool}`);
+    if (name && !out.includes(name)) out.push(name);
+  }
+  return out;
+}
