@@ -44,7 +44,8 @@ export class AuditLog {
     // Once: every model call is audited, on the path of its round trip.
     if (!this.folderMade) mkdirSync(path.dirname(this.file), { recursive: true });
     this.folderMade = true;
-    appendFileSync(this.file, `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
+    // 0600 when it is made: it names every plugin and setting changed (permissions.ts).
+    appendFileSync(this.file, `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`, { mode: 0o600 });
   }
 
   /** Records a change that was made, and answers with it. */
