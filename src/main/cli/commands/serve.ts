@@ -28,6 +28,8 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     return EXIT_FAILED;
   }
   const registry = await PluginRegistry.open({ dataDir: dataDirOf(values['data-dir']), bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir(), autostart: true });
+  // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).
+  for (const note of registry.startupNotes) env.out.stderr(`plugboard: ${note}\n`);
   // Dropped packages wait here: the backend deletes each once installed or dropped, the server
   // removes the folder when it stops or fails to start.
   const uploadsDir = mkdtempSync(path.join(os.tmpdir(), 'plugboard-uploads-'));

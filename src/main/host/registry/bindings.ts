@@ -5,9 +5,10 @@
  * asks back: it launches with the last binding it was given.
  */
 import { failure } from '../../../shared/failures';
+import type { IDisposable } from '../../../shared/lifecycle';
 import type { PluginSpec } from '../../../shared/model';
 import type { PluginHost } from '../host';
-import type { ProcessBook } from '../process/pid-registry';
+import { ProcessBook } from '../process/pid-registry';
 import { appReadOnlyFolders, type SandboxRequest } from '../process/sandbox-prepare';
 import type { LaunchBinding } from '../supervisor/supervisor';
 import type { DataPaths } from './paths';
@@ -25,16 +26,24 @@ export interface BindingOptions {
   env?: Record<string, string>;
 }
 
-export class PluginBindings {
+export class PluginBindings implements IDisposable {
+  /** Where each plugin process is written down until it is gone (the data directory's pid registry). */
+  readonly processes: ProcessBook;
+
   constructor(
     private readonly host: PluginHost,
     private readonly paths: DataPaths,
     private readonly settings: PluginSettings,
     private readonly pluginState: (id: string) => PluginState,
     private readonly opts: BindingOptions,
-    /** Where each plugin process is written down until it is gone. */
-    private readonly processes: ProcessBook,
-  ) {}
+  ) {
+    this.processes = new ProcessBook(paths.processes);
+  }
+
+  /** The host ended and its plugins with it: the pid registry's file goes. */
+  dispose(): void {
+    this.processes.dispose();
+  }
 
   /** The launch binding of a plugin, from its settings, secrets and grants as they are now. */
   async binding(spec: PluginSpec): Promise<LaunchBinding> {

@@ -20,7 +20,6 @@ import { RecordBook } from './records';
 import { AuditLog } from './audit';
 import { discover, type PluginRecord } from './discovery';
 import { Installer, type GrantChoice, type InstallOutcome, type InstallPreview } from './installer';
-import { ProcessBook } from '../process/pid-registry';
 import { sandboxSupport, type SandboxSupport } from '../process/sandbox-probe';
 import { DataPaths } from './paths';
 import { PluginSettings } from './plugin-settings';
@@ -60,7 +59,6 @@ export class PluginRegistry implements IDisposable {
   private readonly bindings: PluginBindings;
   private readonly audit: AuditLog;
   private readonly records = new RecordBook();
-  private readonly processes: ProcessBook;
   /** What opening the data directory tidied (modes tightened, leftovers stopped), one line each. */
   startupNotes: string[] = [];
   /** Something about a plugin changed (installed, removed, exposure, grants, settings). */
@@ -75,7 +73,6 @@ export class PluginRegistry implements IDisposable {
     this.secrets = opts.secrets ?? new FileSecretStore(this.paths.secrets);
     this.state = new StateStore(this.paths.state);
     this.audit = new AuditLog(this.paths.audit);
-    this.processes = new ProcessBook(this.paths.processes);
     this.host = new PluginHost({
       parentEnv: opts.parentEnv ?? process.env,
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
@@ -92,13 +89,13 @@ export class PluginRegistry implements IDisposable {
       tools: (id) => this.tools(id),
     });
     this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn) => this.decisions.update(id, fn) });
-    this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts, this.processes);
+    this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
     this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, opts.limits);
   }
 
   static async open(opts: RegistryOptions): Promise<PluginRegistry> {
     const r = new PluginRegistry(opts);
-    r.startupNotes = await startupHousekeeping(r.paths, r.processes);
+    r.startupNotes = await startupHousekeeping(r.paths, r.bindings.processes);
     await r.reload();
     if (opts.autostart) {
       // A plugin that still needs a setting waits for it, stopped, instead of failing to start.
@@ -297,7 +294,7 @@ export class PluginRegistry implements IDisposable {
   dispose(): void {
     this.host.dispose();
     this.records.dispose();
-    this.processes.dispose();
+    this.bindings.dispose();
   }
 }
 
