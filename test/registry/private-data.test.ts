@@ -91,6 +91,12 @@ describe('the data directory is its owner’s alone', () => {
     } finally {
       registry.dispose();
     }
+    // Inside a private directory a loose file was never open to anyone: tightened without a note.
+    chmodSync(path.join(data, 'conversations.sqlite'), 0o644);
+    const again = await openAt(data);
+    again.dispose();
+    expect(modeOf(path.join(data, 'conversations.sqlite'))).toBe('600');
+    expect(again.startupNotes).toEqual([]);
   });
 });
 

@@ -20,6 +20,9 @@ export function secureDataDir(root: string): string[] {
   if (process.platform === 'win32') return [];
   mkdirSync(root, { recursive: true, mode: 0o700 });
   const notes: string[] = [];
+  // A file in a directory only its owner can enter was never open to others: it is tightened
+  // without a word (the conversation store makes its files with the default mode at each start).
+  let report = true;
   const tighten = (p: string, isDir: boolean): void => {
     let mode: number;
     try {
@@ -34,12 +37,13 @@ export function secureDataDir(root: string): string[] {
     const next = isDir ? 0o700 : mode & 0o700 & ~0o111;
     try {
       chmodSync(p, next);
-      notes.push(`${p} was readable by others (mode ${mode.toString(8)}); made ${next.toString(8)}`);
+      if (report) notes.push(`${p} was readable by others (mode ${mode.toString(8)}); made ${next.toString(8)}`);
     } catch (e) {
       notes.push(`${p} is readable by others (mode ${mode.toString(8)}) and could not be changed: ${(e as Error).message}`);
     }
   };
   tighten(root, true);
+  report = notes.length > 0;
   let names: string[] = [];
   try {
     names = readdirSync(root);
