@@ -4,11 +4,12 @@
  * environment, prints both back on stderr and exits before its handshake. Its failure (message,
  * command, stderr lines), its log, its health events and the audit log are searched for the key.
  * The install preview warns that the manifest puts the key in the command line, where every user
- * of the machine reads it with `ps`.
+ * of the machine reads it with `ps`; `plugboard check` warns the same and shows the key nowhere.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkPlugin } from '../../src/main/host/check';
 import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 
@@ -48,5 +49,14 @@ describe('a plugin that prints its secret back', () => {
       await registry.shutdown();
       registry.dispose();
     }
+  });
+
+  it('is warned about by check, whose report shows the key nowhere', async () => {
+    const r = await checkPlugin(LEAKY, { set: { token: KEY }, allowedCapabilities: ['secrets'] });
+    const manifest = r.items.find((i) => i.name === 'manifest');
+    expect(manifest).toEqual(expect.objectContaining({ status: 'warn', detail: expect.stringContaining('the secret setting token is passed in the command line') }));
+    expect(r.items.find((i) => i.name === 'handshake')?.status).toBe('fail');
+    expect(JSON.stringify(r.items)).toContain('[secret token]');
+    expect(JSON.stringify(r.items)).not.toContain(KEY);
   });
 });
