@@ -177,7 +177,9 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
     bwrap: support.bwrap,
     pluginDir: spec.dir,
     settings: spec.settings,
-    values,
+    // Only folders the person chose are mounted: a manifest's default (`${HOME}`, `~/.ssh`) would
+    // otherwise grant itself a folder by the manifest alone. Its value still reaches the plugin.
+    values: Object.fromEntries(Object.entries(values).filter(([k]) => input.settings?.[k] !== undefined)),
     home: ctx.home,
     hostEnv,
     ...(input.execPath ? { execPath: input.execPath } : {}),
