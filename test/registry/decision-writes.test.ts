@@ -72,6 +72,18 @@ describe('a decision on a full disk', () => {
     expect(registry.isEnabled('napper')).toBe(true);
   });
 
+  it('a setting, too: refused with io_error, nothing written, no line saying it was set', async () => {
+    const state = read('state.json');
+    const audit = read('audit.log');
+    full.state = true;
+    const r = await registry.configure('napper', {});
+    full.state = false;
+    expect(r).toEqual(expect.objectContaining({ ok: false, code: 'io_error', message: expect.stringMatching(/^could not save the settings of napper: ENOSPC/) }));
+    expect(read('state.json')).toBe(state);
+    const added = read('audit.log').slice(audit.length).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(added).toEqual([expect.objectContaining({ action: 'configure', ok: false })]);
+  });
+
   it('goes through once there is room again, with one audit line', async () => {
     const audit = read('audit.log');
     expect((await registry.setEnabled('napper', false)).ok).toBe(true);

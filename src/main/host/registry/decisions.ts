@@ -6,7 +6,7 @@
  * never touched gets: bundled plugins are granted what they request.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
-import { failure, type Outcome, type Result } from '../../../shared/failures';
+import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
 import type { ToolPolicy } from '../../../shared/assistant';
 import type { PluginSpec, ToolSpec } from '../../../shared/model';
 import type { PluginHost } from '../host';
@@ -103,14 +103,19 @@ export class Decisions {
       await this.update(id, fn, { action, detail, ...extra });
     } catch (e) {
       const why = failure('io_error', `could not save "${detail}": ${(e as Error).message}. Nothing was changed; free some disk space and try again`);
-      try {
-        this.deps.audit.refused(action, id, why, extra);
-      } catch {
-        // the log cannot take it either: the answer still says what happened
-      }
-      return why;
+      return this.refusedIfPossible(action, id, why, extra);
     }
     return { ok: true, detail };
+  }
+
+  /** Audits a refusal where the log can take it (a full disk may refuse it too); answers with it. */
+  private refusedIfPossible(action: AuditAction, id: string, why: Failure, extra: AuditExtra): Failure {
+    try {
+      this.deps.audit.refused(action, id, why, extra);
+    } catch {
+      // the log cannot take it either: the answer still says what happened
+    }
+    return why;
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<Done> {
@@ -172,9 +177,10 @@ export class Decisions {
   async configure(id: string, values: Record<string, unknown>): Promise<Done> {
     const spec = this.loaded(id);
     if (!spec.ok) return this.deps.audit.refused('configure', id, spec);
+    // Audited with the state write when it goes through (PluginSettings.configure).
     const r = await this.deps.settings().configure(id, spec.value.settings, values);
-    if (!r.ok) return this.deps.audit.refused('configure', id, r);
+    if (!r.ok) return this.refusedIfPossible('configure', id, r, {});
     await this.deps.bindings().applyToRunning(spec.value);
-    return this.deps.audit.done('configure', id, r.detail);
+    return r;
   }
 }

@@ -88,7 +88,7 @@ export class PluginRegistry implements IDisposable {
       settings: () => this.settings,
       tools: (id) => this.tools(id),
     });
-    this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn) => this.decisions.update(id, fn) });
+    this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn, audit) => this.decisions.update(id, fn, audit) });
     this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
     this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, opts.limits);
   }
