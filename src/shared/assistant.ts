@@ -22,7 +22,12 @@ export interface ModelConfig {
   model: string;
 }
 
-export interface ModelView extends ModelConfig {
+/** Models that are installed agent plugins are named `agent:<plugin id>`. */
+export const AGENT_MODEL_PREFIX = 'agent:';
+
+export interface ModelView extends Omit<ModelConfig, 'provider'> {
+  /** `agent-plugin`: an installed Mehrhof agent plugin; its `model` is the plugin's name. */
+  provider: ProviderKind | 'agent-plugin';
   hasKey: boolean;
   isDefault: boolean;
 }

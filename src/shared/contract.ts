@@ -148,6 +148,8 @@ export interface ChatMessage {
   card?: NoteCard;
   /** What the model was sent for the step this message began (on its answer, or its first card). */
   request?: RequestInfo;
+  /** A user command whose plugin keeps it from models (share_with_model false), and its result. */
+  unshared?: boolean;
   /** The person's message as enriched by plugins: what the model reads instead of `text`. */
   enriched?: string;
   /** What each enricher did (added, rewrote, was skipped), by whom. */

@@ -177,3 +177,35 @@ describe('tokens', () => {
     expect(byModel[0]?.inputTokens).toBeGreaterThanOrEqual(conv.tokens.inputTokens);
   });
 });
+
+describe('user commands', () => {
+  it('keeps a command its plugin does not share (share_with_model false) and its result from the model; shares the others', async () => {
+    const dir = fixturePlugin({
+      script: 'gassist',
+      id: 'commands',
+      manifest: {
+        functions: [fn('echo', 'Say it back'), fn('count', 'Count up')],
+        user_commands: [
+          { name: 'echo', description: 'Say it back', share_with_model: false },
+          { name: 'count', description: 'Count up', share_with_model: true },
+        ],
+      },
+    });
+    expect((await app.registry.install(dir)).ok).toBe(true);
+    const c = await app.conversation();
+    for (const [tool, args] of [['echo', { text: 'PIN 4411' }], ['count', { n: 2 }]] as const) {
+      const r = (await app.backend.invoke('chat.invoke', { conversationId: c, plugin: 'commands', tool, args })) as { ok: true; turnId: string };
+      await app.turnEnded(c, r.turnId);
+    }
+    model.script(text('Noted.'));
+    const conv = await app.turnEnded(c, await app.say(c, 'What did I run?'));
+    expect(conv.messages.filter((m) => m.unshared).map((m) => m.role)).toEqual(['user', 'plugin']);
+    const sent = model.modelCalls.at(-1)!.rawBody;
+    expect(sent).toContain('counted to 2');
+    expect(sent).not.toContain('4411');
+    // Neither command is a tool the model is offered.
+    expect(offeredTools(model.modelCalls.at(-1)!).map((t) => t.name)).not.toEqual(expect.arrayContaining(['commands__echo']));
+    expect(offeredTools(model.modelCalls.at(-1)!).map((t) => t.name)).not.toEqual(expect.arrayContaining(['commands__count']));
+    await app.registry.uninstall('commands');
+  });
+});

@@ -20,7 +20,8 @@ export interface TestApp {
 }
 
 export async function openApp(dataDir: string, opts: { uploadsDir?: string } = {}): Promise<TestApp> {
-  const registry = await PluginRegistry.open({ dataDir, bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
+  // The app's node_modules, as the app gives them to plugins (PLUGBOARD_NODE_MODULES).
+  const registry = await PluginRegistry.open({ dataDir, bundledDir: path.join(REPO, 'plugins'), nodeModules: path.join(REPO, 'node_modules'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
   const backend = await Backend.create({ registry, version: 'test', transport: 'websocket', ...(opts.uploadsDir ? { uploadsDir: opts.uploadsDir } : {}) });
   return {
     registry,

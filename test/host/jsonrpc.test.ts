@@ -148,3 +148,41 @@ describe('JSON-RPC dialect: Mehrhof workflow', () => {
     expect(effect.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { success: true, message: 'Notification sent' } }) });
   });
 });
+
+describe('JSON-RPC dialect: requests within a running call (an agent’s tool results)', () => {
+  const TIMEOUTS = { callInactivityMs: 300, callHardCapMs: 60_000 };
+
+  it('sends a request while the call runs, outside the call slots, and hands back its answer', async () => {
+    const sup = await host.addDir(path.join(FIXTURES, 'mehrhof-tool-agent'));
+    const run = sup.call('agent.run', { prompt: 'hang' });
+    // The plugin takes one call at a time: a second call would queue behind `stall`. Until the
+    // call runs (the plugin launching), a request has nothing to belong to and is refused.
+    let answer: unknown;
+    await expect.poll(async () => (answer = await run.request!('agent.tool_result', { tool_id: 'call_9', result: 'r' })).ok, { timeout: 20_000 }).toBe(true);
+    // The agent answered it (it waits on no call_9, and says so).
+    expect(answer).toEqual({ ok: true, value: { acknowledged: false } });
+    run.cancel('done');
+    expect(expectFailure(await run.done).code).toBe('cancelled');
+    // Once the call has ended, there is nothing for a request to belong to.
+    const late = await run.request!('agent.tool_result', { tool_id: 'call_9', result: 'r' });
+    expect(late).toEqual(expect.objectContaining({ ok: false, code: 'invalid_state', message: expect.stringMatching(/not running/) }));
+  });
+
+  it('a held call’s deadlines stand still: it outlives an unheld one started with it, and times out once released', async () => {
+    const held = await host.addDir(fixturePlugin({ script: 'jsonrpc', id: 'jr-held', manifest: { timeouts: TIMEOUTS } }));
+    const free = await host.addDir(fixturePlugin({ script: 'jsonrpc', id: 'jr-free', manifest: { timeouts: TIMEOUTS } }));
+    const a = held.call('stall', {});
+    a.hold?.(true);
+    const b = free.call('stall', {});
+    expect(expectFailure(await b.done).code).toBe('timeout');
+    // The unheld call timed out, so its deadline passed for both: the held one still runs.
+    let aDone = false;
+    void a.done.then(() => (aDone = true));
+    await free.call('echo', {}).done;
+    expect(aDone).toBe(false);
+    a.hold?.(false);
+    const f = expectFailure(await a.done);
+    expect(f.code).toBe('timeout');
+    expect(f.message).toMatch(/no answer or stream chunk from the plugin for 300 ms/);
+  });
+});

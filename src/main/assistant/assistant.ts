@@ -5,12 +5,15 @@
  * what was typed. Where keys come from: the model store (API keys in the secret store).
  */
 import { randomUUID } from 'node:crypto';
+import type { LanguageModel } from 'ai';
 import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
 import type { ChatMessage } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/model';
 import type { AuditLog, PluginRegistry } from '../host';
+import { AgentPluginModel } from './agent/agent-model';
+import { agentPluginOf } from './agent/agents';
 import { enrich } from './enrichment';
 import type { LiveMessages } from './live-messages';
 import { Approvals } from './loop/approvals';
@@ -57,7 +60,7 @@ export class Assistant extends Disposable {
 
   /** Whether plain messages of this conversation would be answered (a model is configured). */
   canAnswer(conversationModel: string | null): boolean {
-    return this.d.models.resolve(conversationModel) !== undefined;
+    return agentPluginOf(this.d.registry, conversationModel) !== undefined || this.d.models.resolve(conversationModel) !== undefined;
   }
 
   isBusy(conversationId: string): boolean {
@@ -69,9 +72,9 @@ export class Assistant extends Disposable {
     const c = this.d.store.get(conversationId);
     if (!c) return failure('not_found', `no conversation ${conversationId}`);
     if (this.running.has(conversationId)) return failure('invalid_state', 'the model is still answering in this conversation: wait for it, or Stop it');
-    const config = this.d.models.resolve(c.model);
-    if (!config) return failure('no_model', 'no model is connected: add one in Settings → Models');
-    const apiKey = await this.d.models.apiKey(config.name);
+    const chosen = await this.chooseModel(c.model);
+    if (!chosen.ok) return chosen;
+    const { model, modelName, where } = chosen;
     const turnId = randomUUID();
     const { registry, store, messages, approvals } = { ...this.d, approvals: this.approvals };
     const turn = new ModelTurn({
@@ -89,9 +92,9 @@ export class Assistant extends Disposable {
         const now = store.get(conversationId)?.allowed ?? [];
         if (!now.includes(key)) store.setAllowed(conversationId, [...now, key]);
       },
-      model: languageModel(config, apiKey),
-      modelName: config.name,
-      where: `${config.name} (${baseUrlOf(config) || config.provider})`,
+      model,
+      modelName,
+      where,
       system: systemPrompt(),
       settings: this.d.models.settings(),
       chooser: this.chooser,
@@ -103,11 +106,25 @@ export class Assistant extends Disposable {
     const done = this.enrichLast(conversationId, turn.signal)
       .then(() => turn.run())
       .finally(() => {
+      if (model instanceof AgentPluginModel) model.close('the turn ended');
       this.running.delete(conversationId);
       this.d.turnRunning(conversationId, turnId, false);
     });
-    this.running.set(conversationId, { turnId, model: config.name, turn, done });
+    this.running.set(conversationId, { turnId, model: modelName, turn, done });
     return { ok: true, turnId, done };
+  }
+
+  /** The conversation's model: an agent plugin chosen for it, else a configured model. */
+  private async chooseModel(name: string | null): Promise<Outcome<{ model: LanguageModel; modelName: string; where: string }>> {
+    const agent = agentPluginOf(this.d.registry, name);
+    if (agent) {
+      const title = this.d.registry.record(agent)?.spec?.name ?? agent;
+      return { ok: true, model: new AgentPluginModel(this.d.registry, agent), modelName: name as string, where: `the agent plugin ${title}` };
+    }
+    const config = this.d.models.resolve(name);
+    if (!config) return failure('no_model', 'no model is connected: add one in Settings → Models');
+    const apiKey = await this.d.models.apiKey(config.name);
+    return { ok: true, model: languageModel(config, apiKey), modelName: config.name, where: `${config.name} (${baseUrlOf(config) || config.provider})` };
   }
 
   /**

@@ -192,9 +192,11 @@ export class ChatService extends Disposable {
 
   private startTurn(conversationId: string, shown: string, plugin: string, tool: string, args: Record<string, unknown>): Outcome<{ turnId: string }> {
     const context = this.context(conversationId);
-    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown });
+    // A user command its plugin keeps from models (share_with_model false), command and result.
+    const unshared = exposedUserCommands(this.registry).some((c) => c.plugin === plugin && c.name === tool && !c.shareWithModel) ? { unshared: true } : {};
+    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown, ...unshared });
     const turnId = randomUUID();
-    const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, tool, args, turnId, status: 'streaming' };
+    const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, tool, args, turnId, status: 'streaming', ...unshared };
     this.frame(conversationId, turnId, true);
     this.turns.start(conversationId, message, (onEvent) =>
       this.registry.call(plugin, tool, args, { context, owner: conversationId, onEvent: this.framed(conversationId, turnId, onEvent) }),
@@ -241,12 +243,12 @@ export class ChatService extends Disposable {
     tell(e.owner, true, e.reason);
   }
 
-  /** The conversation so far, as plugins receive it (passthrough input excluded). */
+  /** The conversation so far, as plugins receive it (passthrough input and unshared commands excluded). */
   private context(conversationId: string): ContextMessage[] {
     const c = this.store.get(conversationId);
     if (!c) return [];
     return c.messages
-      .filter((m) => !m.passthrough && m.role !== 'system' && (m.text || m.result !== undefined))
+      .filter((m) => !m.passthrough && !m.unshared && m.role !== 'system' && (m.text || m.result !== undefined))
       .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text || resultText(m.result) }));
   }
 

@@ -68,6 +68,8 @@ function exposedTools(registry: PluginRegistry): Array<ToolDeclaration & { userC
   const found: Array<Omit<ToolDeclaration, 'qualifiedName'> & { userCommand: boolean }> = [];
   for (const id of usable(registry)) {
     const spec = registry.record(id)?.spec;
+    // An agent plugin is a model (agent/agents.ts), not a tool of another model.
+    if (spec?.init?.method === 'agent.init') continue;
     const commands = new Set(spec?.userCommands.map((c) => c.name));
     for (const t of registry.tools(id)) {
       if (t.exposed && t.name !== spec?.promptEnricher) found.push({ plugin: id, tool: t.name, description: t.description, parameters: t.parameters, ...(t.tags ? { tags: t.tags } : {}), userCommand: commands.has(t.name) });

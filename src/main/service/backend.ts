@@ -9,6 +9,7 @@ import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import { ChatService } from '../assistant/chat';
 import { ConversationStore } from '../assistant/store';
+import { agentModels } from '../assistant/agent/agents';
 import { discoverLocal } from '../assistant/models/catalog';
 import { ModelStore } from '../assistant/models/model-store';
 import { AuditLog, type PluginRegistry } from '../host';
@@ -141,7 +142,10 @@ export class Backend extends Disposable {
       'assistant.settings': () => this.models.settings(),
       'assistant.configure': (change) => this.models.configure(change),
       'tools.suggest': ({ text }) => views.entries(chat.assistant.suggest(text)),
-      'models.list': () => this.models.view(),
+      'models.list': async () => {
+        const view = await this.models.view();
+        return { ...view, models: [...view.models, ...agentModels(registry)] };
+      },
       'models.save': (input) => this.models.save(input),
       'models.remove': ({ name }) => this.models.remove(name),
       'models.setDefault': ({ name }) => this.models.setDefault(name),

@@ -3,7 +3,8 @@
  * model is sent is always what the conversation shows: the person's messages, the model's answers,
  * its tool calls with their results (bounded: bound.ts), and the tools the person ran themselves,
  * as a note of what ran and what it returned. Never sent: passthrough text (people paste keys into
- * setup wizards), system notes, and messages that hold nothing.
+ * setup wizards), user commands a plugin does not share with models (and their results), system
+ * notes, and messages that hold nothing.
  */
 import type { ModelMessage, ToolResultPart } from 'ai';
 import { resultText } from '../../../shared/chunks';
@@ -42,7 +43,7 @@ export function modelMessages(messages: readonly ChatMessage[]): ModelMessage[] 
     results = [];
   };
   for (const m of messages) {
-    if (m.passthrough) continue;
+    if (m.passthrough || m.unshared) continue;
     if (m.role === 'user') {
       flush();
       out.push({ role: 'user', content: m.enriched ?? m.text });

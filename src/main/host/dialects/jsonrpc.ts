@@ -126,6 +126,17 @@ class JsonRpcSession extends SessionBase implements DialectSession {
     });
   }
 
+  async request(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<Result<unknown>> {
+    const outcome = await this.peer.request(method, params, { timeoutMs }).outcome;
+    if (outcome.type === 'result') {
+      const inner = resultError(outcome.value);
+      return inner === undefined ? ok(outcome.value) : failure('plugin_error', `${method}: ${inner}`);
+    }
+    if (outcome.type === 'error') return failure('plugin_error', `${method}: ${this.errorText(outcome.error)}`, this.errorDetails(outcome.error));
+    if (outcome.type === 'timeout') return failure('timeout', `no answer to ${method} within ${timeoutMs} ms`);
+    return failure('cancelled', `${method}: ${outcome.type === 'closed' ? `connection closed: ${outcome.reason}` : outcome.type}`);
+  }
+
   /** Several calls in one batch array; each answer is read like a single call's. */
   async callBatch(calls: BatchCall[], cancel: CancelToken): Promise<CallOutcome[]> {
     const pending = this.peer.batch(calls.map((c) => ({ method: c.tool, params: c.args ?? {} })), { cancel });

@@ -72,6 +72,11 @@ export interface DialectSession extends IDisposable {
   /** Passthrough input (G-Assist). Absent when the protocol has none. */
   input?(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome>;
   ping(timeoutMs: number): Promise<PingOutcome>;
+  /**
+   * A request the host sends while a call runs, as part of it (Mehrhof's `agent.tool_result`
+   * answering an agent's `tool_use`). Absent when the protocol has none.
+   */
+  request?(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<Result<unknown>>;
   /** The protocol's goodbye (`shutdown`), sent before stdin closes. */
   farewell(): void;
   /** Protocol-level entries waiting for an answer. Zero when idle. */

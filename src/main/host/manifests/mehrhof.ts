@@ -121,7 +121,9 @@ export function readMehrhof(file: string, json: unknown): ManifestResult {
     init: { method: `${m.type}.init`, params: { config: {} } },
     rpcFlavor: 'mehrhof',
     timeouts: withLauncherAllowance(command, withTimeouts(undefined)),
-    capabilities: withLauncherCapabilities(command, []),
+    // Providers fetch from trackers and agents call model APIs: both need the network, as every
+    // real Mehrhof plugin of those types does. A workflow plugin decides locally.
+    capabilities: withLauncherCapabilities(command, m.type === 'workflow' ? [] : ['net']),
   });
   if (m.protocol !== undefined) spec.protocolVersion = String(m.protocol);
   return { ok: true, spec, warnings: [] };

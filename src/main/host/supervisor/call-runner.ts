@@ -5,7 +5,7 @@
  * nothing is emitted for the call after its final event.
  */
 import { type CancelSource } from '../../../shared/cancel';
-import { failure, type Failure, type Outcome } from '../../../shared/failures';
+import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
 import type { CallEvent, ContextMessage, JsonSchema, PluginSpec } from '../../../shared/model';
 import { abortedFailure, type CallOutcome, type CallSink } from '../dialects/types';
 import { validateArguments } from '../validate';
@@ -32,6 +32,16 @@ export interface CallHandle {
   readonly callId: string;
   readonly done: Promise<CallOutcome>;
   cancel(reason?: string): void;
+  /**
+   * Sends a request that belongs to this running call (an agent's tool result), outside the
+   * plugin's call slots. Absent on calls that never started.
+   */
+  request?(method: string, params: Record<string, unknown>): Promise<Result<unknown>>;
+  /**
+   * While held, the call's deadlines stand still: the plugin waits on the host (a tool the
+   * agent asked for runs, or waits for the person's approval), not the other way round.
+   */
+  hold?(held: boolean): void;
 }
 
 type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 'onEvent'>;
@@ -39,10 +49,14 @@ type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 
 interface Running {
   inst: Instance;
   cancel: CancelSource;
+  hold(held: boolean): void;
+  touch(): void;
 }
 
 export class CallRunner {
   private readonly running = new Map<string, Running>();
+  /** Calls held before they began running (still queued or launching). */
+  private readonly heldEarly = new Set<string>();
 
   constructor(private readonly spec: PluginSpec) {}
 
@@ -64,13 +78,30 @@ export class CallRunner {
     const t = this.spec.timeouts;
     const inactivityMs = opts.inactivityMs ?? t.callInactivityMs;
     const started = Date.now();
-    const capAt = started + t.callHardCapMs;
+    let capAt = started + t.callHardCapMs;
     let lastActivity = started;
     let finished = false;
-    this.running.set(callId, { inst, cancel });
+    // Time the host held the call (see CallHandle.hold) moves both deadlines on.
+    let heldSince: number | null = null;
+    const hold = (held: boolean): void => {
+      if (held === (heldSince !== null)) return;
+      const now = Date.now();
+      if (held) heldSince = now;
+      else {
+        capAt += now - (heldSince as number);
+        lastActivity = now;
+        heldSince = null;
+      }
+    };
+    this.running.set(callId, { inst, cancel, hold, touch: () => (lastActivity = Date.now()) });
+    if (this.heldEarly.delete(callId)) hold(true);
     // One timer for both deadlines. Activity only records a time: no timer work per chunk.
     const check = (): void => {
       const now = Date.now();
+      if (heldSince !== null) {
+        timer = setTimeout(check, inactivityMs);
+        return;
+      }
       if (now >= capAt) return cancel.cancel(failure('timeout', `the call passed its ${t.callHardCapMs} ms cap`));
       const idle = now - lastActivity;
       if (idle >= inactivityMs) {
@@ -107,7 +138,32 @@ export class CallRunner {
       clearTimeout(timer);
       offCancel?.();
       this.running.delete(callId);
+      this.heldEarly.delete(callId);
     }
+  }
+
+  /** The handle a caller holds for a call begun here. */
+  handle(callId: string, done: Promise<CallOutcome>, cancel: (reason?: string) => void): CallHandle {
+    return { callId, done, cancel, request: (method, params) => this.request(callId, method, params), hold: (held) => this.hold(callId, held) };
+  }
+
+  /** A request within a running call (CallHandle.request); it counts as the call's activity. */
+  async request(callId: string, method: string, params: Record<string, unknown>): Promise<Result<unknown>> {
+    const r = this.running.get(callId);
+    if (!r) return failure('invalid_state', `the call is not running: ${method} has nothing to answer`);
+    if (!r.inst.session.request) return failure('invalid_state', `${this.spec.id}'s protocol has no requests within a call`);
+    r.touch();
+    const out = await r.inst.session.request(method, params, this.spec.timeouts.callInactivityMs);
+    r.touch();
+    return out;
+  }
+
+  /** Holds or releases a running call's deadlines (CallHandle.hold). */
+  hold(callId: string, held: boolean): void {
+    const r = this.running.get(callId);
+    if (r) return r.hold(held);
+    if (held) this.heldEarly.add(callId);
+    else this.heldEarly.delete(callId);
   }
 
   /** Emits the call's final event and hands the outcome back. */

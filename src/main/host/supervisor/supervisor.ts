@@ -186,7 +186,7 @@ export class PluginSupervisor extends Disposable {
       unlink();
       return this.runner.report(callId, o, opts);
     });
-    return { callId, done, cancel: (reason) => cancel.cancel(failure('cancelled', reason ?? 'cancelled by the user')) };
+    return this.runner.handle(callId, done, (reason) => cancel.cancel(failure('cancelled', reason ?? 'cancelled by the user')));
   }
 
   private async runCall(callId: string, kind: CallKind, opts: CallOptions, cancel: CancelSource): Promise<CallOutcome> {
