@@ -150,6 +150,30 @@ export interface Enrichment {
   replaced?: string;
 }
 
+/** Where a task of a plan stands. */
+export type PlanTaskStatus = 'pending' | 'running' | 'done' | 'failed' | 'denied' | 'skipped' | 'cancelled';
+
+export interface PlanTask {
+  id: string;
+  description: string;
+  /** The planner's task type (code_generation, analysis…), passed on to the executor. */
+  type?: string;
+  dependencies: string[];
+  status: PlanTaskStatus;
+  /** The tool-call card the task ran as. */
+  cardId?: string;
+  /** Why it failed, was skipped or denied. */
+  note?: string;
+}
+
+/** A plan from a planner plugin (`create_plan`), run task by task by an executor (`execute_task`). */
+export interface PlanView {
+  planner: string;
+  executor: string;
+  explanation?: string;
+  tasks: PlanTask[];
+}
+
 /** What a system note offers besides its text. */
 export type NoteCard = { type: 'connect-model'; suggestions: Array<{ plugin: string; tool: string }> };
 

@@ -6,7 +6,7 @@
  * `PlugboardApi` and cannot tell which transport it has.
  */
 import { z } from 'zod';
-import type { AssistantSettings, DiscoveredServer, Enrichment, ModelCheck, ModelsView, NoteCard, RequestInfo, RetryInfo, TokenTotals, TokenUsage, ToolCallInfo, ToolPolicy } from './assistant';
+import type { AssistantSettings, DiscoveredServer, Enrichment, ModelCheck, ModelsView, NoteCard, PlanView, RequestInfo, RetryInfo, TokenTotals, TokenUsage, ToolCallInfo, ToolPolicy } from './assistant';
 import { PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { Failure, Outcome } from './failures';
@@ -148,6 +148,8 @@ export interface ChatMessage {
   card?: NoteCard;
   /** What the model was sent for the step this message began (on its answer, or its first card). */
   request?: RequestInfo;
+  /** A plan shown as a checklist (the message of a plan turn). */
+  plan?: PlanView;
   /** A user command whose plugin keeps it from models (share_with_model false), and its result. */
   unshared?: boolean;
   /** The person's message as enriched by plugins: what the model reads instead of `text`. */

@@ -15,6 +15,7 @@ import type { AuditLog, PluginRegistry } from '../host';
 import { AgentPluginModel } from './agent/agent-model';
 import { agentPluginOf } from './agent/agents';
 import { enrich } from './enrichment';
+import { Plans } from './plans/plans';
 import type { LiveMessages } from './live-messages';
 import { Approvals } from './loop/approvals';
 import { Questions } from './loop/questions';
@@ -43,6 +44,8 @@ export interface AssistantDeps {
 export interface StartOptions {
   /** `plugboard chat --approve all|none`. */
   flag?: 'all' | 'none';
+  /** `plugboard chat` without a terminal: nobody can answer the model's questions (ask_user). */
+  unattended?: boolean;
   onUsage?(usage: TokenUsage): void;
 }
 
@@ -54,8 +57,11 @@ export class Assistant extends Disposable {
   /** The model turn running in each conversation. */
   private readonly running = new Map<string, { turnId: string; model: string; turn: ModelTurn; done: Promise<void> }>();
 
+  private readonly plans: Plans;
+
   constructor(private readonly d: AssistantDeps) {
     super();
+    this.plans = new Plans(d.registry, d.turnRunning);
   }
 
   /** Whether plain messages of this conversation would be answered (a model is configured). */
@@ -64,7 +70,7 @@ export class Assistant extends Disposable {
   }
 
   isBusy(conversationId: string): boolean {
-    return this.running.has(conversationId);
+    return this.running.has(conversationId) || this.plans.isBusy(conversationId);
   }
 
   /** Starts a model turn on the conversation as it is stored (its last message is usually the person's). */
@@ -76,22 +82,12 @@ export class Assistant extends Disposable {
     if (!chosen.ok) return chosen;
     const { model, modelName, where } = chosen;
     const turnId = randomUUID();
-    const { registry, store, messages, approvals } = { ...this.d, approvals: this.approvals };
+    const { registry, store } = this.d;
     const turn = new ModelTurn({
-      registry,
-      messages,
-      approvals,
-      audit: this.d.audit,
-      conversationId,
-      turnId,
+      ...this.callContext(conversationId, turnId),
       ...(opts.flag ? { flag: opts.flag } : {}),
+      ...(opts.unattended ? { unattended: true } : {}),
       ...(opts.onUsage ? { onUsage: opts.onUsage } : {}),
-      context: () => this.d.context(conversationId),
-      allowedHere: () => store.get(conversationId)?.allowed ?? [],
-      allowHere: (key) => {
-        const now = store.get(conversationId)?.allowed ?? [];
-        if (!now.includes(key)) store.setAllowed(conversationId, [...now, key]);
-      },
       model,
       modelName,
       where,
@@ -112,6 +108,42 @@ export class Assistant extends Disposable {
     });
     this.running.set(conversationId, { turnId, model: modelName, turn, done });
     return { ok: true, turnId, done };
+  }
+
+  /**
+   * A plan turn (`/plan <request>`): the person's message, then the planner's checklist and a
+   * card per task (plans/plan-run.ts).
+   */
+  plan(conversationId: string, text: string): Outcome<{ turnId: string }> {
+    if (!this.d.store.has(conversationId)) return failure('not_found', `no conversation ${conversationId}`);
+    if (this.isBusy(conversationId)) return failure('invalid_state', 'this conversation is busy: wait for it, or Stop it');
+    const request = text.replace(/^\/plan\s+/, '').trim();
+    if (!request) return failure('invalid_input', 'say what to plan: /plan <what you want done>');
+    const turnId = randomUUID();
+    const chosen = this.plans.choose();
+    if (!chosen.ok) return chosen;
+    this.d.rewrite(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text });
+    void this.plans.start(request, chosen, this.callContext(conversationId, turnId));
+    return { ok: true, turnId };
+  }
+
+  /** What a call made in a turn of this conversation needs: approvals, audit, what is allowed here. */
+  private callContext(conversationId: string, turnId: string) {
+    const { registry, store, messages, audit } = this.d;
+    return {
+      registry,
+      messages,
+      approvals: this.approvals,
+      audit,
+      conversationId,
+      turnId,
+      context: () => this.d.context(conversationId),
+      allowedHere: () => store.get(conversationId)?.allowed ?? [],
+      allowHere: (key: string) => {
+        const now = store.get(conversationId)?.allowed ?? [];
+        if (!now.includes(key)) store.setAllowed(conversationId, [...now, key]);
+      },
+    };
   }
 
   /** The conversation's model: an agent plugin chosen for it, else a configured model. */
@@ -145,12 +177,13 @@ export class Assistant extends Disposable {
       r.turn.stop(reason);
       return true;
     }
-    return false;
+    return this.plans.stop(turnId, reason);
   }
 
   stopConversation(conversationId: string, reason: string): void {
     const r = this.running.get(conversationId);
     r?.turn.stop(reason);
+    this.plans.stopConversation(conversationId, reason);
     this.approvals.cancel({ conversationId });
     if (r) this.questions.cancel(r.turnId);
   }
@@ -203,6 +236,7 @@ export class Assistant extends Disposable {
   async stopAll(reason: string): Promise<void> {
     this.approvals.cancelAll();
     this.questions.cancel();
+    this.plans.stopAll(reason);
     for (const r of this.running.values()) r.turn.stop(reason);
     await Promise.all([...this.running.values()].map((r) => r.done));
   }

@@ -40,8 +40,7 @@ export class ChatService extends Disposable {
   private readonly store: ConversationStore;
   private readonly messages: LiveMessages;
   private readonly turns: PluginTurns;
-  /** Set when the app closes: a turn winding down after that writes nothing. */
-  private closing = false;
+  private closing = false; // the app closes: a turn winding down after that writes nothing
   readonly assistant: Assistant;
   private readonly running: RunningTurns;
   private readonly _onDidEvent = this._register(new Emitter<ChatEvent>());
@@ -124,6 +123,7 @@ export class ChatService extends Disposable {
     if (!c) return failure('not_found', `no conversation ${conversationId}`);
     const inPassthrough = this.passthroughOf(conversationId);
     if (inPassthrough) return this.input(conversationId, inPassthrough.pluginId, text);
+    if (/^\/plan(\s|$)/.test(text.trim())) return this.assistant.plan(conversationId, text.trim());
     if (text.trim().startsWith('/')) {
       const parsed = parseSlash(text);
       if (!parsed.ok) return failure('invalid_input', parsed.message);

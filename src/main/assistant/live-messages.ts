@@ -23,7 +23,7 @@ export interface LiveMessage {
   readonly conversationId: string;
   /** The message as last written out; `text` is brought up to date from `body` when read. */
   readonly message: ChatMessage;
-  readonly body: BoundedText;
+  body: BoundedText;
   pending: string;
   ended: boolean;
 }
@@ -72,6 +72,14 @@ export class LiveMessages extends Disposable {
     const full = { ...m.message, text: m.body.toString() };
     this.store.putMessage(m.conversationId, full);
     this.sink.turn({ type: 'start', conversationId: m.conversationId, turnId: m.message.turnId as string, message: full });
+  }
+
+  /** Replaces a live message's whole text (a plan's checklist as it changes), with other changes. */
+  replace(m: LiveMessage, text: string, change: Partial<ChatMessage> = {}): void {
+    if (m.ended) return;
+    m.pending = '';
+    m.body = new BoundedText(text);
+    this.update(m, change);
   }
 
   /** Ends a message with its final fields; later appends and updates are ignored. */

@@ -85,3 +85,76 @@ Options:
   --port N         port (default 0: any free port)
   --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
   -h, --help       this help`;
+
+export const modelsHelp = `Usage: plugboard models <command> [arguments] [--data-dir DIR]
+
+The language models the assistant answers with, the same list as Settings → Models in the app.
+
+Commands:
+  add NAME --provider KIND [--model ID] [--base-url URL] [--api-key-env VAR] [--default]
+                    connect a model; KIND is openai-compatible (Ollama, LM Studio, llama.cpp,
+                    vLLM, Jan, OpenRouter: --base-url needed), openai or anthropic. Without
+                    --model, the server is asked and the only model it lists is taken
+  list [--json]     every model, which one is the default and which have a key (never the key)
+  remove NAME       forget a model and its key
+  test NAME         reach its server: the latency and how many models it lists, or the error
+
+Options:
+  --provider KIND    openai-compatible, openai or anthropic
+  --model ID         the model's id at the provider (llama3.2, gpt-4.1-mini, claude-sonnet-4-5);
+                     needed when the server lists several models or cannot be reached
+  --base-url URL     the server's API root, with /v1 for OpenAI-compatible servers
+                     (Ollama: http://127.0.0.1:11434/v1); default the provider's own
+  --api-key-env VAR  read the API key from the environment variable VAR, once, and keep it in
+                     the secret store (<data dir>/secrets.json, mode 0600); it is never printed
+  --default          make it the model conversations use unless they name another
+  --json             (list) one JSON object: {models: [...], defaultModel, keyStore}
+  --data-dir DIR     the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  -h, --help         this help
+
+Exit status: 0 done, 1 refused or failed (test: the server could not be used), 2 on a usage
+error.`;
+
+export const chatHelp = `Usage: plugboard chat [MESSAGE] [options]
+
+Talks to the assistant, the same one as the app: the model answers, calling the tools of your
+plugins, each call decided by its tool's policy (allow, ask, deny) or by --approve. MESSAGE is
+one turn; without it, on a terminal, a session: each line is a turn, Ctrl-D or "exit" ends it.
+Ctrl-C stops the turn that is running; a second Ctrl-C quits. SIGTERM quits at once.
+
+When the model asks you something (its ask_user tool): on a terminal the question is shown
+with its choices numbered and you type the answer (a number or the choice; several separated
+by commas where it allows; Ctrl-C stops the turn). Without a terminal nobody can answer, so
+the model is told at once that the user is not available, and goes on without the answer.
+
+Options:
+  --model NAME         the conversation uses this configured model (plugboard models list)
+  --conversation ID    continue that conversation (its id is printed when a turn ends)
+  --approve MODE       calls whose policy is "ask": ask (prompt on the terminal: allow once,
+                       for this conversation, always, or deny), all (allow them), none (deny
+                       them). Default ask on a terminal, none otherwise. A tool's allow or
+                       deny policy always applies.
+  --json               one JSON object per line on stdout (see below)
+  --data-dir DIR       the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  -h, --help           this help
+
+Without --json the answer streams to stdout; tool calls, decisions, results, questions and
+the tokens the turn took are short lines on stderr. With --json, stdout has one object per
+line, and only these:
+  {"type":"text","delta"}                a piece of the model's answer
+  {"type":"tool_call","id","plugin","tool","arguments"}
+                                         the model calls a tool (its own ask_user and
+                                         find_tools have the plugin "assistant")
+  {"type":"approval","id","decision":"allowed"|"denied","by":"policy"|"user"|"flag"}
+  {"type":"tool_stream","id","data"}     a piece of the tool's output
+  {"type":"tool_result","id","success":true,"output"}
+                                         or "success":false with "code" and "message"
+  {"type":"usage","input_tokens","output_tokens"}
+                                         the turn's tokens (estimated where the
+                                         server gave no counts)
+  {"type":"done","text","conversation"}  last, when the turn is done
+  {"type":"error","code","message"}      last, when it is not
+A denied call has no tool_result: it never ran.
+
+Exit status: 0 when the turn is done, 1 on an error (no model configured: no_model; the model
+failed or refused; stopped: cancelled), 2 on a usage error.`;

@@ -1,6 +1,6 @@
 /**
  * The `plugboard` command: call, check and bench plugins with the same host and supervisor as
- * the app. Exit status: 0 done, 1 failed, 2 usage error.
+ * the app, and chat with the same assistant. Exit status: 0 done, 1 failed, 2 usage error.
  *
  * A command's module (and with it the plugin host, the registry, the server) is imported only
  * when that command runs: help, usage errors and small commands start without loading the rest.
@@ -8,7 +8,7 @@
  */
 import { FailureError } from '../../shared/failures';
 import { toDisposable } from '../../shared/lifecycle';
-import { benchHelp, callHelp, checkHelp, pluginsHelp, serveHelp } from './help';
+import { benchHelp, callHelp, chatHelp, checkHelp, modelsHelp, pluginsHelp, serveHelp } from './help';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, processOut, type Out } from './io';
 import type { CliEnv } from './session';
 
@@ -26,6 +26,8 @@ const COMMANDS: Record<string, Command> = {
   bench: { summary: 'measure call latency through one running plugin', help: benchHelp, load: async () => (await import('./commands/bench')).benchCommand },
   plugins: { summary: 'list, install, expose, grant and configure plugins', help: pluginsHelp, load: async () => (await import('./commands/plugins')).pluginsCommand },
   serve: { summary: 'serve the UI and its API to a browser', help: serveHelp, load: async () => (await import('./commands/serve')).serveCommand },
+  chat: { summary: 'talk to the assistant: a model that calls plugin tools', help: chatHelp, load: async () => (await import('./commands/chat')).chatCommand },
+  models: { summary: 'add, list, test and remove the models the assistant uses', help: modelsHelp, load: async () => (await import('./commands/models')).modelsCommand },
 };
 
 export function mainHelp(): string {
@@ -34,7 +36,7 @@ export function mainHelp(): string {
   return `Usage: plugboard <command> [options]
 
 Runs, checks and measures plugins of every protocol Plugboard speaks: G-Assist V2, JSON-RPC
-(Mehrhof, planner/executor), rterm.plugin.v1 and MCP.
+(Mehrhof, planner/executor), rterm.plugin.v1 and MCP, and talks to the assistant that calls them.
 
 Commands:
 ${lines.join('\n')}
@@ -60,12 +62,13 @@ export async function main(argv: string[], out: Out = processOut): Promise<numbe
   const env: CliEnv = {
     out,
     onInterrupt(fn) {
-      const handler = (): void => fn();
-      process.on('SIGINT', handler);
-      process.on('SIGTERM', handler);
+      const onInt = (): void => fn('SIGINT');
+      const onTerm = (): void => fn('SIGTERM');
+      process.on('SIGINT', onInt);
+      process.on('SIGTERM', onTerm);
       return toDisposable(() => {
-        process.off('SIGINT', handler);
-        process.off('SIGTERM', handler);
+        process.off('SIGINT', onInt);
+        process.off('SIGTERM', onTerm);
       });
     },
   };

@@ -10,8 +10,8 @@ import { dataDirOf, openCallTarget, type CallTarget } from './target';
 
 export interface CliEnv {
   out: Out;
-  /** Runs `fn` on Ctrl-C / SIGTERM while the returned disposable lives. */
-  onInterrupt(fn: () => void): IDisposable;
+  /** Runs `fn` on Ctrl-C (SIGINT) / SIGTERM while the returned disposable lives. */
+  onInterrupt(fn: (signal: 'SIGINT' | 'SIGTERM') => void): IDisposable;
 }
 
 export interface OpenOptions {

@@ -2,7 +2,9 @@
  * The assistant's own tools, offered to every model beside the plugins' tools:
  *   ask_user    a question to the person, answered in words or by picking choices on its card;
  *               the answer is the tool's result. Always allowed (asking is what approval is for),
- *               never audited as a plugin call, refused on Stop.
+ *               never audited as a plugin call, refused on Stop. Where nobody can answer
+ *               (`plugboard chat` without a terminal) the result is at once that the user is
+ *               not available, so the model goes on instead of waiting for ever.
  *   find_tools  a search over every exposed tool, offered when the budget left some out; what it
  *               finds is offered from the model's next step on.
  */
@@ -42,6 +44,10 @@ const DESCRIPTIONS: Record<BuiltinTool, string> = {
 
 const SCHEMAS: Record<BuiltinTool, Record<string, unknown>> = { ask_user: ASK_USER_SCHEMA, find_tools: FIND_TOOLS_SCHEMA };
 
+/** ask_user's result where no person can answer: the model goes on rather than waits forever. */
+export const UNATTENDED_ANSWER =
+  'The user is not available to answer questions here (Plugboard runs without a person to ask). Do not wait for an answer: go on with what you can do without it, or say in your answer what you need from the user.';
+
 /** How many tools find_tools reports at most. */
 const FOUND_AT_MOST = 8;
 
@@ -80,6 +86,8 @@ export interface BuiltinContext {
   search(query: string, limit: number): Offered[];
   /** Tools found in this turn: offered from the next step on. */
   found: Set<string>;
+  /** Nobody can answer (`plugboard chat` without a terminal): questions are answered that at once. */
+  unattended?: boolean | undefined;
   /** Fields the card starts with (the step's details). */
   extra?: Partial<ChatMessage> | undefined;
 }
@@ -97,7 +105,7 @@ export async function runBuiltin(ctx: BuiltinContext, call: StepCall & { toolNam
     return ctx.messages.finish(card, { status: 'error', failure: failure('invalid_arguments', `the model's arguments for ${call.toolName} were not valid: ${call.invalid.message}`) });
   }
   if (question) {
-    const answer = await ctx.questions.ask(call.toolCallId, ctx.turnId, question);
+    const answer = ctx.unattended ? UNATTENDED_ANSWER : await ctx.questions.ask(call.toolCallId, ctx.turnId, question);
     if (answer === null) return ctx.messages.finish(card, { status: 'cancelled', failure: failure('cancelled', 'stopped before the question was answered') });
     ctx.messages.append(card, answer);
     return ctx.messages.finish(card, { status: 'done' });

@@ -19,7 +19,13 @@ export function toolResultOutput(m: ChatMessage): ToolResultPart['output'] {
   // A call refused before any decision (not offered, arguments that do not fit) says why.
   if (approval?.state === 'denied' && m.status === 'error' && m.failure) return { type: 'error-text', value: `${m.failure.code}: ${m.failure.message}` };
   if (approval?.state === 'denied') {
-    return { type: 'execution-denied', reason: approval.by === 'person' ? 'the user denied this call' : 'this tool may not be called by a model here (its policy is deny)' };
+    const reason = {
+      person: 'the user denied this call',
+      // `plugboard chat --approve none`: the person's answer, given before the call.
+      flag: 'the user denied this call (every call that needs approval is denied here)',
+      policy: 'this tool may not be called by a model here (its policy is deny)',
+    }[approval.by ?? 'policy'];
+    return { type: 'execution-denied', reason };
   }
   const output = m.text || (m.result === undefined ? '' : resultText(m.result));
   if (m.status === 'cancelled') return { type: 'error-text', value: boundForModel(`the call was stopped before it finished${output ? `; it had written:\n${output}` : ''}`).text };

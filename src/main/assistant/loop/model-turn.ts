@@ -18,7 +18,7 @@ import { runStep } from './model-step';
 import type { Questions } from './questions';
 import { buildRequest } from './request';
 import type { ToolChooser } from './selection';
-import { estimateTokens } from './tokens';
+import { addUsage, estimateTokens } from './tokens';
 import { runCall, startCard, type CallContext } from './tool-calls';
 
 export interface TurnOptions extends Omit<CallContext, 'track' | 'stopped'> {
@@ -32,6 +32,8 @@ export interface TurnOptions extends Omit<CallContext, 'track' | 'stopped'> {
   settings: AssistantSettings;
   chooser: ToolChooser;
   questions: Questions;
+  /** Nobody can answer a question: ask_user gets "the user is not available" at once. */
+  unattended?: boolean;
   /** The conversation's messages as stored (the history is rebuilt from them at every step). */
   storedMessages(): readonly ChatMessage[];
   pluginName(id: string): string;
@@ -153,10 +155,3 @@ export class ModelTurn {
 }
 
 const NO_USAGE: TokenUsage = { inputTokens: null, outputTokens: null };
-
-/** Two steps' tokens together; a count neither step reported stays unknown. */
-function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  const add = (x: number | null, y: number | null): number | null => (x === null ? y : y === null ? x : x + y);
-  const estimated = a.estimated === true || b.estimated === true;
-  return { inputTokens: add(a.inputTokens, b.inputTokens), outputTokens: add(a.outputTokens, b.outputTokens), ...(estimated ? { estimated } : {}) };
-}

@@ -4,12 +4,19 @@
  * BPE tokenizers of OpenAI and Anthropic; each provider (and most local models) has a tokenizer of
  * its own, so an exact count would need one per model. Every estimate is shown as one.
  */
-import type { TokenTotals } from '../../../shared/assistant';
+import type { TokenTotals, TokenUsage } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
 export const CHARS_PER_TOKEN = 4;
 
 export function estimateTokens(chars: number): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** Two requests' tokens together; a count neither reported stays unknown, an estimate taints the sum. */
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  const add = (x: number | null, y: number | null): number | null => (x === null ? y : y === null ? x : x + y);
+  const estimated = a.estimated === true || b.estimated === true;
+  return { inputTokens: add(a.inputTokens, b.inputTokens), outputTokens: add(a.outputTokens, b.outputTokens), ...(estimated ? { estimated } : {}) };
 }
 
 /** Characters of each schema as JSON, by the schema object (the registry hands out the same one). */

@@ -5,13 +5,11 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PluginRegistry } from '../../host';
-import { Backend } from '../../service/backend';
 import { serve } from '../../server/server';
+import { openBackend, type OpenedBackend } from '../backend';
 import { EXIT_FAILED, EXIT_OK, parse, parsePositiveInt, UsageError } from '../io';
 import { packageRoot } from '../package-root';
 import type { CliEnv } from '../session';
-import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
 export function rendererDir(): string {
   return process.env.PLUGBOARD_RENDERER_DIR ?? path.join(packageRoot(), 'out', 'renderer');
@@ -27,29 +25,25 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     env.out.stderr(`plugboard serve: the UI is not built (${staticDir} has no index.html): run \`npm run build\` first\n`);
     return EXIT_FAILED;
   }
-  const registry = await PluginRegistry.open({ dataDir: dataDirOf(values['data-dir']), bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir(), autostart: true });
-  // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).
-  for (const note of registry.startupNotes) env.out.stderr(`plugboard: ${note}\n`);
   // Dropped packages wait here: the backend deletes each once installed or dropped, the server
   // removes the folder when it stops or fails to start.
   const uploadsDir = mkdtempSync(path.join(os.tmpdir(), 'plugboard-uploads-'));
-  let backend: Backend;
+  let app: OpenedBackend;
   try {
-    backend = await Backend.create({ registry, version: process.env.npm_package_version ?? '0.1.0', transport: 'websocket', uploadsDir });
+    app = await openBackend({ dataDir: values['data-dir'], autostart: true, transport: 'websocket', uploadsDir });
   } catch (e) {
     rmSync(uploadsDir, { recursive: true, force: true });
-    await registry.shutdown();
-    registry.dispose();
     throw e;
   }
+  const { registry, backend } = app;
+  // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).
+  for (const note of registry.startupNotes) env.out.stderr(`plugboard: ${note}\n`);
   let server;
   try {
     server = await serve({ backend, staticDir, host, port: port ?? 0, uploadsDir, log: (line) => env.out.stderr(`${line}\n`) });
   } catch (e) {
     env.out.stderr(`plugboard serve: cannot listen on ${host}:${port ?? 0}: ${(e as Error).message}\n`);
-    backend.dispose();
-    await registry.shutdown();
-    registry.dispose();
+    await app.close();
     return EXIT_FAILED;
   }
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) env.out.stderr(`warning: listening on ${host}, reachable from other machines\n`);
@@ -62,8 +56,6 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
   });
   env.out.stderr('stopping plugins…\n');
   await server.close();
-  backend.dispose();
-  await registry.shutdown();
-  registry.dispose();
+  await app.close();
   return EXIT_OK;
 }
