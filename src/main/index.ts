@@ -31,6 +31,8 @@ async function start(): Promise<void> {
     nodeModules: path.join(app.isPackaged ? path.join(process.resourcesPath, 'app.asar.unpacked') : app.getAppPath(), 'node_modules'),
     autostart: true,
   });
+  // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).
+  for (const note of registry.startupNotes) console.warn(`plugboard: ${note}`);
   backend = await Backend.create({ registry, version: app.getVersion(), transport: 'ipc' });
   bindContract(backend, () => win, isAppUrl);
   win = createWindow();

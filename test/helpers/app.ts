@@ -41,7 +41,7 @@ export interface ServedApp extends TestApp {
 }
 
 /** The backend behind `serve`, wired as `plugboard serve` wires them (one uploads folder for both). */
-export async function serveApp(name: string, opts: Pick<ServeOptions, 'maxUploadBytes' | 'log'> = {}): Promise<ServedApp> {
+export async function serveApp(name: string, opts: Pick<ServeOptions, 'maxUploadBytes' | 'log' | 'uploadQuotaBytes' | 'uploadMaxAgeMs'> = {}): Promise<ServedApp> {
   const root = tmpDir(name);
   const staticDir = path.join(root, 'renderer');
   mkdirSync(staticDir);

@@ -17,9 +17,9 @@ export interface Child {
   closed(ms: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Runs test/store/child.ts (through tsx) with `args`. */
-export function startChild(args: string[]): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, ...args], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
+/** Runs test/store/child.ts, or another script of the tests (through tsx), with `args`. */
+export function startChild(args: string[], script = CHILD, env: NodeJS.ProcessEnv = process.env): Child {
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'], env });
   const lines: string[] = [];
   let partial = '';
   let err = '';

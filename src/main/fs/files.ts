@@ -23,7 +23,8 @@ export function readJson<T>(file: string, fallback: T): T {
   }
 }
 
-export function writeJsonAtomic(file: string, value: unknown, mode = 0o644): void {
+/** `mode`: the data directory's files are its owner's alone (0600) unless the caller says otherwise. */
+export function writeJsonAtomic(file: string, value: unknown, mode = 0o600): void {
   mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
   const fd = openSync(tmp, 'w', mode);

@@ -149,6 +149,16 @@ export class PluginHost implements IDisposable {
     return this.get(id)?.restart() ?? failure('not_found', `no plugin "${id}"`);
   }
 
+  /** Every plugin with a process, by pid (for resource figures). */
+  pids(): Map<number, string> {
+    const out = new Map<number, string>();
+    for (const id of this.ids()) {
+      const pid = this.healthOf(id)?.pid;
+      if (pid) out.set(pid, id);
+    }
+    return out;
+  }
+
   async setEnabled(id: string, enabled: boolean): Promise<void> {
     await this.get(id)?.setEnabled(enabled);
   }

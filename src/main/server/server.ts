@@ -17,6 +17,7 @@ import type { Backend } from '../service/backend';
 import { createAccess, describeError, requestUrl, send, type Log } from './http';
 import { serveStatic } from './static-files';
 import { receiveUpload } from './upload';
+import { DEFAULT_UPLOAD_MAX_AGE_MS, DEFAULT_UPLOAD_QUOTA_BYTES, UploadQuota } from './upload-quota';
 import { attachWebSocketApi } from './websocket';
 
 export { MAX_MESSAGE_BYTES, WS_BAD_TOKEN } from './websocket';
@@ -36,6 +37,10 @@ export interface ServeOptions {
    * and removes it when it stops (or fails to start). Default: a fresh folder in the temp dir.
    */
   uploadsDir?: string;
+  /** All uploads waiting to be installed together, at most (default 512 MiB). */
+  uploadQuotaBytes?: number;
+  /** An upload not installed within this long is removed (default 30 minutes). */
+  uploadMaxAgeMs?: number;
   /** Where the server reports failures on its side, one line each (default: stderr). */
   log?: Log;
 }
@@ -56,7 +61,11 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   const log: Log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
   // A given folder need not exist yet: each upload makes it if missing.
   const uploadsDir = opts.uploadsDir ?? mkdtempSync(path.join(os.tmpdir(), 'plugboard-uploads-'));
-  const removeUploads = (): void => rmSync(uploadsDir, { recursive: true, force: true });
+  const quota = new UploadQuota(uploadsDir, opts.uploadQuotaBytes ?? DEFAULT_UPLOAD_QUOTA_BYTES, opts.uploadMaxAgeMs ?? DEFAULT_UPLOAD_MAX_AGE_MS, log);
+  const removeUploads = (): void => {
+    quota.dispose();
+    rmSync(uploadsDir, { recursive: true, force: true });
+  };
   let port = 0;
   const access = createAccess(token, host, () => port);
 
@@ -69,6 +78,7 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
         uploadsDir,
         maxBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
         register: (file) => opts.backend.registerUpload(file),
+        quota,
         log,
       });
     }

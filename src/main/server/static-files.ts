@@ -3,11 +3,12 @@
  * (a single-page app), with the production CSP. A path that is not valid percent-encoding is a
  * 400, never an exception.
  */
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
 import { PRODUCTION_CSP } from '../../shared/csp';
+import { isInside } from '../fs';
 import { describeError, send, type Log } from './http';
 
 const MIME: Record<string, string> = {
@@ -30,6 +31,15 @@ function isFile(file: string): boolean {
   }
 }
 
+/** The file's real path is inside the root's real path (links followed on both sides). */
+function inside(root: string, file: string): boolean {
+  try {
+    return isInside(realpathSync(root), realpathSync(file));
+  } catch {
+    return false;
+  }
+}
+
 export function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, staticDir: string, log: Log): void {
   let decoded: string;
   try {
@@ -41,6 +51,9 @@ export function serveStatic(req: IncomingMessage, res: ServerResponse, pathname:
   const rel = decoded.replace(/^\/+/, '') || 'index.html';
   let file = path.resolve(root, rel);
   if (!file.startsWith(root + path.sep)) return send(res, 404, 'not found');
+  // A link inside the folder may point out of it (a build step's symlink, or one planted there):
+  // what is served is where it leads, and that must be inside the folder too.
+  if (isFile(file) && !inside(root, file)) return send(res, 404, 'not found');
   if (!isFile(file)) file = path.join(root, 'index.html');
   if (!isFile(file)) return send(res, 503, 'the UI is not built: run `npm run build` first');
   res.writeHead(200, {

@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { finished, pipeline, Transform } from 'node:stream';
 import { describeError, describeSize, send, type Access, type Log } from './http';
+import type { UploadQuota } from './upload-quota';
 
 export interface UploadOptions {
   access: Access;
@@ -21,11 +22,16 @@ export interface UploadOptions {
   maxBytes: number;
   /** Hands a complete upload to the backend; returns the id the page uses for it. */
   register(file: string): string;
+  /** What all waiting uploads may take together, and how long each may wait (upload-quota.ts). */
+  quota: UploadQuota;
   log: Log;
 }
 
 /** Plugin packages, and other apps' MCP config files (claude_desktop_config.json, mcp.json) to import. */
 const PACKAGE = /\.(zip|mcpb|dxt|json)$/i;
+
+/** Stored names are ASCII (see fileName), so characters are bytes: well under the 255 a folder allows. */
+const MAX_NAME_CHARS = 200;
 
 /** The file name the page sent (percent-encoded, see src/renderer/src/api/upload.ts), made safe; null when it does not decode. */
 function fileName(header: unknown): string | null {
@@ -35,7 +41,11 @@ function fileName(header: unknown): string | null {
   } catch {
     return null;
   }
-  return path.basename(decoded).replace(/[^\w.() -]/g, '_');
+  const safe = path.basename(decoded).replace(/[^\w.() -]/g, '_');
+  // A longer name is cut, its extension kept (the file's type is read from it).
+  if (safe.length <= MAX_NAME_CHARS) return safe;
+  const ext = path.extname(safe).slice(0, 16);
+  return `${safe.slice(0, MAX_NAME_CHARS - ext.length)}${ext}`;
 }
 
 export function receiveUpload(req: IncomingMessage, res: ServerResponse, opts: UploadOptions): void {
@@ -45,21 +55,28 @@ export function receiveUpload(req: IncomingMessage, res: ServerResponse, opts: U
   if (name === null) return send(res, 400, { error: 'the x-file-name header is not valid percent-encoded UTF-8' });
   if (!PACKAGE.test(name)) return send(res, 400, { error: `"${name || '(no name)'}" is not a .zip, .mcpb or .dxt file, nor an MCP config (.json)` });
 
-  const refuseTooLarge = (): void => send(res, 413, { error: `the file is larger than the upload limit of ${describeSize(opts.maxBytes)}` }, { connection: 'close' });
+  opts.quota.sweep();
+  const room = opts.quota.room();
+  // The quota of waiting uploads binds before the size limit when they take most of it.
+  const cap = Math.min(opts.maxBytes, room.bytes);
+  const why = cap < opts.maxBytes ? room.refusal : `the file is larger than the upload limit of ${describeSize(opts.maxBytes)}`;
+  const refuseTooLarge = (): void => send(res, 413, { error: why }, { connection: 'close' });
   // A declared length over the limit is refused before a byte is stored.
-  if (Number(req.headers['content-length']) > opts.maxBytes) return refuseTooLarge();
+  if (Number(req.headers['content-length']) > cap) return refuseTooLarge();
 
   // Made again if it went (temp cleaners remove old folders under /tmp while a server runs for days).
   mkdirSync(opts.uploadsDir, { recursive: true, mode: 0o700 });
   const dir = mkdtempSync(path.join(opts.uploadsDir, 'u-'));
+  opts.quota.arrived(dir, 0);
   const file = path.join(dir, name);
   let size = 0;
   let over = false;
   let aborted = false;
-  const cap = new Transform({
+  const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       size += chunk.length;
-      if (size <= opts.maxBytes) return done(null, chunk);
+      opts.quota.arrived(dir, chunk.length);
+      if (size <= cap) return done(null, chunk);
       over = true;
       refuseTooLarge();
       // Fails the file side, which removes the partial file; the request is left alone (see above).
@@ -80,13 +97,15 @@ export function receiveUpload(req: IncomingMessage, res: ServerResponse, opts: U
     if (out.closed) remove();
     else out.once('close', remove);
   };
-  pipeline(cap, out, (err) => {
+  pipeline(counter, out, (err) => {
+    // Complete (counted on disk from now on) or removed: either way no longer arriving.
+    opts.quota.done(dir);
     try {
       if (!err) return send(res, 200, { uploadId: opts.register(file) });
       discard();
       // Whatever is still coming is read and dropped while the answer goes out; the server closes
       // the connection after it (every answer from here on says `connection: close`).
-      req.unpipe(cap);
+      req.unpipe(counter);
       req.resume();
       if (over || aborted) return; // answered already, or nobody left to answer
       opts.log(`plugboard serve: saving upload ${name}: ${describeError(err)}`);
@@ -101,7 +120,7 @@ export function receiveUpload(req: IncomingMessage, res: ServerResponse, opts: U
   finished(req, (err) => {
     if (!err) return;
     aborted = true;
-    cap.destroy(err);
+    counter.destroy(err);
   });
-  req.pipe(cap);
+  req.pipe(counter);
 }

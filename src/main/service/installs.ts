@@ -5,7 +5,7 @@
  * inside the uploads folder.
  */
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { CapabilityView, CommandInput, CommandOutput } from '../../shared/contract';
 import { failure } from '../../shared/failures';
@@ -34,7 +34,7 @@ export class Installs implements IDisposable {
   /** Another app's MCP config: its servers previewed under a token, which `install.cancel` drops too. */
   importPreview({ source }: CommandInput<'import.preview'>): CommandOutput<'import.preview'> {
     const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
-    if (!file) return failure('not_found', 'that upload is gone; drop the file again');
+    if (!file || (source.kind === 'upload' && !existsSync(file))) return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
     const config = readMcpConfig(file);
     if (!config.ok) {
       if (source.kind === 'upload') this.dropUpload(source.uploadId);
@@ -58,7 +58,8 @@ export class Installs implements IDisposable {
 
   async preview({ source }: CommandInput<'install.preview'>): Promise<CommandOutput<'install.preview'>> {
     const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
-    if (!file) return failure('not_found', 'that upload is gone; drop the file again');
+    // The server removes uploads that wait too long (upload-quota.ts).
+    if (!file || (source.kind === 'upload' && !existsSync(file))) return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
     const p = await this.registry.preview(file);
     if (!p.ok) {
       // A refused upload is of no further use: the person drops a fixed file next.
@@ -74,7 +75,7 @@ export class Installs implements IDisposable {
 
   async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
     const p = this.previews.get(token);
-    if (!p) return failure('invalid_state', 'this preview has expired; drop the plugin again');
+    if (!p || (p.upload && !existsSync(p.source))) return failure('invalid_state', 'this preview has expired; drop the plugin again');
     if (p.config) return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
     const r = await this.registry.install(p.source, { replace, grant: grants });
     if (!r.ok) return r;

@@ -36,6 +36,8 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     throw e;
   }
   const { registry, backend } = app;
+  // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).
+  for (const note of registry.startupNotes) env.out.stderr(`plugboard: ${note}\n`);
   let server;
   try {
     server = await serve({ backend, staticDir, host, port: port ?? 0, uploadsDir, log: (line) => env.out.stderr(`${line}\n`) });

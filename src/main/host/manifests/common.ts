@@ -2,6 +2,7 @@
  * What every manifest reader shares: the result type, field-precise error formatting, and the
  * defaults a PluginSpec starts from.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { z } from 'zod';
 import { firstRunLauncher } from '../process/launchers';
@@ -35,16 +36,25 @@ export function invalid(file: string, errors: string[]): ManifestResult {
 /** A plugin id: lower-case letters, digits, dot, dash and underscore, starting with a letter or digit. */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-/** Turns any name into a usable id (folder names, MCPB names). */
+/**
+ * Turns any name into a usable id (folder names, MCPB names). A name in ASCII keeps its readable
+ * slug. A name with other characters cannot: `Ｆｉｌｅｓ` would become `files`, the id of another
+ * plugin, and every name in Cyrillic or Japanese the same `plugin`. Such a name keeps what it has
+ * in common with ASCII (after NFKC folding) and adds a hash of the whole name, so two names never
+ * share an id and none takes the id of a plugin named in ASCII.
+ */
 export function toId(name: string): string {
-  const id = name
+  const slug = name
+    .normalize('NFKC')
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[^a-z0-9]+/, '')
-    .slice(0, 64)
-    // "Docs (remote)" is docs-remote, not docs-remote-.
-    .replace(/[-.]+$/, '');
-  return id || 'plugin';
+    .replace(/^[^a-z0-9]+/, '');
+  // "Docs (remote)" is docs-remote, not docs-remote-.
+  const trimmed = (n: number): string => slug.slice(0, n).replace(/[-.]+$/, '');
+  // eslint-disable-next-line no-control-regex -- the test is exactly "ASCII only"
+  if (/^[\x00-\x7f]*$/.test(name)) return trimmed(64) || 'plugin';
+  const hash = createHash('sha256').update(name.normalize('NFC')).digest('hex').slice(0, 8);
+  return `${trimmed(55) || 'plugin'}-${hash}`;
 }
 
 /**

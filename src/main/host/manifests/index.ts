@@ -5,6 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { manifestTooLarge, oversizedFields, secretsInCommand } from './bounds';
 import { invalid, type ManifestResult } from './common';
 import { looksLikeGAssist, readGAssist } from './gassist';
 import { looksLikeMcpb, readMcpb } from './mcpb';
@@ -44,6 +45,8 @@ export function loadManifest(target: string): ManifestResult {
   if (!file) return invalid(abs, [`no manifest found in ${abs}: looked for ${MANIFEST_FILES.join(', ')}`]);
   let text: string;
   try {
+    const tooLarge = manifestTooLarge(statSync(file).size);
+    if (tooLarge) return invalid(file, [tooLarge]);
     text = readFileSync(file, 'utf8');
   } catch (e) {
     return invalid(file, [`cannot read: ${(e as Error).message}`]);
@@ -51,7 +54,18 @@ export function loadManifest(target: string): ManifestResult {
   return readManifestText(file, text);
 }
 
+/** Reads a manifest's text, then holds the spec to the size limits (bounds.ts). */
 export function readManifestText(file: string, text: string): ManifestResult {
+  const tooLarge = manifestTooLarge(Buffer.byteLength(text));
+  if (tooLarge) return invalid(file, [tooLarge]);
+  const r = readAnyFormat(file, text);
+  if (!r.ok) return r;
+  const oversized = oversizedFields(r.spec);
+  if (oversized.length > 0) return invalid(file, oversized);
+  return { ...r, warnings: [...r.warnings, ...secretsInCommand(r.spec)] };
+}
+
+function readAnyFormat(file: string, text: string): ManifestResult {
   const base = path.basename(file);
   const isYaml = /\.ya?ml$/i.test(base);
   let json: unknown;

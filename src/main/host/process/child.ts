@@ -7,7 +7,9 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { failure, type Failure } from '../../../shared/failures';
 import { Emitter, delay, type IDisposable } from '../../../shared/lifecycle';
 import type { Decoder } from '../framing';
+import { startTimeOf } from '../../fs';
 import { groupAlive, killGroup, terminateSandboxed, trackGroup, unwrapSandboxExit, untrackGroup } from './group';
+import type { RecordProcess } from './pid-registry';
 import { LineRing } from './ring';
 
 export interface ExitInfo {
@@ -30,6 +32,10 @@ export interface SpawnOptions {
   stderrLines?: number;
   /** The file is bwrap running the plugin in its sandbox (sandbox.ts): signals and exits are the plugin's. */
   sandboxed?: boolean;
+  /** Writes the process down in the pid registry until its group is empty (pid-registry.ts). */
+  record?: RecordProcess;
+  /** Hides secret values in every stderr line (redact.ts). */
+  redact?: (text: string) => string;
 }
 
 /** How a stop went: which step ended the plugin, and whether its group outlived it. */
@@ -69,6 +75,7 @@ export class PluginProcess implements IDisposable {
   private readonly exited: Promise<ExitInfo>;
   private framingFailed = false;
   private readonly sandboxed: boolean;
+  private recorded: IDisposable | undefined;
 
   private readonly _onDidReceive = new Emitter<Buffer>();
   private readonly _onDidStderr = new Emitter<string>();
@@ -85,7 +92,12 @@ export class PluginProcess implements IDisposable {
   private constructor(child: ChildProcessWithoutNullStreams, options: SpawnOptions) {
     this.child = child;
     this.sandboxed = options.sandboxed === true;
-    this.stderr = new LineRing(options.stderrLines ?? 500);
+    this.stderr = new LineRing(options.stderrLines ?? 500, undefined, options.redact);
+    // Its start time names this process for good: the reaper and the pid registry check it before
+    // they signal the group, so a pid the system reuses later is never theirs to kill.
+    const start = child.pid === undefined ? null : (startTimeOf(child.pid) ?? null);
+    trackGroup(child.pid, { reap: !this.sandboxed, start });
+    if (child.pid !== undefined) this.recorded = options.record?.(child.pid, start);
     let stdoutEnded = false;
     let onStdoutEnd: (() => void) | null = null;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -118,7 +130,7 @@ export class PluginProcess implements IDisposable {
           finished = true;
           onStdoutEnd = null;
           // A group with nothing left in it is forgotten, so its id is never signalled once reused.
-          void groupAlive(child.pid).then((alive) => alive || untrackGroup(child.pid));
+          void groupAlive(child.pid).then((alive) => alive || this.forgetGroup());
           for (const line of this.stderr.flush()) this._onDidStderr.fire(line);
           this.exitInfo = { ...(this.sandboxed ? unwrapSandboxExit(code, signal) : { code, signal }), expected: this.expectingExit };
           resolve(this.exitInfo);
@@ -168,7 +180,6 @@ export class PluginProcess implements IDisposable {
       killGroup(child.pid, 'SIGKILL');
       return started;
     }
-    trackGroup(child.pid);
     return new PluginProcess(child, options);
   }
 
@@ -232,8 +243,15 @@ export class PluginProcess implements IDisposable {
       const until = Date.now() + KILL_WAIT_MS;
       while ((await groupAlive(this.child.pid)) && Date.now() < until) await delay(10);
     }
-    untrackGroup(this.child.pid);
+    this.forgetGroup();
     return { exit: this.exitInfo ?? { code: null, signal: 'SIGKILL', expected: true }, stage, orphans, ms };
+  }
+
+  /** Nothing of the group runs any more: its id is never signalled again, and the registry forgets it. */
+  private forgetGroup(): void {
+    untrackGroup(this.child.pid);
+    this.recorded?.dispose();
+    this.recorded = undefined;
   }
 
   private async exitWithin(ms: number): Promise<boolean> {
@@ -249,7 +267,7 @@ export class PluginProcess implements IDisposable {
     if (!this.exitInfo) this.kill();
     else {
       const pid = this.child.pid;
-      void groupAlive(pid).then((alive) => (alive ? killGroup(pid, 'SIGKILL') : untrackGroup(pid)));
+      void groupAlive(pid).then((alive) => (alive ? killGroup(pid, 'SIGKILL') : this.forgetGroup()));
     }
     this._onDidReceive.dispose();
     this._onDidStderr.dispose();

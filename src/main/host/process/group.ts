@@ -2,18 +2,26 @@
  * Process groups: each plugin runs in a group of its own, so a stop reaches its grandchildren too.
  * The groups this process started are remembered until they are empty, and if the host itself
  * exits without stopping its plugins (a crash, process.exit), an exit hook kills them: no orphans.
- * A sandboxed plugin's group also holds bwrap's own processes, which its SIGTERM must miss.
+ * A host that dies without running any hook (SIGKILL) leaves the unsandboxed groups to the reaper
+ * (reaper.ts), and the sandboxed ones to bwrap's --die-with-parent. A sandboxed plugin's group
+ * also holds bwrap's own processes, which its SIGTERM must miss.
  */
 import { spawnSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
+import { reapWithHost, releaseFromReaper } from './reaper';
 
 const liveGroups = new Set<number>();
 let exitHookInstalled = false;
 
-export function trackGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+/**
+ * Remembers a group until it is empty. `reap`: the reaper kills it if the host dies first (an
+ * unsandboxed plugin; bwrap sees to a sandboxed one), after checking its leader's `start` time.
+ */
+export function trackGroup(pid: number | undefined, opts: { reap?: boolean; start?: string | null } = {}): void {
+  if (pid === undefined || liveGroups.has(pid)) return;
   liveGroups.add(pid);
+  if (opts.reap) reapWithHost(pid, opts.start ?? null);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
     process.once('exit', () => {
@@ -24,7 +32,7 @@ export function trackGroup(pid: number | undefined): void {
 
 /** Forgets a group, so its id is never signalled once the system reuses it. */
 export function untrackGroup(pid: number | undefined): void {
-  if (pid !== undefined) liveGroups.delete(pid);
+  if (pid !== undefined && liveGroups.delete(pid)) releaseFromReaper(pid);
 }
 
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {

@@ -13,6 +13,7 @@ import { allowedParentEnv, buildPluginEnv } from './env';
 import { firstRunLauncher } from './launchers';
 import { placeholderEscape, resolveSettingValues, substitute } from './placeholders';
 import type { LaunchPlan, SettingValue } from './plan';
+import { redactFailure, redactor, type SecretValue } from './redact';
 import { resolveCommand } from './resolve';
 
 export type { LaunchPlan, SandboxState, SettingValue } from './plan';
@@ -70,7 +71,33 @@ function checkPaths(specs: SettingSpec[], values: Record<string, SettingValue>):
   return null;
 }
 
+/**
+ * What to spawn, with the values of sensitive settings hidden in everything it shows: its
+ * command line for messages, and its failures (a command not found names the command with its
+ * arguments, a setting's value may be quoted).
+ */
 export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
+  const secrets = secretValues(input.spec.settings, input.settings);
+  const plan = planUnredacted(input);
+  if (secrets.length === 0) return plan;
+  const redact = redactor(secrets);
+  if (!plan.ok) return redactFailure(plan, redact);
+  return { ...plan, displayCommand: plan.displayCommand.map(redact), secrets };
+}
+
+/** The values given to (or defaulted for) the sensitive settings, one per item of a list. */
+function secretValues(specs: SettingSpec[], given: Record<string, SettingValue> = {}): SecretValue[] {
+  const out: SecretValue[] = [];
+  for (const s of specs) {
+    if (!s.sensitive) continue;
+    const v = given[s.key] ?? s.default;
+    if (v === undefined) continue;
+    for (const item of Array.isArray(v) ? v : [v]) out.push({ key: s.key, value: String(item) });
+  }
+  return out;
+}
+
+function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
   const { spec } = input;
   const parentEnv = input.parentEnv ?? process.env;
   const platform = input.platform ?? process.platform;
@@ -150,7 +177,9 @@ export function planLaunch(input: LaunchInput): LaunchPlan | Failure {
     bwrap: support.bwrap,
     pluginDir: spec.dir,
     settings: spec.settings,
-    values,
+    // Only folders the person chose are mounted: a manifest's default (`${HOME}`, `~/.ssh`) would
+    // otherwise grant itself a folder by the manifest alone. Its value still reaches the plugin.
+    values: Object.fromEntries(Object.entries(values).filter(([k]) => input.settings?.[k] !== undefined)),
     home: ctx.home,
     hostEnv,
     ...(input.execPath ? { execPath: input.execPath } : {}),

@@ -3,6 +3,8 @@
  * spawned (launch.ts computes it; the sandbox wraps it; the supervisor runs it).
  */
 
+import type { SecretValue } from './redact';
+
 export type SettingValue = string | number | boolean | string[];
 
 /** Whether the plan runs sandboxed; set when a sandbox was asked for. */
@@ -24,5 +26,10 @@ export interface LaunchPlan {
   sandbox?: SandboxState;
   /** A remote MCP server: nothing is spawned; the host speaks to this URL with these headers. */
   remote?: { url: string; headers: Record<string, string> };
+  /**
+   * The values of the plugin's sensitive settings in this launch: hidden wherever the launch's
+   * output is shown (redact.ts). `displayCommand` is already clean.
+   */
+  secrets?: SecretValue[];
 }
 

@@ -13,6 +13,8 @@ export class LineRing {
   constructor(
     private readonly maxLines = 500,
     private readonly maxLineChars = 2000,
+    /** Applied to each whole line before it is kept or returned (secrets hidden, redact.ts). */
+    private readonly transform: (line: string) => string = (l) => l,
   ) {}
 
   /** Feed raw text; returns the complete lines it contained (already truncated). */
@@ -57,7 +59,8 @@ export class LineRing {
     return n >= all.length ? all : all.slice(all.length - n);
   }
 
-  private clip(line: string): string {
+  private clip(raw: string): string {
+    const line = this.transform(raw);
     return line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)}… (truncated)` : line;
   }
 

@@ -2,7 +2,7 @@
  * The audit log: one JSON line per install, upgrade, uninstall, enable, disable, expose,
  * unexpose, grant, revoke and configure, refused or failed ones included. Append-only.
  */
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync, statSync, truncateSync } from 'node:fs';
 import path from 'node:path';
 import type { Failure, Outcome } from '../../../shared/failures';
 
@@ -44,7 +44,23 @@ export class AuditLog {
     // Once: every model call is audited, on the path of its round trip.
     if (!this.folderMade) mkdirSync(path.dirname(this.file), { recursive: true });
     this.folderMade = true;
-    appendFileSync(this.file, `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
+    // 0600 when it is made: it names every plugin and setting changed (permissions.ts).
+    appendFileSync(this.file, `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`, { mode: 0o600 });
+  }
+
+  /**
+   * Appends an entry and returns how to take it back (the log cut back to its length before),
+   * for a change that must not be audited unless it is made (StateStore.update's `alongside`).
+   */
+  appendUndoable(entry: Omit<AuditEntry, 'at'>): () => void {
+    let size = 0;
+    try {
+      size = statSync(this.file).size;
+    } catch {
+      // not made yet: cut back to nothing
+    }
+    this.append(entry);
+    return () => truncateSync(this.file, size);
   }
 
   /** Records a change that was made, and answers with it. */

@@ -5,8 +5,10 @@
  * asks back: it launches with the last binding it was given.
  */
 import { failure } from '../../../shared/failures';
+import type { IDisposable } from '../../../shared/lifecycle';
 import type { PluginSpec } from '../../../shared/model';
 import type { PluginHost } from '../host';
+import { ProcessBook } from '../process/pid-registry';
 import { appReadOnlyFolders, type SandboxRequest } from '../process/sandbox-prepare';
 import type { LaunchBinding } from '../supervisor/supervisor';
 import type { DataPaths } from './paths';
@@ -24,29 +26,40 @@ export interface BindingOptions {
   env?: Record<string, string>;
 }
 
-export class PluginBindings {
+export class PluginBindings implements IDisposable {
+  /** Where each plugin process is written down until it is gone (the data directory's pid registry). */
+  readonly processes: ProcessBook;
+
   constructor(
     private readonly host: PluginHost,
     private readonly paths: DataPaths,
     private readonly settings: PluginSettings,
     private readonly pluginState: (id: string) => PluginState,
     private readonly opts: BindingOptions,
-  ) {}
+  ) {
+    this.processes = new ProcessBook(paths.processes);
+  }
+
+  /** The host ended and its plugins with it: the pid registry's file goes. */
+  dispose(): void {
+    this.processes.dispose();
+  }
 
   /** The launch binding of a plugin, from its settings, secrets and grants as they are now. */
   async binding(spec: PluginSpec): Promise<LaunchBinding> {
     const id = spec.id;
     const allowedCapabilities = this.pluginState(id).grants;
+    const record = this.processes.recorder(id);
     const withheld = this.settings.withheld(id, spec.settings);
     if (withheld.length > 0) {
       const plan = failure(
         'capability_not_allowed',
         `${id} needs the secret setting${withheld.length > 1 ? 's' : ''} ${withheld.join(', ')}, but the secrets capability is not granted: grant it in the plugin's Permissions (plugboard plugins grant ${id} secrets)`,
       );
-      return { plan, allowedCapabilities };
+      return { plan, allowedCapabilities, record };
     }
     const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(id, spec.dir, this.opts.nodeModules) };
-    return { plan: await this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env, this.sandbox(id)), allowedCapabilities };
+    return { plan: await this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env, this.sandbox(id)), allowedCapabilities, record };
   }
 
   /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */

@@ -6,11 +6,11 @@
  * never touched gets: bundled plugins are granted what they request.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
-import { failure, type Outcome, type Result } from '../../../shared/failures';
+import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
 import type { ToolPolicy } from '../../../shared/assistant';
 import type { PluginSpec, ToolSpec } from '../../../shared/model';
 import type { PluginHost } from '../host';
-import type { AuditAction, AuditLog } from './audit';
+import type { AuditAction, AuditEntry, AuditExtra, AuditLog } from './audit';
 import type { PluginBindings } from './bindings';
 import type { PluginSettings } from './plugin-settings';
 import type { RecordBook } from './records';
@@ -67,37 +67,68 @@ export class Decisions {
     if (!this.deps.records.has(id)) return this.deps.audit.refused('tool-policy', id, failure('not_found', `no plugin "${id}"`), { tool });
     const known = this.deps.tools(id).map((t) => t.name);
     if (!known.includes(tool)) return this.deps.audit.refused('tool-policy', id, failure('not_found', `${id} has no tool "${tool}"`), { tool });
-    await this.update(id, (s) => {
+    const { defaultPolicy } = this.toolPolicy(id, tool);
+    const detail = `${id}:${tool} ${policy === null ? `back to the default (${defaultPolicy})` : `set to ${policy}`}`;
+    return this.decide('tool-policy', id, detail, { tool }, (s) => {
       const p = { ...(s.policies ?? {}) };
       if (policy === null) delete p[tool];
       else p[tool] = policy;
       s.policies = p;
     });
-    const { policy: now, defaultPolicy } = this.toolPolicy(id, tool);
-    return this.deps.audit.done('tool-policy', id, `${id}:${tool} ${policy === null ? `back to the default (${defaultPolicy})` : `set to ${now}`}`, { tool });
   }
 
-  /** Writes a change to a plugin's decisions (defaults filled in) and says so. */
-  async update(id: string, fn: (s: PluginState) => void): Promise<void> {
+  /**
+   * Writes a change to a plugin's decisions (defaults filled in) and says so. With `audit`, its
+   * audit line is written with it: both or neither (StateStore.update). Rejects when the state
+   * cannot be written, the file as it was.
+   */
+  async update(id: string, fn: (s: PluginState) => void, audit?: Omit<AuditEntry, 'at' | 'plugin' | 'ok'>): Promise<void> {
     const fallback = this.pluginState(id);
+    const alongside = audit && (() => this.deps.audit.appendUndoable({ ...audit, plugin: id, ok: true }));
     await this.deps.state.update((state) => {
       const s = state.plugins[id] ?? structuredClone(fallback);
       fn(s);
       state.plugins[id] = s;
-    });
+    }, alongside);
     this.deps.records.changed(id, 'state');
+  }
+
+  /**
+   * A decision written with its audit line. A full disk (or any failed write) is a value naming
+   * what could not be saved, with nothing changed: no state without its audit line, and no audit
+   * line for a change that did not happen.
+   */
+  private async decide(action: AuditAction, id: string, detail: string, extra: AuditExtra, fn: (s: PluginState) => void): Promise<Done> {
+    try {
+      await this.update(id, fn, { action, detail, ...extra });
+    } catch (e) {
+      const why = failure('io_error', `could not save "${detail}": ${(e as Error).message}. Nothing was changed; free some disk space and try again`);
+      return this.refusedIfPossible(action, id, why, extra);
+    }
+    return { ok: true, detail };
+  }
+
+  /** Audits a refusal where the log can take it (a full disk may refuse it too); answers with it. */
+  private refusedIfPossible(action: AuditAction, id: string, why: Failure, extra: AuditExtra): Failure {
+    try {
+      this.deps.audit.refused(action, id, why, extra);
+    } catch {
+      // the log cannot take it either: the answer still says what happened
+    }
+    return why;
   }
 
   async setEnabled(id: string, enabled: boolean): Promise<Done> {
     const action: AuditAction = enabled ? 'enable' : 'disable';
     if (!this.deps.records.has(id)) return this.deps.audit.refused(action, id, failure('not_found', `no plugin "${id}"`));
-    await this.update(id, (s) => {
+    const done = await this.decide(action, id, enabled ? 'enabled' : 'disabled', {}, (s) => {
       s.enabled = enabled;
     });
+    if (!done.ok) return done;
     const spec = this.deps.records.get(id)?.spec;
     if (enabled && spec) await this.deps.bindings().rebind(spec);
     await this.deps.host.setEnabled(id, enabled);
-    return this.deps.audit.done(action, id, enabled ? 'enabled' : 'disabled');
+    return done;
   }
 
   async setExposed(id: string, tool: string | undefined, exposed: boolean): Promise<Done> {
@@ -109,12 +140,11 @@ export class Decisions {
         return this.deps.audit.refused(action, id, failure('not_found', `${id} has no tool "${tool}" (it has: ${known.join(', ')})`), { tool });
       }
     }
-    await this.update(id, (s) => {
+    return this.decide(action, id, `${tool === undefined ? id : `${id}:${tool}`} ${exposed ? 'exposed' : 'unexposed'}`, tool ? { tool } : {}, (s) => {
       if (tool === undefined) s.exposed = exposed;
       else if (exposed) delete s.tools[tool];
       else s.tools[tool] = false;
     });
-    return this.deps.audit.done(action, id, `${tool === undefined ? id : `${id}:${tool}`} ${exposed ? 'exposed' : 'unexposed'}`, tool ? { tool } : {});
   }
 
   grant(id: string, capabilities: string[]): Promise<Done> {
@@ -135,21 +165,22 @@ export class Decisions {
       const why = failure('invalid_input', `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'})`);
       return this.deps.audit.refused(action, id, why, { capabilities: caps });
     }
-    await this.update(id, (s) => {
+    const done = await this.decide(action, id, `${grant ? 'granted' : 'revoked'} ${caps.join(', ')}`, { capabilities: caps }, (s) => {
       s.grants = grant ? [...new Set([...s.grants, ...caps])] : s.grants.filter((g) => !caps.includes(g));
     });
     // Grants are read at launch (handshake checks, secrets in the environment): restart a running plugin.
-    await this.deps.bindings().applyToRunning(spec.value);
-    return this.deps.audit.done(action, id, `${grant ? 'granted' : 'revoked'} ${caps.join(', ')}`, { capabilities: caps });
+    if (done.ok) await this.deps.bindings().applyToRunning(spec.value);
+    return done;
   }
 
   /** Sets settings (see PluginSettings.configure); a running plugin restarts with them. */
   async configure(id: string, values: Record<string, unknown>): Promise<Done> {
     const spec = this.loaded(id);
     if (!spec.ok) return this.deps.audit.refused('configure', id, spec);
+    // Audited with the state write when it goes through (PluginSettings.configure).
     const r = await this.deps.settings().configure(id, spec.value.settings, values);
-    if (!r.ok) return this.deps.audit.refused('configure', id, r);
+    if (!r.ok) return this.refusedIfPossible('configure', id, r, {});
     await this.deps.bindings().applyToRunning(spec.value);
-    return this.deps.audit.done('configure', id, r.detail);
+    return r;
   }
 }

@@ -61,6 +61,11 @@ export class DataPaths {
     return path.join(this.root, '.staging');
   }
 
+  /** The pid registry: one file per running Plugboard, naming its plugin processes (pid-registry.ts). */
+  get processes(): string {
+    return path.join(this.root, 'processes');
+  }
+
   /** The conversation store (SQLite), held by one Plugboard at a time. */
   get conversations(): string {
     return path.join(this.root, 'conversations.sqlite');

@@ -20,8 +20,8 @@ export interface SettingsDeps {
   secrets: SecretStore;
   /** The plugin's decisions, defaults included. */
   pluginState(id: string): PluginState;
-  /** Writes a change to the plugin's decisions. */
-  update(id: string, fn: (s: PluginState) => void): Promise<void>;
+  /** Writes a change to the plugin's decisions, with its audit line when given (both or neither). */
+  update(id: string, fn: (s: PluginState) => void, audit?: { action: 'configure'; detail: string }): Promise<void>;
 }
 
 export class PluginSettings {
@@ -67,16 +67,27 @@ export class PluginSettings {
       if (spec.sensitive) secret[key] = Array.isArray(c.value) ? JSON.stringify(c.value) : String(c.value);
       else plain[key] = c.value;
     }
-    for (const [k, v] of Object.entries(secret)) await this.deps.secrets.set(id, k, v);
-    if (Object.keys(secret).length > 0) await this.readSecrets(id);
-    await this.deps.update(id, (s) => {
-      for (const [k, v] of Object.entries(plain)) {
-        if (v === null) delete s.settings[k];
-        else s.settings[k] = v;
-      }
-    });
     const where = Object.keys(secret).length ? ` (secrets in ${this.deps.secrets.description})` : '';
-    return { ok: true, detail: `set ${Object.keys(values).join(', ')}${where}` };
+    const detail = `set ${Object.keys(values).join(', ')}${where}`;
+    try {
+      // Secrets live in their own store (the OS key store in the app), which cannot join the
+      // state file's write: they go first, and the audit line goes with the state.
+      for (const [k, v] of Object.entries(secret)) await this.deps.secrets.set(id, k, v);
+      if (Object.keys(secret).length > 0) await this.readSecrets(id);
+      await this.deps.update(
+        id,
+        (s) => {
+          for (const [k, v] of Object.entries(plain)) {
+            if (v === null) delete s.settings[k];
+            else s.settings[k] = v;
+          }
+        },
+        { action: 'configure', detail },
+      );
+    } catch (e) {
+      return failure('io_error', `could not save the settings of ${id}: ${(e as Error).message}`);
+    }
+    return { ok: true, detail };
   }
 
   /** Required settings that have neither a value nor a default, secret ones included. */

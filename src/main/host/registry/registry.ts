@@ -25,6 +25,7 @@ import { sandboxSupport, type SandboxSupport } from '../process/sandbox-probe';
 import { DataPaths } from './paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from './secrets';
+import { startupHousekeeping } from './startup';
 import { exposedIn, StateStore, type PluginState } from './state';
 
 export interface RegistryOptions {
@@ -59,6 +60,8 @@ export class PluginRegistry implements IDisposable {
   private readonly bindings: PluginBindings;
   private readonly audit: AuditLog;
   private readonly records = new RecordBook();
+  /** What opening the data directory tidied (modes tightened, leftovers stopped), one line each. */
+  startupNotes: string[] = [];
   /** Something about a plugin changed (installed, removed, exposure, grants, settings). */
   readonly onDidChange = this.records.onDidChange;
   readonly onDidChangeHealth: PluginHost['onDidChangeHealth'];
@@ -86,13 +89,14 @@ export class PluginRegistry implements IDisposable {
       settings: () => this.settings,
       tools: (id) => this.tools(id),
     });
-    this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn) => this.decisions.update(id, fn) });
+    this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn, audit) => this.decisions.update(id, fn, audit) });
     this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
     this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, opts.limits);
   }
 
   static async open(opts: RegistryOptions): Promise<PluginRegistry> {
     const r = new PluginRegistry(opts);
+    r.startupNotes = await startupHousekeeping(r.paths, r.bindings.processes);
     await r.reload();
     if (opts.autostart) {
       // A plugin that still needs a setting waits for it, stopped, instead of failing to start.
@@ -105,7 +109,6 @@ export class PluginRegistry implements IDisposable {
   get sandboxSupport(): SandboxSupport {
     return this.opts.sandbox === false ? { available: false, reason: 'turned off for this Plugboard (sandbox: false)' } : sandboxSupport();
   }
-
 
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
   async reload(): Promise<void> {
@@ -160,14 +163,7 @@ export class PluginRegistry implements IDisposable {
   }
 
   /** Every plugin with a process, by pid (for resource figures). */
-  pids(): Map<number, string> {
-    const out = new Map<number, string>();
-    for (const id of this.host.ids()) {
-      const pid = this.host.healthOf(id)?.pid;
-      if (pid) out.set(pid, id);
-    }
-    return out;
-  }
+  pids = (): Map<number, string> => this.host.pids();
 
   missingSettings(id: string): string[] {
     const spec = this.records.get(id)?.spec;
@@ -295,6 +291,7 @@ export class PluginRegistry implements IDisposable {
   dispose(): void {
     this.host.dispose();
     this.records.dispose();
+    this.bindings.dispose();
   }
 }
 

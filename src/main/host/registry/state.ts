@@ -77,15 +77,24 @@ export class StateStore {
 
   /**
    * Read-modify-write under the lock. `fn` mutates a fresh copy; returning false skips the write.
-   * Resolves with the state as written.
+   * Resolves with the state as written; rejects (the file as it was) when it cannot be written.
    */
-  async update(fn: (state: StateFile) => boolean | void): Promise<StateFile> {
+  async update(fn: (state: StateFile) => boolean | void, alongside?: () => () => void): Promise<StateFile> {
     return withFileLock(this.file, () => {
       this.cache = null;
       this.checked = false;
       const state = structuredClone(this.read());
       if (fn(state) === false) return state;
-      writeJsonAtomic(this.file, state);
+      // `alongside` writes what must stand or fall with this change (its audit line) and returns
+      // how to take it back: a failed write of the state takes it back, a failed `alongside`
+      // leaves the state unwritten. Either way the two agree.
+      const undo = alongside?.();
+      try {
+        writeJsonAtomic(this.file, state);
+      } catch (e) {
+        undo?.();
+        throw e;
+      }
       this.cache = null;
       this.checked = false;
       return state;

@@ -184,10 +184,13 @@ export class CallRunner {
     return false;
   }
 
-  /** Adds the plugin's last stderr lines (and launch facts) to a failure that lacks them. */
+  /**
+   * Adds the plugin's last stderr lines (and launch facts) to a failure that lacks them, and hides
+   * the launch's secret values in it (a plugin's error may quote what it was given).
+   */
   withStderr(outcome: CallOutcome, inst: Instance): CallOutcome {
-    if (outcome.ok || outcome.details?.stderrTail) return outcome;
-    return { ...outcome, details: { ...inst.details(), ...outcome.details } };
+    if (outcome.ok) return outcome;
+    return inst.clean(outcome.details?.stderrTail ? outcome : { ...outcome, details: { ...inst.details(), ...outcome.details } });
   }
 
   private emit(e: CallEvent, opts: RunOptions): void {

@@ -9,6 +9,8 @@ import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
 import type { LaunchPlan } from '../process/launch';
+import type { RecordProcess } from '../process/pid-registry';
+import { redactFailure, redactor, type Redact } from '../process/redact';
 import { RemoteLink } from '../remote/link';
 
 /** What the instance runs and talks to: a plugin process, or the link to a remote MCP server. */
@@ -31,6 +33,8 @@ export interface LaunchBinding {
   plan: LaunchPlan | Failure;
   /** The core-owned capability allow-list, checked at the handshake (rterm). */
   allowedCapabilities: readonly string[];
+  /** Writes each process down in the data directory's pid registry (a registry's plugins). */
+  record?: RecordProcess;
 }
 
 export interface InstanceHooks {
@@ -57,7 +61,14 @@ export class Instance implements IDisposable {
     readonly plan: LaunchPlan,
     readonly proc: PluginLink,
     readonly session: DialectSession,
+    /** Hides the launch's secret values (redact.ts). */
+    readonly redact: Redact,
   ) {}
+
+  /** A failure of this instance, its secret values hidden: the form every failure leaves in. */
+  clean<F extends Failure>(f: F): F {
+    return redactFailure(f, this.redact);
+  }
 
   get pid(): number | null {
     return this.proc.pid;
@@ -76,10 +87,18 @@ export class Instance implements IDisposable {
     plan: LaunchPlan;
     dialect: DialectFactory;
     allowedCapabilities: readonly string[];
+    record?: RecordProcess;
     hooks: InstanceHooks;
   }): Promise<Instance | Failure> {
-    const { spec, plan, hooks } = opts;
-    if (plan.remote) return Instance.launchRemote({ ...opts, remote: plan.remote });
+    const { spec, plan } = opts;
+    // Everything this instance says goes out with the launch's secret values hidden.
+    const redact = redactor(plan.secrets);
+    const hooks: InstanceHooks = {
+      ...opts.hooks,
+      diagnostic: (level, m) => opts.hooks.diagnostic(level, redact(m)),
+      pluginLog: (level, m) => opts.hooks.pluginLog(level, redact(m)),
+    };
+    if (plan.remote) return Instance.launchRemote({ ...opts, hooks, redact, remote: plan.remote });
     let session: DialectSession | null = null;
     let instance: Instance | null = null;
     const codec = createCodec(spec.framing, {
@@ -99,8 +118,10 @@ export class Instance implements IDisposable {
       displayCommand: plan.displayCommand,
       pathSearched: plan.pathSearched,
       sandboxed: plan.sandbox?.active === true,
+      redact,
+      ...(opts.record ? { record: opts.record } : {}),
     });
-    if (!(proc instanceof PluginProcess)) return proc;
+    if (!(proc instanceof PluginProcess)) return redactFailure(proc, redact);
     session = opts.dialect.create({
       spec,
       allowedCapabilities: opts.allowedCapabilities,
@@ -109,7 +130,7 @@ export class Instance implements IDisposable {
       pluginLog: hooks.pluginLog,
       toolsChanged: hooks.toolsChanged,
     });
-    const inst = new Instance(spec, plan, proc, session);
+    const inst = new Instance(spec, plan, proc, session, redact);
     instance = inst;
     return inst.shakeHands(hooks);
   }
@@ -121,11 +142,12 @@ export class Instance implements IDisposable {
     dialect: DialectFactory;
     allowedCapabilities: readonly string[];
     hooks: InstanceHooks;
+    redact: Redact;
     remote: NonNullable<LaunchPlan['remote']>;
   }): Promise<Instance | Failure> {
     let session: DialectSession | null = null;
     const link = await RemoteLink.open({ ...opts.remote, message: (v) => session?.receive(v) });
-    if (!(link instanceof RemoteLink)) return link;
+    if (!(link instanceof RemoteLink)) return redactFailure(link, opts.redact);
     const s = opts.dialect.create({
       spec: opts.spec,
       allowedCapabilities: opts.allowedCapabilities,
@@ -135,7 +157,7 @@ export class Instance implements IDisposable {
       toolsChanged: opts.hooks.toolsChanged,
     });
     session = s;
-    return new Instance(opts.spec, opts.plan, link, s).shakeHands(opts.hooks);
+    return new Instance(opts.spec, opts.plan, link, s, opts.redact).shakeHands(opts.hooks);
   }
 
   private async shakeHands(hooks: InstanceHooks): Promise<Instance | Failure> {
@@ -154,7 +176,7 @@ export class Instance implements IDisposable {
           : { ...shaken, details: { ...this.details(), ...shaken.details } };
       await this.stop();
       this.dispose();
-      return f;
+      return this.clean(f);
     }
     this.handshake = shaken.value;
     return this;
@@ -197,7 +219,7 @@ export class Instance implements IDisposable {
    */
   die(cause: Failure, how: 'kill' | 'stop' | 'gone'): void {
     if (this.dead) return;
-    this.dead = cause.details ? cause : { ...cause, details: this.details() };
+    this.dead = this.clean(cause.details ? cause : { ...cause, details: this.details() });
     if (how === 'kill') this.proc.kill();
     // Tell the owner first, so the cause it sees is this one and not the session closing.
     this._onDidDie.fire(this.dead);

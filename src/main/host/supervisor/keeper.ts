@@ -202,7 +202,7 @@ export class InstanceKeeper extends Disposable {
 
   private async launch(): Promise<Result<Instance>> {
     const generation = this.generation;
-    const { plan, allowedCapabilities } = this.binding;
+    const { plan, allowedCapabilities, record } = this.binding;
     this.setState('starting', plan.ok ? (plan.note ?? 'launching') : 'launching');
     if (!plan.ok) return plan;
     const { log } = this.hooks;
@@ -211,6 +211,7 @@ export class InstanceKeeper extends Disposable {
       plan,
       dialect: this.dialect,
       allowedCapabilities,
+      ...(record ? { record } : {}),
       hooks: {
         diagnostic: (level, m) => log('host', level, m),
         pluginLog: (level, m) => log('plugin', level, m),

@@ -3,12 +3,13 @@
  * aside until the new one is in, for an upgrade), then record it in the registry state. Any
  * failure puts everything back as it was. Also the removal of an installed plugin.
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DataPaths } from '../paths';
 import type { SecretStore } from '../secrets';
 import { defaultPluginState, type StateStore } from '../state';
 import { removeIfEmpty, type Staged } from './stage';
+import { makeStagingArea } from './staging-area';
 
 export interface InstallOutcome {
   ok: true;
@@ -28,12 +29,14 @@ export async function installStaged(
   const { spec } = staged;
   const target = ctx.paths.plugin(spec.id);
   // The previous version waits in the staging area (next to the staged one) until the new one is in.
-  const asideRoot = ctx.upgrade && existsSync(target) ? mkdtempSync(path.join(ctx.paths.staging, 'previous-')) : null;
+  const asideRoot = ctx.upgrade && existsSync(target) ? makeStagingArea(ctx.paths, 'previous') : null;
   const aside = asideRoot ? path.join(asideRoot, spec.id) : null;
   const pluginsExisted = existsSync(ctx.paths.plugins);
   const undo = (): void => {
     if (asideRoot) rmSync(asideRoot, { recursive: true, force: true });
-    if (!pluginsExisted) rmSync(ctx.paths.plugins, { recursive: true, force: true });
+    // Only the folder this install made, and only while it is empty: another process may have
+    // installed a plugin into it meanwhile.
+    if (!pluginsExisted) removeIfEmpty(ctx.paths.plugins);
     staged.discard();
   };
   try {
@@ -93,8 +96,7 @@ export async function removeInstalled(
   // The folder goes first, by a rename that either happens or not: a plugin that cannot be
   // removed stays installed with its state, instead of listed without its grants.
   const stagingExisted = existsSync(ctx.paths.staging);
-  mkdirSync(ctx.paths.staging, { recursive: true });
-  const trash = mkdtempSync(path.join(ctx.paths.staging, 'removing-'));
+  const trash = makeStagingArea(ctx.paths, 'removing');
   const moved = path.join(trash, id);
   const emptyTrash = (): void => {
     rmSync(trash, { recursive: true, force: true });

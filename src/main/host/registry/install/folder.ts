@@ -5,11 +5,12 @@
  * them for package binaries) and refused when they point outside it or nowhere. More entries or
  * bytes than allowed are refused, each named by the path at fault.
  */
-import { copyFileSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../../fs';
 import { exclusions } from './exclusions';
 import { mib, refuse, type InstallLimits, type Refusal } from './limits';
+import { INSTALLED_DIR_MODE, installedFileMode } from './modes';
 
 export interface Copied {
   ok: true;
@@ -93,13 +94,15 @@ export function copyFolder(src: string, dest: string, limits: InstallLimits): Co
   let bytes = 0;
   for (const it of items) {
     const target = path.join(dest, ...it.rel.split('/'));
-    if (it.kind === 'dir') mkdirSync(target, { recursive: true });
+    if (it.kind === 'dir') mkdirSync(target, { recursive: true, mode: INSTALLED_DIR_MODE });
     else if (it.kind === 'link') {
       const linked = path.join(src, ...it.rel.split('/'));
       // Windows needs to know whether a link is to a folder.
       symlinkSync(it.target as string, target, statSync(linked).isDirectory() ? 'dir' : 'file');
     } else {
       copyFileSync(path.join(src, ...it.rel.split('/')), target);
+      // copyFile keeps the source's mode, setuid and world-writable bits included: masked (modes.ts).
+      chmodSync(target, installedFileMode(statSync(target).mode));
       bytes += it.size;
     }
   }

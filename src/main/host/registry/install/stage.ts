@@ -3,7 +3,7 @@
  * directory's staging area, reads its manifest and checks everything that can be checked before
  * the plugin is activated. Nothing outside the staging area is touched; a refusal removes it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { PluginSpec } from '../../../../shared/model';
@@ -13,6 +13,7 @@ import { placeholderEscape, resolveSettingValues, substitute } from '../../proce
 import type { DataPaths } from '../paths';
 import { copyFolder } from './folder';
 import { DEFAULT_LIMITS, refuse, type InstallLimits, type Refusal } from './limits';
+import { makeStagingArea } from './staging-area';
 import { unpackZip } from './zip';
 
 export type SourceKind = 'folder' | 'zip' | 'mcpb';
@@ -54,8 +55,7 @@ export async function stage(source: string, paths: DataPaths, limits: InstallLim
   if (isInside(paths.root, abs)) return refuse(`${abs} is inside the data directory; install from somewhere else`);
 
   const stagingExisted = existsSync(paths.staging);
-  mkdirSync(paths.staging, { recursive: true });
-  const area = mkdtempSync(path.join(paths.staging, 'install-'));
+  const area = makeStagingArea(paths, 'install');
   const discard = (): void => {
     rmSync(area, { recursive: true, force: true });
     if (!stagingExisted) removeIfEmpty(paths.staging);

@@ -13,6 +13,7 @@ import yauzl, { type Entry } from 'yauzl';
 import { MANIFEST_FILES } from '../../manifests';
 import { isInside } from '../../../fs';
 import { mib, refuse, type InstallLimits, type Refusal } from './limits';
+import { INSTALLED_DIR_MODE, installedFileMode } from './modes';
 
 const S_IFMT = 0o170000;
 const S_IFLNK = 0o120000;
@@ -92,7 +93,7 @@ async function plan(
     const dir = rel.endsWith('/') || rel === '';
     rel = rel.replace(/\/+$/, '');
     if (rel === '') continue;
-    items.push({ entry, rel, dir, mode: ((entry.externalFileAttributes >>> 16) & 0o777) || 0 });
+    items.push({ entry, rel, dir, mode: (entry.externalFileAttributes >>> 16) & 0o7777 });
   }
   return { ok: true, zip, items, wrapper, bytes };
 }
@@ -130,10 +131,10 @@ export async function unpackZip(file: string, dest: string, limits: InstallLimit
       const target = path.join(dest, ...it.rel.split('/'));
       if (!isInside(dest, target)) return fail(zip, refuse(`zip entry "${it.rel}" escapes the plugin folder`));
       if (it.dir) {
-        mkdirSync(target, { recursive: true });
+        mkdirSync(target, { recursive: true, mode: INSTALLED_DIR_MODE });
         continue;
       }
-      mkdirSync(path.dirname(target), { recursive: true });
+      mkdirSync(path.dirname(target), { recursive: true, mode: INSTALLED_DIR_MODE });
       const stream = await zip.openReadStreamPromise(it.entry);
       // Count real bytes too: the declared sizes are only what the archive claims.
       const counter = new Transform({
@@ -143,8 +144,9 @@ export async function unpackZip(file: string, dest: string, limits: InstallLimit
           else cb(null, chunk);
         },
       });
-      await pipeline(stream, counter, createWriteStream(target, { flags: 'wx' }));
-      if (it.mode & 0o111) chmodSync(target, (it.mode & 0o777) | 0o600);
+      await pipeline(stream, counter, createWriteStream(target, { flags: 'wx', mode: 0o600 }));
+      // Set after the write, whatever the umask: the entry's mode masked (modes.ts).
+      chmodSync(target, installedFileMode(it.mode));
     }
   } catch (e) {
     // A corrupt entry (bad deflate data, a size or CRC that does not match): name it.
