@@ -3,7 +3,7 @@
  * (passthrough text, deleted conversations), full-text search with anything a person may type,
  * the schema version, and files written by the sql.js store of earlier versions.
  */
-import { writeFileSync } from 'node:fs';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
@@ -24,6 +24,20 @@ function storeFile(): string {
 }
 
 describe('conversations on disk', () => {
+  it('are the owner’s alone: the file and its WAL are 0600, and an older 0644 file is tightened', async () => {
+    const file = storeFile();
+    const a = await ConversationStore.open(file);
+    a.create('c1', 'First', 100);
+    a.putMessage('c1', user('m1', 'private'));
+    const mode = (p: string): string => (statSync(p).mode & 0o777).toString(8);
+    expect([mode(file), mode(`${file}-wal`)]).toEqual(['600', '600']);
+    a.dispose();
+    chmodSync(file, 0o644);
+    const b = await ConversationStore.open(file);
+    expect(mode(file)).toBe('600');
+    b.dispose();
+  });
+
   it('are all there after a restart, in order, with titles, counts and updates', async () => {
     const file = storeFile();
     const a = await ConversationStore.open(file);

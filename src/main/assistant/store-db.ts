@@ -16,7 +16,7 @@
  * for each of those fsyncs. For a chat a person is watching, the moments before a power cut are
  * worth less than that; a kill of the app, which is what happens, loses nothing either way.
  */
-import { existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { ChatMessage } from '../../shared/contract';
@@ -212,6 +212,10 @@ export function openDatabase(file: string, report: (line: string) => void, now =
           `Nothing was deleted: keep ${path.basename(aside)} if you want to try to recover it.`,
       );
     }
+    // Conversations are the person's alone: the file is made owner-only before SQLite opens it,
+    // and SQLite gives its -wal and -shm the main file's mode.
+    closeSync(openSync(file, 'a', 0o600));
+    chmodSync(file, 0o600);
     return openChecked(file);
   } catch (e) {
     if (e instanceof StoreOpenError) throw e;
