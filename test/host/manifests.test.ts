@@ -160,6 +160,17 @@ describe('MCPB manifest.json', () => {
       'manifest_version: manifest_version is missing (or dxt_version, for older bundles)',
     ]);
   });
+
+  it('requests the folders and files its user_config asks for (read; write for folders), so the person can grant them', () => {
+    const base = { manifest_version: '0.2', name: 'fs', version: '1.0.0', server: { type: 'node', entry_point: 'server/index.js', mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'] } } };
+    const caps = (user_config: Record<string, unknown>) => {
+      const r = loadManifest(write(tmpDir('mcpb-caps'), 'manifest.json', { ...base, user_config }));
+      return r.ok ? r.spec.capabilities : r;
+    };
+    expect(caps({ allowed_directories: { type: 'directory', title: 'Folders', multiple: true, required: true } })).toEqual(['fs.read', 'fs.write']);
+    expect(caps({ config_file: { type: 'file', title: 'Config' } })).toEqual(['fs.read']);
+    expect(caps({ greeting: { type: 'string', title: 'Greeting' } })).toEqual([]);
+  });
 });
 
 describe('plugboard.json', () => {

@@ -60,9 +60,10 @@ async function installOne(registry: PluginRegistry, config: ImportedConfig, p: S
     if (!written.ok) return written;
     const r = await registry.install(written.dir, { grant: 'requested' });
     if (!r.ok) return r;
-    if (Object.keys(written.secrets).length > 0) {
-      const stored = await registry.configure(r.id, written.secrets);
-      if (!stored.ok) return failure(stored.code, `${p.name} was installed as ${r.id}, but its secrets could not be stored: ${stored.message}`);
+    const values = { ...written.folders, ...written.secrets };
+    if (Object.keys(values).length > 0) {
+      const stored = await registry.configure(r.id, values);
+      if (!stored.ok) return failure(stored.code, `${p.name} was installed as ${r.id}, but its settings could not be stored: ${stored.message}`);
     }
     return { ok: true, id: r.id, detail: r.detail };
   } finally {

@@ -28,6 +28,11 @@ export interface WrittenPlugin {
   id: string;
   /** Values of the secret settings, by setting key: for the secret store, not for any file. */
   secrets: Record<string, string>;
+  /**
+   * The server folders, set as the plugin's settings at install: importing the server is the
+   * person's choice of them (a folder that is only a default is not shown in the sandbox).
+   */
+  folders: Record<string, string>;
 }
 
 interface SettingOut {
@@ -101,8 +106,11 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
 
   // The server's own files, shown read-only in its sandbox (see folders.ts).
   const folders = scriptFolders(command);
+  const folderValues: Record<string, string> = {};
   for (const [i, folder] of folders.entries()) {
-    settings[i === 0 ? 'server_folder' : `server_folder_${i + 1}`] = {
+    const key = i === 0 ? 'server_folder' : `server_folder_${i + 1}`;
+    folderValues[key] = folder;
+    settings[key] = {
       type: 'directory',
       title: folders.length === 1 ? 'Server folder' : `Server folder ${i + 1}`,
       description: 'where the server’s own files are; it reads them here (read-only)',
@@ -136,5 +144,5 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
     rmSync(path.join(dest, 'plugboard.json'), { force: true });
     return failure('invalid_input', `the imported server does not make a valid plugin: ${describeManifestErrors(check)}`);
   }
-  return { ok: true, dir: dest, manifestPath: check.spec.manifestPath, id, secrets };
+  return { ok: true, dir: dest, manifestPath: check.spec.manifestPath, id, secrets, folders: folderValues };
 }

@@ -101,8 +101,17 @@ export function readMcpb(file: string, json: unknown, platform: NodeJS.Platform 
     tools: (m.tools ?? []).map((t) => tool(t.name, t.description ?? '')),
     settings,
     timeouts: withLauncherAllowance(command, withTimeouts(undefined, MCP_TIMEOUTS)),
-    capabilities: withLauncherCapabilities(command, []),
+    // A bundle that asks for folders or files (user_config of type directory or file) needs them
+    // in its sandbox: it requests reading them, and writing the folders; the person grants it.
+    capabilities: withLauncherCapabilities(command, pathCapabilities(settings)),
   });
   spec.protocolVersion = m.manifest_version ?? m.dxt_version ?? '';
   return { ok: true, spec, warnings: [] };
+}
+
+function pathCapabilities(settings: SettingSpec[]): string[] {
+  const caps: string[] = [];
+  if (settings.some((s) => s.type === 'directory' || s.type === 'file')) caps.push('fs.read');
+  if (settings.some((s) => s.type === 'directory')) caps.push('fs.write');
+  return caps;
 }

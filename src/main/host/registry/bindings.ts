@@ -59,6 +59,9 @@ export class PluginBindings implements IDisposable {
       return { plan, allowedCapabilities, record };
     }
     const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(id, spec.dir, this.opts.nodeModules) };
+    // NVIDIA's plugins write their logs under %PROGRAMDATA%, or the working folder without it,
+    // which is the plugin's own, read-only in the sandbox: elsewhere than Windows, their data folder.
+    if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = this.paths.pluginData(id);
     return { plan: await this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env, this.sandbox(id)), allowedCapabilities, record };
   }
 
