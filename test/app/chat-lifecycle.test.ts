@@ -42,12 +42,15 @@ afterAll(async () => {
 /** Starts a slash command in a new conversation and resolves once the plugin has streamed. */
 async function startStreaming(command: string): Promise<{ conversationId: string; turnId: string }> {
   const c = await backend.invoke('chat.create', {});
+  // Waits for a few lines of output (the first piece may come alone, at once).
   const streamed = new Promise<void>((resolve) => {
+    let text = '';
     const sub = backend.onDidEvent((e) => {
-      if (e.name === 'chat.turn' && e.payload.type === 'stream' && e.payload.conversationId === c.id) {
-        sub.dispose();
-        resolve();
-      }
+      if (e.name !== 'chat.turn' || e.payload.type !== 'stream' || e.payload.conversationId !== c.id) return;
+      text += e.payload.text;
+      if (text.split('\n').length <= 3) return;
+      sub.dispose();
+      resolve();
     });
   });
   const sent = await backend.invoke('chat.send', { conversationId: c.id, text: command });

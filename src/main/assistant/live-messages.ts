@@ -2,8 +2,9 @@
  * Messages that are being written while the UI watches: a plugin's streamed output, a model's
  * answer, a tool-call card. Each is stored when it starts and when it ends; in between its text
  * grows in memory, bounded (past 2 MiB the middle is cut: bounded-text.ts), and reaches the UI as
- * `chat.turn` stream events batched every 16 ms. `snapshot` gives a conversation's live copies
- * with every piece sent so far, so a client merging a snapshot with events never sees a piece twice.
+ * `chat.turn` stream events: a piece after a quiet spell at once, the pieces behind it batched
+ * every 16 ms. `snapshot` gives a conversation's live copies with every piece sent so far, so a
+ * client merging a snapshot with events never sees a piece twice.
  */
 import { BoundedText } from '../../shared/bounded-text';
 import type { ChatMessage, TurnEvent } from '../../shared/contract';
@@ -31,6 +32,7 @@ export interface LiveMessage {
 export class LiveMessages extends Disposable {
   private readonly live = new Map<string, LiveMessage>();
   private readonly flushTimer = this._register(new MutableDisposable());
+  private lastFlushAt = 0;
   /** Set by closeAll: the store is about to close, and a turn still winding down writes nothing. */
   private closed = false;
 
@@ -58,8 +60,16 @@ export class LiveMessages extends Disposable {
     m.body.append(text);
     m.pending += text;
     if (this.flushTimer.value) return;
+    // A piece after a quiet spell goes out at once (a model's tokens come tens of ms apart, and
+    // each should reach the screen within a frame); pieces close behind it wait for one batch.
+    const now = Date.now();
+    if (now - this.lastFlushAt >= STREAM_BATCH_MS) {
+      this.lastFlushAt = now;
+      this.flush(m);
+    }
     this.flushTimer.value = timeoutDisposable(() => {
       this.flushTimer.clear();
+      this.lastFlushAt = Date.now();
       for (const x of this.live.values()) this.flush(x);
     }, STREAM_BATCH_MS);
   }
