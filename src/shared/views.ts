@@ -1,0 +1,110 @@
+/**
+ * What the UI shows of plugins, as the contract carries it: the app's facts, a plugin's row and
+ * detail (tools, capabilities, settings), process figures, an install preview, palette entries,
+ * and the one result shape of an operation. Types only; re-exported by contract.ts.
+ */
+import type { ToolPolicy } from './assistant';
+import type { Enforcement } from './capabilities';
+import type { Outcome } from './failures';
+import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './model';
+
+export interface AppInfo {
+  version: string;
+  platform: string;
+  transport: 'ipc' | 'websocket';
+  dataDir: string;
+  /** Where sensitive settings are kept, in words. */
+  secretStore: string;
+}
+
+export interface PluginView {
+  id: string;
+  name: string;
+  version: string | null;
+  description: string;
+  source: 'bundled' | 'installed';
+  dialect: Dialect | null;
+  persistent: boolean;
+  /** Set when the plugin failed to load: it is listed, never hidden. */
+  error: string | null;
+  enabled: boolean;
+  exposed: boolean;
+  toolCount: number;
+  exposedCount: number;
+  requested: string[];
+  granted: string[];
+  /** Required settings with no value yet. */
+  needsSettings: string[];
+  health: HealthEvent;
+}
+
+export interface ToolView extends ToolSpec {
+  exposed: boolean;
+  autoApproved: boolean;
+  /** What happens when a model calls it, and what that would be without the person's choice. */
+  policy: ToolPolicy;
+  defaultPolicy: ToolPolicy;
+  /** The tool is one of the plugin's user commands. */
+  userCommand: boolean;
+  /** About how many tokens its declaration adds to every model request that offers it (an estimate). */
+  declarationTokens: number;
+}
+
+export interface CapabilityView {
+  name: string;
+  title: string;
+  description: string;
+  /** How it is enforced on this machine (the plugin sandbox works here or not). */
+  enforcement: Enforcement;
+  /** What that means, in one sentence. */
+  enforcementNote: string;
+  /** `enforcement` is not `none`. */
+  enforced: boolean;
+  requested: boolean;
+  granted: boolean;
+}
+
+export type SettingView = SettingSpec & { value: string | null; isSet: boolean };
+
+export interface PluginDetail extends PluginView {
+  dir: string;
+  manifestPath: string | null;
+  command: string[];
+  tools: ToolView[];
+  capabilities: CapabilityView[];
+  settings: SettingView[];
+}
+
+export interface ProcessStats {
+  pid: number;
+  cpuPercent: number;
+  memoryBytes: number;
+  /** Round trip of the last answered idle ping (health events carry it only on state changes). */
+  pingRttMs: number | null;
+}
+
+/** What an operation answers: what it did, or a failure whose code the UI acts on. */
+export type OpResult = Outcome<{ detail: string }>;
+
+export interface InstallPreviewView {
+  id: string;
+  name: string;
+  version: string;
+  description: string;
+  dialect: Dialect;
+  tools: ToolSpec[];
+  requested: CapabilityView[];
+  requiredSettings: SettingSpec[];
+  replaces: { version: string } | null;
+  warnings: string[];
+}
+
+export interface PaletteEntry {
+  kind: 'tool' | 'command';
+  plugin: string;
+  pluginName: string;
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  autoApproved: boolean;
+}
