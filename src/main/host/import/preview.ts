@@ -8,38 +8,12 @@
 import path from 'node:path';
 import { toId } from '../manifests';
 import type { ImportedInput, ImportedServer, SourceApp } from './formats';
+import type { ImportServerView } from '../../../shared/imports';
 import { guessSecret, secretByValue } from './secrets';
 
-export interface EnvPreview {
-  name: string;
-  /** Looks like a secret: offered to go to the secret store. */
-  secret: boolean;
-  reason?: string;
-  /** `value`: written in the file; `asked`: VS Code asks for it at start (`${input:…}`) or reads the environment (`${env:…}`). */
-  source: 'value' | 'asked';
-}
-
-export interface ServerPreview {
-  /** The server's key in the file, which names it when writing the plugin. */
-  key: string;
-  name: string;
-  /** A valid plugin id, unique within the file. */
-  id: string;
-  description?: string;
-  transport: ImportedServer['transport'];
-  command?: string;
-  args: string[];
-  env: EnvPreview[];
-  url?: string;
-  headers: Array<{ name: string; secret: boolean; reason?: string }>;
-  /** Switched off in the app it comes from. */
-  disabled: boolean;
-  /** Whether Plugboard can run it; if not, why. */
-  runnable: boolean;
-  problem?: string;
-  warnings: string[];
-  line: number;
-}
+// The shapes the screen gets (src/shared/imports.ts) are the preview's own.
+export type ServerPreview = ImportServerView;
+export type EnvPreview = ImportServerView['env'][number];
 
 export const APP_NAMES: Record<SourceApp, string> = {
   'claude-desktop': 'Claude Desktop',

@@ -56,11 +56,7 @@ export function InstallDialog(): JSX.Element | null {
         closeLabel="Cancel"
         footer={
           <>
-            {phase.committing && (
-              <span className="mr-auto flex items-center gap-2 text-xs text-fg-muted">
-                <Spinner /> Installing…
-              </span>
-            )}
+            {phase.committing && <Installing />}
             <Button onClick={cancelInstall}>{phase.results.length > 0 ? 'Close' : 'Cancel'}</Button>
             <Button variant="primary" disabled={phase.committing || n === 0} onClick={() => void commitImport()}>
               {n === 1 ? 'Install 1 server' : `Install ${n} servers`}
@@ -82,11 +78,7 @@ export function InstallDialog(): JSX.Element | null {
       closeLabel="Cancel"
       footer={
         <>
-          {phase.committing && (
-            <span className="mr-auto flex items-center gap-2 text-xs text-fg-muted">
-              <Spinner /> Installing…
-            </span>
-          )}
+          {phase.committing && <Installing />}
           <Button onClick={cancelInstall}>Cancel</Button>
           <Button variant="primary" disabled={phase.committing} onClick={() => void commitInstall()}>
             Install
@@ -96,5 +88,13 @@ export function InstallDialog(): JSX.Element | null {
     >
       <InstallPreview preview={preview} grants={phase.grants} error={phase.error} />
     </Dialog>
+  );
+}
+
+function Installing(): JSX.Element {
+  return (
+    <span className="mr-auto flex items-center gap-2 text-xs text-fg-muted">
+      <Spinner /> Installing…
+    </span>
   );
 }
