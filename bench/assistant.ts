@@ -6,8 +6,9 @@
  *                    tool on the same plugin. The difference is the assistant's overhead: the SDK
  *                    reading the stream, the decision, the card, the history rebuilt, the request
  *                    built and sent. Two more in the same run, to tell the shares apart: the AI
- *                    SDK alone (the same two requests through streamText, the tool's result a
- *                    constant: no plugin, no Plugboard), and the HTTP floor (node:http and a
+ *                    SDK alone (the same two requests through streamText: the system prompt and
+ *                    tools Plugboard sends, built beforehand; the tool's result a constant: no
+ *                    plugin, no Plugboard), and the HTTP floor (node:http and a
  *                    minimal SSE reader). Plugboard's overhead is the round trip less the SDK's
  *                    and less the direct call. Target: at most 1 ms at p50.
  *   opening          `chat.get` of a conversation of 1,000 messages with tool cards, the back
@@ -26,7 +27,7 @@ import { ConversationStore } from '../src/main/assistant/store';
 import { STEP_SETTINGS } from '../src/main/assistant/loop/model-step';
 import { buildRequest } from '../src/main/assistant/loop/request';
 import { ToolChooser } from '../src/main/assistant/loop/selection';
-import { offeredTools, sdkTools } from '../src/main/assistant/loop/offered';
+import { offeredTools } from '../src/main/assistant/loop/offered';
 import { systemPrompt } from '../src/main/assistant/system-prompt';
 import { languageModel } from '../src/main/assistant/models/providers';
 import { PluginRegistry } from '../src/main/host/registry/registry';
@@ -71,11 +72,9 @@ export async function assistantBench(report: Report, quick: boolean): Promise<vo
   }
 }
 
-const system = systemPrompt();
-
-/** The two requests of a turn through the AI SDK alone, with the assistant's settings and system
- * prompt; the tool's result is made up, at once. */
-async function sdkAlone(lm: LanguageModel, tools: ToolSet, model: ModelServer, i: number): Promise<number> {
+/** The two requests of a turn through the AI SDK alone, with the assistant's settings, system
+ * prompt and tools as Plugboard sends them; the tool's result is made up, at once. */
+async function sdkAlone(lm: LanguageModel, { system, tools }: { system: string; tools: ToolSet }, model: ModelServer, i: number): Promise<number> {
   const before = model.modelCalls.length;
   const messages: ModelMessage[] = [{ role: 'user', content: `turn ${i}` }];
   const first = streamText({ model: lm, system, messages, tools, ...STEP_SETTINGS });
@@ -127,7 +126,10 @@ async function roundTrips(report: Report, backend: Backend, registry: PluginRegi
   const sdk: number[] = [];
   const floor: number[] = [];
   const lm = languageModel({ name: 'bench', provider: 'openai-compatible', baseURL: model.baseURL, model: 'scripted-model' }, undefined);
-  const tools = sdkTools(offeredTools(registry), (id) => id);
+  // What Plugboard's first request of a turn carries (instructions, built-in tools included),
+  // built once here: building it is Plugboard's work, which the baseline must not include.
+  const stored: ChatMessage[] = [{ id: 'u', role: 'user', createdAt: 0, text: 'turn' }];
+  const request = buildRequest({ registry, chooser: new ToolChooser(), settings: DEFAULT_ASSISTANT_SETTINGS, baseSystem: systemPrompt(), stored, found: new Set(), pluginName: (id) => id });
   const toolSpec = offeredTools(registry).map((t) => ({ type: 'function', function: { name: t.qualifiedName, description: t.description, parameters: t.parameters } }));
   const turnEnded = (turnId: string): Promise<void> =>
     new Promise((resolve) => {
@@ -152,7 +154,7 @@ async function roundTrips(report: Report, backend: Backend, registry: PluginRegi
     await turnEnded(sent.turnId);
     const [asked, answered] = model.modelCalls.slice(before);
     if (!asked?.answeredAt || !answered) throw new Error('the turn did not take two model calls');
-    const alone = await sdkAlone(lm, tools, model, i);
+    const alone = await sdkAlone(lm, request, model, i);
     const bare = await httpFloor(model, toolSpec, i);
     if (i < 10) continue;
     direct.push(d * 1000);

@@ -1,6 +1,7 @@
 /**
  * Messages that are being written while the UI watches: a plugin's streamed output, a model's
- * answer, a tool-call card. Each is stored when it starts and when it ends; in between its text
+ * answer, a tool-call card. Each is stored when it starts and when it ends (at the next turn of
+ * the event loop: `putMessageSoon`, off a tool round trip's path); in between its text
  * grows in memory, bounded (past 2 MiB the middle is cut: bounded-text.ts), and reaches the UI as
  * `chat.turn` stream events: a piece after a quiet spell at once, the pieces behind it batched
  * every 16 ms. `snapshot` gives a conversation's live copies with every piece sent so far, so a
@@ -50,7 +51,7 @@ export class LiveMessages extends Disposable {
     // message is born ended, and nothing of it is written.
     if (this.closed) return m;
     this.live.set(message.id, m);
-    this.store.putMessage(conversationId, message);
+    this.store.putMessageSoon(conversationId, message);
     this.sink.turn({ type: 'start', conversationId, turnId: message.turnId as string, message: { ...message } });
     return m;
   }
@@ -80,7 +81,7 @@ export class LiveMessages extends Disposable {
     this.flush(m);
     Object.assign(m.message, change);
     const full = { ...m.message, text: m.body.toString() };
-    this.store.putMessage(m.conversationId, full);
+    this.store.putMessageSoon(m.conversationId, full);
     this.sink.turn({ type: 'start', conversationId: m.conversationId, turnId: m.message.turnId as string, message: full });
   }
 
@@ -100,7 +101,7 @@ export class LiveMessages extends Disposable {
     Object.assign(m.message, change);
     m.message.text = m.body.toString();
     this.settle(m);
-    this.store.putMessage(m.conversationId, m.message);
+    this.store.putMessageSoon(m.conversationId, m.message);
     this.sink.turn({ type: 'end', conversationId: m.conversationId, turnId: m.message.turnId as string, message: { ...m.message } });
     this.sink.ended(m.conversationId);
   }

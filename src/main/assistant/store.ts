@@ -2,11 +2,13 @@
  * Conversations, kept across restarts in SQLite (better-sqlite3, WAL): each change is one
  * transaction written when the call returns, so an acknowledged message survives a kill of the
  * app (store-db.ts says what survives a power loss, and why). Nothing rewrites the whole file.
+ * A message still being written (a model's answer, a tool-call card) is the exception: its
+ * changes are written at the next turn of the event loop (`putMessageSoon`).
  *
  * When the disk refuses a write (full, read-only, failing), the change is kept in memory, in
- * order, and retried with a growing delay; the call returns an `io_error` failure the chat can
- * show, reads include the unsaved changes, and the app keeps running. `flush()` retries at once;
- * `dispose()` retries a last time and reports what could not be saved.
+ * order, and retried with a growing delay (store-writer.ts); the call returns an `io_error`
+ * failure the chat can show, reads include the unsaved changes, and the app keeps running.
+ * `flush()` retries at once; `dispose()` retries a last time and reports what could not be saved.
  *
  * One Plugboard process owns a data directory's conversations at a time (store-owner.ts). A damaged
  * file is moved aside and an empty store started (store-db.ts). Text is indexed (store-search.ts).
@@ -14,13 +16,14 @@
 import type Database from 'better-sqlite3';
 import type { TokenTotals } from '../../shared/assistant';
 import type { ChatMessage, ConversationSummary, SaveState } from '../../shared/contract';
-import { failure, type Failure, type Outcome } from '../../shared/failures';
-import { Emitter, type IDisposable } from '../../shared/lifecycle';
+import type { Outcome } from '../../shared/failures';
+import type { IDisposable } from '../../shared/lifecycle';
 import { Checkpointer } from './store-checkpointer';
 import { allowedOf, openDatabase, statements } from './store-db';
 import { claim, release } from './store-owner';
-import { PendingWrites, retryDelay, type StoredConversation, type WriteOp } from './store-pending';
+import type { StoredConversation } from './store-pending';
 import { ConversationSearch, type SearchHit } from './store-search';
+import { StoreWriter } from './store-writer';
 
 export { StoreOpenError } from './store-owner';
 export type { SearchHit } from './store-search';
@@ -35,37 +38,32 @@ export interface StoreOptions {
 /** Whether every change is on disk; when not, how many wait and why. */
 export type { SaveState } from '../../shared/contract';
 
-const OK: Outcome = { ok: true };
-
-/** Errors of the disk or the file, after which a retry may succeed; anything else is a bug. */
-function isIoError(e: unknown): boolean {
-  const code = (e as { code?: unknown }).code;
-  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/.test(code);
-}
-
 export class ConversationStore implements IDisposable {
-  private readonly pending = new PendingWrites();
   private readonly sql: ReturnType<typeof statements>;
   private readonly finder: ConversationSearch;
   private readonly checkpointer: Checkpointer;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private attempts = 0;
-  private lastFailure: Failure | null = null;
-  /** A conversation was deleted and the WAL still holds earlier versions of its pages. */
-  private scrubWanted = false;
+  private readonly writer: StoreWriter;
   private disposed = false;
-  private readonly _onDidChangeSaveState = new Emitter<SaveState>();
-  /** Fires when writes start failing, when more fail, and when everything is saved again. */
-  readonly onDidChangeSaveState = this._onDidChangeSaveState.event;
 
   private constructor(
     private readonly db: Database.Database,
     private readonly file: string,
-    private readonly report: (line: string) => void,
+    report: (line: string) => void,
   ) {
     this.sql = statements(db);
     this.finder = new ConversationSearch(db);
     this.checkpointer = new Checkpointer(db, file);
+    this.writer = new StoreWriter(db, this.sql, file, report);
+  }
+
+  /** Fires when writes start failing, when more fail, and when everything is saved again. */
+  get onDidChangeSaveState(): StoreWriter['onDidChangeSaveState'] {
+    return this.writer.onDidChangeSaveState;
+  }
+
+  /** Changes not in the file yet; reads apply them on top of what the file holds. */
+  private get pending(): StoreWriter['pending'] {
+    return this.writer.pending;
   }
 
   /** Claims the store for this process and opens it; throws a StoreOpenError (one line) when it cannot. */
@@ -83,7 +81,7 @@ export class ConversationStore implements IDisposable {
   }
 
   get saveState(): SaveState {
-    return { unsaved: this.pending.count, failure: this.lastFailure };
+    return this.writer.saveState;
   }
 
   list(): ConversationSummary[] {
@@ -125,11 +123,13 @@ export class ConversationStore implements IDisposable {
 
   /** Tokens each model's answers took, over every conversation (writes still waiting left out). */
   usageByModel(): Array<TokenTotals & { model: string }> {
+    this.writer.settle();
     return this.sql.usage.all().map((r) => ({ model: r.model, inputTokens: r.i ?? 0, outputTokens: r.o ?? 0, estimated: r.e === 1 }));
   }
 
   /** Conversations whose title or messages hold every word of `query` (typed text, not FTS syntax). */
   search(query: string, limit = 20): SearchHit[] {
+    this.writer.settle();
     return this.finder.search(query, limit);
   }
 
@@ -180,121 +180,35 @@ export class ConversationStore implements IDisposable {
     return this.write({ kind: 'put', conversationId, message: stored, at: Date.now() });
   }
 
+  /**
+   * `putMessage` for a message still being written, at the next turn of the event loop rather
+   * than now (store-writer.ts says why). Reads see it at once.
+   */
+  putMessageSoon(conversationId: string, message: ChatMessage): void {
+    const stored = message.passthrough ? { ...message, text: '', result: undefined } : message;
+    this.writer.soon({ kind: 'put', conversationId, message: stored, at: Date.now() });
+  }
+
   /** Retries unsaved changes now, and moves the WAL into the main file. */
   flush(): Outcome {
-    const o = this.drain();
-    if (o.ok) this.scrubWanted = !this.checkpoint();
-    return o;
+    return this.writer.flush();
   }
 
-  private write(op: WriteOp): Outcome {
+  private write(op: Parameters<StoreWriter['write']>[0]): Outcome {
     if (this.disposed) throw new Error('the conversation store is closed');
-    if (!this.pending.isEmpty) {
-      if (!this.pending.push(op)) {
-        return failure('io_error', `a change to the conversations was not kept: ${this.pending.count} unsaved changes already wait for ${this.file} to be writable`);
-      }
-      return this.drain();
-    }
-    try {
-      this.apply(op);
-    } catch (e) {
-      if (!isIoError(e)) throw e;
-      this.pending.push(op);
-      return this.failed(e);
-    }
-    if (this.scrubWanted) this.scrubWanted = !this.checkpoint();
-    return OK;
-  }
-
-  /** Writes the waiting changes in order, each in its own transaction, until one fails. */
-  private drain(): Outcome {
-    for (let op = this.pending.peek(); op; op = this.pending.peek()) {
-      try {
-        this.apply(op);
-      } catch (e) {
-        if (isIoError(e)) return this.failed(e);
-        this.report(`a change to the conversations could not be written and was dropped: ${(e as Error).message}`);
-      }
-      this.pending.shift();
-    }
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = undefined;
-    this.attempts = 0;
-    if (this.scrubWanted) this.scrubWanted = !this.checkpoint();
-    if (this.lastFailure) {
-      this.lastFailure = null;
-      this._onDidChangeSaveState.fire(this.saveState);
-    }
-    return OK;
-  }
-
-  /** Copies the WAL into the main file and empties it; false when the disk refused. */
-  private checkpoint(): boolean {
-    try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-      return true;
-    } catch (e) {
-      if (!isIoError(e)) throw e;
-      return false; // the WAL still holds every change: nothing is lost, the next write retries
-    }
-  }
-
-  private failed(e: unknown): Failure {
-    const n = this.pending.count;
-    this.lastFailure = failure(
-      'io_error',
-      `conversations could not be saved to ${this.file} (${(e as Error).message}): ${n} unsaved change${n === 1 ? ' is' : 's are'} kept in memory and retried`,
-    );
-    if (!this.retryTimer) {
-      this.retryTimer = setTimeout(() => {
-        this.retryTimer = undefined;
-        this.drain();
-      }, retryDelay(this.attempts++));
-      // The retry must not keep a finished process alive: dispose() makes the last attempt.
-      this.retryTimer.unref();
-    }
-    this._onDidChangeSaveState.fire(this.saveState);
-    return this.lastFailure;
-  }
-
-  private apply(op: WriteOp): void {
-    switch (op.kind) {
-      case 'create':
-        this.sql.create.run(op.id, op.title, op.at, op.at);
-        return;
-      case 'rename':
-        this.sql.rename.run(op.title, op.at, op.id);
-        return;
-      case 'delete':
-        this.sql.delete(op.id);
-        this.scrubWanted = true;
-        return;
-      case 'put':
-        this.sql.put(op.conversationId, op.message, op.at);
-        return;
-      case 'model':
-        this.sql.setModel.run(op.model, op.id);
-        return;
-      case 'allowed':
-        this.sql.setAllowed.run(JSON.stringify(op.allowed), op.id);
-        return;
-    }
+    return this.writer.write(op);
   }
 
   /** Retries what is unsaved a last time and reports what is lost; closes the file and gives it up. */
   dispose(): void {
     if (this.disposed) return;
     this.checkpointer.dispose();
-    const o = this.flush();
+    this.writer.close();
     this.disposed = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    if (!o.ok) this.report(`${this.pending.count} unsaved change(s) to the conversations are lost: ${o.message}`);
     try {
       this.db.close();
     } finally {
       release(this.file);
-      this._onDidChangeSaveState.dispose();
     }
   }
 }
-

@@ -86,7 +86,7 @@ export async function runCall(ctx: CallContext, call: StepCall, card: LiveMessag
   const started = Date.now();
   await new Promise<void>((resolve) => {
     const handle = ctx.registry.call(target.plugin, target.tool, args, {
-      context: ctx.context(),
+      context: ctx.context,
       owner: ctx.conversationId,
       onEvent: (e) => {
         if (e.type === 'stream') return ctx.messages.append(card, chunkText(e.data));

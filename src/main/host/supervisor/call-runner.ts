@@ -15,8 +15,11 @@ import { isEmptySchema, type ToolSet } from './tool-set';
 export type CallKind = { type: 'call'; tool: string; args: Record<string, unknown> } | { type: 'input'; text: string };
 
 export interface CallOptions {
-  /** The conversation so far; the registry empties it unless the plugin may read it. */
-  context?: ContextMessage[];
+  /**
+   * The conversation so far; the registry empties it unless the plugin may read it. A function
+   * is called only for a plugin that may (most may not, and reading it costs a store read).
+   */
+  context?: ContextMessage[] | (() => ContextMessage[]);
   systemInfo?: string;
   signal?: AbortSignal;
   /** Overrides the plugin's call inactivity timeout. */
@@ -128,7 +131,7 @@ export class CallRunner {
       const token = cancel.token;
       const work =
         kind.type === 'call'
-          ? inst.session.call({ tool: kind.tool, args: kind.args, context: opts.context ?? [], systemInfo: opts.systemInfo ?? '', cancel: token }, sink)
+          ? inst.session.call({ tool: kind.tool, args: kind.args, context: (typeof opts.context === 'function' ? opts.context() : opts.context) ?? [], systemInfo: opts.systemInfo ?? '', cancel: token }, sink)
           : inst.session.input
             ? inst.session.input(kind.text, sink, token, t.inputAckMs)
             : Promise.resolve<CallOutcome>(failure('plugin_error', `${this.spec.id} has no passthrough input`));
