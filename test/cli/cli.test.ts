@@ -71,6 +71,14 @@ describe('plugboard CLI', () => {
     ]);
   });
 
+  it('hints at --input only after the last turn, when no turn is left queued', async () => {
+    const queued = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello']);
+    expect(queued.code).toBe(0);
+    expect(queued.stderr.match(/send the next turn with --input/g)).toHaveLength(1);
+    const none = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', '--input', 'exit']);
+    expect(none.stderr).not.toMatch(/send the next turn/);
+  });
+
   it('refuses --input turns after the plugin ended the session', async () => {
     const r = await plugboard(['call', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '--input', 'more', '--json']);
     expect(r.code).toBe(1);

@@ -34,7 +34,9 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
   const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json, settings });
   if (!opened.ok) return reportFailure(out, json, opened.failure);
   const { quiet } = opened;
-  const printer = new Printer(out, json);
+  let sent = 0;
+  // The hint to send the next turn is for the last turn only: the ones before have theirs queued.
+  const printer = new Printer(out, json, () => sent === inputs.length);
   const stopSignals = env.onInterrupt(() => current?.cancel('interrupted (Ctrl-C)'));
   let current: { cancel(reason?: string): void } | null = null;
   try {
@@ -52,6 +54,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
         printer.event({ type: 'error', callId: '', failure: outcome });
         break;
       }
+      sent = i + 1;
       const turn = opened.input(inputs[i] as string, callOpts);
       current = turn;
       outcome = await turn.done;
@@ -79,6 +82,8 @@ class Printer {
   constructor(
     private readonly out: Out,
     private readonly json: boolean,
+    /** Whether no --input turn is left to send (the session is then the person's to continue). */
+    private readonly lastTurn: () => boolean,
   ) {}
 
   event(e: CallEvent): void {
@@ -94,7 +99,7 @@ class Printer {
       const body = resultText(e.data);
       if (body) this.text(body.endsWith('\n') ? body : `${body}\n`);
       if (!e.success) this.out.stderr('(the plugin reported success: false)\n');
-      if (e.keepSession) this.out.stderr('(the plugin keeps the session: send the next turn with --input)\n');
+      if (e.keepSession && this.lastTurn()) this.out.stderr('(the plugin keeps the session: send the next turn with --input)\n');
       return;
     }
     this.out.stderr(`${describeFailure(e.failure)}\n`);
