@@ -9,7 +9,6 @@ import type { PromptView } from '../../src/shared/mcp-catalog';
 import { costLine, exposedTokens, tokensText } from '../../src/renderer/src/features/plugins/tool-cost';
 import { fieldsOf, toArgs } from '../../src/renderer/src/features/chat/schema-form';
 import { entryStatus } from '../../src/renderer/src/stores/palette-status';
-import { hasParameters } from '../../src/renderer/src/stores/palette';
 import { promptArgs, promptEntry, promptSources } from '../../src/renderer/src/stores/prompt-entries';
 
 const plugin = (over: Partial<PluginView> & { state?: PluginView['health']['state']; code?: string } = {}): PluginView => {
@@ -50,7 +49,6 @@ describe('MCP prompts as palette entries', () => {
     const e = promptEntry(plugin(), releaseNotes);
     expect(e).toEqual(expect.objectContaining({ kind: 'prompt', plugin: 'notes', pluginName: 'Notes', name: 'release_notes', description: 'Draft the release notes of a version' }));
     expect(e.parameters).toEqual({ type: 'object', properties: { version: { type: 'string', description: 'The version' }, audience: { type: 'string' } }, required: ['version'] });
-    expect(hasParameters(e)).toBe(true);
     const fields = fieldsOf(e.parameters);
     expect(fields.map((f) => [f.key, f.required])).toEqual([
       ['version', true],
@@ -62,7 +60,7 @@ describe('MCP prompts as palette entries', () => {
 
   it('without arguments need no form (choosing one fills the composer at once)', () => {
     const e = promptEntry(plugin(), { name: 'standup', arguments: [] });
-    expect(hasParameters(e)).toBe(false);
+    expect(fieldsOf(e.parameters)).toEqual([]);
     expect(e.description).toBe('');
     expect(promptEntry(plugin(), { name: 'x', title: 'Only a title', arguments: [] }).description).toBe('Only a title');
   });
