@@ -22,14 +22,11 @@ const STATUS_TONE: Record<EntryStatus['tone'], string> = {
   idle: 'border-line text-fg-subtle',
 };
 
-/** The badge of a plugin that cannot simply run the tool now; its words are the option's description. */
-function StatusBadge({ status, id }: { status: EntryStatus; id: string }): JSX.Element {
+/** The badge of a plugin that cannot simply run the tool now; the option's description says it in words. */
+function StatusBadge({ status }: { status: EntryStatus }): JSX.Element {
   return (
-    <span className={`shrink-0 rounded border px-1 text-[10px] ${STATUS_TONE[status.tone]}`} title={status.description} data-entry-status={status.badge}>
-      <span aria-hidden="true">{status.badge}</span>
-      <span id={id} className="sr-only">
-        {status.description}
-      </span>
+    <span aria-hidden="true" className={`shrink-0 rounded border px-1 text-[10px] ${STATUS_TONE[status.tone]}`} title={status.description} data-entry-status={status.badge}>
+      {status.badge}
     </span>
   );
 }
@@ -84,7 +81,7 @@ export function Palette({
               id={optionId(i)}
               role="option"
               aria-selected={i === active}
-              aria-describedby={status ? `${optionId(i)}-status` : undefined}
+              aria-description={status?.description}
               data-entry-kind={e.kind}
               onMouseDown={(ev) => ev.preventDefault()}
               onMouseMove={() => i !== active && onHover(i)}
@@ -102,7 +99,7 @@ export function Palette({
                   prompt
                 </span>
               )}
-              {status && <StatusBadge status={status} id={`${optionId(i)}-status`} />}
+              {status && <StatusBadge status={status} />}
               <span className="shrink-0 text-[11px] text-fg-subtle">{e.pluginName}</span>
             </li>
           );
