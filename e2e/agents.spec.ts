@@ -8,13 +8,12 @@
  * model can run on these machines: the scripted model server (test/model-server) plays the one
  * behind both examples, as their OpenAI-compatible server, over the real streaming wire.
  */
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { spawnModelServer, type ModelServerProcess } from '../test/model-server/process';
 import * as a from './assistant-scenarios';
 import { composer, expand, health, openApp, palette, pluginRow } from './scenarios';
-import { cli, REPO, startServe, type Served } from './support/serve';
+import { cli, fixturePlugin, REPO, startServe, type Served } from './support/serve';
 import { shootBothThemes } from './support/shots';
 
 let served: Served;
@@ -33,21 +32,13 @@ const PLAN = JSON.stringify({
 
 /** A G-Assist plugin that needs a setting nobody has given yet. */
 function unconfiguredPlugin(dataDir: string): string {
-  const dir = path.join(path.dirname(dataDir), 'keyed');
-  mkdirSync(dir, { recursive: true });
-  cpSync(path.join(REPO, 'test', 'fixtures', 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
-  const manifest = {
+  return fixturePlugin(path.dirname(dataDir), {
     id: 'keyed',
     name: 'Keyed',
-    version: '1.0.0',
-    protocol: 'gassist-v2',
-    command: ['node', 'plugin.mjs'],
     persistent: true,
     functions: [{ name: 'echo', description: 'Answer, once a token is set', parameters: { type: 'object', properties: {} } }],
     settings: { token: { type: 'string', title: 'Token', required: true } },
-  };
-  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
-  return dir;
+  });
 }
 
 test.beforeAll(async ({ browser }) => {
@@ -199,7 +190,7 @@ test('the Tools tab shows what each tool’s declaration costs and the exposed t
   const total = row.locator('[data-tools-cost]');
   const digits = (t: string): number => Number(t.replace(/[^\d]/g, ''));
   const shown = async (): Promise<number> => digits(await total.innerText());
-  await expect(total).toHaveText(/adds ~[\d,]+ tokens to every request/);
+  await expect(total).toHaveText(/^Exposed tools add ~[\d,]+ tokens to every request$/);
   // Every tool is exposed: the total is the sum of the costs beside the switches.
   const each = (await row.locator('[data-tool-cost]').allInnerTexts()).map(digits);
   expect(each.length).toBeGreaterThan(3);

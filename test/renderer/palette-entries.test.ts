@@ -104,10 +104,10 @@ describe('what the exposed tools cost every request', () => {
   it('adds the exposed tools only, and a switch flipped changes the total', () => {
     const tools = [tool('a', 120, true), tool('b', 1300, true), tool('c', 50, false)];
     expect(exposedTokens(tools)).toBe(1420);
-    expect(costLine(tools)).toBe('adds ~1,420 tokens to every request');
+    expect(costLine(tools)).toBe('add ~1,420 tokens to every request');
     const flipped = tools.map((t) => (t.name === 'c' ? { ...t, exposed: true } : t));
-    expect(costLine(flipped)).toBe('adds ~1,470 tokens to every request');
-    expect(costLine(tools.map((t) => ({ ...t, exposed: false })))).toBe('adds nothing to requests (no tool exposed)');
+    expect(costLine(flipped)).toBe('add ~1,470 tokens to every request');
+    expect(costLine(tools.map((t) => ({ ...t, exposed: false })))).toBe('add nothing to requests (none is exposed)');
   });
 
   it('never counts a user command (it is not offered to a model)', () => {

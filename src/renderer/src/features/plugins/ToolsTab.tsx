@@ -40,10 +40,6 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
       <div className="mb-1.5 flex items-center gap-2 text-xs text-fg-muted">
         <span className="flex-1 tabular-nums">
           {exposed}/{total} exposed
-          <span className="text-fg-subtle" data-tools-cost title="An estimate from the declarations' text (about 4 characters a token): what offering these tools costs each model request">
-            {' · '}
-            {costLine(detail.tools)}
-          </span>
         </span>
         <Button size="sm" variant="ghost" disabled={exposed === total} onClick={() => void setExposed(detail.id, null, true)}>
           Expose all
@@ -52,6 +48,14 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
           Hide all
         </Button>
       </div>
+      {/* Its own line: beside the count it wrapped in a narrow panel. */}
+      <p
+        className="mb-1.5 text-[11.5px] text-fg-subtle tabular-nums"
+        data-tools-cost
+        title="An estimate from the declarations' text (about 4 characters a token): what offering the exposed tools costs each model request"
+      >
+        Exposed tools {costLine(detail.tools)}
+      </p>
       <ul className="divide-y divide-line rounded-md border border-line">
         {detail.tools.map((t) => (
           <li key={t.name} className="flex items-start gap-3 px-2.5 py-1.5">

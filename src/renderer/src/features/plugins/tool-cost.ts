@@ -14,8 +14,8 @@ export function tokensText(n: number): string {
   return `~${n.toLocaleString('en-US')} token${n === 1 ? '' : 's'}`;
 }
 
-/** The line at the top of the Tools tab. */
+/** The line at the top of the Tools tab, after "Exposed tools". */
 export function costLine(tools: readonly ToolView[]): string {
   const n = exposedTokens(tools);
-  return n === 0 ? 'adds nothing to requests (no tool exposed)' : `adds ${tokensText(n)} to every request`;
+  return n === 0 ? 'add nothing to requests (none is exposed)' : `add ${tokensText(n)} to every request`;
 }
