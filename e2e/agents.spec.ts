@@ -146,6 +146,9 @@ test('an MCP prompt in the palette: its argument asked in a form, its text put i
   await composer(page).press('Enter');
   const form = page.getByRole('dialog', { name: /release_notes/ });
   await form.getByLabel(/^version/).fill('2.1');
+  await shoot('palette-prompt-form', async () => {
+    await expect(form).toBeVisible();
+  });
   await form.getByRole('button', { name: 'Fill in' }).click();
   await expect(form).toBeHidden();
   await expect(composer(page)).toHaveValue('Write the release notes of version 2.1.\n\nFixed the import; faster start.');

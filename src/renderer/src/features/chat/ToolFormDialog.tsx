@@ -65,6 +65,7 @@ export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry
       }
     >
       {entry.description && <p className="mb-3 text-[12.5px] text-fg-muted">{entry.description}</p>}
+      {entry.kind === 'prompt' && <p className="mb-3 text-[11.5px] text-fg-subtle">A prompt of this server: its text goes into the message box, where you can edit it before you send it.</p>}
       <form
         id={formId}
         noValidate
