@@ -159,6 +159,18 @@ test('an MCP prompt in the palette: its argument asked in a form, its text put i
   await expect(palette(page).getByRole('option', { name: /mcp-prompts:standup/ })).toBeVisible();
   await composer(page).press('Enter');
   await expect(composer(page)).toHaveValue('Summarise my standup: yesterday, today, blockers.');
+  // Tab completes a prompt's name like a tool's; Enter then opens its form, and sends nothing.
+  await composer(page).fill('/release');
+  await expect(palette(page).getByRole('option', { name: /mcp-prompts:release_notes/ })).toBeVisible();
+  await composer(page).press('Tab');
+  await expect(composer(page)).toHaveValue('/mcp-prompts:release_notes ');
+  await composer(page).press('Enter');
+  await expect(form).toBeVisible();
+  await form.getByLabel(/^version/).fill('3.0');
+  await form.getByLabel(/^audience/).fill('admins');
+  await form.getByLabel(/^audience/).press('Control+Enter');
+  await expect(composer(page)).toHaveValue('Write the release notes of version 3.0 for admins.\n\nFixed the import; faster start.');
+  expect(await page.locator('article[data-role="user"]').count()).toBe(before);
   await composer(page).fill('');
 });
 

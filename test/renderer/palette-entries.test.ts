@@ -9,7 +9,8 @@ import type { PromptView } from '../../src/shared/mcp-catalog';
 import { costLine, exposedTokens, tokensText } from '../../src/renderer/src/features/plugins/tool-cost';
 import { fieldsOf, toArgs } from '../../src/renderer/src/features/chat/schema-form';
 import { entryStatus } from '../../src/renderer/src/stores/palette-status';
-import { promptArgs, promptEntry, promptSources } from '../../src/renderer/src/stores/prompt-entries';
+import { hasParameters } from '../../src/renderer/src/stores/palette-entry';
+import { promptArgs, promptEntry, promptSources, typedPrompt } from '../../src/renderer/src/stores/prompt-entries';
 
 const plugin = (over: Partial<PluginView> & { state?: PluginView['health']['state']; code?: string } = {}): PluginView => {
   const { state = 'ready', code, ...rest } = over;
@@ -49,6 +50,7 @@ describe('MCP prompts as palette entries', () => {
     const e = promptEntry(plugin(), releaseNotes);
     expect(e).toEqual(expect.objectContaining({ kind: 'prompt', plugin: 'notes', pluginName: 'Notes', name: 'release_notes', description: 'Draft the release notes of a version' }));
     expect(e.parameters).toEqual({ type: 'object', properties: { version: { type: 'string', description: 'The version' }, audience: { type: 'string' } }, required: ['version'] });
+    expect(hasParameters(e)).toBe(true);
     const fields = fieldsOf(e.parameters);
     expect(fields.map((f) => [f.key, f.required])).toEqual([
       ['version', true],
@@ -60,7 +62,7 @@ describe('MCP prompts as palette entries', () => {
 
   it('without arguments need no form (choosing one fills the composer at once)', () => {
     const e = promptEntry(plugin(), { name: 'standup', arguments: [] });
-    expect(fieldsOf(e.parameters)).toEqual([]);
+    expect(hasParameters(e)).toBe(false);
     expect(e.description).toBe('');
     expect(promptEntry(plugin(), { name: 'x', title: 'Only a title', arguments: [] }).description).toBe('Only a title');
   });
@@ -74,6 +76,16 @@ describe('MCP prompts as palette entries', () => {
       plugin({ id: 'gassist', dialect: 'gassist-v2' }),
     ]).map((p) => p.id);
     expect(ids).toEqual(['running', 'busy']);
+  });
+
+  it('typed as /plugin:name (Tab completes them) are found, so the text is not sent as a call', () => {
+    const entries = [promptEntry(plugin(), releaseNotes), { ...promptEntry(plugin(), { name: 'note', arguments: [] }), kind: 'tool' as const }];
+    expect(typedPrompt('/notes:release_notes', entries)?.name).toBe('release_notes');
+    expect(typedPrompt('/notes:release_notes version=2 ', entries)?.name).toBe('release_notes');
+    // A tool of the same plugin, another plugin's name, or words are not prompts.
+    expect(typedPrompt('/notes:note', entries)).toBeUndefined();
+    expect(typedPrompt('/other:release_notes', entries)).toBeUndefined();
+    expect(typedPrompt('release the notes', entries)).toBeUndefined();
   });
 
   it('send their arguments as strings, the empty ones left out', () => {

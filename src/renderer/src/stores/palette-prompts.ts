@@ -5,10 +5,12 @@
  */
 import type { PaletteEntry, PluginView } from '../../../shared/contract';
 import { getApi } from '../api';
+import { hasParameters } from './palette-entry';
 import { usePlugins } from './plugins';
-import { promptArgs, promptEntry, promptSources } from './prompt-entries';
+import { promptArgs, promptEntry, promptSources, typedPrompt } from './prompt-entries';
 import { errorText, toastError } from './toasts';
 import { fillComposer } from './composer-fill';
+import { openToolForm } from './ui';
 
 /** Every prompt of the running MCP plugins; a server that fails to list them adds none (the palette still opens). */
 export async function loadPromptEntries(): Promise<PaletteEntry[]> {
@@ -42,4 +44,16 @@ export async function fillFromPrompt(entry: PaletteEntry, args: Record<string, u
     toastError(`${label}: ${errorText(e)}`);
     return false;
   }
+}
+
+/**
+ * Text typed as `/plugin:prompt` (a name Tab completed): its form opens, or a prompt without
+ * arguments fills the composer. True when the text was a prompt's, and so is not to be sent.
+ */
+export function takeTypedPrompt(text: string, entries: readonly PaletteEntry[]): boolean {
+  const prompt = typedPrompt(text, entries);
+  if (!prompt) return false;
+  if (hasParameters(prompt)) openToolForm(prompt);
+  else void fillFromPrompt(prompt, {});
+  return true;
 }

@@ -39,3 +39,13 @@ export function promptArgs(args: Record<string, unknown>): Record<string, string
   for (const [k, v] of Object.entries(args)) if (v !== undefined && v !== null && v !== '') out[k] = typeof v === 'string' ? v : JSON.stringify(v);
   return out;
 }
+
+/**
+ * The prompt a typed `/plugin:name` stands for (Tab completes a prompt's name like a tool's): a
+ * prompt is not a call the server could run, so the text never goes to it.
+ */
+export function typedPrompt(text: string, entries: readonly PaletteEntry[]): PaletteEntry | undefined {
+  const m = /^\/([^\s:]+):(\S+)(?:\s|$)/.exec(text.trim());
+  if (!m) return undefined;
+  return entries.find((e) => e.kind === 'prompt' && e.plugin === m[1] && e.name === m[2]);
+}
