@@ -111,6 +111,7 @@ test('/plan runs through the example planner: the checklist ticks as each task i
   await expect(a.approvalCard(page)).toBeVisible({ timeout: 30_000 });
   await expect(plan).toContainText('Facts first, then the summary.');
   await expect(plan.locator('[data-plan-progress]')).toHaveText('0 of 2 done');
+  await expect(task('t1')).toHaveAccessibleName('List the facts: waits for you');
   await expect(task('t2')).toHaveAttribute('data-task-status', 'pending');
   await expect(task('t2')).toHaveAccessibleName('Write the summary: to do');
   await shoot('plan-checklist-running', async () => {
