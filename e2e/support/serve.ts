@@ -29,7 +29,7 @@ export function cli(args: string[], dataDir: string): void {
 export const STRESS_RESTART_DELAYS_MS = [300, 1000, 5000];
 
 /** A plugin folder running a copy of the G-Assist fixture, with the manifest given. */
-function fixturePlugin(root: string, manifest: Record<string, unknown> & { id: string }): string {
+export function fixturePlugin(root: string, manifest: Record<string, unknown> & { id: string }): string {
   const dir = path.join(root, manifest.id);
   mkdirSync(dir, { recursive: true });
   cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));

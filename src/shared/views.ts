@@ -100,7 +100,8 @@ export interface InstallPreviewView {
 }
 
 export interface PaletteEntry {
-  kind: 'tool' | 'command';
+  /** A prompt is an MCP server's prompt (`prompts/list`): it fills the composer, and no model sees it. */
+  kind: 'tool' | 'command' | 'prompt';
   plugin: string;
   pluginName: string;
   name: string;

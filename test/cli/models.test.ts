@@ -48,6 +48,8 @@ describe('plugboard models', () => {
         ],
         defaultModel: 'Claude',
         keyStore: expect.stringContaining(secrets),
+        // No agent plugin is installed here (test/cli/models-agents.test.ts lists them).
+        agents: [],
       },
     ]);
     const text = await pb(['models', 'list']);

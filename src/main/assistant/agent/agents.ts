@@ -24,3 +24,32 @@ export function agentModels(registry: PluginRegistry): ModelView[] {
     .filter((r) => r.spec?.init?.method === 'agent.init' && registry.isEnabled(r.id))
     .map((r) => ({ name: `${AGENT_MODEL_PREFIX}${r.id}`, provider: 'agent-plugin', baseURL: null, model: r.spec?.name ?? r.id, hasKey: false, isDefault: false }));
 }
+
+/** An installed agent plugin as `plugboard models list` shows it, usable or not. */
+export interface AgentModelRow {
+  name: string;
+  kind: 'agent';
+  plugin: string;
+  title: string;
+  /** Usable as far as can be known without starting it (its own `agent.available` is asked when it runs). */
+  available: boolean;
+  /** Why not, and what to do. */
+  reason?: string;
+}
+
+/**
+ * Every installed agent plugin, enabled or not: what keeps one from answering is cheap to know
+ * here (switched off, a required setting missing), and saying it beats leaving it out.
+ */
+export function agentModelRows(registry: PluginRegistry): AgentModelRow[] {
+  return registry
+    .list()
+    .filter((r) => isAgentPlugin(registry, r.id))
+    .map((r) => {
+      const row: AgentModelRow = { name: `${AGENT_MODEL_PREFIX}${r.id}`, kind: 'agent', plugin: r.id, title: r.spec?.name ?? r.id, available: true };
+      const missing = registry.missingSettings(r.id);
+      if (!registry.isEnabled(r.id)) return { ...row, available: false, reason: `disabled (plugboard plugins enable ${r.id})` };
+      if (missing.length > 0) return { ...row, available: false, reason: `needs settings: ${missing.join(', ')} (plugboard plugins config ${r.id} KEY=VALUE)` };
+      return row;
+    });
+}

@@ -85,6 +85,8 @@ export class PlanRun {
     const ctx: CallContext = { ...o, stopped: () => this.stopped, track: (h) => this.track(h) };
     const { live: card } = startCard(ctx, call, [o.executor]);
     task.cardId = card.message.id;
+    // Shown again with its card: the checklist can say when the task waits for the person's answer.
+    this.show(live, plan);
     await runCall(ctx, call, card, o.executor);
     const m = card.message;
     task.status = m.status === 'done' ? 'done' : m.call?.approval.state === 'denied' ? 'denied' : m.status === 'cancelled' ? 'cancelled' : 'failed';

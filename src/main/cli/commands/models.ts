@@ -2,19 +2,21 @@
  * `plugboard models …`: the models the assistant answers with. Each subcommand is the handler the
  * back end runs for the app's Settings → Models (models.save, models.list, models.remove,
  * models.test), over the same model store and secret store, its input checked by the contract's
- * schema. It opens neither the plugin registry nor the conversation store: models.json is
- * written under a file lock for sharing, so this works while the app or `plugboard serve` holds
- * the data directory, and starts no plugin.
+ * schema. It never opens the conversation store: models.json is written under a file lock for
+ * sharing, so this works while the app or `plugboard serve` holds the data directory, and starts
+ * no plugin. `list` also reads the plugin registry (as `plugins list` does) for the installed
+ * agent plugins, which are models too (`agent:<id>`).
  */
 import type { ModelsView } from '../../../shared/assistant';
 import { PROVIDER_KINDS } from '../../../shared/assistant';
 import { parseInput } from '../../../shared/contract';
 import { describeFailure, failure, type Failure } from '../../../shared/failures';
+import { agentModelRows, type AgentModelRow } from '../../assistant/agent/agents';
 import { checkConfig, ModelStore } from '../../assistant/models/model-store';
-import { DataPaths, FileSecretStore } from '../../host';
+import { DataPaths, FileSecretStore, PluginRegistry } from '../../host';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
-import { dataDirOf } from '../target';
+import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
 const SUBCOMMANDS = ['add', 'list', 'remove', 'test'] as const;
 
@@ -49,7 +51,7 @@ export async function modelsCommand(argv: string[], env: CliEnv): Promise<number
       case 'add':
         return await add(models, env.out, name as string, values);
       case 'list':
-        return print(env.out, values.json === true, await models.view());
+        return print(env.out, values.json === true, await models.view(), await agentsIn(dataDir));
       case 'remove': {
         const r = await models.remove(name as string);
         return r.ok ? done(env.out, r.detail) : refused(env.out, r);
@@ -125,20 +127,37 @@ function keyFromEnv(variable: string): string {
   return value.trim();
 }
 
-function print(out: Out, json: boolean, view: ModelsView): number {
+/** The installed agent plugins, read from the registry without starting any. */
+async function agentsIn(dataDir: string): Promise<AgentModelRow[]> {
+  const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() });
+  try {
+    return agentModelRows(registry);
+  } finally {
+    registry.dispose();
+  }
+}
+
+function table(out: Out, head: string[], rows: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  for (const r of [head, ...rows]) out.stdout(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ')}\n`);
+}
+
+function print(out: Out, json: boolean, view: ModelsView, agents: AgentModelRow[]): number {
   if (json) {
-    jsonLine(out, view);
+    jsonLine(out, { ...view, agents });
     return EXIT_OK;
   }
   if (view.models.length === 0) {
     out.stdout('No model is configured. Add one: plugboard models add NAME --provider openai-compatible --base-url http://127.0.0.1:11434/v1 --model llama3.2\n');
-    return EXIT_OK;
+  } else {
+    const rows = view.models.map((m) => [`${m.isDefault ? '*' : ' '} ${m.name}`, m.provider, m.model, m.baseURL ?? '(the provider’s)', m.hasKey ? 'yes' : 'no']);
+    table(out, ['  NAME', 'PROVIDER', 'MODEL', 'BASE URL', 'KEY'], rows);
+    out.stdout(`(* the default; keys are kept in ${view.keyStore})\n`);
   }
-  const rows = view.models.map((m) => [`${m.isDefault ? '*' : ' '} ${m.name}`, m.provider, m.model, m.baseURL ?? '(the provider’s)', m.hasKey ? 'yes' : 'no']);
-  const head = ['  NAME', 'PROVIDER', 'MODEL', 'BASE URL', 'KEY'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  for (const r of [head, ...rows]) out.stdout(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ')}\n`);
-  out.stdout(`(* the default; keys are kept in ${view.keyStore})\n`);
+  if (agents.length > 0) {
+    out.stdout('\nAgent plugins, models too (plugboard chat --model NAME):\n');
+    table(out, ['  NAME', 'KIND', 'PLUGIN', 'AVAILABLE'], agents.map((a) => [`  ${a.name}`, a.kind, a.title, a.available ? 'yes' : `no: ${a.reason ?? ''}`]));
+  }
   return EXIT_OK;
 }
 

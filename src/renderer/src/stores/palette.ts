@@ -1,31 +1,43 @@
 /**
- * The `/` palette's entries (exposed tools and user commands) and fuzzy search over them. The
- * list is fetched when the palette opens and whenever plugins change, so it is never stale for
- * longer than an open.
+ * The `/` palette's entries (exposed tools, user commands, and MCP prompts) and fuzzy search over
+ * them. The list is fetched when the palette opens and whenever plugins change, so it is never
+ * stale for longer than an open. Prompts come from the running servers and may take a moment:
+ * the tools are shown first and the prompts join them when they arrive.
  */
 import type Fuse from 'fuse.js';
 import { create } from 'zustand';
 import type { PaletteEntry } from '../../../shared/contract';
 import { getApi } from '../api';
+import { loadPromptEntries } from './palette-prompts';
 import { paletteIndex } from './palette-search';
 import { errorText } from './toasts';
 
 interface PaletteState {
   entries: PaletteEntry[];
+  /** The server's entries (tools, commands) and the prompts, kept apart so either refreshes alone. */
+  tools: PaletteEntry[];
+  prompts: PaletteEntry[];
   loaded: boolean;
   error: string | null;
   fuse: Fuse<PaletteEntry> | null;
 }
 
-export const usePalette = create<PaletteState>()(() => ({ entries: [], loaded: false, error: null, fuse: null }));
+export const usePalette = create<PaletteState>()(() => ({ entries: [], tools: [], prompts: [], loaded: false, error: null, fuse: null }));
+
+function publish(tools: PaletteEntry[], prompts: PaletteEntry[]): Partial<PaletteState> {
+  const entries = [...tools, ...prompts];
+  return { tools, prompts, entries, fuse: paletteIndex(entries) };
+}
 
 export async function loadPalette(): Promise<void> {
+  const prompts = loadPromptEntries().then((p) => usePalette.setState((s) => publish(s.tools, p)));
   try {
-    const entries = await getApi().invoke('palette.list', {});
-    usePalette.setState({ entries, fuse: paletteIndex(entries), loaded: true, error: null });
+    const tools = await getApi().invoke('palette.list', {});
+    usePalette.setState((s) => ({ ...publish(tools, s.prompts), loaded: true, error: null }));
   } catch (e) {
     usePalette.setState({ loaded: true, error: errorText(e) });
   }
+  await prompts;
 }
 
 export { searchPalette } from './palette-search';
@@ -48,15 +60,4 @@ export function invalidatePalette(): void {
   if (usePalette.getState().loaded) void loadPalette();
 }
 
-/** The text that invokes an entry inline, as the server parses it. */
-export function inlineCommand(e: PaletteEntry): string {
-  return `/${e.plugin}:${e.name}`;
-}
-
-/** Whether a tool needs a form: it declares at least one parameter. */
-export function hasParameters(e: PaletteEntry): boolean {
-  const props = e.parameters.properties;
-  if (typeof props === 'object' && props !== null && Object.keys(props).length > 0) return true;
-  // A schema we cannot read as an object of properties gets the JSON form, to be safe.
-  return e.parameters.type !== undefined && e.parameters.type !== 'object';
-}
+export { hasParameters, inlineCommand } from './palette-entry';

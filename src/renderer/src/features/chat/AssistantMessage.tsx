@@ -1,7 +1,7 @@
 /**
  * A model's answer: markdown as it is written (a caret where the next word goes), then which
  * model answered and what it cost, discreetly, under it. A failed answer shows the failure and
- * Retry; a stopped one says so. Very long answers are shown plain while they stream, where
+ * Retry; a stopped one says so. A plan's message shows its checklist in place of its markdown. Very long answers are shown plain while they stream, where
  * parsing markdown every frame would stall the window.
  */
 import { memo, type JSX } from 'react';
@@ -12,6 +12,7 @@ import { Icon } from '../../components/Icon';
 import { usageText } from './answer-text';
 import { Markdown } from './Markdown';
 import { PlainText } from './PlainText';
+import { PlanChecklist } from './PlanChecklist';
 import { MARKDOWN_MAX_CHARS } from './PluginOutput';
 import { RequestDetails } from './RequestDetails';
 import { RetryBar } from './RetryBar';
@@ -22,6 +23,7 @@ const LIVE_MARKDOWN_MAX_CHARS = 24_000;
 
 function Body({ m }: { m: ChatMessage }): JSX.Element | null {
   const streaming = m.status === 'streaming';
+  if (m.plan) return <PlanChecklist plan={m.plan} streaming={streaming} />;
   if (!m.text) return null;
   if (streaming ? m.text.length > LIVE_MARKDOWN_MAX_CHARS : m.text.length > MARKDOWN_MAX_CHARS) return <PlainText text={m.text} streaming={streaming} />;
   return <Markdown text={m.text} streaming={streaming} />;

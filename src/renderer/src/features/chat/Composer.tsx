@@ -14,6 +14,8 @@ import { cancelRunning, invokeTool, sendText } from '../../stores/chat/actions';
 import { hasRunningTurn } from '../../stores/chat/running';
 import { convOf, useChat } from '../../stores/chat/state';
 import { hasParameters, inlineCommand, loadPalette, searchPalette, usePalette } from '../../stores/palette';
+import { useComposerFill } from '../../stores/composer-fill';
+import { fillFromPrompt } from '../../stores/palette-prompts';
 import { useUi } from '../../stores/ui';
 import { PassthroughBanner } from '../passthrough/PassthroughBanner';
 import { ConversationTokens } from './ConversationTokens';
@@ -51,6 +53,11 @@ export function Composer(): JSX.Element {
   }, [open]);
   useEffect(() => setActive(0), [query]);
   useEffect(() => area.current?.focus(), [focusTick, activeId]);
+  // An MCP prompt chosen in the palette fills the box; the person sends it.
+  const fill = useComposerFill((s) => s.fill);
+  useEffect(() => {
+    if (fill) setText(fill.text);
+  }, [fill]);
 
   // Grow with the text, up to a limit, then scroll.
   useLayoutEffect(() => {
@@ -72,7 +79,7 @@ export function Composer(): JSX.Element {
       return;
     }
     reset();
-    void invokeTool(e, {});
+    void (e.kind === 'prompt' ? fillFromPrompt(e, {}) : invokeTool(e, {}));
   };
 
   const submit = (): void => {

@@ -1,6 +1,7 @@
 /**
- * The `/` palette: exposed tools and user commands, fuzzy-filtered by what follows the slash.
- * A trailing "…" marks tools that open a form for their arguments. It is a listbox driven from
+ * The `/` palette: exposed tools, user commands and MCP prompts, fuzzy-filtered by what follows
+ * the slash. A trailing "…" marks entries that open a form for their arguments; a badge marks a
+ * prompt (it fills the composer) and a tool whose plugin is stopped, failed or needs settings. It is a listbox driven from
  * the composer's textarea (which keeps focus and points at the highlighted option with
  * aria-activedescendant), like a search field's suggestions.
  */
@@ -9,9 +10,26 @@ import type { PaletteEntry } from '../../../../shared/contract';
 import { Kbd } from '../../components/Kbd';
 import { Spinner } from '../../components/Spinner';
 import { hasParameters, inlineCommand } from '../../stores/palette';
+import { entryStatus, type EntryStatus } from '../../stores/palette-status';
+import { usePlugins } from '../../stores/plugins';
 
 export const PALETTE_ID = 'tool-palette';
 export const optionId = (i: number): string => `tool-palette-option-${i}`;
+
+const STATUS_TONE: Record<EntryStatus['tone'], string> = {
+  bad: 'border-bad/40 text-bad',
+  warn: 'border-warn/40 text-warn',
+  idle: 'border-line text-fg-subtle',
+};
+
+/** The badge of a plugin that cannot simply run the tool now; the option's description says it in words. */
+function StatusBadge({ status }: { status: EntryStatus }): JSX.Element {
+  return (
+    <span aria-hidden="true" className={`shrink-0 rounded border px-1 text-[10px] ${STATUS_TONE[status.tone]}`} title={status.description} data-entry-status={status.badge}>
+      {status.badge}
+    </span>
+  );
+}
 
 export function Palette({
   results,
@@ -31,6 +49,7 @@ export function Palette({
   onHover: (i: number) => void;
 }): JSX.Element {
   const list = useRef<HTMLUListElement>(null);
+  const plugins = usePlugins((s) => s.byId);
   useEffect(() => {
     list.current?.querySelector(`#${optionId(active)}`)?.scrollIntoView({ block: 'nearest' });
   }, [active]);
@@ -53,26 +72,38 @@ export function Palette({
         {!loading && !error && results.length === 0 && (
           <li className="px-3 py-2 text-xs text-fg-subtle">{query ? 'No tool matches. Enter sends the text as typed.' : 'No tools are exposed. Open Plugins to enable some.'}</li>
         )}
-        {results.map((e, i) => (
-          <li
-            key={`${e.plugin}:${e.name}:${e.kind}`}
-            id={optionId(i)}
-            role="option"
-            aria-selected={i === active}
-            onMouseDown={(ev) => ev.preventDefault()}
-            onMouseMove={() => i !== active && onHover(i)}
-            onClick={() => onPick(e)}
-            className={`mx-1 flex cursor-pointer items-baseline gap-2 rounded-md px-2 py-1.5 ${i === active ? 'bg-accent-soft' : ''}`}
-          >
-            <span className="shrink-0 font-mono text-[12px] text-fg">
-              {inlineCommand(e)}
-              {hasParameters(e) && <span className="text-fg-subtle">{' …'}</span>}
-            </span>
-            <span className="min-w-0 flex-1 truncate text-xs text-fg-muted">{e.description}</span>
-            {e.kind === 'command' && <span className="shrink-0 rounded border border-line px-1 text-[10px] text-fg-subtle">command</span>}
-            <span className="shrink-0 text-[11px] text-fg-subtle">{e.pluginName}</span>
-          </li>
-        ))}
+        {results.map((e, i) => {
+          // A prompt asks nothing of its plugin's health: it is listed only while the server runs.
+          const status = e.kind === 'prompt' ? null : entryStatus(plugins[e.plugin]);
+          return (
+            <li
+              key={`${e.plugin}:${e.name}:${e.kind}`}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === active}
+              aria-description={status?.description}
+              data-entry-kind={e.kind}
+              onMouseDown={(ev) => ev.preventDefault()}
+              onMouseMove={() => i !== active && onHover(i)}
+              onClick={() => onPick(e)}
+              className={`mx-1 flex cursor-pointer items-baseline gap-2 rounded-md px-2 py-1.5 ${i === active ? 'bg-accent-soft' : ''}`}
+            >
+              <span className="shrink-0 font-mono text-[12px] text-fg">
+                {inlineCommand(e)}
+                {hasParameters(e) && <span className="text-fg-subtle">{' …'}</span>}
+              </span>
+              <span className="min-w-0 flex-1 truncate text-xs text-fg-muted">{e.description}</span>
+              {e.kind === 'command' && <span className="shrink-0 rounded border border-line px-1 text-[10px] text-fg-subtle">command</span>}
+              {e.kind === 'prompt' && (
+                <span className="shrink-0 rounded border border-accent/40 px-1 text-[10px] text-accent" title="An MCP prompt: it fills the message box, and you send it">
+                  prompt
+                </span>
+              )}
+              {status && <StatusBadge status={status} />}
+              <span className="shrink-0 text-[11px] text-fg-subtle">{e.pluginName}</span>
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

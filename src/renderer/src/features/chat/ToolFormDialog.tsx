@@ -1,4 +1,7 @@
-/** The form for a tool chosen in the palette: fields from its schema, then `chat.invoke`. */
+/**
+ * The form for a tool chosen in the palette: fields from its schema, then `chat.invoke`. For an
+ * MCP prompt the same form asks for its arguments, and the filled prompt goes into the composer.
+ */
 import { useMemo, useState, type FormEvent, type JSX } from 'react';
 import type { PaletteEntry } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
@@ -6,6 +9,7 @@ import { Dialog } from '../../components/Dialog';
 import { Kbd } from '../../components/Kbd';
 import { modLabel } from '../../lib/platform';
 import { invokeTool } from '../../stores/chat/actions';
+import { fillFromPrompt } from '../../stores/palette-prompts';
 import { fieldsOf, initialValues, toArgs, type FormValues } from './schema-form';
 import { SchemaField } from './SchemaField';
 
@@ -27,6 +31,13 @@ export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry
       return;
     }
     setSending(true);
+    if (entry.kind === 'prompt') {
+      const filled = await fillFromPrompt(entry, r.args);
+      setSending(false);
+      // Closed, not done: done clears the composer, which now holds the prompt.
+      if (filled) onClose();
+      return;
+    }
     const ok = await invokeTool(entry, r.args);
     setSending(false);
     if (ok) onDone();
@@ -44,16 +55,17 @@ export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry
         <>
           <span className="mr-auto hidden items-center gap-1 text-[11px] text-fg-subtle sm:flex">
             <Kbd>{modLabel()}</Kbd>
-            <Kbd>Enter</Kbd> to run
+            <Kbd>Enter</Kbd> to {entry.kind === 'prompt' ? 'fill in' : 'run'}
           </span>
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" form={formId} variant="primary" disabled={sending}>
-            Run
+            {entry.kind === 'prompt' ? 'Fill in' : 'Run'}
           </Button>
         </>
       }
     >
       {entry.description && <p className="mb-3 text-[12.5px] text-fg-muted">{entry.description}</p>}
+      {entry.kind === 'prompt' && <p className="mb-3 text-[11.5px] text-fg-subtle">A prompt of this server: its text goes into the message box, where you can edit it before you send it.</p>}
       <form
         id={formId}
         noValidate

@@ -1,6 +1,7 @@
 /**
- * A plugin's tools: each with its "Expose <id>:<tool>" switch and what a model's call to it gets
- * (Allow, Ask, Deny; the default marked), and the exposed/total count.
+ * A plugin's tools: each with its "Expose <id>:<tool>" switch, what its declaration costs every
+ * request, and what a model's call to it gets (Allow, Ask, Deny; the default marked); at the top
+ * the exposed/total count and what the exposed ones add to every request together.
  */
 import type { JSX } from 'react';
 import { TOOL_POLICIES, type ToolPolicy } from '../../../../shared/assistant';
@@ -9,6 +10,7 @@ import { Button } from '../../components/Button';
 import { Switch } from '../../components/Switch';
 import { setExposed, setToolPolicy } from '../../stores/plugin-detail';
 import { policyOption } from './policy-text';
+import { costLine, tokensText } from './tool-cost';
 
 function PolicySelect({ pluginId, t }: { pluginId: string; t: ToolView }): JSX.Element {
   const tone = t.policy === 'deny' ? 'text-bad' : t.policy === 'allow' ? 'text-fg' : 'text-fg-muted';
@@ -46,6 +48,14 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
           Hide all
         </Button>
       </div>
+      {/* Its own line: beside the count it wrapped in a narrow panel. */}
+      <p
+        className="mb-1.5 text-[11.5px] text-fg-subtle tabular-nums"
+        data-tools-cost
+        title="An estimate from the declarations' text (about 4 characters a token): what offering the exposed tools costs each model request"
+      >
+        Exposed tools {costLine(detail.tools)}
+      </p>
       <ul className="divide-y divide-line rounded-md border border-line">
         {detail.tools.map((t) => (
           <li key={t.name} className="flex items-start gap-3 px-2.5 py-1.5">
@@ -69,6 +79,15 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
               {t.description && <p className="line-clamp-2 text-[11.5px] text-fg-muted">{t.description}</p>}
             </div>
             <div className="flex shrink-0 items-center gap-2 pt-0.5">
+              {!t.userCommand && (
+                <span
+                  className={`text-[10.5px] tabular-nums ${t.exposed ? 'text-fg-muted' : 'text-fg-subtle line-through'}`}
+                  title={t.exposed ? 'What its declaration adds to every model request (an estimate)' : 'What its declaration would add to every model request, if exposed (an estimate)'}
+                  data-tool-cost={t.name}
+                >
+                  {tokensText(t.declarationTokens)}
+                </span>
+              )}
               <PolicySelect pluginId={detail.id} t={t} />
               <Switch size="sm" checked={t.exposed} label={`Expose ${detail.id}:${t.name}`} onChange={(v) => void setExposed(detail.id, t.name, v)} />
             </div>

@@ -6,6 +6,8 @@
 import type { ChatMessage, Conversation, PaletteEntry } from '../../../../shared/contract';
 import { getApi } from '../../api';
 import { runOp } from '../ops';
+import { usePalette } from '../palette';
+import { takeTypedPrompt } from '../palette-prompts';
 import { errorText, toastError } from '../toasts';
 import { only, runningTurns, withoutConversation, withSnapshot } from './running';
 import { convOf, patchConv, sortList, useChat } from './state';
@@ -129,6 +131,9 @@ export async function sendText(text: string): Promise<boolean> {
   const conversationId = await ensureConversation();
   if (!conversationId) return false;
   const passthrough = convOf(useChat.getState(), conversationId).passthrough !== null;
+  // An MCP prompt's name typed (or Tab-completed) is not a call: it fills the composer instead
+  // (in passthrough everything typed is the plugin's).
+  if (!passthrough && takeTypedPrompt(text, usePalette.getState().entries)) return true;
   const id = `local-${Date.now()}-${localSeq++}`;
   const message: ChatMessage = { id, role: 'user', createdAt: Date.now(), text, ...(passthrough ? { passthrough: true } : {}) };
   useChat.setState((s) => ({
