@@ -17,13 +17,15 @@ import type { ChatMessage, ConversationSummary, SaveState } from '../../shared/c
 import { failure, type Failure, type Outcome } from '../../shared/failures';
 import { Emitter, type IDisposable } from '../../shared/lifecycle';
 import { Checkpointer } from './store-checkpointer';
+import type { StoredFile } from './store-attachments';
 import { allowedOf, openDatabase, statements } from './store-db';
 import { claim, release } from './store-owner';
-import { PendingWrites, retryDelay, type StoredConversation, type WriteOp } from './store-pending';
+import { isIoError, PendingWrites, retryDelay, type StoredConversation, type WriteOp } from './store-pending';
 import { ConversationSearch, type SearchHit } from './store-search';
 
 export { StoreOpenError } from './store-owner';
 export type { SearchHit } from './store-search';
+export type { StoredFile } from './store-attachments';
 
 export interface StoreOptions {
   /** Where notices go (a damaged file moved aside, changes lost at close). Default: stderr. */
@@ -32,16 +34,9 @@ export interface StoreOptions {
   maxPageCount?: number;
 }
 
-/** Whether every change is on disk; when not, how many wait and why. */
 export type { SaveState } from '../../shared/contract';
 
 const OK: Outcome = { ok: true };
-
-/** Errors of the disk or the file, after which a retry may succeed; anything else is a bug. */
-function isIoError(e: unknown): boolean {
-  const code = (e as { code?: unknown }).code;
-  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/.test(code);
-}
 
 export class ConversationStore implements IDisposable {
   private readonly pending = new PendingWrites();
@@ -175,9 +170,14 @@ export class ConversationStore implements IDisposable {
    * plugins echo them back. A conversation deleted while a call was still finishing takes no new
    * rows. The caller bounds the text (2 MiB).
    */
-  putMessage(conversationId: string, message: ChatMessage): Outcome {
+  putMessage(conversationId: string, message: ChatMessage, files?: readonly StoredFile[]): Outcome {
     const stored = message.passthrough ? { ...message, text: '', result: undefined } : message;
-    return this.write({ kind: 'put', conversationId, message: stored, at: Date.now() });
+    return this.write({ kind: 'put', conversationId, message: stored, at: Date.now(), ...(files?.length ? { files } : {}) });
+  }
+
+  /** An attached file with its bytes (store-attachments.ts), or null. */
+  attachment(id: string): StoredFile | null {
+    return this.pending.file(id) ?? this.sql.file(id);
   }
 
   /** Retries unsaved changes now, and moves the WAL into the main file. */
@@ -270,7 +270,7 @@ export class ConversationStore implements IDisposable {
         this.scrubWanted = true;
         return;
       case 'put':
-        this.sql.put(op.conversationId, op.message, op.at);
+        this.sql.put(op.conversationId, op.message, op.at, op.files);
         return;
       case 'model':
         this.sql.setModel.run(op.model, op.id);
