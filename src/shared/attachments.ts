@@ -66,16 +66,19 @@ export type Classified = { ok: true; kind: 'image'; mime: ImageType } | { ok: tr
 
 const IMAGE_WORDS = 'PNG, JPEG, GIF or WebP';
 
+/** Why a file of this kind and size is too large, or null; names the file and the cap. */
+export function tooLarge(name: string, kind: AttachmentKind, size: number): string | null {
+  const { imageBytes, textBytes } = ATTACHMENT_LIMITS;
+  if (kind === 'image') return size > imageBytes ? `${name} is ${describeBytes(size)}: images are capped at ${describeBytes(imageBytes)}` : null;
+  return size > textBytes ? `${name} is ${describeBytes(size)}: text files are capped at ${describeBytes(textBytes)} (images at ${describeBytes(imageBytes)})` : null;
+}
+
 /** What a file is, or why it cannot be attached; every refusal names the file and the rule. */
 export function classify(name: string, bytes: Uint8Array): Classified {
   const image = imageTypeOf(bytes);
-  if (image) {
-    if (bytes.length > ATTACHMENT_LIMITS.imageBytes) return { ok: false, message: `${name} is ${describeBytes(bytes.length)}: images are capped at ${describeBytes(ATTACHMENT_LIMITS.imageBytes)}` };
-    return { ok: true, kind: 'image', mime: image };
-  }
-  if (bytes.length > ATTACHMENT_LIMITS.textBytes) {
-    return { ok: false, message: `${name} is ${describeBytes(bytes.length)}: text files are capped at ${describeBytes(ATTACHMENT_LIMITS.textBytes)} (images at ${describeBytes(ATTACHMENT_LIMITS.imageBytes)})` };
-  }
+  const big = tooLarge(name, image ? 'image' : 'text', bytes.length);
+  if (big) return { ok: false, message: big };
+  if (image) return { ok: true, kind: 'image', mime: image };
   const text = textOf(bytes);
   if (text === null) return { ok: false, message: `${name} is neither text (UTF-8) nor an image (${IMAGE_WORDS}): only those can be attached` };
   return { ok: true, kind: 'text', mime: 'text/plain', text };
