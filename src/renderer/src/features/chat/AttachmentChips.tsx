@@ -12,7 +12,7 @@ const chip = 'flex h-7 max-w-[240px] items-center gap-1.5 rounded-md border bord
 export function DraftChips({ drafts, onRemove }: { drafts: readonly AttachmentDraft[]; onRemove(key: string): void }): JSX.Element | null {
   if (drafts.length === 0) return null;
   return (
-    <ul aria-label="Attached files" className="flex flex-wrap gap-1.5 px-2 pt-2">
+    <ul aria-label="Files to send" className="flex flex-wrap gap-1.5 px-2 pt-2">
       {drafts.map((d) => (
         <li key={d.key} className={chip} data-kind={d.kind}>
           <Icon name={d.kind === 'image' ? 'image' : 'file'} size={13} className="shrink-0 text-fg-muted" />
