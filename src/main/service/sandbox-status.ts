@@ -9,9 +9,9 @@ import type { SandboxSupport } from '../host';
 
 /** How Plugboard sandboxes plugins on each platform it runs on. */
 const PLATFORMS: SandboxStatusView['platforms'] = [
-  { platform: 'linux', how: 'bubblewrap (bwrap): each plugin in its own sandbox, where bwrap is installed and user namespaces are allowed' },
-  { platform: 'darwin', how: 'none: plugins run unsandboxed (sandbox-exec is deprecated by Apple and not used)' },
-  { platform: 'win32', how: 'none: plugins run unsandboxed' },
+  { platform: 'linux', how: 'Each plugin in its own bubblewrap (bwrap) sandbox, where bwrap is installed and user namespaces are allowed.' },
+  { platform: 'darwin', how: 'No sandbox: plugins run unsandboxed (sandbox-exec is deprecated by Apple and not used).' },
+  { platform: 'win32', how: 'No sandbox: plugins run unsandboxed.' },
 ];
 
 export function sandboxStatus(platform: string, support: SandboxSupport): SandboxStatusView {

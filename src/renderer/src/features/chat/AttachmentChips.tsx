@@ -55,7 +55,7 @@ function SentImage({ a }: { a: AttachmentInfo }): JSX.Element {
       </span>
     );
   }
-  return <img src={url} alt={a.name} title={`${a.name} · ${describeBytes(a.size)}`} className="max-h-48 max-w-[320px] rounded-lg border border-line object-contain" />;
+  return <img src={url} alt={a.name} title={`${a.name} · ${describeBytes(a.size)}`} className="max-h-48 min-h-10 max-w-[320px] min-w-10 rounded-lg border border-line bg-subtle object-contain" />;
 }
 
 export const SentAttachments = memo(function SentAttachments({ files }: { files: readonly AttachmentInfo[] }): JSX.Element {

@@ -59,14 +59,17 @@ export function SandboxSection(): JSX.Element {
           </table>
           <div>
             <h4 className="mb-1 text-xs font-semibold text-fg">By platform</h4>
-            <ul className="space-y-0.5 text-xs">
+            <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-xs">
               {s.platforms.map((p) => (
-                <li key={p.platform} className={p.platform === s.platform ? 'text-fg' : 'text-fg-muted'}>
-                  <span className="font-medium">{PLATFORM_NAMES[p.platform] ?? p.platform}</span>
-                  {p.platform === s.platform ? ' (this computer)' : ''}: {p.how}
-                </li>
+                <div key={p.platform} className={`contents ${p.platform === s.platform ? 'text-fg' : 'text-fg-muted'}`}>
+                  <dt className="font-medium">
+                    {PLATFORM_NAMES[p.platform] ?? p.platform}
+                    {p.platform === s.platform && <span className="block text-[11px] font-normal text-fg-subtle">this computer</span>}
+                  </dt>
+                  <dd>{p.how}</dd>
+                </div>
               ))}
-            </ul>
+            </dl>
           </div>
         </>
       )}

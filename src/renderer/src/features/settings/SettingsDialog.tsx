@@ -1,6 +1,6 @@
 /**
- * The Settings view: a dialog with its sections listed at the side (at the top when the window
- * is narrow). The list is one Tab stop: the arrow keys, Home and End move between sections and
+ * The Settings view: a dialog with its sections listed at the side (above, wrapped, when the
+ * window is narrow); it keeps one size from section to section, so nothing jumps. The list is one Tab stop: the arrow keys, Home and End move between sections and
  * show each at once. Opened from the toolbar's gear, by Mod+, and from the "Connect a model" card
  * and the composer's model picker; Escape or Close closes it.
  */
@@ -64,9 +64,9 @@ export function SettingsDialog(): JSX.Element | null {
 
   return (
     <Dialog title="Settings" onClose={closeSettings} width="w-[800px]" footer={<Button onClick={closeSettings}>Close</Button>}>
-      <div className="flex min-h-[420px] flex-col gap-4 sm:flex-row sm:gap-5">
+      <div className="flex flex-col gap-4 sm:min-h-[520px] sm:flex-row sm:gap-5">
         <nav aria-label="Settings sections" className="shrink-0 sm:w-40">
-          <ul className="flex gap-0.5 overflow-x-auto pb-1 sm:flex-col sm:overflow-visible sm:pb-0" onKeyDown={onKey}>
+          <ul className="flex flex-wrap gap-0.5 sm:flex-col" onKeyDown={onKey}>
             {SECTIONS.map((s) => {
               const current = view.section === s.key;
               return (
