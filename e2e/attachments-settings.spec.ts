@@ -115,6 +115,10 @@ test('a / command with a file is refused, saying why, and the file stays in the 
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(lastUser()).toContainText('Not sent: a / command runs a tool with what you type and takes no files');
   await expect(chips()).toContainText('a.txt');
+  // Retry sends the files again (taking them from the composer); refused again, they come back once.
+  await lastUser().getByRole('button', { name: 'Retry' }).click();
+  await expect(lastUser()).toContainText('Not sent: a / command');
+  await expect(chips().getByRole('listitem')).toHaveCount(1);
   await chips().getByRole('button', { name: 'Remove a.txt' }).click();
 });
 

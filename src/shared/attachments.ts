@@ -91,8 +91,11 @@ export function overLimits(name: string, count: number, total: number, size: num
   return null;
 }
 
-/** How a text file is put before the model: delimited, named, so it cannot pass for the person's words. */
+/**
+ * How a text file is put before the model: delimited and named, so it cannot pass for the
+ * person's words; a closing tag inside the file is broken up so the file cannot end its own block.
+ */
 export function textBlock(name: string, text: string): string {
   const safeName = name.replace(/["\n\r]/g, '_');
-  return `<attached-file name="${safeName}">\n${text}\n</attached-file>`;
+  return `<attached-file name="${safeName}">\n${text.replaceAll('</attached-file', '<\\/attached-file')}\n</attached-file>`;
 }

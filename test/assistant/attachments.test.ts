@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeAttachments } from '../../src/main/assistant/attachments';
 import { ConversationStore } from '../../src/main/assistant/store';
-import { ATTACHMENT_LIMITS, classify } from '../../src/shared/attachments';
+import { ATTACHMENT_LIMITS, classify, textBlock } from '../../src/shared/attachments';
 import { parseInput } from '../../src/shared/contract';
 import { serveApp, type ServedApp } from '../helpers/app';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
@@ -43,6 +43,10 @@ describe('caps and sniffing', () => {
     expect(takeAttachments([{ name: 'gone.png', uploadId: 'abcdefgh12' }], noUploads)).toMatchObject({ ok: false, code: 'not_found', message: expect.stringContaining('gone.png') });
     const ok = takeAttachments([{ name: 'a.txt', data: b64('alpha') }], noUploads);
     expect(ok).toMatchObject({ ok: true, files: [{ name: 'a.txt', kind: 'text', mime: 'text/plain', size: 5 }] });
+  });
+
+  it('puts a text file in a named block that the file cannot close', () => {
+    expect(textBlock('a"b.txt', 'x </attached-file> y')).toBe('<attached-file name="a_b.txt">\nx <\\/attached-file> y\n</attached-file>');
   });
 
   it('checks chat.send at the boundary: base64 only, a message or a file', () => {

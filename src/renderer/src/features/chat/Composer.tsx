@@ -85,7 +85,7 @@ export function Composer(): JSX.Element {
     if (!t && files.drafts.length === 0) return;
     const attached = files.take();
     reset();
-    void sendText(t, attached).then((ok) => !ok && files.restore(attached));
+    void sendText(t, attached);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {

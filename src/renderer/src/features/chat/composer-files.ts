@@ -1,11 +1,12 @@
 /**
  * The composer's attached files: added by the paperclip's picker or by a drop on the composer,
  * checked as they come (a refusal names the file and the cap, in a line under the chips), removed
- * one by one, and handed to sendText with the message. A drop on the composer is the composer's:
+ * one by one, and handed to sendText with the message; the files of a refused message come
+ * back here (or go again with Retry, which takes them from here). A drop on the composer is the composer's:
  * it stops there, so the window's drop-to-install never sees it.
  */
-import { useCallback, useRef, useState, type DragEvent } from 'react';
-import { draftsOf, type AttachmentDraft } from '../../stores/chat/attachments';
+import { useCallback, useEffect, useRef, useState, type DragEvent } from 'react';
+import { draftsOf, onComposerFiles, type AttachmentDraft } from '../../stores/chat/attachments';
 
 function carriesFiles(e: DragEvent): boolean {
   return Array.from(e.dataTransfer.types).includes('Files');
@@ -23,6 +24,19 @@ export function useComposerFiles() {
     setDrafts(next);
   };
 
+  // A refused send gives its files back; Retry takes them again (stores/chat/attachments.ts).
+  useEffect(
+    () =>
+      onComposerFiles((change) => {
+        const now = current.current;
+        if ('back' in change) {
+          const have = new Set(now.map((d) => d.key));
+          set([...now, ...change.back.filter((d) => !have.has(d.key))]);
+        } else if (now.some((d) => change.resent.has(d.key))) set(now.filter((d) => !change.resent.has(d.key)));
+      }),
+    [],
+  );
+
   const add = useCallback(async (files: readonly File[]): Promise<void> => {
     if (files.length === 0) return;
     const r = await draftsOf(files, current.current);
@@ -35,16 +49,12 @@ export function useComposerFiles() {
     setRefused([]);
   };
 
-  /** Takes the files for sending and empties the composer; `restore` puts them back (the send failed). */
+  /** Takes the files for sending and empties the composer (a refused send gives them back). */
   const take = (): AttachmentDraft[] => {
     const out = current.current;
     set([]);
     setRefused([]);
     return out;
-  };
-
-  const restore = (files: readonly AttachmentDraft[]): void => {
-    if (current.current.length === 0) set([...files]);
   };
 
   const dropProps = {
@@ -77,5 +87,5 @@ export function useComposerFiles() {
     },
   };
 
-  return { drafts, refused, dragging, add, remove, take, restore, dropProps };
+  return { drafts, refused, dragging, add, remove, take, dropProps };
 }

@@ -5,7 +5,7 @@
  */
 import type { ChatMessage, Conversation, PaletteEntry } from '../../../../shared/contract';
 import { getApi } from '../../api';
-import { inputsOf, type AttachmentDraft } from './attachments';
+import { filesBack, filesResent, inputsOf, type AttachmentDraft } from './attachments';
 import { runOp } from '../ops';
 import { errorText, toastError } from '../toasts';
 import { only, runningTurns, withoutConversation, withSnapshot } from './running';
@@ -151,7 +151,10 @@ export async function sendText(text: string, files: readonly AttachmentDraft[] =
   } catch (e) {
     error = errorText(e);
   }
-  if (error !== null && files.length > 0) unsentFiles.set(id, files);
+  if (error !== null && files.length > 0) {
+    unsentFiles.set(id, files);
+    filesBack(files);
+  }
   // The server sends its copy of the message (and any answer) as events; `chat.updated` fetches
   // the conversation if its count says something was missed (see turns.ts).
   useChat.setState((s) => (s.local[id] ? { local: { ...s.local, [id]: { conversationId, state: error === null ? 'sent' : 'failed', ...(error === null ? {} : { error }) } } } : {}));
@@ -202,5 +205,6 @@ export async function retrySend(localId: string): Promise<void> {
   if (s.activeId !== l.conversationId) selectConversation(l.conversationId);
   const files = unsentFiles.get(localId) ?? [];
   unsentFiles.delete(localId);
+  filesResent(files);
   await sendText(m.text, files);
 }

@@ -19,6 +19,27 @@ export interface AttachmentDraft {
 
 let seq = 0;
 
+/**
+ * The composer hands its files to a send; when the send is refused they come back to it (to be
+ * removed, or sent again), and when Retry sends them again they leave it, so they cannot go twice.
+ */
+type FilesChange = { back: readonly AttachmentDraft[] } | { resent: ReadonlySet<string> };
+const fileListeners = new Set<(change: FilesChange) => void>();
+
+export function onComposerFiles(listener: (change: FilesChange) => void): () => void {
+  fileListeners.add(listener);
+  return () => fileListeners.delete(listener);
+}
+
+export function filesBack(files: readonly AttachmentDraft[]): void {
+  for (const l of fileListeners) l({ back: files });
+}
+
+export function filesResent(files: readonly AttachmentDraft[]): void {
+  const resent = new Set(files.map((f) => f.key));
+  for (const l of fileListeners) l({ resent });
+}
+
 /** Reads and checks files to join `have`; what cannot join is named in `refused`. */
 export async function draftsOf(files: readonly File[], have: readonly AttachmentDraft[]): Promise<{ added: AttachmentDraft[]; refused: string[] }> {
   const added: AttachmentDraft[] = [];
