@@ -98,6 +98,24 @@ describe('with a model', () => {
     expect(image).toEqual({ ok: true, name: 'pixel.png', kind: 'image', mime: 'image/png', data: PNG });
   });
 
+  it('sends an image to an Anthropic model in its own wire format', async () => {
+    await app.connect(model, { provider: 'anthropic', name: 'Claude', apiKey: 'sk-test' });
+    model.script(text('A pixel.'));
+    const c = await app.conversation();
+    const r = await app.backend.invoke('chat.send', { conversationId: c, text: 'and this?', attachments: [{ name: 'pixel.png', data: PNG }] });
+    if (!r.ok || !r.turnId) throw new Error(r.ok ? 'no turn' : r.message);
+    await app.turnEnded(c, r.turnId);
+    const body = model.modelCalls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
+    expect(body.messages[0]).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'and this?' },
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+      ],
+    });
+    await app.backend.invoke('models.setDefault', { name: 'Scripted' }); // the OpenAI-compatible one again
+  });
+
   it('refuses files with a / command, saying why, and starts nothing', async () => {
     const c = await app.conversation();
     const r = await app.backend.invoke('chat.send', { conversationId: c, text: '/hello:count to=2', attachments: [{ name: 'a.txt', data: b64('x') }] });
