@@ -1,7 +1,7 @@
 // Electron entry: wiring only. The host, registry and chat run in this process; the window
 // talks to them through the contract over IPC.
 import type { BrowserWindow } from 'electron';
-import { app, dialog } from 'electron';
+import { app, dialog, shell } from 'electron';
 import { FailureError } from '../shared/failures';
 import path from 'node:path';
 import { Backend } from './service/backend';
@@ -33,7 +33,7 @@ async function start(): Promise<void> {
   });
   // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).
   for (const note of registry.startupNotes) console.warn(`plugboard: ${note}`);
-  backend = await Backend.create({ registry, version: app.getVersion(), transport: 'ipc' });
+  backend = await Backend.create({ registry, version: app.getVersion(), transport: 'ipc', openFolder: (dir) => shell.openPath(dir) });
   bindContract(backend, () => win, isAppUrl);
   win = createWindow();
   win.on('closed', () => (win = null));

@@ -57,6 +57,14 @@ export interface ModelCheck {
 export type ToolPolicy = 'allow' | 'ask' | 'deny';
 export const TOOL_POLICIES: readonly ToolPolicy[] = ['allow', 'ask', 'deny'];
 
+/**
+ * What a model's call gets for a tool the person set no policy for: `read-only` allows the tools
+ * their plugin marks auto-approved or read-only and asks for the rest (the default); `ask` asks
+ * for every call; `allow` runs every call unasked.
+ */
+export const APPROVAL_DEFAULTS = ['read-only', 'ask', 'allow'] as const;
+export type ApprovalDefault = (typeof APPROVAL_DEFAULTS)[number];
+
 /** The person's answer to an approval card (its four buttons). */
 export type ApprovalDecision = 'once' | 'conversation' | 'always' | 'deny';
 

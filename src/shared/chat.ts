@@ -4,6 +4,7 @@
  * events that stream them to the UI. Types only; re-exported by contract.ts.
  */
 import type { Enrichment, NoteCard, PlanView, RequestInfo, RetryInfo, TokenTotals, TokenUsage, ToolCallInfo } from './assistant';
+import type { AttachmentInfo } from './attachments';
 import type { Failure } from './failures';
 
 export type MessageStatus = 'streaming' | 'done' | 'error' | 'cancelled';
@@ -47,6 +48,8 @@ export interface ChatMessage {
   enriched?: string;
   /** What each enricher did (added, rewrote, was skipped), by whom. */
   enrichment?: Enrichment[];
+  /** Files the person attached (their bytes: `chat.attachment`). */
+  attachments?: AttachmentInfo[];
 }
 
 export interface SaveState {

@@ -6,18 +6,19 @@
  * `PlugboardApi` and cannot tell which transport it has.
  */
 import { z } from 'zod';
-import type { AssistantSettings, DiscoveredServer, ModelCheck, ModelsView, TokenTotals, ToolPolicy } from './assistant';
-import { ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
+import type { ApprovalDefault, AssistantSettings, DiscoveredServer, ModelCheck, ModelsView, TokenTotals, ToolPolicy } from './assistant';
+import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
+import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
 import type { Outcome } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-catalog';
 import type { HealthEvent, LogEvent } from './model';
-import type { AppInfo, InstallPreviewView, OpResult, PaletteEntry, PluginDetail, PluginView, ProcessStats } from './views';
+import type { AppInfo, InstallPreviewView, OpResult, PaletteEntry, PluginDetail, PluginView, ProcessStats, SandboxStatusView } from './views';
 
 // The shapes commands and events carry, declared beside their concern and re-exported from here.
 export type { ChatMessage, Conversation, ConversationHit, ConversationSummary, MessageStatus, SaveState, TurnEvent } from './chat';
-export type { AppInfo, CapabilityView, InstallPreviewView, OpResult, PaletteEntry, PluginDetail, PluginView, ProcessStats, SettingView, ToolView } from './views';
+export type { AppInfo, CapabilityView, InstallPreviewView, OpResult, PaletteEntry, PluginDetail, PluginView, ProcessStats, SandboxStatusView, SettingView, ToolView } from './views';
 
 // ---- commands ----------------------------------------------------------------------------------
 
@@ -27,6 +28,13 @@ const installSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
   z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }),
 ]);
+
+/** A file attached to a message: its bytes inline (base64), or uploaded first (the web UI, large files). */
+const attachmentInput = z.union([
+  z.object({ name: z.string().min(1).max(255), data: z.string().max(Math.ceil(ATTACHMENT_LIMITS.imageBytes / 3) * 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64') }).strict(),
+  z.object({ name: z.string().min(1).max(255), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }).strict(),
+]);
+export type AttachmentInput = z.infer<typeof attachmentInput>;
 
 const setting = (key: keyof AssistantSettings) => z.number().int().min(ASSISTANT_SETTING_LIMITS[key].min).max(ASSISTANT_SETTING_LIMITS[key].max);
 const assistantSettingsInput = z
@@ -41,6 +49,13 @@ function returns<T>(): T {
 
 export const commands = {
   'app.info': { input: empty, output: returns<AppInfo>() },
+  /** Whether plugins run sandboxed here, with what, and what each capability's grant then means. */
+  'app.sandbox': { input: empty, output: returns<SandboxStatusView>() },
+  /** Opens the data folder in the system's file manager (the desktop app only). */
+  'app.openDataFolder': { input: empty, output: returns<OpResult>() },
+  /** What a model's call gets for tools with no per-tool choice. */
+  'approvals.default': { input: empty, output: returns<{ policy: ApprovalDefault }>() },
+  'approvals.setDefault': { input: z.object({ policy: z.enum(APPROVAL_DEFAULTS) }).strict(), output: returns<OpResult>() },
   'plugins.list': { input: empty, output: returns<PluginView[]>() },
   'plugins.detail': { input: z.object({ id }).strict(), output: returns<PluginDetail | null>() },
   'plugins.start': { input: z.object({ id }).strict(), output: returns<OpResult>() },
@@ -89,7 +104,15 @@ export const commands = {
   /** Conversations whose title or messages hold every word typed (plain words, no query syntax), best first. */
   'chat.search': { input: z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(100).optional() }).strict(), output: returns<ConversationHit[]>() },
   /** Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. */
-  'chat.send': { input: z.object({ conversationId: id, text: z.string().min(1).max(100_000) }).strict(), output: returns<Outcome<{ turnId: string | null }>>() },
+  'chat.send': {
+    input: z
+      .object({ conversationId: id, text: z.string().max(100_000), attachments: z.array(attachmentInput).max(ATTACHMENT_LIMITS.files).optional() })
+      .strict()
+      .refine((v) => v.text.trim() !== '' || (v.attachments?.length ?? 0) > 0, { message: 'empty: type a message or attach a file', path: ['text'] }),
+    output: returns<Outcome<{ turnId: string | null }>>(),
+  },
+  /** An attached file's bytes (base64), to show an image in the chat. */
+  'chat.attachment': { input: z.object({ id }).strict(), output: returns<Outcome<{ name: string; kind: AttachmentKind; mime: string; data: string }>>() },
   /** A tool chosen in the palette, with its form's arguments. */
   'chat.invoke': {
     input: z.object({ conversationId: id, plugin: id, tool: z.string().min(1), args: z.record(z.string(), z.unknown()) }).strict(),

@@ -17,6 +17,20 @@ export interface AppInfo {
   secretStore: string;
 }
 
+/** Whether plugins run sandboxed here, and what that means for each capability. */
+export interface SandboxStatusView {
+  platform: string;
+  available: boolean;
+  /** The sandbox used (`bubblewrap`), and its path and version, where there is one. */
+  tool: { name: string; path: string; version: string | null } | null;
+  /** Why plugins run unsandboxed, where they do. */
+  reason: string | null;
+  /** Each capability, and what holds of it here. */
+  capabilities: Array<{ name: string; title: string; enforced: boolean; note: string }>;
+  /** How each platform Plugboard runs on is sandboxed, for comparison. */
+  platforms: Array<{ platform: string; how: string }>;
+}
+
 export interface PluginView {
   id: string;
   name: string;

@@ -16,6 +16,16 @@ const conv: Conversation = {
   passthrough: null,
   messages: [
     { id: 'u', role: 'user', createdAt: at, text: '/terminal:run command="ls"' },
+    {
+      id: 'a',
+      role: 'user',
+      createdAt: at,
+      text: 'what is this?',
+      attachments: [
+        { id: 'f1', name: 'notes.md', kind: 'text', mime: 'text/plain', size: 2048 },
+        { id: 'f2', name: 'photo.png', kind: 'image', mime: 'image/png', size: 3 * 1024 * 1024 },
+      ],
+    },
     { id: 'p', role: 'plugin', createdAt: at + 1, text: 'a.txt\n```\nb.txt', pluginId: 'terminal', tool: 'run', args: { command: 'ls' }, status: 'done' },
     { id: 's', role: 'plugin', createdAt: at + 2, text: '1\n2\n', pluginId: 'hello', tool: 'count', status: 'cancelled', failure: failure('cancelled', 'stopped by the user') },
     { id: 'f', role: 'plugin', createdAt: at + 3, text: '', pluginId: 'hello', tool: 'count', status: 'error', failure: failure('invalid_arguments', 'to: must be a number') },
@@ -32,6 +42,11 @@ describe('conversation export', () => {
     // The output holds a ``` line: the fence around it is longer.
     expect(md).toContain('````\na.txt\n```\nb.txt\n````');
     expect(md).toContain('```json\n{\n  "command": "ls"\n}\n```');
+  });
+
+  it('names the files attached to a message, with their kind and size', () => {
+    expect(md).toContain('what is this?\n\n_Attached: notes.md (text, 2 KiB), photo.png (image, 3 MiB)_');
+    expect(JSON.parse(conversationJson(conv, at)).conversation.messages[1].attachments).toHaveLength(2);
   });
 
   it('marks a stopped call as stopped, not failed, and quotes a failure', () => {

@@ -22,7 +22,7 @@ import { Questions } from './loop/questions';
 import { ToolChooser } from './loop/selection';
 import { ModelTurn } from './loop/model-turn';
 import type { ModelStore } from './models/model-store';
-import { baseUrlOf, languageModel } from './models/providers';
+import { baseUrlOf, languageModel, takesImages } from './models/providers';
 import { systemPrompt } from './system-prompt';
 import type { ConversationStore } from './store';
 import { ToolIndex } from './tool-search';
@@ -69,6 +69,15 @@ export class Assistant extends Disposable {
     return agentPluginOf(this.d.registry, conversationModel) !== undefined || this.d.models.resolve(conversationModel) !== undefined;
   }
 
+  /** The model that would answer this conversation, and whether it takes images; null: none. */
+  answerer(conversationModel: string | null): { name: string; images: boolean } | null {
+    const agent = agentPluginOf(this.d.registry, conversationModel);
+    // An agent plugin is sent the conversation as text (agent-run.ts): it cannot see an image.
+    if (agent) return { name: this.d.registry.record(agent)?.spec?.name ?? agent, images: false };
+    const config = this.d.models.resolve(conversationModel);
+    return config ? { name: config.name, images: takesImages(config.provider) } : null;
+  }
+
   isBusy(conversationId: string): boolean {
     return this.running.has(conversationId) || this.plans.isBusy(conversationId);
   }
@@ -96,6 +105,8 @@ export class Assistant extends Disposable {
       chooser: this.chooser,
       questions: this.questions,
       storedMessages: () => store.get(conversationId)?.messages ?? [],
+      file: (id) => store.attachment(id),
+      images: this.answerer(c.model)?.images ?? false,
       pluginName: (id) => registry.record(id)?.spec?.name ?? id,
     });
     this.d.turnRunning(conversationId, turnId, true);

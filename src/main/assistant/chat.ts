@@ -22,7 +22,8 @@ import { PluginTurns } from './plugin-turns';
 import { RunningTurns } from './running-turns';
 import { parseSlash } from './slash';
 import { distinctTitle, NEW_TITLE, titleOf, type TitleCall } from './titles';
-import type { ConversationStore, SaveState } from './store';
+import type { ConversationStore, SaveState, StoredFile } from './store';
+import { attachmentRefusal, infoOf } from './attachments';
 import { exposedDeclarations, exposedUserCommands } from './tools';
 
 export type ChatEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
@@ -116,11 +117,14 @@ export class ChatService extends Disposable {
     return { ok: true, detail: model ? `this conversation uses ${model}` : 'this conversation uses the default model' };
   }
 
-  /** Text as the person typed it. */
-  async send(conversationId: string, text: string, opts: StartOptions = {}): Promise<Outcome<{ turnId: string | null }>> {
+  /** Text as the person typed it, and the files attached to it (checked: attachments.ts). */
+  async send(conversationId: string, text: string, opts: StartOptions = {}, files: readonly StoredFile[] = []): Promise<Outcome<{ turnId: string | null }>> {
     const c = this.store.summary(conversationId);
     if (!c) return failure('not_found', `no conversation ${conversationId}`);
     const inPassthrough = this.passthroughOf(conversationId);
+    const model = this.store.get(conversationId)?.model ?? null;
+    const refused = attachmentRefusal(files, { command: text.trim().startsWith('/'), passthrough: inPassthrough?.pluginName ?? null, model: this.assistant.answerer(model) });
+    if (refused) return failure('invalid_input', refused);
     if (inPassthrough) return this.input(conversationId, inPassthrough.pluginId, text);
     if (/^\/plan(\s|$)/.test(text.trim())) return this.assistant.plan(conversationId, text.trim());
     if (text.trim().startsWith('/')) {
@@ -130,10 +134,10 @@ export class ChatService extends Disposable {
       if (!target.ok) return target;
       return this.startTurn(conversationId, text.trim(), target.plugin, parsed.call.tool, parsed.call.args);
     }
-    const model = this.store.get(conversationId)?.model ?? null;
-    if (!this.assistant.canAnswer(model)) return this.offerModel(conversationId, text);
     if (this.assistant.isBusy(conversationId)) return failure('invalid_state', 'the model is still answering in this conversation: wait for it, or Stop it');
-    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text });
+    const said: ChatMessage = { id: randomUUID(), role: 'user', createdAt: Date.now(), text, ...(files.length > 0 ? { attachments: infoOf(files) } : {}) };
+    this.addMessage(conversationId, said, undefined, files);
+    if (!this.assistant.canAnswer(model)) return this.offerModel(conversationId, text);
     const r = await this.assistant.start(conversationId, opts);
     return r.ok ? { ok: true, turnId: r.turnId } : r;
   }
@@ -166,15 +170,9 @@ export class ChatService extends Disposable {
 
   /** Without a model, a plain message gets a note that offers to connect one, and matching tools. */
   private offerModel(conversationId: string, text: string): Outcome<{ turnId: null }> {
-    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text });
     const suggestions = this.assistant.suggest(text, 4).map((d) => ({ plugin: d.plugin, tool: d.tool }));
-    this.addMessage(conversationId, {
-      id: randomUUID(),
-      role: 'system',
-      createdAt: Date.now(),
-      text: 'No model is connected yet, so plain messages are not answered. Connect one (Ollama, LM Studio, an API key), or run a tool yourself: type **/** to pick one.',
-      card: { type: 'connect-model', suggestions },
-    });
+    const note = 'No model is connected yet, so plain messages are not answered. Connect one (Ollama, LM Studio, an API key), or run a tool yourself: type **/** to pick one.';
+    this.addMessage(conversationId, { id: randomUUID(), role: 'system', createdAt: Date.now(), text: note, card: { type: 'connect-model', suggestions } });
     return { ok: true, turnId: null };
   }
 
@@ -259,11 +257,12 @@ export class ChatService extends Disposable {
   }
 
   /** `call`: the tool call the message asked for, which names the conversation better than its text. */
-  private addMessage(conversationId: string, message: ChatMessage, call?: Omit<TitleCall, 'pluginName'> & { plugin: string }): void {
-    this.store.putMessage(conversationId, message);
+  private addMessage(conversationId: string, message: ChatMessage, call?: Omit<TitleCall, 'pluginName'> & { plugin: string }, files?: readonly StoredFile[]): void {
+    this.store.putMessage(conversationId, message, files);
     if (message.role === 'user' && !message.passthrough && this.store.summary(conversationId)?.title === NEW_TITLE) {
       const others = this.store.list().flatMap((x) => (x.id === conversationId ? [] : [x.title]));
-      this.store.rename(conversationId, distinctTitle(titleOf(message.text, call && { ...call, pluginName: this.pluginName(call.plugin) }), others));
+      const said = message.text.trim() || (message.attachments ?? []).map((f) => f.name).join(', ');
+      this.store.rename(conversationId, distinctTitle(titleOf(said, call && { ...call, pluginName: this.pluginName(call.plugin) }), others));
     }
     this.emit('chat.turn', { type: 'end', conversationId, turnId: message.id, message });
     this.announce(conversationId);

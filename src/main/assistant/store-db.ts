@@ -21,6 +21,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { ChatMessage } from '../../shared/contract';
 import { failure } from '../../shared/failures';
+import { fileStatements, FROM_V2, type StoredFile } from './store-attachments';
 import { StoreOpenError } from './store-owner';
 import { connect } from './store-native';
 
@@ -40,7 +41,7 @@ END;`;
 }
 
 /** The schema this code reads and writes (PRAGMA user_version). 0 is the sql.js era's file. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /**
  * Version 1. Both tables have an explicit integer key: the full-text indexes refer to rows by it,
@@ -154,6 +155,7 @@ function migrate(db: Database.Database, file: string): void {
   db.transaction(() => {
     if (version < 1) db.exec(FROM_V0);
     if (version < 2) db.exec(FROM_V1);
+    if (version < 3) db.exec(FROM_V2); // attached files: store-attachments.ts
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
   })();
   if (!fromOldFile) return;
@@ -247,6 +249,7 @@ export function statements(db: Database.Database) {
   const touch = db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?');
   const deleteMessages = db.prepare('DELETE FROM messages WHERE conversation_id = ?');
   const deleteConversation = db.prepare('DELETE FROM conversations WHERE id = ?');
+  const files = fileStatements(db);
   return {
     list: db.prepare<[], ConversationRow & { n: number }>(
       `SELECT c.id, c.title, c.updated_at, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS n
@@ -267,14 +270,17 @@ export function statements(db: Database.Database) {
     ),
     create: db.prepare('INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)'),
     rename: db.prepare('UPDATE conversations SET title = ?, updated_at = ? WHERE id = ?'),
+    file: files.get,
     delete: db.transaction((id: string) => {
+      files.dropConversation(id);
       deleteMessages.run(id);
       deleteConversation.run(id);
     }),
-    put: db.transaction((cid: string, message: ChatMessage, at: number) => {
+    put: db.transaction((cid: string, message: ChatMessage, at: number, added?: readonly StoredFile[]) => {
       if (!exists.get(cid)) return;
       const { text, ...rest } = message;
       upsert.run({ id: message.id, cid, body: JSON.stringify(rest), text });
+      if (added) files.add(cid, message.id, added);
       touch.run(at, cid);
     }),
   };

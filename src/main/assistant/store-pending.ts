@@ -5,6 +5,7 @@
  * refused outright, so a disk that stays full cannot fill memory as well.
  */
 import type { ChatMessage, Conversation } from '../../shared/contract';
+import type { StoredFile } from './store-attachments';
 
 /** A conversation as stored: with the tools the person allowed for it (`plugin:tool`). */
 export type StoredConversation = Omit<Conversation, 'passthrough' | 'runningTurns' | 'tokens'> & { allowed: string[] };
@@ -13,12 +14,18 @@ export type WriteOp =
   | { kind: 'create'; id: string; title: string; at: number }
   | { kind: 'rename'; id: string; title: string; at: number }
   | { kind: 'delete'; id: string }
-  | { kind: 'put'; conversationId: string; message: ChatMessage; at: number }
+  | { kind: 'put'; conversationId: string; message: ChatMessage; at: number; files?: readonly StoredFile[] }
   | { kind: 'model'; id: string; model: string | null }
   | { kind: 'allowed'; id: string; allowed: string[] };
 
 /** Bytes of unsaved changes kept at most (about 32 messages at the 2 MiB cap). */
 export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
+
+/** Errors of the disk or the file, after which a retry may succeed; anything else is a bug. */
+export function isIoError(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/.test(code);
+}
 
 /** Retries after a failed write: 0.5 s, doubling, at most every 30 s, for as long as writes wait. */
 export function retryDelay(attempt: number): number {
@@ -26,7 +33,8 @@ export function retryDelay(attempt: number): number {
 }
 
 function sizeOf(op: WriteOp): number {
-  return op.kind === 'put' ? JSON.stringify(op.message).length + 64 : 64 + op.id.length * 2;
+  if (op.kind !== 'put') return 64 + op.id.length * 2;
+  return JSON.stringify(op.message).length + 64 + (op.files ?? []).reduce((n, f) => n + f.bytes.length, 0);
 }
 
 function conversationOf(op: WriteOp): string {
@@ -61,6 +69,12 @@ export class PendingWrites {
   shift(): void {
     const op = this.ops.shift();
     if (op) this.bytes -= sizeOf(op);
+  }
+
+  /** An attached file a waiting write holds. */
+  file(id: string): StoredFile | null {
+    for (const op of this.ops) if (op.kind === 'put') for (const f of op.files ?? []) if (f.id === id) return f;
+    return null;
   }
 
   /** Ids of the conversations a waiting write changes. */

@@ -9,15 +9,9 @@ import type { SaveState } from '../../shared/contract';
 import { failure, type Failure, type Outcome } from '../../shared/failures';
 import { Emitter } from '../../shared/lifecycle';
 import type { statements } from './store-db';
-import { PendingWrites, retryDelay, type WriteOp } from './store-pending';
+import { isIoError, PendingWrites, retryDelay, type WriteOp } from './store-pending';
 
 const OK: Outcome = { ok: true };
-
-/** Errors of the disk or the file, after which a retry may succeed; anything else is a bug. */
-function isIoError(e: unknown): boolean {
-  const code = (e as { code?: unknown }).code;
-  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/.test(code);
-}
 
 export class StoreWriter {
   /** Changes not in the file yet: refused by the disk, or waiting for their moment. Reads apply them on top. */
@@ -171,7 +165,7 @@ export class StoreWriter {
         this.scrubWanted = true;
         return;
       case 'put':
-        this.sql.put(op.conversationId, op.message, op.at);
+        this.sql.put(op.conversationId, op.message, op.at, op.files);
         return;
       case 'model':
         this.sql.setModel.run(op.model, op.id);

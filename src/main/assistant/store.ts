@@ -19,6 +19,7 @@ import type { ChatMessage, ConversationSummary, SaveState } from '../../shared/c
 import type { Outcome } from '../../shared/failures';
 import type { IDisposable } from '../../shared/lifecycle';
 import { Checkpointer } from './store-checkpointer';
+import type { StoredFile } from './store-attachments';
 import { allowedOf, openDatabase, statements } from './store-db';
 import { claim, release } from './store-owner';
 import type { StoredConversation } from './store-pending';
@@ -27,6 +28,7 @@ import { StoreWriter } from './store-writer';
 
 export { StoreOpenError } from './store-owner';
 export type { SearchHit } from './store-search';
+export type { StoredFile } from './store-attachments';
 
 export interface StoreOptions {
   /** Where notices go (a damaged file moved aside, changes lost at close). Default: stderr. */
@@ -175,9 +177,14 @@ export class ConversationStore implements IDisposable {
    * plugins echo them back. A conversation deleted while a call was still finishing takes no new
    * rows. The caller bounds the text (2 MiB).
    */
-  putMessage(conversationId: string, message: ChatMessage): Outcome {
+  putMessage(conversationId: string, message: ChatMessage, files?: readonly StoredFile[]): Outcome {
     const stored = message.passthrough ? { ...message, text: '', result: undefined } : message;
-    return this.write({ kind: 'put', conversationId, message: stored, at: Date.now() });
+    return this.write({ kind: 'put', conversationId, message: stored, at: Date.now(), ...(files?.length ? { files } : {}) });
+  }
+
+  /** An attached file with its bytes (store-attachments.ts), or null. */
+  attachment(id: string): StoredFile | null {
+    return this.pending.file(id) ?? this.sql.file(id);
   }
 
   /**

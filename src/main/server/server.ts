@@ -77,7 +77,7 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
         access,
         uploadsDir,
         maxBytes: opts.maxUploadBytes ?? DEFAULT_MAX_UPLOAD_BYTES,
-        register: (file) => opts.backend.registerUpload(file),
+        register: (file, purpose) => opts.backend.registerUpload(file, purpose),
         quota,
         log,
       });

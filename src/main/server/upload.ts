@@ -21,7 +21,7 @@ export interface UploadOptions {
   uploadsDir: string;
   maxBytes: number;
   /** Hands a complete upload to the backend; returns the id the page uses for it. */
-  register(file: string): string;
+  register(file: string, purpose: 'install' | 'attachment'): string;
   /** What all waiting uploads may take together, and how long each may wait (upload-quota.ts). */
   quota: UploadQuota;
   log: Log;
@@ -53,7 +53,10 @@ export function receiveUpload(req: IncomingMessage, res: ServerResponse, opts: U
   if (!opts.access.tokenOk(req.headers['x-plugboard-token'])) return send(res, 401, { error: 'missing or wrong token' });
   const name = fileName(req.headers['x-file-name']);
   if (name === null) return send(res, 400, { error: 'the x-file-name header is not valid percent-encoded UTF-8' });
-  if (!PACKAGE.test(name)) return send(res, 400, { error: `"${name || '(no name)'}" is not a .zip, .mcpb or .dxt file, nor an MCP config (.json)` });
+  // A file attached to a message (`x-upload-purpose: attachment`) may be any file: chat.send checks its bytes.
+  const purpose = req.headers['x-upload-purpose'] === 'attachment' ? 'attachment' : 'install';
+  if (purpose === 'install' && !PACKAGE.test(name)) return send(res, 400, { error: `"${name || '(no name)'}" is not a .zip, .mcpb or .dxt file, nor an MCP config (.json)` });
+  if (!name) return send(res, 400, { error: 'the x-file-name header is empty' });
 
   opts.quota.sweep();
   const room = opts.quota.room();
@@ -101,7 +104,7 @@ export function receiveUpload(req: IncomingMessage, res: ServerResponse, opts: U
     // Complete (counted on disk from now on) or removed: either way no longer arriving.
     opts.quota.done(dir);
     try {
-      if (!err) return send(res, 200, { uploadId: opts.register(file) });
+      if (!err) return send(res, 200, { uploadId: opts.register(file, purpose) });
       discard();
       // Whatever is still coming is read and dropped while the answer goes out; the server closes
       // the connection after it (every answer from here on says `connection: close`).

@@ -14,7 +14,11 @@ import { agentModels } from '../assistant/agent/agents';
 import { discoverLocal } from '../assistant/models/catalog';
 import { ModelStore } from '../assistant/models/model-store';
 import { AuditLog, type PluginRegistry } from '../host';
+import { failure } from '../../shared/failures';
+import { takeAttachments } from '../assistant/attachments';
+import { AttachmentUploads } from './attachment-uploads';
 import { testModel } from './model-checks';
+import { sandboxStatus } from './sandbox-status';
 import { Installs } from './installs';
 import { LogBook } from './logbook';
 import { PluginViews } from './plugin-views';
@@ -30,12 +34,15 @@ export interface BackendOptions {
   transport: AppInfo['transport'];
   /** Where uploaded files (web UI drag-and-drop) are kept until installed. */
   uploadsDir?: string;
+  /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
+  openFolder?(dir: string): Promise<string>;
 }
 
 export class Backend extends Disposable {
   private readonly logs = new LogBook();
   private readonly views: PluginViews;
   private readonly installs: Installs;
+  private readonly attachments: AttachmentUploads;
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
   private readonly handlers: Handlers;
@@ -52,6 +59,7 @@ export class Backend extends Disposable {
     const { registry } = opts;
     this.views = new PluginViews(registry);
     this.installs = this._register(new Installs(registry, opts.uploadsDir));
+    this.attachments = new AttachmentUploads(opts.uploadsDir);
     const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
     this._register(registry.onDidChangeHealth((h) => fire({ name: 'health', payload: h })));
     this._register(
@@ -95,9 +103,9 @@ export class Backend extends Disposable {
     this.store.flush();
   }
 
-  /** Remembers a file the web UI uploaded; `install.preview` refers to it by id. */
-  registerUpload(file: string): string {
-    return this.installs.registerUpload(file);
+  /** Remembers a file the web UI uploaded: a package `install.preview` refers to by id, or a message's attachment. */
+  registerUpload(file: string, purpose: 'install' | 'attachment' = 'install'): string {
+    return purpose === 'attachment' ? this.attachments.register(file) : this.installs.registerUpload(file);
   }
 
   private createHandlers(): Handlers {
@@ -111,6 +119,14 @@ export class Backend extends Disposable {
         dataDir: registry.paths.root,
         secretStore: registry.secrets.description,
       }),
+      'app.sandbox': () => sandboxStatus(process.platform, registry.sandboxSupport),
+      'app.openDataFolder': async () => {
+        if (!this.opts.openFolder) return failure('invalid_state', 'only the desktop app can open a folder; copy the path instead');
+        const why = await this.opts.openFolder(registry.paths.root);
+        return why ? failure('io_error', `could not open ${registry.paths.root}: ${why}`) : { ok: true, detail: 'opened' };
+      },
+      'approvals.default': () => ({ policy: registry.approvalDefault() }),
+      'approvals.setDefault': ({ policy }) => registry.setApprovalDefault(policy),
       'plugins.list': () => views.list(),
       'plugins.detail': ({ id }) => views.detail(id),
       'plugins.start': ({ id }) => registry.start(id),
@@ -140,7 +156,15 @@ export class Backend extends Disposable {
       'chat.rename': ({ id, title }) => chat.rename(id, title),
       'chat.delete': ({ id }) => chat.delete(id),
       'chat.search': ({ query, limit }) => this.store.search(query, limit),
-      'chat.send': ({ conversationId, text }) => chat.send(conversationId, text),
+      'chat.send': ({ conversationId, text, attachments }) => {
+        const taken = takeAttachments(attachments ?? [], this.attachments.take);
+        return taken.ok ? chat.send(conversationId, text, {}, taken.files) : taken;
+      },
+      'chat.attachment': ({ id }) => {
+        const f = this.store.attachment(id);
+        if (!f) return failure('not_found', `no attached file ${id} (its conversation may have been deleted)`);
+        return { ok: true, name: f.name, kind: f.kind, mime: f.mime, data: Buffer.from(f.bytes).toString('base64') };
+      },
       'chat.setModel': ({ conversationId, model }) => chat.setModel(conversationId, model),
       'chat.approve': ({ callId, decision, args }) => chat.approve(callId, decision, args),
       'chat.retry': ({ conversationId }) => chat.retry(conversationId),

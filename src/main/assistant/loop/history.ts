@@ -4,11 +4,13 @@
  * its tool calls with their results (bounded: bound.ts), and the tools the person ran themselves,
  * as a note of what ran and what it returned. Never sent: passthrough text (people paste keys into
  * setup wizards), user commands a plugin does not share with models (and their results), system
- * notes, and messages that hold nothing.
+ * notes, and messages that hold nothing. Attached files go with the person's message they came with.
  */
-import type { ModelMessage, ToolResultPart } from 'ai';
+import type { ImagePart, ModelMessage, TextPart, ToolResultPart, UserContent } from 'ai';
+import { textBlock, textOf } from '../../../shared/attachments';
 import { resultText } from '../../../shared/chunks';
 import type { ChatMessage } from '../../../shared/contract';
+import type { StoredFile } from '../store-attachments';
 import { boundForModel } from './bound';
 
 type AssistantPart = { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
@@ -38,7 +40,34 @@ export function cutForModel(m: ChatMessage): number {
   return boundForModel(m.text || (m.result === undefined ? '' : resultText(m.result))).cut;
 }
 
-export function modelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+export interface Files {
+  /** An attached file with its bytes; null when the store has lost it. */
+  file(id: string): StoredFile | null;
+  /** Whether the model takes images; where not, each is named in words instead. */
+  images: boolean;
+}
+
+const NO_FILES: Files = { file: () => null, images: false };
+
+/**
+ * The person's message with its files: each text file as a delimited block after the words,
+ * each image as an image part (or, for a model that takes none, a line saying one was there).
+ */
+function userContent(m: ChatMessage, files: Files): UserContent {
+  const said = m.enriched ?? m.text;
+  if (!m.attachments?.length) return said;
+  const parts: Array<TextPart | ImagePart> = said ? [{ type: 'text', text: said }] : [];
+  for (const a of m.attachments) {
+    const f = files.file(a.id);
+    if (!f) parts.push({ type: 'text', text: `(The user attached ${a.name}, which is no longer available.)` });
+    else if (f.kind === 'text') parts.push({ type: 'text', text: textBlock(f.name, textOf(f.bytes) ?? '') });
+    else if (files.images) parts.push({ type: 'image', image: f.bytes, mediaType: f.mime });
+    else parts.push({ type: 'text', text: `(The user attached the image ${f.name}; this model cannot see images, so it was not sent.)` });
+  }
+  return parts;
+}
+
+export function modelMessages(messages: readonly ChatMessage[], files: Files = NO_FILES): ModelMessage[] {
   const out: ModelMessage[] = [];
   let parts: AssistantPart[] = [];
   let results: ToolResultPart[] = [];
@@ -52,7 +81,7 @@ export function modelMessages(messages: readonly ChatMessage[]): ModelMessage[] 
     if (m.passthrough || m.unshared) continue;
     if (m.role === 'user') {
       flush();
-      out.push({ role: 'user', content: m.enriched ?? m.text });
+      out.push({ role: 'user', content: userContent(m, files) });
     } else if (m.role === 'assistant') {
       // A new answer after tool results is the model's next step: its own message.
       if (results.length > 0) flush();

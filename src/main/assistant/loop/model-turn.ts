@@ -13,6 +13,7 @@ import type { ChatMessage } from '../../../shared/contract';
 import { failure } from '../../../shared/failures';
 import type { CallHandle } from '../../host';
 import type { LiveMessage } from '../live-messages';
+import type { StoredFile } from '../store-attachments';
 import { isBuiltin, runBuiltin } from './builtins';
 import { runStep } from './model-step';
 import type { Questions } from './questions';
@@ -36,6 +37,9 @@ export interface TurnOptions extends Omit<CallContext, 'track' | 'stopped'> {
   unattended?: boolean;
   /** The conversation's messages as stored (the history is rebuilt from them at every step). */
   storedMessages(): readonly ChatMessage[];
+  /** An attached file's bytes, and whether this model takes images (history.ts). */
+  file?(id: string): StoredFile | null;
+  images?: boolean;
   pluginName(id: string): string;
   onUsage?(usage: TokenUsage): void;
 }

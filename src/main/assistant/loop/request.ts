@@ -10,6 +10,7 @@ import type { AssistantSettings, RequestInfo } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
 import type { PluginRegistry } from '../../host';
 import { builtinDeclarations, builtinTools } from './builtins';
+import type { StoredFile } from '../store-attachments';
 import { modelMessages } from './history';
 import { instructionsFor } from './instructions';
 import { offeredTools, sdkTools, type Offered } from './offered';
@@ -26,6 +27,10 @@ export interface RequestInput {
   /** Tools the model found with find_tools in this turn. */
   found: ReadonlySet<string>;
   pluginName(id: string): string;
+  /** An attached file's bytes; without it, attachments are named only. */
+  file?(id: string): StoredFile | null;
+  /** The model takes images (else each is named in words: history.ts). */
+  images?: boolean;
 }
 
 export interface StepRequest {
@@ -50,7 +55,7 @@ export function buildRequest(input: RequestInput): StepRequest {
   });
   const instructions = instructionsFor(input.registry, selection.offered, input.settings.instructionsTokens);
   const system = input.baseSystem + instructions.text;
-  const messages = modelMessages(input.stored);
+  const messages = modelMessages(input.stored, { file: input.file ?? (() => null), images: input.images ?? false });
   const builtins = builtinDeclarations(selection.chose);
   const toolTokens = [...selection.offered, ...builtins].reduce((n, t) => n + declarationTokens(t), 0);
   return {
@@ -64,7 +69,8 @@ export function buildRequest(input: RequestInput): StepRequest {
       toolsTotal: selection.total,
       instructionsFrom: instructions.from,
       instructionsLeftOut: instructions.leftOut,
-      estimatedTokens: estimateTokens(system.length + JSON.stringify(messages).length) + toolTokens,
+      // An image's bytes are not text the model reads: counted as a short placeholder here.
+      estimatedTokens: estimateTokens(system.length + JSON.stringify(messages, (_k, v: unknown) => (v instanceof Uint8Array ? '[image]' : v)).length) + toolTokens,
     },
   };
 }

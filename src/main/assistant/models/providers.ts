@@ -58,3 +58,13 @@ export function authHeaders(c: Pick<ModelConfig, 'provider'>, apiKey: string | u
   if (c.provider === 'anthropic') return { 'anthropic-version': '2023-06-01', ...(apiKey ? { 'x-api-key': apiKey } : {}) };
   return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
 }
+
+/**
+ * Whether a provider's models can be sent images. OpenAI's and Anthropic's current models take
+ * them. An OpenAI-compatible server may run a text-only model (llama3.2) or a vision one (llava,
+ * qwen2.5-vl): nothing in its API says which, so the image is sent and a text-only model's server
+ * answers with its own error, which the turn shows.
+ */
+export function takesImages(provider: ModelConfig['provider']): boolean {
+  return provider === 'openai' || provider === 'anthropic' || provider === 'openai-compatible';
+}

@@ -18,6 +18,7 @@ export type AuditAction =
   | 'revoke'
   | 'configure'
   | 'tool-policy'
+  | 'approval-default'
   | 'model-call';
 
 export interface AuditEntry {

@@ -7,7 +7,7 @@
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
-import type { ToolPolicy } from '../../../shared/assistant';
+import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
 import type { PluginSpec, ToolSpec } from '../../../shared/model';
 import type { PluginHost } from '../host';
 import type { AuditAction, AuditEntry, AuditExtra, AuditLog } from './audit';
@@ -52,14 +52,37 @@ export class Decisions {
   }
 
   /**
-   * What a model's call to a tool gets: the person's choice, else the default: allow for tools
-   * the plugin marks auto-approved and MCP tools annotated read-only, ask for everything else.
+   * What a model's call to a tool gets: the person's choice for the tool, else the default the
+   * person chose in Settings: `read-only` (unless changed) allows the tools the plugin marks
+   * auto-approved and MCP tools annotated read-only and asks for everything else; `ask` asks for
+   * every call; `allow` runs every call.
    */
   toolPolicy(id: string, tool: string): { policy: ToolPolicy; defaultPolicy: ToolPolicy } {
     const spec = this.deps.records.get(id)?.spec;
     const t = this.deps.tools(id).find((x) => x.name === tool);
-    const defaultPolicy: ToolPolicy = spec?.autoApprovedTools.includes(tool) || t?.annotations?.readOnlyHint === true ? 'allow' : 'ask';
+    const readOnly = spec?.autoApprovedTools.includes(tool) || t?.annotations?.readOnlyHint === true;
+    const chosen = this.approvalDefault();
+    const defaultPolicy: ToolPolicy = chosen === 'read-only' ? (readOnly ? 'allow' : 'ask') : chosen;
     return { policy: this.pluginState(id).policies?.[tool] ?? defaultPolicy, defaultPolicy };
+  }
+
+  approvalDefault(): ApprovalDefault {
+    return this.deps.state.read().approvalDefault ?? 'read-only';
+  }
+
+  /** The default for tools with no policy of their own. Audited (plugin `*`: it applies to all). */
+  async setApprovalDefault(policy: ApprovalDefault): Promise<Done> {
+    const detail = `default approval set to ${policy}`;
+    try {
+      const line = { action: 'approval-default' as const, plugin: '*', ok: true, detail };
+      await this.deps.state.update((s) => {
+        if (policy === 'read-only') delete s.approvalDefault;
+        else s.approvalDefault = policy;
+      }, () => this.deps.audit.appendUndoable(line));
+    } catch (e) {
+      return failure('io_error', `could not save "${detail}": ${(e as Error).message}. Nothing was changed; free some disk space and try again`);
+    }
+    return { ok: true, detail };
   }
 
   /** The person's choice of policy for a tool; null goes back to the default. Audited. */

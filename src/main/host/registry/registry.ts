@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { ToolPolicy } from '../../../shared/assistant';
+import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
 import type { HealthEvent, ToolSpec } from '../../../shared/model';
 import { PluginHost, refusedCall } from '../host';
 import type { PluginCatalog } from '../catalog';
@@ -283,6 +283,9 @@ export class PluginRegistry implements IDisposable {
   setToolPolicy(id: string, tool: string, policy: ToolPolicy | null): Promise<Done> {
     return this.decisions.setToolPolicy(id, tool, policy);
   }
+  /** What a model's call gets for tools with no per-tool policy (decisions.ts). */
+  readonly approvalDefault = (): ApprovalDefault => this.decisions.approvalDefault();
+  readonly setApprovalDefault = (policy: ApprovalDefault): Promise<Done> => this.decisions.setApprovalDefault(policy);
 
   async shutdown(): Promise<void> {
     await this.host.shutdown();

@@ -9,7 +9,7 @@
  * answers for all of them (another process's change is seen from the next turn on).
  */
 import { statSync } from 'node:fs';
-import { TOOL_POLICIES, type ToolPolicy } from '../../../shared/assistant';
+import { APPROVAL_DEFAULTS, TOOL_POLICIES, type ApprovalDefault, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../process/launch';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
 
@@ -32,6 +32,8 @@ export interface PluginState {
 export interface StateFile {
   version: 1;
   plugins: Record<string, PluginState>;
+  /** What a model's call gets for tools with no per-tool policy; absent: `read-only`. */
+  approvalDefault?: ApprovalDefault;
 }
 
 const EMPTY: StateFile = { version: 1, plugins: {} };
@@ -117,5 +119,6 @@ function normalize(raw: StateFile): StateFile {
     if (policies.length > 0) s.policies = Object.fromEntries(policies);
     plugins[id] = s;
   }
-  return { version: 1, plugins };
+  const d = raw?.approvalDefault;
+  return { version: 1, plugins, ...(d && APPROVAL_DEFAULTS.includes(d) ? { approvalDefault: d } : {}) };
 }

@@ -98,6 +98,13 @@ export function installsByPath(): boolean {
   return typeof window.plugboard?.pathForFile === 'function';
 }
 
+/** Uploads a file to attach to a message (the web UI, for files too large to send inline). */
+export function uploadAttachment(file: File): Promise<UploadResult> {
+  const token = get().token;
+  if (!token) return Promise.resolve({ ok: false, message: 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.' });
+  return uploadFile(file, token, 'attachment');
+}
+
 export function upload(file: File): Promise<UploadResult> {
   const token = get().token;
   if (!token) return Promise.resolve({ ok: false, message: 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.' });

@@ -2,6 +2,7 @@
  * A conversation as a file the person keeps: Markdown to read and share, JSON with everything the
  * app stored (to process with tools). Pure, so it is tested without a page.
  */
+import { describeBytes } from '../../../shared/attachments';
 import { resultText } from '../../../shared/chunks';
 import type { ChatMessage, Conversation } from '../../../shared/contract';
 
@@ -30,6 +31,8 @@ function messageMarkdown(m: ChatMessage, pluginName: (id: string) => string): st
   if (m.args && Object.keys(m.args).length > 0) parts.push(fence(JSON.stringify(m.args, null, 2), 'json'));
   if (m.passthrough && !m.text) parts.push('_(passthrough exchange: its text is not stored)_');
   else if (m.text) parts.push(m.role === 'plugin' ? fence(m.text) : m.text);
+  // The files themselves stay in the app: the export names them (the JSON has their ids and types).
+  if (m.attachments?.length) parts.push(`_Attached: ${m.attachments.map((a) => `${a.name} (${a.kind === 'image' ? 'image' : 'text'}, ${describeBytes(a.size)})`).join(', ')}_`);
   if (m.result !== undefined && m.result !== null) parts.push(fence(resultText(m.result), typeof m.result === 'string' ? '' : 'json'));
   if (m.failure && m.status !== 'cancelled') parts.push(`> **${m.failure.code}**: ${m.failure.message.replace(/\n/g, '\n> ')}`);
   return parts.join('\n\n');

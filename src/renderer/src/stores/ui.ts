@@ -27,7 +27,7 @@ interface UiState extends Persisted {
   focusPanelTick: number;
 }
 
-export type SettingsSection = 'models' | 'assistant' | 'appearance';
+export type SettingsSection = 'models' | 'assistant' | 'approvals' | 'appearance' | 'shortcuts' | 'data' | 'sandbox';
 
 export interface SettingsView {
   section: SettingsSection;

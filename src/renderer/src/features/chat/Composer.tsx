@@ -4,11 +4,12 @@
  * and Tab completes its name; text with arguments (`/plugin:tool key=value`) is sent as typed
  * for the server to parse. Everything typed goes through one `sendText`: the server decides
  * whether it is a tool call, passthrough input or a message for the conversation's model, which
- * the picker at the bottom left shows and switches.
+ * the picker at the bottom left shows and switches. Files dropped on it or picked with the
+ * paperclip go with the next message (composer-files.ts).
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import type { PaletteEntry } from '../../../../shared/contract';
-import { Button } from '../../components/Button';
+import { Button, IconButton } from '../../components/Button';
 import { Kbd } from '../../components/Kbd';
 import { cancelRunning, invokeTool, sendText } from '../../stores/chat/actions';
 import { hasRunningTurn } from '../../stores/chat/running';
@@ -18,6 +19,8 @@ import { useComposerFill } from '../../stores/composer-fill';
 import { fillFromPrompt } from '../../stores/palette-prompts';
 import { useUi } from '../../stores/ui';
 import { PassthroughBanner } from '../passthrough/PassthroughBanner';
+import { DraftChips } from './AttachmentChips';
+import { useComposerFiles } from './composer-files';
 import { ConversationTokens } from './ConversationTokens';
 import { ModelPicker } from './ModelPicker';
 import { optionId, Palette, PALETTE_ID } from './Palette';
@@ -42,6 +45,8 @@ export function Composer(): JSX.Element {
   const [dismissed, setDismissed] = useState(false);
   const [form, setForm] = useState<PaletteEntry | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const files = useComposerFiles();
 
   const query = paletteQuery(text);
   // In passthrough everything typed, `/` too, goes to the plugin (the banner says so): no palette.
@@ -84,9 +89,10 @@ export function Composer(): JSX.Element {
 
   const submit = (): void => {
     const t = text.trim();
-    if (!t) return;
+    if (!t && files.drafts.length === 0) return;
+    const attached = files.take();
     reset();
-    void sendText(t);
+    void sendText(t, attached);
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>): void => {
@@ -129,7 +135,13 @@ export function Composer(): JSX.Element {
     <div className="shrink-0 px-6 pt-1 pb-4">
       <div className="mx-auto w-full max-w-[772px]">
         {passthrough && <PassthroughBanner passthrough={passthrough} />}
-        <div className="relative rounded-xl border border-line-strong bg-bg shadow-[0_1px_2px_rgb(0_0_0/0.04)] transition-colors focus-within:border-accent focus-within:ring-3 focus-within:ring-accent/15">
+        <div
+          {...files.dropProps}
+          data-dragging={files.dragging || undefined}
+          className={`relative rounded-xl border bg-bg shadow-[0_1px_2px_rgb(0_0_0/0.04)] transition-colors focus-within:border-accent focus-within:ring-3 focus-within:ring-accent/15 ${
+            files.dragging ? 'border-dashed border-accent ring-3 ring-accent/15' : 'border-line-strong'
+          }`}
+        >
           {open && (
             <Palette
               results={results}
@@ -141,6 +153,15 @@ export function Composer(): JSX.Element {
               onHover={setActive}
             />
           )}
+          <DraftChips drafts={files.drafts} onRemove={files.remove} />
+          {files.refused.length > 0 && (
+            <ul role="alert" className="space-y-0.5 px-3 pt-1.5 text-xs text-bad">
+              {files.refused.map((r) => (
+                <li key={r}>{r}</li>
+              ))}
+            </ul>
+          )}
+          {files.dragging && <p className="px-3 pt-2 text-xs font-medium text-accent">Drop to attach to your message</p>}
           <textarea
             ref={area}
             aria-label="Message"
@@ -160,6 +181,19 @@ export function Composer(): JSX.Element {
           />
           {/* A container: the hints give way to the picker and the buttons as the column narrows. */}
           <div className="@container flex items-center gap-2 px-2 pb-2">
+            <IconButton icon="paperclip" label="Attach files" size="sm" onClick={() => picker.current?.click()} />
+            <input
+              ref={picker}
+              type="file"
+              multiple
+              hidden
+              aria-label="Files to attach"
+              data-testid="attach-input"
+              onChange={(e) => {
+                void files.add(Array.from(e.target.files ?? []));
+                e.target.value = '';
+              }}
+            />
             <ModelPicker />
             <p className="flex min-w-0 flex-1 items-center gap-1 pl-1 text-[11px] whitespace-nowrap text-fg-subtle @max-lg:invisible">
               <Kbd>/</Kbd> tools
@@ -177,7 +211,7 @@ export function Composer(): JSX.Element {
                 Stop
               </Button>
             )}
-            <Button size="sm" variant="primary" icon="arrowUp" aria-label="Send" disabled={text.trim() === ''} onClick={submit}>
+            <Button size="sm" variant="primary" icon="arrowUp" aria-label="Send" disabled={text.trim() === '' && files.drafts.length === 0} onClick={submit}>
               Send
             </Button>
           </div>

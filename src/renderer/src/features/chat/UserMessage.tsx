@@ -8,21 +8,26 @@ import type { ChatMessage } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
 import { retrySend } from '../../stores/chat/actions';
 import { useChat } from '../../stores/chat/state';
+import { SentAttachments } from './AttachmentChips';
 import { EnrichmentNote } from './EnrichmentNote';
 import { Timestamp } from './Timestamp';
 
 export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }): JSX.Element {
   const local = useChat((s) => s.local[m.id]);
   const empty = m.text === '';
+  const files = m.attachments ?? [];
   return (
     <article className="flex flex-col items-end" aria-label="You" data-message-id={m.id} data-role="user">
-      <div
-        className={`max-w-[85%] rounded-xl rounded-br-sm border border-line bg-muted px-3 py-1.5 text-[13.5px] leading-relaxed break-words whitespace-pre-wrap ${
-          local?.state === 'sending' ? 'opacity-70' : ''
-        } ${local?.state === 'failed' ? 'border-bad/40' : ''}`}
-      >
-        {empty ? <span className="text-fg-subtle italic">{m.passthrough ? '(passthrough input — not saved)' : '(empty)'}</span> : m.text}
-      </div>
+      {files.length > 0 && <SentAttachments files={files} />}
+      {(!empty || files.length === 0) && (
+        <div
+          className={`max-w-[85%] rounded-xl rounded-br-sm border border-line bg-muted px-3 py-1.5 text-[13.5px] leading-relaxed break-words whitespace-pre-wrap ${
+            local?.state === 'sending' ? 'opacity-70' : ''
+          } ${local?.state === 'failed' ? 'border-bad/40' : ''}`}
+        >
+          {empty ? <span className="text-fg-subtle italic">{m.passthrough ? '(passthrough input — not saved)' : '(empty)'}</span> : m.text}
+        </div>
+      )}
       <div className="mt-0.5 flex items-center gap-2 px-1 text-[11px] text-fg-subtle">
         {m.passthrough && <span>passthrough</span>}
         {m.unshared && <span title="Its plugin keeps this command and its result from models">not shared with models</span>}

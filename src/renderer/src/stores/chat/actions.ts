@@ -5,6 +5,7 @@
  */
 import type { ChatMessage, Conversation, PaletteEntry } from '../../../../shared/contract';
 import { getApi } from '../../api';
+import { filesBack, filesResent, inputsOf, type AttachmentDraft } from './attachments';
 import { runOp } from '../ops';
 import { usePalette } from '../palette';
 import { takeTypedPrompt } from '../palette-prompts';
@@ -127,7 +128,10 @@ async function ensureConversation(): Promise<string | null> {
   return useChat.getState().activeId ?? (await createConversation());
 }
 
-export async function sendText(text: string): Promise<boolean> {
+/** Files of messages not yet accepted, by local id: Retry sends them again. */
+const unsentFiles = new Map<string, readonly AttachmentDraft[]>();
+
+export async function sendText(text: string, files: readonly AttachmentDraft[] = []): Promise<boolean> {
   const conversationId = await ensureConversation();
   if (!conversationId) return false;
   const passthrough = convOf(useChat.getState(), conversationId).passthrough !== null;
@@ -135,7 +139,8 @@ export async function sendText(text: string): Promise<boolean> {
   // (in passthrough everything typed is the plugin's).
   if (!passthrough && takeTypedPrompt(text, usePalette.getState().entries)) return true;
   const id = `local-${Date.now()}-${localSeq++}`;
-  const message: ChatMessage = { id, role: 'user', createdAt: Date.now(), text, ...(passthrough ? { passthrough: true } : {}) };
+  const attachments = files.map((f) => ({ id: `${id}-${f.key}`, name: f.name, kind: f.kind, mime: f.mime, size: f.size }));
+  const message: ChatMessage = { id, role: 'user', createdAt: Date.now(), text, ...(passthrough ? { passthrough: true } : {}), ...(files.length > 0 ? { attachments } : {}) };
   useChat.setState((s) => ({
     messages: { ...s.messages, [id]: message },
     local: { ...s.local, [id]: { conversationId, state: 'sending' } },
@@ -143,11 +148,17 @@ export async function sendText(text: string): Promise<boolean> {
   patchConv(conversationId, (c) => ({ ids: [...c.ids, id] }));
   let error: string | null = null;
   try {
+    const taken = await inputsOf(files);
+    if (!taken.ok) error = taken.message;
     // A turn it starts is already known: the server sends the turn's `start` before this answer.
-    const r = await getApi().invoke('chat.send', { conversationId, text });
-    if (!r.ok) error = r.message;
+    const r = taken.ok ? await getApi().invoke('chat.send', { conversationId, text, ...(files.length > 0 ? { attachments: taken.inputs } : {}) }) : null;
+    if (r && !r.ok) error = r.message;
   } catch (e) {
     error = errorText(e);
+  }
+  if (error !== null && files.length > 0) {
+    unsentFiles.set(id, files);
+    filesBack(files);
   }
   // The server sends its copy of the message (and any answer) as events; `chat.updated` fetches
   // the conversation if its count says something was missed (see turns.ts).
@@ -197,5 +208,8 @@ export async function retrySend(localId: string): Promise<void> {
   useChat.setState({ messages, local });
   patchConv(l.conversationId, (c) => ({ ids: c.ids.filter((i) => i !== localId) }));
   if (s.activeId !== l.conversationId) selectConversation(l.conversationId);
-  await sendText(m.text);
+  const files = unsentFiles.get(localId) ?? [];
+  unsentFiles.delete(localId);
+  filesResent(files);
+  await sendText(m.text, files);
 }

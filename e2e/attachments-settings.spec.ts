@@ -1,0 +1,210 @@
+/**
+ * A daily driver (issue 12), items 9 and 10, end to end against a real `plugboard serve` in
+ * Chromium with the scripted model server (no language model can run here): files attached in
+ * the composer (picked, dropped, refused past a cap, uploaded first when large) reach the model as
+ * a text block and an image part and are still there after a reload; and Settings as the one
+ * place for approvals, shortcuts, the data folder and the sandbox, navigable by keyboard, usable
+ * at 1280×800 and narrow. Screenshots in both themes (PLUGBOARD_SHOTS_DIR, else e2e/screenshots/).
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { spawnModelServer, type ModelServerProcess } from '../test/model-server/process';
+import { text } from '../test/model-server/steps';
+import * as a from './assistant-scenarios';
+import { composer, newConversation, openApp } from './scenarios';
+import { gradientPng } from './support/png';
+import { cli, startServe, type Served } from './support/serve';
+import { shootBothThemes } from './support/shots';
+
+const PNG = gradientPng(240, 150);
+const NOTES = '# Groceries\n- oat milk\n- lemons\n';
+
+let served: Served;
+let model: ModelServerProcess;
+let page: Page;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  model = await spawnModelServer();
+  served = await startServe({
+    prepare: (dataDir) => cli(['models', 'add', 'Scripted', '--provider', 'openai-compatible', '--base-url', model.baseURL, '--model', 'scripted-model', '--default'], dataDir),
+  });
+  const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+  page = await context.newPage();
+  await page.goto(served.url);
+  await openApp(page);
+});
+
+test.afterAll(async () => {
+  await page?.context().close();
+  await Promise.all([served?.stop(), model?.stop()]);
+});
+
+const picker = (): Locator => page.getByTestId('attach-input');
+const chips = (): Locator => page.getByRole('list', { name: 'Files to send' });
+const lastUser = (): Locator => page.locator('article[data-role="user"]').last();
+
+test('a text file and an image, picked, go to the model and stay with the message after a reload', async () => {
+  await newConversation(page);
+  await expect(page.getByRole('button', { name: 'Attach files' })).toBeVisible();
+  await picker().setInputFiles([
+    { name: 'notes.md', mimeType: 'text/markdown', buffer: Buffer.from(NOTES) },
+    { name: 'gradient.png', mimeType: 'image/png', buffer: PNG },
+  ]);
+  await expect(chips()).toContainText('notes.md');
+  await expect(chips()).toContainText('gradient.png');
+  await composer(page).fill('What do these say?');
+  await shootBothThemes(page, 'composer-attachments', async () => {
+    await expect(chips().getByRole('button', { name: 'Remove notes.md' })).toBeVisible();
+  });
+  await a.script(model, text('A grocery list and a gradient.'));
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(a.lastAnswer(page)).toContainText('A grocery list and a gradient.');
+  await expect(chips()).toHaveCount(0);
+
+  const calls = await model.modelCalls();
+  const body = calls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
+  expect(body.messages.find((m) => m.role === 'user')?.content).toEqual([
+    { type: 'text', text: 'What do these say?' },
+    { type: 'text', text: `<attached-file name="notes.md">\n${NOTES}\n</attached-file>` },
+    { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` } },
+  ]);
+
+  const check = async (): Promise<void> => {
+    await expect(lastUser().getByRole('img', { name: 'gradient.png' })).toBeVisible();
+    await expect(lastUser()).toContainText('notes.md');
+    await expect(lastUser()).toContainText('What do these say?');
+  };
+  await check();
+  await shootBothThemes(page, 'message-attachments', check);
+  await page.reload();
+  await openApp(page);
+  await check();
+});
+
+test('a drop on the composer attaches (not installs); a chip is removed; past a cap the file is named with the cap', async () => {
+  await newConversation(page);
+  const box = composer(page).locator('xpath=..');
+  const dt = await page.evaluateHandle(() => {
+    const d = new DataTransfer();
+    d.items.add(new File(['dropped text'], 'dropped.txt', { type: 'text/plain' }));
+    return d;
+  });
+  await box.dispatchEvent('dragenter', { dataTransfer: dt });
+  await expect(box).toContainText('Drop to attach to your message');
+  await box.dispatchEvent('drop', { dataTransfer: dt });
+  await expect(chips()).toContainText('dropped.txt');
+  await expect(page.getByRole('dialog')).toHaveCount(0); // no install preview
+  await chips().getByRole('button', { name: 'Remove dropped.txt' }).click();
+  await expect(chips()).toHaveCount(0);
+
+  await picker().setInputFiles([
+    { name: 'huge.log', mimeType: 'text/plain', buffer: Buffer.alloc(300 * 1024, 'a') },
+    { name: 'tool.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0, 1, 2, 3]) },
+  ]);
+  const alert = page.getByRole('alert').filter({ hasText: 'huge.log' });
+  await expect(alert).toContainText('huge.log is 300 KiB: text files are capped at 256 KiB (images at 5 MiB)');
+  await expect(alert).toContainText('tool.bin is neither text (UTF-8) nor an image');
+  await expect(chips()).toHaveCount(0);
+});
+
+test('a / command with a file is refused, saying why, and the file stays in the composer', async () => {
+  await newConversation(page);
+  await picker().setInputFiles([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('alpha') }]);
+  await composer(page).fill('/hello:count to=2');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(lastUser()).toContainText('Not sent: a / command runs a tool with what you type and takes no files');
+  await expect(chips()).toContainText('a.txt');
+  // Retry sends the files again (taking them from the composer); refused again, they come back once.
+  await lastUser().getByRole('button', { name: 'Retry' }).click();
+  await expect(lastUser()).toContainText('Not sent: a / command');
+  await expect(chips().getByRole('listitem')).toHaveCount(1);
+  await chips().getByRole('button', { name: 'Remove a.txt' }).click();
+});
+
+test('a large image goes through the upload, and is kept', async () => {
+  await newConversation(page);
+  // A PNG header and 3 MiB after it: too large to go inline over the WebSocket.
+  const big = Buffer.concat([PNG, Buffer.alloc(3 * 1024 * 1024)]);
+  await picker().setInputFiles([{ name: 'big.png', mimeType: 'image/png', buffer: big }]);
+  await expect(chips()).toContainText('big.png');
+  await a.script(model, text('Large.'));
+  const uploaded = page.waitForResponse((r) => r.url().endsWith('/upload') && r.status() === 200);
+  await composer(page).fill('and this?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await uploaded;
+  await expect(a.lastAnswer(page)).toContainText('Large.');
+  const calls = await model.modelCalls();
+  expect(JSON.stringify(calls.at(-1)!.body)).toContain(`data:image/png;base64,${big.subarray(0, 30).toString('base64').slice(0, 36)}`);
+  await page.reload();
+  await openApp(page);
+  await expect(lastUser().locator('li[data-kind="image"]')).toHaveCount(1);
+  await expect(lastUser()).toContainText('and this?');
+});
+
+test('Settings: each section by keyboard, approvals kept, the data folder copied, the sandbox said', async () => {
+  const dialog = await a.openSettings(page);
+  const nav = dialog.getByRole('navigation', { name: 'Settings sections' });
+  await nav.getByRole('button', { name: 'Models' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(nav.getByRole('button', { name: 'Assistant' })).toBeFocused();
+  await expect(dialog.getByRole('region', { name: 'Assistant' })).toBeVisible();
+  await page.keyboard.press('End');
+  await expect(nav.getByRole('button', { name: 'Sandbox' })).toBeFocused();
+  await expect(dialog.getByRole('region', { name: 'Sandbox' })).toBeVisible();
+  await page.keyboard.press('Home');
+  await expect(dialog.getByRole('region', { name: 'Models' })).toBeVisible();
+  // One Tab stop: Tab from the current section leaves the list.
+  await expect(nav.locator('button[tabindex="0"]')).toHaveCount(1);
+
+  const sections: Array<[string, string, () => Promise<void>]> = [
+    ['Models', 'models', async () => expect(dialog.locator('[data-model="Scripted"]')).toBeVisible()],
+    ['Assistant', 'assistant', async () => expect(dialog.getByRole('form', { name: 'Assistant settings' })).toBeVisible()],
+    ['Approvals', 'approvals', async () => expect(dialog.getByRole('radio', { name: /Allow read-only tools/ })).toBeVisible()],
+    ['Appearance', 'appearance', async () => expect(dialog.getByRole('radiogroup', { name: 'Theme' })).toBeVisible()],
+    ['Shortcuts', 'shortcuts', async () => expect(dialog.getByRole('table', { name: 'Keyboard shortcuts' })).toContainText('Switch theme')],
+    ['Data folder', 'data', async () => expect(dialog.getByTestId('data-dir')).toHaveText(served.dataDir)],
+    ['Sandbox', 'sandbox', async () => expect(dialog.getByRole('table', { name: 'Capabilities here' })).toContainText('net')],
+  ];
+  for (const [label, key, ready] of sections) {
+    await nav.getByRole('button', { name: label }).click();
+    await ready();
+    await shootBothThemes(page, `settings-${key}`, ready);
+  }
+
+  await nav.getByRole('button', { name: 'Approvals' }).click();
+  await dialog.getByRole('radio', { name: 'Ask for every call' }).click();
+  await expect(dialog.getByRole('status')).toContainText('Saved');
+  await a.closeSettings(page);
+  await a.openSettings(page);
+  await nav.getByRole('button', { name: 'Approvals' }).click();
+  await expect(dialog.getByRole('radio', { name: 'Ask for every call' })).toHaveAttribute('aria-checked', 'true');
+  await dialog.getByRole('radio', { name: /Allow read-only tools/ }).click();
+  await expect(dialog.getByRole('radio', { name: /Allow read-only tools/ })).toHaveAttribute('aria-checked', 'true');
+
+  await nav.getByRole('button', { name: 'Data folder' }).click();
+  await expect(dialog.getByRole('button', { name: 'Open folder' })).toHaveCount(0); // the web UI cannot open the server's folders
+  await dialog.getByRole('button', { name: 'Copy path' }).click();
+  await expect(dialog.getByRole('button', { name: 'Copied' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(served.dataDir);
+
+  await nav.getByRole('button', { name: 'Sandbox' }).click();
+  await expect(dialog.locator('[data-sandboxed]')).toContainText(/Plugins run (sandboxed with bubblewrap|unsandboxed here)/);
+  await expect(dialog.locator('dl').last()).toContainText('Linuxthis computer');
+
+  // At 1280×800 the dialog fits the window; narrow, the sections go on top and it still fits.
+  for (const size of [
+    { width: 1280, height: 800 },
+    { width: 560, height: 720 },
+  ]) {
+    await page.setViewportSize(size);
+    const box = (await dialog.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(size.width);
+    expect(box.y + box.height).toBeLessThanOrEqual(size.height);
+    await expect(dialog.getByRole('button', { name: 'Close' }).last()).toBeInViewport();
+  }
+  await shootBothThemes(page, 'settings-narrow', async () => expect(dialog.getByRole('region', { name: 'Sandbox' })).toBeVisible());
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await a.closeSettings(page);
+});

@@ -1,0 +1,29 @@
+/**
+ * Settings → Sandbox: whether plugins run sandboxed on this computer, with what, and what each
+ * capability's grant holds here, read from the host's sandbox probe (process/sandbox-probe.ts)
+ * and the capability table (shared/capabilities.ts) so the page says what the code does.
+ */
+import { CAPABILITIES, capabilityHere } from '../../shared/capabilities';
+import type { SandboxStatusView } from '../../shared/contract';
+import type { SandboxSupport } from '../host';
+
+/** How Plugboard sandboxes plugins on each platform it runs on. */
+const PLATFORMS: SandboxStatusView['platforms'] = [
+  { platform: 'linux', how: 'Each plugin in its own bubblewrap (bwrap) sandbox, where bwrap is installed and user namespaces are allowed.' },
+  { platform: 'darwin', how: 'No sandbox: plugins run unsandboxed (sandbox-exec is deprecated by Apple and not used).' },
+  { platform: 'win32', how: 'No sandbox: plugins run unsandboxed.' },
+];
+
+export function sandboxStatus(platform: string, support: SandboxSupport): SandboxStatusView {
+  return {
+    platform,
+    available: support.available,
+    tool: support.available ? { name: 'bubblewrap', path: support.bwrap, version: support.version } : null,
+    reason: support.available ? null : support.reason,
+    capabilities: CAPABILITIES.map((c) => {
+      const here = capabilityHere(c.name, support.available);
+      return { name: c.name, title: c.title, enforced: here.enforced, note: here.note };
+    }),
+    platforms: PLATFORMS,
+  };
+}
