@@ -97,4 +97,32 @@ export class PluginBindings implements IDisposable {
     await this.rebind(spec);
     if (spec.persistent && this.host.healthOf(spec.id)?.pid) await this.host.restart(spec.id);
   }
+
+  /**
+   * After a valid save of settings: a running plugin restarts with them (applyToRunning), and an
+   * enabled one that was not running because it lacked settings or had failed is brought back at
+   * once, so the person who fixed a setting sees it work (or the new error) without a reload. A
+   * plugin the person stopped on purpose stays stopped. Returns what was done, in words, or null.
+   */
+  async afterSettingsSaved(spec: PluginSpec, wasUnconfigured: boolean): Promise<string | null> {
+    const id = spec.id;
+    const before = this.host.healthOf(id);
+    await this.applyToRunning(spec);
+    if (before?.pid) return spec.persistent ? 'restarted with them' : null;
+    if (!this.pluginState(id).enabled || this.settings.missing(id, spec.settings).length > 0) return null;
+    const failed = before !== undefined && ['failed', 'crashed', 'unresponsive'].includes(before.state);
+    if (!failed && !wasUnconfigured) return null;
+    if (spec.persistent) {
+      // Not awaited: a first-run launcher may take minutes to shake hands, and the save is done.
+      // The outcome reaches the screen as health events (ready, or the new failure).
+      void this.host.start(id).catch(() => undefined);
+      return 'starting it';
+    }
+    if (!failed) return null;
+    // A one-shot plugin runs on its next call: the old failure goes, and stopping is how a
+    // supervisor comes to rest with a reason; the start after it clears that stop.
+    await this.host.stop(id, 'settings saved: it starts on its next call');
+    await this.host.start(id);
+    return 'the old error is cleared';
+  }
 }
