@@ -4,9 +4,14 @@
  * and handed to the host when a plugin is bound and whenever a decision changes it. The host never
  * asks back: it launches with the last binding it was given.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { PluginSpec } from '../../../shared/model';
+import type { InstallTrialView } from '../../../shared/views';
 import type { PluginHost } from '../host';
 import { ProcessBook } from '../process/pid-registry';
 import { appReadOnlyFolders, type SandboxRequest } from '../process/sandbox-prepare';
@@ -14,6 +19,7 @@ import type { LaunchBinding } from '../supervisor/supervisor';
 import type { DataPaths } from './paths';
 import type { PluginSettings } from './plugin-settings';
 import type { PluginState } from './state';
+import { trialCommand, tryLaunch } from './trial';
 
 export interface BindingOptions {
   /** The app's bundled plugins folder (visible, read-only, in every sandbox). */
@@ -74,6 +80,26 @@ export class PluginBindings implements IDisposable {
       hiddenRoot: this.paths.root,
       extraReadOnly: appReadOnlyFolders(this.opts),
     };
+  }
+
+  /**
+   * Tries a staged package (trial.ts) as it would run once installed: the same host plan and
+   * sandbox, granted what it requests, with its setting defaults and a scratch data folder that
+   * is removed afterwards. Answers the command it ran and how it went.
+   */
+  async trial(spec: PluginSpec, deadlineMs?: number): Promise<{ command: string[]; trial: InstallTrialView }> {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
+    try {
+      const grants = requestedCapabilities(spec);
+      const env: Record<string, string> = { ...(this.opts.env ?? {}), PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: scratch };
+      if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = scratch;
+      const sandbox: SandboxRequest | undefined =
+        this.opts.sandbox === false ? undefined : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
+      const plan = await this.host.plan(spec, {}, env, sandbox);
+      return { command: trialCommand(spec, plan), trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   }
 
   /** Puts a plugin into the host (replacing one with its id), with its binding. */
