@@ -1,8 +1,12 @@
-/** What installing a package would do: its identity, tools, requested capabilities, settings. */
+/**
+ * What installing a package would do: its identity, how trying it went and the command it runs,
+ * its tools, requested capabilities and the settings it needs.
+ */
 import type { JSX, ReactNode } from 'react';
 import type { InstallPreviewView } from '../../../../shared/contract';
 import { Icon } from '../../components/Icon';
 import { toggleGrant } from '../../stores/install';
+import { InstallTrial } from './InstallTrial';
 
 const SHOWN_TOOLS = 8;
 
@@ -53,6 +57,9 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
           ))}
         </ul>
       )}
+      <Section title="Tried here">
+        <InstallTrial trial={preview.trial} command={preview.command} />
+      </Section>
       <Section title={`Tools (${preview.tools.length})`}>
         {preview.tools.length === 0 ? (
           <p className="text-xs text-fg-subtle">No tools declared.</p>
