@@ -48,6 +48,9 @@ describe('the trial launch of an install preview', () => {
     // The command as it will run: the staged copy's script, the default greeting filled in.
     expect(p.command[0]).toMatch(/node$/);
     expect(p.command.join(' ')).toContain('--greeting Hello');
+    // As it will run once installed: from its folder in the data directory, not the staging copy.
+    expect(p.command.join(' ')).toContain(path.join(data, 'plugins', 'mcpb-echo', 'server', 'index.mjs'));
+    expect(p.command.join(' ')).not.toContain('.staging');
     expect(snapshot(source)).toEqual(before);
     const installed = await registry.install(source);
     expect(installed.ok).toBe(true);

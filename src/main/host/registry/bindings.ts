@@ -96,7 +96,10 @@ export class PluginBindings implements IDisposable {
       const sandbox: SandboxRequest | undefined =
         this.opts.sandbox === false ? undefined : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
       const plan = await this.host.plan(spec, {}, env, sandbox);
-      return { command: trialCommand(spec, plan), trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
+      // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
+      const installed = this.paths.plugin(spec.id);
+      const command = trialCommand(spec, plan).map((w) => w.split(spec.dir).join(installed));
+      return { command, trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

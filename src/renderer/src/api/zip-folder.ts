@@ -53,7 +53,9 @@ export type PackResult = { ok: true; zip: File; entries: number } | { ok: false;
 
 /** The path of a picked file inside the picked folder's parent: `folder/sub/file.py`. */
 function relativePath(f: File): string {
-  return (f.webkitRelativePath || f.name).replace(/\\/g, '/');
+  // Typed loosely: the file is also read in Node (tests), whose File has no such field.
+  const rel = (f as File & { webkitRelativePath?: string }).webkitRelativePath;
+  return (rel || f.name).replace(/\\/g, '/');
 }
 
 export async function packFolder(files: readonly File[]): Promise<PackResult> {
@@ -68,7 +70,7 @@ export async function packFolder(files: readonly File[]): Promise<PackResult> {
   if (kept.length > MAX_ENTRIES) return { ok: false, message: `“${folder}” has ${kept.length} files, more than a folder upload takes (${MAX_ENTRIES}); zip it yourself and pick the .zip.` };
 
   const enc = new TextEncoder();
-  const parts: BlobPart[] = [];
+  const parts: Array<Uint8Array<ArrayBuffer> | Blob> = [];
   const central: Uint8Array<ArrayBuffer>[] = [];
   let offset = 0;
   for (const f of kept) {
@@ -88,7 +90,7 @@ export async function packFolder(files: readonly File[]): Promise<PackResult> {
     local.setUint32(22, f.size, true);
     local.setUint16(26, name.length, true);
     local.setUint16(28, 0, true);
-    parts.push(local.buffer, name, f);
+    parts.push(new Uint8Array(local.buffer), name, f);
 
     const c = new DataView(new ArrayBuffer(46));
     c.setUint32(0, 0x02014b50, true);
@@ -118,6 +120,6 @@ export async function packFolder(files: readonly File[]): Promise<PackResult> {
   end.setUint16(10, kept.length, true);
   end.setUint32(12, centralSize, true);
   end.setUint32(16, offset, true);
-  parts.push(...central, end.buffer);
+  parts.push(...central, new Uint8Array(end.buffer));
   return { ok: true, zip: new File(parts, `${folder}.zip`, { type: 'application/zip' }), entries: kept.length };
 }

@@ -78,6 +78,9 @@ export function InstallDialog(): JSX.Element | null {
   }
 
   const { preview } = phase;
+  // A plugin that failed its trial can still be installed (to fix afterwards), but not by a
+  // reflex Enter: Cancel takes the focus, and the button says what it does.
+  const failed = preview.trial.status === 'failed';
   return (
     <Dialog
       key="preview"
@@ -88,9 +91,11 @@ export function InstallDialog(): JSX.Element | null {
       footer={
         <>
           {phase.committing && <Installing />}
-          <Button onClick={cancelInstall}>Cancel</Button>
-          <Button data-autofocus variant="primary" disabled={phase.committing} onClick={() => void commitInstall()}>
-            Install
+          <Button data-autofocus={failed || undefined} onClick={cancelInstall}>
+            Cancel
+          </Button>
+          <Button data-autofocus={!failed || undefined} variant={failed ? 'secondary' : 'primary'} disabled={phase.committing} onClick={() => void commitInstall()}>
+            {failed ? 'Install anyway' : 'Install'}
           </Button>
         </>
       }
