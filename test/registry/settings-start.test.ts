@@ -62,6 +62,20 @@ describe('saving settings a plugin lacked', () => {
     expect(r).toMatchObject({ ok: true });
   });
 
+  it('a second save while the first one is still starting the plugin wins: no launch keeps the old values', async () => {
+    // Its handshake never comes: the start the first save makes is still under way at the second.
+    const dir = fixturePlugin({ script: 'gassist', id: 'quick-saves', mode: 'hang-before-handshake', manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] } });
+    expect((await registry.install(dir)).ok).toBe(true);
+    await registry.start('quick-saves');
+    expect((await registry.configure('quick-saves', { token: 'abc' })).detail).toBe('set token; starting it');
+    // At once, while that start is under way: the setting goes again.
+    expect((await registry.configure('quick-saves', { token: null })).ok).toBe(true);
+    const last = await healthWhere('quick-saves', (h) => h.state === 'failed' || h.state === 'ready');
+    expect(last.state).toBe('failed');
+    expect(last.failure?.code).toBe('settings_missing');
+    expect(registry.health('quick-saves')?.pid).toBeNull();
+  });
+
   it('clears the failure of a one-shot plugin, which then runs on its next call', async () => {
     const dir = fixturePlugin({ script: 'gassist', id: 'oneshot-token', manifest: { persistent: false, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] } });
     expect((await registry.install(dir)).ok).toBe(true);

@@ -121,10 +121,15 @@ export class PluginBindings implements IDisposable {
     this.host.rebind(spec.id, await this.binding(spec));
   }
 
-  /** After a change of settings or grants: the next launch uses them, and a running plugin restarts. */
+  /**
+   * After a change of settings or grants: the next launch uses them, and a running plugin
+   * restarts. So does one still starting: its launch was planned with the old values (a save
+   * right after the save that started it), and the stop retires that launch.
+   */
   async applyToRunning(spec: PluginSpec): Promise<void> {
     await this.rebind(spec);
-    if (spec.persistent && this.host.healthOf(spec.id)?.pid) await this.host.restart(spec.id);
+    const h = this.host.healthOf(spec.id);
+    if (spec.persistent && (h?.pid || h?.state === 'starting')) await this.host.restart(spec.id);
   }
 
   /**
@@ -137,7 +142,7 @@ export class PluginBindings implements IDisposable {
     const id = spec.id;
     const before = this.host.healthOf(id);
     await this.applyToRunning(spec);
-    if (before?.pid) return spec.persistent ? 'restarted with them' : null;
+    if (before?.pid || before?.state === 'starting') return spec.persistent ? 'restarted with them' : null;
     if (!this.pluginState(id).enabled || this.settings.missing(id, spec.settings).length > 0) return null;
     const failed = before !== undefined && ['failed', 'crashed', 'unresponsive'].includes(before.state);
     if (!failed && !wasUnconfigured) return null;
