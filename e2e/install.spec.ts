@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import * as s from './scenarios';
-import { REPO, startServe, weatherZip, type Served } from './support/serve';
+import { claudeConfig, REPO, startServe, weatherZip, type Served } from './support/serve';
 import { shootBothThemes } from './support/shots';
 
 const FIXTURES = path.join(REPO, 'test', 'fixtures');
@@ -169,6 +169,47 @@ test('a plugin that fails its trial says how, before anything is installed', asy
   await expect(dialog).toBeHidden();
   await expect(s.pluginRow(page, 'quitter')).toHaveCount(0);
   expect(readFileSync(path.join(dir, 'plugboard.json'), 'utf8')).toContain('quitter');
+});
+
+test('a plugin that needs a setting is not tried, and the preview names the setting', async () => {
+  const dir = path.join(scratch, 'keyed');
+  mkdirSync(dir, { recursive: true });
+  cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
+  writeFileSync(
+    path.join(dir, 'plugboard.json'),
+    JSON.stringify({
+      id: 'keyed',
+      name: 'Keyed',
+      version: '1.0.0',
+      protocol: 'gassist-v2',
+      command: ['node', 'plugin.mjs'],
+      settings: { api_url: { type: 'string', title: 'Service URL', description: 'Where the service answers', required: true } },
+      functions: [{ name: 'echo', description: 'Echo' }],
+    }),
+  );
+  await page.keyboard.press('Control+i');
+  await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(dir);
+  const dialog = page.getByRole('dialog', { name: /Install Keyed/ });
+  const trial = dialog.locator('[data-install-trial]');
+  await expect(trial).toHaveAttribute('data-install-trial', 'skipped', { timeout: 20_000 });
+  await expect(trial.getByRole('status')).toContainText('Not tried: required settings are not set: api_url (Service URL)');
+  await expect(dialog.getByRole('region', { name: 'Settings it needs' })).toContainText('Service URL — Where the service answers');
+  await shootBothThemes(page, 'install-preview-needs-settings', async () => {
+    await expect(trial).toBeVisible();
+  });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('an MCP config chosen in the picker opens the import preview', async () => {
+  const file = path.join(scratch, 'claude_desktop_config.json');
+  writeFileSync(file, claudeConfig(scratch));
+  await page.keyboard.press('Control+i');
+  await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin file').setInputFiles(file);
+  const dialog = page.getByRole('dialog', { name: 'Import MCP servers from Claude Desktop' });
+  await expect(dialog.locator('[data-server="forecast"]')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
 });
 
 test('a valid save of the setting a failed plugin lacked starts it and clears the failure, live', async () => {

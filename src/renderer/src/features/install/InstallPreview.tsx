@@ -2,7 +2,7 @@
  * What installing a package would do: its identity, how trying it went and the command it runs,
  * its tools, requested capabilities and the settings it needs.
  */
-import type { JSX, ReactNode } from 'react';
+import { useId, type JSX, type ReactNode } from 'react';
 import type { InstallPreviewView } from '../../../../shared/contract';
 import { Icon } from '../../components/Icon';
 import { toggleGrant } from '../../stores/install';
@@ -11,9 +11,12 @@ import { InstallTrial } from './InstallTrial';
 const SHOWN_TOOLS = 8;
 
 function Section({ title, children }: { title: string; children: ReactNode }): JSX.Element {
+  const id = useId();
   return (
-    <section className="mt-4">
-      <h3 className="mb-1.5 text-[11px] font-semibold tracking-wide text-fg-subtle uppercase">{title}</h3>
+    <section className="mt-4" aria-labelledby={id}>
+      <h3 id={id} className="mb-1.5 text-[11px] font-semibold tracking-wide text-fg-subtle uppercase">
+        {title}
+      </h3>
       {children}
     </section>
   );
@@ -57,7 +60,7 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
           ))}
         </ul>
       )}
-      <Section title="Tried here">
+      <Section title="Trial launch">
         <InstallTrial trial={preview.trial} command={preview.command} />
       </Section>
       <Section title={`Tools (${preview.tools.length})`}>
