@@ -67,7 +67,7 @@ describe('saving settings a plugin lacked', () => {
     const dir = fixturePlugin({ script: 'gassist', id: 'quick-saves', mode: 'hang-before-handshake', manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] } });
     expect((await registry.install(dir)).ok).toBe(true);
     await registry.start('quick-saves');
-    expect((await registry.configure('quick-saves', { token: 'abc' })).detail).toBe('set token; starting it');
+    expect(await registry.configure('quick-saves', { token: 'abc' })).toEqual({ ok: true, detail: 'set token; starting it' });
     // At once, while that start is under way: the setting goes again.
     expect((await registry.configure('quick-saves', { token: null })).ok).toBe(true);
     const last = await healthWhere('quick-saves', (h) => h.state === 'failed' || h.state === 'ready');

@@ -8,7 +8,6 @@ import { create } from 'zustand';
 import type { InstallPreviewView } from '../../../shared/contract';
 import type { ImportPreviewView, ImportResultView } from '../../../shared/imports';
 import { getApi, installsByPath, pathForFile, upload } from '../api';
-import { packFolder } from '../api/zip-folder';
 import { scheduleRefresh } from './plugins';
 import { errorText, toastInfo } from './toasts';
 
@@ -88,6 +87,8 @@ export async function pickFolder(files: File[]): Promise<void> {
       return file ? { kind: 'path', path: file.slice(0, file.length - (rel.length - name.length)) } : `Could not tell where “${name}” is on disk.`;
     }
     setPhase({ step: 'reading', name, detail: `Packing ${files.length} files…` });
+    // Loaded when first needed: most people never pick a folder in the web UI.
+    const { packFolder } = await import('../api/zip-folder');
     const packed = await packFolder(files);
     if (!packed.ok) return packed.message;
     return uploaded(name, packed.zip);
