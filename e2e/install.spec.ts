@@ -228,6 +228,8 @@ test('a valid save of the setting a failed plugin lacked starts it and clears th
   await form.getByRole('button', { name: 'Save settings' }).click();
   await expect(form).toContainText('starting it');
   await expect(s.health(page, 'files')).toHaveText('ready', { timeout: 15_000 });
+  // The form's line follows what became of it: no "starting" left once it runs.
+  await expect(form).toContainText('Files is running.');
   await expect(row.locator('[data-failure-code]')).toHaveCount(0);
   await expect(row).not.toContainText('Needs settings');
   await shootBothThemes(page, 'settings-saved-started', async () => {
