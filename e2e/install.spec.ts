@@ -45,6 +45,16 @@ async function tabTo(target: Locator, max = 40): Promise<void> {
   throw new Error(`not reached with ${max} presses of Tab`);
 }
 
+/** A plugin folder to choose in the picker: the G-Assist fixture with one tool and `manifest` laid over. */
+function gassistFolder(id: string, manifest: Record<string, unknown>): string {
+  const dir = path.join(scratch, id);
+  mkdirSync(dir, { recursive: true });
+  cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
+  const base = { id, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], functions: [{ name: 'echo', description: 'Echo' }] };
+  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ ...base, ...manifest }));
+  return dir;
+}
+
 function boxesOverlap(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
@@ -145,13 +155,7 @@ test('a folder chosen in the web UI is packed, uploaded, tried and installed', a
 });
 
 test('a plugin that fails its trial says how, before anything is installed', async () => {
-  const dir = path.join(scratch, 'quitter');
-  mkdirSync(dir, { recursive: true });
-  cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
-  writeFileSync(
-    path.join(dir, 'plugboard.json'),
-    JSON.stringify({ id: 'quitter', name: 'Quitter', version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], env: { FIXTURE_MODE: 'exit-before-handshake' }, functions: [{ name: 'echo', description: 'Echo' }] }),
-  );
+  const dir = gassistFolder('quitter', { name: 'Quitter', env: { FIXTURE_MODE: 'exit-before-handshake' } });
   await page.keyboard.press('Control+i');
   await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(dir);
   const dialog = page.getByRole('dialog', { name: /Install Quitter/ });
@@ -172,21 +176,10 @@ test('a plugin that fails its trial says how, before anything is installed', asy
 });
 
 test('a plugin that needs a setting is not tried, and the preview names the setting', async () => {
-  const dir = path.join(scratch, 'keyed');
-  mkdirSync(dir, { recursive: true });
-  cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
-  writeFileSync(
-    path.join(dir, 'plugboard.json'),
-    JSON.stringify({
-      id: 'keyed',
-      name: 'Keyed',
-      version: '1.0.0',
-      protocol: 'gassist-v2',
-      command: ['node', 'plugin.mjs'],
-      settings: { api_url: { type: 'string', title: 'Service URL', description: 'Where the service answers', required: true } },
-      functions: [{ name: 'echo', description: 'Echo' }],
-    }),
-  );
+  const dir = gassistFolder('keyed', {
+    name: 'Keyed',
+    settings: { api_url: { type: 'string', title: 'Service URL', description: 'Where the service answers', required: true } },
+  });
   await page.keyboard.press('Control+i');
   await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(dir);
   const dialog = page.getByRole('dialog', { name: /Install Keyed/ });
