@@ -18,7 +18,7 @@ import type { AppInfo, InstallPreviewView, OpResult, PaletteEntry, PluginDetail,
 
 // The shapes commands and events carry, declared beside their concern and re-exported from here.
 export type { ChatMessage, Conversation, ConversationHit, ConversationSummary, MessageStatus, SaveState, TurnEvent } from './chat';
-export type { AppInfo, CapabilityView, InstallPreviewView, OpResult, PaletteEntry, PluginDetail, PluginView, ProcessStats, SandboxStatusView, SettingView, ToolView } from './views';
+export type { AppInfo, CapabilityView, InstallPreviewView, InstallTrialView, OpResult, PaletteEntry, PluginDetail, PluginView, ProcessStats, SandboxStatusView, SettingView, ToolView } from './views';
 
 // ---- commands ----------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@
  */
 import type { ToolPolicy } from './assistant';
 import type { Enforcement } from './capabilities';
-import type { Outcome } from './failures';
+import type { FailureCode, Outcome } from './failures';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './model';
 
 export interface AppInfo {
@@ -111,7 +111,21 @@ export interface InstallPreviewView {
   requiredSettings: SettingSpec[];
   replaces: { version: string } | null;
   warnings: string[];
+  /** The command that will run (secrets hidden), or the server's URL for a remote one. */
+  command: string[];
+  /** How launching it here and shaking hands went, before it is installed. */
+  trial: InstallTrialView;
 }
+
+/**
+ * A trial launch of a package before it is installed: it started and shook hands (with the tools
+ * it offers, and how long the handshake took), it failed (how), or it could not be tried yet
+ * (required settings without a value).
+ */
+export type InstallTrialView =
+  | { status: 'ok'; handshakeMs: number; tools: number; server?: string }
+  | { status: 'failed'; code: FailureCode; message: string; stderrTail: string[] }
+  | { status: 'skipped'; message: string };
 
 export interface PaletteEntry {
   /** A prompt is an MCP server's prompt (`prompts/list`): it fills the composer, and no model sees it. */

@@ -4,9 +4,14 @@
  * and handed to the host when a plugin is bound and whenever a decision changes it. The host never
  * asks back: it launches with the last binding it was given.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { PluginSpec } from '../../../shared/model';
+import type { InstallTrialView } from '../../../shared/views';
 import type { PluginHost } from '../host';
 import { ProcessBook } from '../process/pid-registry';
 import { appReadOnlyFolders, type SandboxRequest } from '../process/sandbox-prepare';
@@ -14,6 +19,7 @@ import type { LaunchBinding } from '../supervisor/supervisor';
 import type { DataPaths } from './paths';
 import type { PluginSettings } from './plugin-settings';
 import type { PluginState } from './state';
+import { trialCommand, tryLaunch } from './trial';
 
 export interface BindingOptions {
   /** The app's bundled plugins folder (visible, read-only, in every sandbox). */
@@ -76,6 +82,29 @@ export class PluginBindings implements IDisposable {
     };
   }
 
+  /**
+   * Tries a staged package (trial.ts) as it would run once installed: the same host plan and
+   * sandbox, granted what it requests, with its setting defaults and a scratch data folder that
+   * is removed afterwards. Answers the command it ran and how it went.
+   */
+  async trial(spec: PluginSpec, deadlineMs?: number): Promise<{ command: string[]; trial: InstallTrialView }> {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
+    try {
+      const grants = requestedCapabilities(spec);
+      const env: Record<string, string> = { ...(this.opts.env ?? {}), PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: scratch };
+      if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = scratch;
+      const sandbox: SandboxRequest | undefined =
+        this.opts.sandbox === false ? undefined : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
+      const plan = await this.host.plan(spec, {}, env, sandbox);
+      // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
+      const installed = this.paths.plugin(spec.id);
+      const command = trialCommand(spec, plan).map((w) => w.split(spec.dir).join(installed));
+      return { command, trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
   /** Puts a plugin into the host (replacing one with its id), with its binding. */
   async bind(spec: PluginSpec): Promise<void> {
     await this.settings.noteSecrets(spec.id, spec.settings);
@@ -92,9 +121,42 @@ export class PluginBindings implements IDisposable {
     this.host.rebind(spec.id, await this.binding(spec));
   }
 
-  /** After a change of settings or grants: the next launch uses them, and a running plugin restarts. */
+  /**
+   * After a change of settings or grants: the next launch uses them, and a running plugin
+   * restarts. So does one still starting: its launch was planned with the old values (a save
+   * right after the save that started it), and the stop retires that launch.
+   */
   async applyToRunning(spec: PluginSpec): Promise<void> {
     await this.rebind(spec);
-    if (spec.persistent && this.host.healthOf(spec.id)?.pid) await this.host.restart(spec.id);
+    const h = this.host.healthOf(spec.id);
+    if (spec.persistent && (h?.pid || h?.state === 'starting')) await this.host.restart(spec.id);
+  }
+
+  /**
+   * After a valid save of settings: a running plugin restarts with them (applyToRunning), and an
+   * enabled one that was not running because it lacked settings or had failed is brought back at
+   * once, so the person who fixed a setting sees it work (or the new error) without a reload. A
+   * plugin the person stopped on purpose stays stopped. Returns what was done, in words, or null.
+   */
+  async afterSettingsSaved(spec: PluginSpec, wasUnconfigured: boolean): Promise<string | null> {
+    const id = spec.id;
+    const before = this.host.healthOf(id);
+    await this.applyToRunning(spec);
+    if (before?.pid || before?.state === 'starting') return spec.persistent ? 'restarted with them' : null;
+    if (!this.pluginState(id).enabled || this.settings.missing(id, spec.settings).length > 0) return null;
+    const failed = before !== undefined && ['failed', 'crashed', 'unresponsive'].includes(before.state);
+    if (!failed && !wasUnconfigured) return null;
+    if (spec.persistent) {
+      // Not awaited: a first-run launcher may take minutes to shake hands, and the save is done.
+      // The outcome reaches the screen as health events (ready, or the new failure).
+      void this.host.start(id).catch(() => undefined);
+      return 'starting it';
+    }
+    if (!failed) return null;
+    // A one-shot plugin runs on its next call: the old failure goes, and stopping is how a
+    // supervisor comes to rest with a reason; the start after it clears that stop.
+    await this.host.stop(id, 'settings saved: it starts on its next call');
+    await this.host.start(id);
+    return 'the old error is cleared';
   }
 }

@@ -196,14 +196,18 @@ export class Decisions {
     return done;
   }
 
-  /** Sets settings (see PluginSettings.configure); a running plugin restarts with them. */
+  /**
+   * Sets settings (see PluginSettings.configure); a running plugin restarts with them, and one
+   * that was unconfigured or failed starts (PluginBindings.afterSettingsSaved).
+   */
   async configure(id: string, values: Record<string, unknown>): Promise<Done> {
     const spec = this.loaded(id);
     if (!spec.ok) return this.deps.audit.refused('configure', id, spec);
+    const wasUnconfigured = this.deps.settings().missing(id, spec.value.settings).length > 0;
     // Audited with the state write when it goes through (PluginSettings.configure).
     const r = await this.deps.settings().configure(id, spec.value.settings, values);
     if (!r.ok) return this.refusedIfPossible('configure', id, r, {});
-    await this.deps.bindings().applyToRunning(spec.value);
-    return r;
+    const then = await this.deps.bindings().afterSettingsSaved(spec.value, wasUnconfigured);
+    return then ? { ok: true, detail: `${r.detail}; ${then}` } : r;
   }
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/model';
+import type { InstallTrialView } from '../../../shared/views';
 import type { AuditLog } from './audit';
 import type { PluginBindings } from './bindings';
 import { loadRecord, type PluginRecord } from './discovery';
@@ -32,6 +33,14 @@ export interface InstallPreview {
   /** Set when a plugin with this id is installed already. */
   replaces?: { version: string };
   warnings: string[];
+  /** The command that will run, or the remote server's URL. */
+  command: string[];
+  trial: InstallTrialView;
+}
+
+export interface PreviewOptions {
+  /** The trial launch's deadline (trial.ts DEFAULT_TRIAL_MS when not given). */
+  trialMs?: number;
 }
 
 export type GrantChoice = 'requested' | 'none' | string[];
@@ -53,11 +62,17 @@ export class Installer {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
   }
 
-  async preview(source: string): Promise<Outcome<{ preview: InstallPreview }>> {
+  /**
+   * What a package is and asks for, and how a trial launch of it went (bindings.trial): run from
+   * the staged copy, so the source (a folder the person picked, an upload) is never run in place
+   * or written to, and it stays as it is for the install that follows. The staged copy goes.
+   */
+  async preview(source: string, opts: PreviewOptions = {}): Promise<Outcome<{ preview: InstallPreview }>> {
     const staged = await stage(source, this.paths, this.limits);
     if (!staged.ok) return failure('install_refused', staged.message);
     try {
-      return { ok: true, preview: describe(staged, this.records.get(staged.spec.id)) };
+      const tried = await this.bindings.trial(staged.spec, opts.trialMs);
+      return { ok: true, preview: { ...describe(staged, this.records.get(staged.spec.id)), ...tried } };
     } finally {
       staged.discard();
     }
@@ -134,9 +149,9 @@ export class Installer {
   }
 }
 
-function describe(staged: Staged, existing: PluginRecord | undefined): InstallPreview {
+function describe(staged: Staged, existing: PluginRecord | undefined): Omit<InstallPreview, 'command' | 'trial'> {
   const s = staged.spec;
-  const p: InstallPreview = {
+  const p: Omit<InstallPreview, 'command' | 'trial'> = {
     id: s.id,
     name: s.name,
     version: s.version,

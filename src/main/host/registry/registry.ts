@@ -20,7 +20,7 @@ import { Decisions, type Done } from './decisions';
 import { RecordBook } from './records';
 import { AuditLog } from './audit';
 import { discover, type PluginRecord } from './discovery';
-import { Installer, type GrantChoice, type InstallOutcome, type InstallPreview } from './installer';
+import { Installer, type GrantChoice, type InstallOutcome, type InstallPreview, type PreviewOptions } from './installer';
 import { sandboxSupport, type SandboxSupport } from '../process/sandbox-probe';
 import { DataPaths } from './paths';
 import { PluginSettings } from './plugin-settings';
@@ -242,8 +242,8 @@ export class PluginRegistry implements IDisposable {
 
   // ---- install -----------------------------------------------------------------------------
 
-  preview(source: string): Promise<Outcome<{ preview: InstallPreview }>> {
-    return this.installer.preview(source);
+  preview(source: string, opts?: PreviewOptions): Promise<Outcome<{ preview: InstallPreview }>> {
+    return this.installer.preview(source, opts);
   }
 
   install(source: string, opts: { replace?: boolean; grant?: GrantChoice } = {}): Promise<InstallOutcome | Failure> {

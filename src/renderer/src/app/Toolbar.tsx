@@ -1,4 +1,4 @@
-/** The top bar: panel toggles, the open conversation's title, theme, settings and help. */
+/** The top bar: panel toggles, the open conversation's title, Install plugin…, theme, settings and help. */
 import { useMemo, type JSX } from 'react';
 import { IconButton } from '../components/Button';
 import { Icon, type IconName } from '../components/Icon';
@@ -6,6 +6,7 @@ import { isMac as isMacLike, modLabel } from '../lib/platform';
 import { useChat } from '../stores/chat/state';
 import { usePlugins } from '../stores/plugins';
 import { cycleTheme, openSettings, setHelpOpen, togglePanel, toggleSidebar, useUi, type ThemePref } from '../stores/ui';
+import { InstallButton } from '../features/install/InstallPicker';
 import { isTrouble } from '../features/plugins/health';
 
 const themeIcon: Record<ThemePref, IconName> = { system: 'monitor', light: 'sun', dark: 'moon' };
@@ -67,6 +68,8 @@ export function Toolbar(): JSX.Element {
         </>
       )}
       <span className="flex-1" />
+      <InstallButton />
+      <span className="mx-1 h-4 w-px bg-line" aria-hidden="true" />
       <IconButton icon={themeIcon[theme]} label={`Theme: ${themeName[theme]} (click to switch)`} onClick={() => cycleTheme()} />
       <IconButton icon="help" label="Keyboard shortcuts" onClick={() => setHelpOpen(true)} />
       <IconButton icon="settings" label={`Settings (${modLabel()}+,)`} aria-keyshortcuts={isMacLike ? 'Meta+,' : 'Control+,'} onClick={() => openSettings()} />

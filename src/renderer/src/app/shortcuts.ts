@@ -3,6 +3,7 @@
  * the help can never list a shortcut that does not exist.
  */
 import { cancelRunning, createConversation, stepConversation } from '../stores/chat/actions';
+import { openInstallPicker } from '../stores/install';
 import { cycleTheme, openSettings, setHelpOpen, togglePanel, toggleSidebar } from '../stores/ui';
 import { hasMod, isTextField } from '../lib/platform';
 
@@ -40,6 +41,12 @@ export const SHORTCUTS: Shortcut[] = [
     label: 'New conversation',
     match: (e) => hasMod(e) && e.shiftKey && key(e, 'o'),
     run: () => void createConversation(),
+  },
+  {
+    keys: ['Mod', 'I'],
+    label: 'Install a plugin from a file or folder',
+    match: (e) => hasMod(e) && !e.shiftKey && !e.altKey && key(e, 'i'),
+    run: () => openInstallPicker(),
   },
   { keys: ['↑', '↓'], label: 'Move between conversations (in the list)' },
   { keys: ['F2'], label: 'Rename the focused conversation' },

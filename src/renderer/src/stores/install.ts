@@ -1,7 +1,8 @@
 /**
- * Installing by drag and drop: what was dropped → a preview (`install.preview`) → the user's
- * grants → `install.commit`. Desktop: the preload tells us the dropped file's path. Web: the file
- * is uploaded first; a folder cannot be, and we say so.
+ * Installing by drag and drop or the picker: what was dropped or chosen → a preview
+ * (`install.preview`, which also tries the plugin) → the user's grants → `install.commit`.
+ * Desktop: the preload tells us the file's path. Web: the file is uploaded first; a chosen folder
+ * is packed into a zip and uploaded (a dropped one cannot be read, and we say so).
  */
 import { create } from 'zustand';
 import type { InstallPreviewView } from '../../../shared/contract';
@@ -17,6 +18,8 @@ export interface DroppedItem {
 
 export type InstallPhase =
   | { step: 'idle' }
+  /** The picker: a file (package or MCP config) or a folder to install. */
+  | { step: 'choose' }
   | { step: 'reading'; name: string; detail: string }
   | { step: 'refused'; name: string; message: string }
   | { step: 'preview'; token: string; preview: InstallPreviewView; grants: string[]; committing: boolean; error: string | null }
@@ -39,37 +42,78 @@ function phase(): InstallPhase {
   return useInstall.getState().phase;
 }
 
+type Source = { kind: 'path'; path: string } | { kind: 'upload'; uploadId: string };
+
+/** Opens the install picker (the header's and the panel's "Install plugin…", or its shortcut). */
+export function openInstallPicker(): void {
+  if (phase().step === 'idle') setPhase({ step: 'choose' });
+}
+
 export async function dropToInstall(items: DroppedItem[]): Promise<void> {
-  if (phase().step !== 'idle') return;
+  if (phase().step !== 'idle' && phase().step !== 'choose') return;
   const item = items[0];
   if (!item) return;
   const name = item.file.name;
-  const mine = ++dropSeq;
-  const current = (): boolean => dropSeq === mine && phase().step === 'reading';
   if (items.length > 1) return setPhase({ step: 'refused', name: `${items.length} items`, message: 'Drop one plugin at a time: a folder, a .zip, a .mcpb or a .dxt file.' });
   const isConfig = !item.isDirectory && CONFIG.test(name);
   if (!item.isDirectory && !PACKAGE.test(name) && !isConfig) {
     return setPhase({ step: 'refused', name, message: `“${name}” is not a plugin package. Drop a plugin folder, a .zip, .mcpb or .dxt file, or an MCP config such as claude_desktop_config.json.` });
   }
-  let source: { kind: 'path'; path: string } | { kind: 'upload'; uploadId: string };
-  if (installsByPath()) {
-    const path = pathForFile(item.file);
-    if (!path) return setPhase({ step: 'refused', name, message: `Could not tell where “${name}” is on disk. Drop it from a file manager.` });
-    source = { kind: 'path', path };
-  } else {
-    if (item.isDirectory) {
-      return setPhase({ step: 'refused', name, message: `“${name}” is a folder, and a browser cannot upload a folder: drop a .zip of the folder, or use the desktop app.` });
+  return install(name, isConfig, async () => {
+    if (installsByPath()) {
+      const path = pathForFile(item.file);
+      return path ? { kind: 'path', path } : `Could not tell where “${name}” is on disk. Drop it from a file manager.`;
     }
-    setPhase({ step: 'reading', name, detail: 'Uploading…' });
-    const up = await upload(item.file);
-    if (!current()) return;
-    if (!up.ok) return setPhase({ step: 'refused', name, message: up.message });
-    source = { kind: 'upload', uploadId: up.uploadId };
-  }
-  if (isConfig) return previewImport(name, source, current);
-  setPhase({ step: 'reading', name, detail: 'Reading the manifest…' });
+    if (item.isDirectory) return `“${name}” is a folder, which a browser cannot hand over when dropped: use Install plugin… and choose the folder, drop a .zip of it, or use the desktop app.`;
+    return uploaded(name, item.file);
+  });
+}
+
+/**
+ * A folder chosen in the picker (`webkitdirectory`): its files, each with its path inside the
+ * folder's parent. The desktop app installs the folder from where it is; the web UI packs it
+ * into a zip (api/zip-folder.ts) and uploads that.
+ */
+export async function pickFolder(files: File[]): Promise<void> {
+  if (phase().step !== 'idle' && phase().step !== 'choose') return;
+  const first = files[0];
+  const rel = first?.webkitRelativePath.replace(/\\/g, '/') ?? '';
+  const name = rel.split('/')[0] || 'folder';
+  if (!first) return setPhase({ step: 'refused', name, message: 'That folder is empty: choose a plugin folder, with its manifest inside.' });
+  return install(name, false, async () => {
+    if (installsByPath()) {
+      // The chosen folder's path: the first file's, less its path inside the folder.
+      const file = pathForFile(first);
+      return file ? { kind: 'path', path: file.slice(0, file.length - (rel.length - name.length)) } : `Could not tell where “${name}” is on disk.`;
+    }
+    setPhase({ step: 'reading', name, detail: `Packing ${files.length} files…` });
+    // Loaded when first needed: most people never pick a folder in the web UI.
+    const { packFolder } = await import('../api/zip-folder');
+    const packed = await packFolder(files);
+    if (!packed.ok) return packed.message;
+    return uploaded(name, packed.zip);
+  });
+}
+
+async function uploaded(name: string, file: File): Promise<Source | string> {
+  setPhase({ step: 'reading', name, detail: 'Uploading…' });
+  const up = await upload(file);
+  return up.ok ? { kind: 'upload', uploadId: up.uploadId } : up.message;
+}
+
+/** Gets the package to the server (`source` answers it, or why not) and previews it. */
+async function install(name: string, isConfig: boolean, source: () => Promise<Source | string>): Promise<void> {
+  const mine = ++dropSeq;
+  const current = (): boolean => dropSeq === mine && phase().step === 'reading';
+  setPhase({ step: 'reading', name, detail: 'Opening…' });
+  const src = await source();
+  if (!current()) return;
+  if (typeof src === 'string') return setPhase({ step: 'refused', name, message: src });
+  if (isConfig) return previewImport(name, src, current);
+  // The preview tries the plugin (launch and handshake, install/trial on the server): seconds.
+  setPhase({ step: 'reading', name, detail: 'Reading the manifest and trying the plugin…' });
   try {
-    const r = await getApi().invoke('install.preview', { source });
+    const r = await getApi().invoke('install.preview', { source: src });
     if (!current()) {
       // Cancelled while reading: release what the server staged.
       if (r.ok) void getApi().invoke('install.cancel', { token: r.token }).catch(() => undefined);
@@ -82,7 +126,7 @@ export async function dropToInstall(items: DroppedItem[]): Promise<void> {
   }
 }
 
-async function previewImport(name: string, source: { kind: 'path'; path: string } | { kind: 'upload'; uploadId: string }, current: () => boolean): Promise<void> {
+async function previewImport(name: string, source: Source, current: () => boolean): Promise<void> {
   setPhase({ step: 'reading', name, detail: 'Reading the MCP servers…' });
   try {
     const r = await getApi().invoke('import.preview', { source });

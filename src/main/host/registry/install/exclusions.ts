@@ -8,41 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ignore from 'ignore';
-
-/** The mcpb CLI's list, in its order (its `.env.local` and `.env.*.local` are already `.env*`). */
-export const BUNDLE_EXCLUSIONS: readonly string[] = [
-  '.DS_Store',
-  'Thumbs.db',
-  '.gitignore',
-  '.git',
-  '.mcpbignore',
-  '*.log',
-  '.env*',
-  '.npm',
-  '.npmrc',
-  '.yarnrc',
-  '.yarn',
-  '.eslintrc',
-  '.editorconfig',
-  '.prettierrc',
-  '.prettierignore',
-  '.eslintignore',
-  '.nycrc',
-  '.babelrc',
-  '.pnp.*',
-  'node_modules/.cache',
-  'node_modules/.bin',
-  '*.map',
-  'npm-debug.log*',
-  'yarn-debug.log*',
-  'yarn-error.log*',
-  'package-lock.json',
-  'yarn.lock',
-  '*.mcpb',
-  '*.d.ts',
-  '*.tsbuildinfo',
-  'tsconfig.json',
-];
+import { BUNDLE_EXCLUSIONS } from '../../../../shared/bundle-exclusions';
 
 /** The folder's `.mcpbignore` lines: blank lines and comments dropped, as mcpb does. */
 function ownPatterns(dir: string): string[] {

@@ -24,7 +24,9 @@ export function EmptyChat(): JSX.Element {
             <span>shows your plugins and their health</span>
           </li>
         </ul>
-        <p className="mt-4 text-[12px] text-fg-subtle">Drop a plugin folder, .zip, .mcpb or .dxt file anywhere to install it.</p>
+        <p className="mt-4 text-[12px] text-fg-subtle">
+          Install a plugin with <Kbd>{modLabel()}</Kbd> <Kbd>I</Kbd>, or drop its folder, .zip, .mcpb or .dxt file anywhere.
+        </p>
       </div>
     </div>
   );

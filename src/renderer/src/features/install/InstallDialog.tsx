@@ -1,7 +1,11 @@
 /**
- * The install dialog: progress while the package is read, the refusal if it cannot be installed,
- * or the preview with the capabilities to grant (all checked to start with) and Install; for an
- * MCP config file, its servers to choose from.
+ * The install dialog: the picker (a file or a folder), progress while the package is read and
+ * tried, the refusal if it cannot be installed, or the preview with the capabilities to grant (all
+ * checked to start with) and Install; for an MCP config file, its servers to choose from.
+ *
+ * Each step is a dialog of its own (keyed by the step): it takes focus as it opens (its
+ * `data-autofocus`, or its first control), and gives it back to what had it before the first
+ * one opened (the Install plugin… button, say), so a keyboard is never left on a vanished button.
  */
 import type { JSX } from 'react';
 import { Button } from '../../components/Button';
@@ -10,15 +14,17 @@ import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { cancelInstall, commitImport, commitInstall, useInstall } from '../../stores/install';
 import { ImportPreview } from './ImportPreview';
+import { InstallPicker } from './InstallPicker';
 import { InstallPreview } from './InstallPreview';
 
 export function InstallDialog(): JSX.Element | null {
   const phase = useInstall((s) => s.phase);
   if (phase.step === 'idle') return null;
+  if (phase.step === 'choose') return <InstallPicker key="choose" />;
 
   if (phase.step === 'reading') {
     return (
-      <Dialog title={`Installing ${phase.name}`} onClose={cancelInstall} width="w-[440px]" closeLabel="Cancel" footer={<Button onClick={cancelInstall}>Cancel</Button>}>
+      <Dialog key="reading" title={`Installing ${phase.name}`} onClose={cancelInstall} width="w-[440px]" closeLabel="Cancel" footer={<Button onClick={cancelInstall}>Cancel</Button>}>
         <p className="flex items-center gap-2 text-[13px] text-fg-muted">
           <Spinner /> {phase.detail}
         </p>
@@ -29,6 +35,7 @@ export function InstallDialog(): JSX.Element | null {
   if (phase.step === 'refused') {
     return (
       <Dialog
+        key="refused"
         title={`Can’t install ${phase.name}`}
         onClose={cancelInstall}
         width="w-[480px]"
@@ -50,6 +57,7 @@ export function InstallDialog(): JSX.Element | null {
     const n = phase.chosen.length;
     return (
       <Dialog
+        key="import"
         title={`Import MCP servers from ${phase.preview.appName}`}
         onClose={cancelInstall}
         width="w-[620px]"
@@ -70,8 +78,12 @@ export function InstallDialog(): JSX.Element | null {
   }
 
   const { preview } = phase;
+  // A plugin that failed its trial can still be installed (to fix afterwards), but not by a
+  // reflex Enter: Cancel takes the focus, and the button says what it does.
+  const failed = preview.trial.status === 'failed';
   return (
     <Dialog
+      key="preview"
       title={preview.replaces ? `Update ${preview.name}` : `Install ${preview.name}`}
       onClose={cancelInstall}
       width="w-[560px]"
@@ -79,9 +91,11 @@ export function InstallDialog(): JSX.Element | null {
       footer={
         <>
           {phase.committing && <Installing />}
-          <Button onClick={cancelInstall}>Cancel</Button>
-          <Button variant="primary" disabled={phase.committing} onClick={() => void commitInstall()}>
-            Install
+          <Button data-autofocus={failed || undefined} onClick={cancelInstall}>
+            Cancel
+          </Button>
+          <Button data-autofocus={!failed || undefined} variant={failed ? 'secondary' : 'primary'} disabled={phase.committing} onClick={() => void commitInstall()}>
+            {failed ? 'Install anyway' : 'Install'}
           </Button>
         </>
       }

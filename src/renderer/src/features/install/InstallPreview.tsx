@@ -1,15 +1,22 @@
-/** What installing a package would do: its identity, tools, requested capabilities, settings. */
-import type { JSX, ReactNode } from 'react';
+/**
+ * What installing a package would do: its identity, how trying it went and the command it runs,
+ * its tools, requested capabilities and the settings it needs.
+ */
+import { useId, type JSX, type ReactNode } from 'react';
 import type { InstallPreviewView } from '../../../../shared/contract';
 import { Icon } from '../../components/Icon';
 import { toggleGrant } from '../../stores/install';
+import { InstallTrial } from './InstallTrial';
 
 const SHOWN_TOOLS = 8;
 
 function Section({ title, children }: { title: string; children: ReactNode }): JSX.Element {
+  const id = useId();
   return (
-    <section className="mt-4">
-      <h3 className="mb-1.5 text-[11px] font-semibold tracking-wide text-fg-subtle uppercase">{title}</h3>
+    <section className="mt-4" aria-labelledby={id}>
+      <h3 id={id} className="mb-1.5 text-[11px] font-semibold tracking-wide text-fg-subtle uppercase">
+        {title}
+      </h3>
       {children}
     </section>
   );
@@ -53,6 +60,9 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
           ))}
         </ul>
       )}
+      <Section title="Trial launch">
+        <InstallTrial trial={preview.trial} command={preview.command} />
+      </Section>
       <Section title={`Tools (${preview.tools.length})`}>
         {preview.tools.length === 0 ? (
           <p className="text-xs text-fg-subtle">No tools declared.</p>

@@ -10,6 +10,7 @@ import { Spinner } from '../../components/Spinner';
 import { watchStats } from '../../stores/plugin-stats';
 import { refreshPlugins, usePlugins } from '../../stores/plugins';
 import { togglePanel, useUi } from '../../stores/ui';
+import { InstallButton } from '../install/InstallPicker';
 import { isTrouble } from './health';
 import { PluginRow } from './PluginRow';
 
@@ -88,7 +89,7 @@ export function PluginPanel(): JSX.Element {
         )}
         {loadError && <p className="p-3 text-xs text-bad">Could not list plugins: {loadError}</p>}
         {loaded && !loadError && order.length === 0 && (
-          <p className="p-4 text-xs text-fg-muted">No plugins yet. Drop a plugin folder, .zip, .mcpb or .dxt file on the window to install one.</p>
+          <p className="p-4 text-xs text-fg-muted">No plugins yet. Use Install plugin…, or drop a plugin folder, .zip, .mcpb or .dxt file on the window.</p>
         )}
         {loaded && order.length > 0 && shown.length === 0 && <p className="p-3 text-xs text-fg-subtle">No plugin matches “{filter}”.</p>}
         <ul>
@@ -97,7 +98,10 @@ export function PluginPanel(): JSX.Element {
           ))}
         </ul>
       </div>
-      <footer className="border-t border-line px-3 py-1.5 text-[11px] text-fg-subtle">Drop a folder, .zip, .mcpb or .dxt anywhere to install.</footer>
+      <footer className="flex items-center gap-2 border-t border-line px-3 py-1.5 text-[11px] text-fg-subtle">
+        <InstallButton size="sm" />
+        <span className="min-w-0 flex-1">or drop a folder, .zip, .mcpb or .dxt anywhere</span>
+      </footer>
     </section>
   );
 }

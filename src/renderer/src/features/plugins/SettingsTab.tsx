@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent, type JSX } from 'react';
 import type { PluginDetail, SettingView } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
 import { configurePlugin } from '../../stores/plugin-detail';
+import { usePlugins } from '../../stores/plugins';
 import { useAppInfo } from '../../stores/app-info';
 
 const input =
@@ -95,7 +96,29 @@ function Field({ s, value, onChange, onClear }: { s: SettingView; value: string 
   );
 }
 
+/**
+ * After a save that may have started the plugin (it was not running): what became of it, live,
+ * from its health events, so "starting" never stays on screen after the plugin is up or failed.
+ */
+function AfterSave({ id, name, since }: { id: string; name: string; since: number }): JSX.Element | null {
+  const health = usePlugins((s) => s.byId[id]?.health);
+  // Only what happened after the save: an event newer than the one shown then.
+  if (!health || health.at === since) return null;
+  const text =
+    health.state === 'starting'
+      ? `Starting ${name}…`
+      : health.state === 'ready' || health.state === 'busy'
+        ? `${name} is running.`
+        : health.state === 'failed' || health.state === 'crashed' || health.state === 'unresponsive'
+          ? `${name} could not start: see the error above.`
+          : null;
+  return text === null ? null : <span className={health.state === 'ready' || health.state === 'busy' ? 'text-ok' : ''}>{` — ${text}`}</span>;
+}
+
 export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
+  const health = usePlugins((s) => s.byId[detail.id]?.health);
+  // Set by a save made while the plugin was not running: the health event shown at that moment.
+  const [watchSince, setWatchSince] = useState<number | null>(null);
   const secretStore = useAppInfo((s) => s.info?.secretStore);
   // Only the fields the person edited: the others show the current values as they change (say,
   // from another window), and saving leaves them alone.
@@ -114,9 +137,11 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
     }
     if (Object.keys(values).length === 0) return setResult({ ok: true, text: 'Nothing changed.' });
     setSaving(true);
+    const idle = health && !['ready', 'busy', 'starting', 'disabled'].includes(health.state);
     const r = await configurePlugin(detail.id, values);
     setSaving(false);
     setResult(r.ok ? { ok: true, text: r.detail || 'Saved.' } : { ok: false, text: r.message });
+    setWatchSince(r.ok && idle && health ? health.at : null);
     // Saved fields show the stored values again (configure has reloaded them), so later changes
     // made elsewhere show too; a field edited while saving keeps its newer edit.
     if (r.ok) {
@@ -148,6 +173,7 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
         {result && (
           <p role={result.ok ? undefined : 'alert'} aria-live="polite" className={`text-xs ${result.ok ? 'text-fg-muted' : 'text-bad'}`}>
             {result.text}
+            {result.ok && watchSince !== null && <AfterSave id={detail.id} name={detail.name} since={watchSince} />}
           </p>
         )}
       </div>

@@ -1,0 +1,234 @@
+/**
+ * Installing without dragging, and settings where they are needed (issue 12, items 4 and 5), end
+ * to end against a real `plugboard serve` in Chromium: the Install plugin… button reached with
+ * Tab, the picker, the preview's trial of the plugin (a real launch and handshake on the server),
+ * the toast clear of Send, a folder packed by the page and uploaded, a plugin that fails its
+ * trial, the shortcut, and a save of settings that brings a failed plugin back with no reload.
+ * Screenshots of the preview in both themes go to e2e/screenshots/ (support/shots.ts).
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import * as s from './scenarios';
+import { claudeConfig, REPO, startServe, weatherZip, type Served } from './support/serve';
+import { shootBothThemes } from './support/shots';
+
+const FIXTURES = path.join(REPO, 'test', 'fixtures');
+let served: Served;
+let page: Page;
+let scratch: string;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ browser }) => {
+  served = await startServe();
+  scratch = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-install-'));
+  page = await browser.newPage();
+  await page.goto(served.url);
+  await s.openApp(page);
+});
+
+test.afterAll(async () => {
+  await page?.close();
+  await served?.stop();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Presses Tab until `target` has the focus (at most `max` times): it is reachable by keyboard. */
+async function tabTo(target: Locator, max = 40): Promise<void> {
+  await page.locator('body').focus();
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+  }
+  throw new Error(`not reached with ${max} presses of Tab`);
+}
+
+/** A plugin folder to choose in the picker: the G-Assist fixture with one tool and `manifest` laid over. */
+function gassistFolder(id: string, manifest: Record<string, unknown>): string {
+  const dir = path.join(scratch, id);
+  mkdirSync(dir, { recursive: true });
+  cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
+  const base = { id, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], functions: [{ name: 'echo', description: 'Echo' }] };
+  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ ...base, ...manifest }));
+  return dir;
+}
+
+function boxesOverlap(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+/** The Installed toast and the Send button share no pixel. */
+async function toastClearOfSend(toast: Locator): Promise<void> {
+  const t = await toast.boundingBox();
+  const send = await page.getByRole('button', { name: 'Send' }).boundingBox();
+  expect(t && send).toBeTruthy();
+  if (t && send) expect(boxesOverlap(t, send), `toast ${JSON.stringify(t)} covers Send ${JSON.stringify(send)}`).toBe(false);
+}
+
+test('keyboard only: Tab to Install plugin…, choose a zip, see the trial, install; the toast leaves Send free', async () => {
+  const header = page.getByRole('banner');
+  const button = header.getByRole('button', { name: 'Install plugin…' });
+  await tabTo(button);
+  await page.keyboard.press('Enter');
+  const picker = page.getByRole('dialog', { name: 'Install a plugin' });
+  await expect(picker).toBeVisible();
+  const chooseFile = picker.getByRole('button', { name: /Choose a file/ });
+  await expect(chooseFile).toBeFocused();
+  // Enter on the choice opens the system's file picker, which Playwright answers.
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  expect(chooser.isMultiple()).toBe(false);
+  await chooser.setFiles(weatherZip(scratch));
+
+  const dialog = page.getByRole('dialog', { name: /Install gassist-python/ });
+  await expect(dialog).toBeVisible({ timeout: 20_000 });
+  const trial = dialog.locator('[data-install-trial]');
+  await expect(trial).toHaveAttribute('data-install-trial', 'ok');
+  await expect(trial.getByRole('status')).toContainText(/Started and answered its handshake in \d+ ms, offering \d+ tools?/);
+  // The command as it will run once installed, from the plugin's own folder in the data directory.
+  await expect(trial).toContainText(/python3? \S+\/data\/plugins\/weather\/plugin\.py/);
+  await expect(trial).not.toContainText('.staging');
+  // Focus is on Install, in the dialog that now shows.
+  const install = dialog.getByRole('button', { name: 'Install', exact: true });
+  await expect(install).toBeFocused();
+  await shootBothThemes(page, 'install-preview', async () => {
+    await expect(trial).toBeVisible();
+  });
+  await install.focus();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  const toast = page.getByText(/^Installed gassist-python/);
+  await expect(toast).toBeVisible();
+  await toastClearOfSend(toast.locator('xpath=..'));
+  // Focus goes back to the button it all began from.
+  await expect(button).toBeFocused();
+  await expect(s.pluginRow(page, 'weather')).toBeVisible();
+});
+
+test('the toast is clear of Send in a narrow window too', async () => {
+  await page.setViewportSize({ width: 720, height: 800 });
+  try {
+    // The panel takes most of a narrow window: closed, the composer is as wide as it gets.
+    await s.panel(page).getByRole('button', { name: 'Close panel' }).click();
+    await page.keyboard.press('Control+i');
+    const picker = page.getByRole('dialog', { name: 'Install a plugin' });
+    await expect(picker).toBeVisible();
+    await picker.getByLabel('Plugin file').setInputFiles(weatherZip(mkdtempSync(path.join(scratch, 'w-'))));
+    // After the test above it is an update; run alone, an install.
+    const dialog = page.getByRole('dialog', { name: /(Update|Install) gassist-python/ });
+    await expect(dialog.locator('[data-install-trial="ok"]')).toBeVisible({ timeout: 20_000 });
+    await dialog.getByRole('button', { name: 'Install', exact: true }).click();
+    const toast = page.getByText(/^Installed gassist-python/).last();
+    await expect(toast).toBeVisible({ timeout: 20_000 });
+    await toastClearOfSend(toast.locator('xpath=..'));
+    await shootBothThemes(page, 'install-toast-narrow', async () => {
+      await expect(toast).toBeVisible();
+    });
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await s.openApp(page);
+  }
+});
+
+test('a folder chosen in the web UI is packed, uploaded, tried and installed', async () => {
+  const help = page.getByRole('button', { name: 'Keyboard shortcuts' });
+  await help.click();
+  const helpDialog = page.getByRole('dialog', { name: /Keyboard shortcuts/ });
+  await expect(helpDialog).toContainText('Install a plugin from a file or folder');
+  await page.keyboard.press('Escape');
+
+  await s.panel(page).getByRole('button', { name: 'Install plugin…' }).click();
+  const picker = page.getByRole('dialog', { name: 'Install a plugin' });
+  await picker.getByLabel('Plugin folder').setInputFiles(path.join(FIXTURES, 'mcpb-echo'));
+  const dialog = page.getByRole('dialog', { name: /Install MCPB echo/ });
+  const trial = dialog.locator('[data-install-trial]');
+  await expect(trial).toHaveAttribute('data-install-trial', 'ok', { timeout: 20_000 });
+  await expect(trial.getByRole('status')).toContainText('offering 2 tools');
+  await expect(trial).toContainText('--greeting Hello');
+  await dialog.getByRole('button', { name: 'Install', exact: true }).click();
+  await expect(dialog).toBeHidden({ timeout: 20_000 });
+  await expect(s.pluginRow(page, 'mcpb-echo')).toBeVisible();
+  await s.newConversation(page);
+  await s.send(page, '/mcpb-echo:greet name=Ada');
+  await expect(s.lastPluginMessage(page)).toContainText('Hello, Ada!', { timeout: 15_000 });
+});
+
+test('a plugin that fails its trial says how, before anything is installed', async () => {
+  const dir = gassistFolder('quitter', { name: 'Quitter', env: { FIXTURE_MODE: 'exit-before-handshake' } });
+  await page.keyboard.press('Control+i');
+  await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(dir);
+  const dialog = page.getByRole('dialog', { name: /Install Quitter/ });
+  const trial = dialog.locator('[data-install-trial]');
+  await expect(trial).toHaveAttribute('data-install-trial', 'failed', { timeout: 20_000 });
+  await expect(trial.getByRole('status')).toContainText('handshake_failed');
+  await expect(trial.getByRole('status')).toContainText('exited during the handshake');
+  // Not installed by a reflex Enter: Cancel has the focus, and the button says what it would do.
+  await expect(dialog.locator('footer').getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await expect(dialog.getByRole('button', { name: 'Install anyway' })).toBeVisible();
+  await shootBothThemes(page, 'install-preview-failed', async () => {
+    await expect(trial).toBeVisible();
+  });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(s.pluginRow(page, 'quitter')).toHaveCount(0);
+  expect(readFileSync(path.join(dir, 'plugboard.json'), 'utf8')).toContain('quitter');
+});
+
+test('a plugin that needs a setting is not tried, and the preview names the setting', async () => {
+  const dir = gassistFolder('keyed', {
+    name: 'Keyed',
+    settings: { api_url: { type: 'string', title: 'Service URL', description: 'Where the service answers', required: true } },
+  });
+  await page.keyboard.press('Control+i');
+  await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(dir);
+  const dialog = page.getByRole('dialog', { name: /Install Keyed/ });
+  const trial = dialog.locator('[data-install-trial]');
+  await expect(trial).toHaveAttribute('data-install-trial', 'skipped', { timeout: 20_000 });
+  await expect(trial.getByRole('status')).toContainText('Not tried: required settings are not set: api_url (Service URL)');
+  await expect(dialog.getByRole('region', { name: 'Settings it needs' })).toContainText('Service URL — Where the service answers');
+  await shootBothThemes(page, 'install-preview-needs-settings', async () => {
+    await expect(trial).toBeVisible();
+  });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('an MCP config chosen in the picker opens the import preview', async () => {
+  const file = path.join(scratch, 'claude_desktop_config.json');
+  writeFileSync(file, claudeConfig(scratch));
+  await page.keyboard.press('Control+i');
+  await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin file').setInputFiles(file);
+  const dialog = page.getByRole('dialog', { name: 'Import MCP servers from Claude Desktop' });
+  await expect(dialog.locator('[data-server="forecast"]')).toBeVisible({ timeout: 20_000 });
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
+
+test('a valid save of the setting a failed plugin lacked starts it and clears the failure, live', async () => {
+  await s.newConversation(page);
+  await s.send(page, '/files:list path=/');
+  const failed = s.lastPluginMessage(page);
+  await expect(failed.locator('[data-failure-code="settings_missing"]')).toBeVisible({ timeout: 15_000 });
+  await failed.getByRole('button', { name: 'Open settings' }).click();
+  const row = s.pluginRow(page, 'files');
+  await expect(s.health(page, 'files')).toHaveText('failed');
+  await expect(row.locator('[data-failure-code="settings_missing"]')).toBeVisible();
+  const form = s.panel(page).getByRole('form', { name: /Files settings/ });
+  const roots = form.locator('textarea').first();
+  await expect(roots).toBeFocused();
+  await roots.fill(scratch);
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  await expect(form).toContainText('starting it');
+  await expect(s.health(page, 'files')).toHaveText('ready', { timeout: 15_000 });
+  // The form's line follows what became of it: no "starting" left once it runs.
+  await expect(form).toContainText('Files is running.');
+  await expect(row.locator('[data-failure-code]')).toHaveCount(0);
+  await expect(row).not.toContainText('Needs settings');
+  await shootBothThemes(page, 'settings-saved-started', async () => {
+    await expect(s.health(page, 'files')).toHaveText('ready');
+  });
+  // It works: without a path it lists the folder just shared.
+  await s.send(page, '/files:list');
+  await expect(s.lastPluginMessage(page)).toContainText(scratch, { timeout: 15_000 });
+});

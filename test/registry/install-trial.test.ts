@@ -1,0 +1,87 @@
+/**
+ * The install preview tries the package before the person confirms (issue 12, item 5): a real
+ * launch and handshake from the staged copy, bounded by a deadline, its process stopped on every
+ * path, the source left as it was and installable afterwards.
+ */
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { cleanupFixtures, FIXTURES, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
+import { leftovers, TEST_RUN_MARK } from '../helpers/processes';
+import { snapshot } from '../helpers/snapshot';
+
+let registry: PluginRegistry;
+let data: string;
+
+beforeAll(async () => {
+  data = path.join(tmpDir('trial'), 'data');
+  const [name = '', value = ''] = TEST_RUN_MARK.split('=');
+  registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins'), env: { [name]: value } });
+});
+
+afterEach(async () => {
+  // Nothing of a trial outlives its preview.
+  expect(await leftovers(3000)).toEqual([]);
+});
+
+afterAll(async () => {
+  await registry.shutdown();
+  registry.dispose();
+  cleanupFixtures();
+});
+
+async function previewOf(source: string, trialMs?: number) {
+  const r = await registry.preview(source, trialMs === undefined ? {} : { trialMs });
+  if (!r.ok) throw new Error(r.message);
+  return r.preview;
+}
+
+describe('the trial launch of an install preview', () => {
+  it('starts a good MCP bundle, counts the tools its server announces and times the handshake; the source stays and installs', async () => {
+    const source = path.join(FIXTURES, 'mcpb-echo');
+    const before = snapshot(source);
+    const p = await previewOf(source);
+    expect(p.trial).toMatchObject({ status: 'ok', tools: 2 });
+    if (p.trial.status !== 'ok') return;
+    expect(p.trial.handshakeMs).toBeGreaterThan(0);
+    expect(p.trial.handshakeMs).toBeLessThan(10_000);
+    // The command as it will run: the staged copy's script, the default greeting filled in.
+    expect(p.command[0]).toMatch(/node$/);
+    expect(p.command.join(' ')).toContain('--greeting Hello');
+    // As it will run once installed: from its folder in the data directory, not the staging copy.
+    expect(p.command.join(' ')).toContain(path.join(data, 'plugins', 'mcpb-echo', 'server', 'index.mjs'));
+    expect(p.command.join(' ')).not.toContain('.staging');
+    expect(snapshot(source)).toEqual(before);
+    const installed = await registry.install(source);
+    expect(installed.ok).toBe(true);
+  });
+
+  it('reports a plugin that exits before its handshake as handshake_failed, with the command it ran', async () => {
+    const dir = fixturePlugin({ script: 'gassist', id: 'quitter', mode: 'exit-before-handshake', manifest: { functions: [{ name: 'echo', description: 'Echo' }] } });
+    const p = await previewOf(dir);
+    expect(p.trial.status).toBe('failed');
+    if (p.trial.status !== 'failed') return;
+    expect(p.trial.code).toBe('handshake_failed');
+    expect(p.trial.message).toMatch(/exited during the handshake/);
+    expect(p.command.join(' ')).toMatch(/node .*plugin\.mjs$/);
+  });
+
+  it('gives up on a plugin that never answers at the trial deadline, saying how long it waited, and kills it', async () => {
+    const dir = fixturePlugin({ script: 'gassist', id: 'sleeper', mode: 'hang-before-handshake', manifest: { functions: [{ name: 'echo', description: 'Echo' }] } });
+    const t0 = Date.now();
+    const p = await previewOf(dir, 800);
+    expect(Date.now() - t0).toBeLessThan(8000);
+    expect(p.trial).toMatchObject({ status: 'failed', code: 'handshake_failed', message: 'no answer to initialize within 800 ms (the trial waits 1 s; installed, it gets 5 s)' });
+  });
+
+  it('does not try a plugin whose required settings have no value, and says which', async () => {
+    const dir = fixturePlugin({
+      script: 'jsonrpc',
+      id: 'keyless',
+      manifest: { persistent: true, settings: { token: { type: 'string', title: 'Token', required: true } }, functions: [{ name: 'provider.fetch' }] },
+    });
+    const p = await previewOf(dir);
+    expect(p.trial).toEqual({ status: 'skipped', message: expect.stringMatching(/^Not tried: required settings are not set: .*[Tt]oken/) });
+    expect(p.requiredSettings.map((s) => s.key)).toEqual(['token']);
+  });
+});
