@@ -44,10 +44,11 @@ export interface CallHandle {
   hold?(held: boolean): void;
 }
 
-type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 'onEvent'>;
+type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 'onEvent' | 'owner'>;
 
 interface Running {
   inst: Instance;
+  owner: string | undefined;
   cancel: CancelSource;
   hold(held: boolean): void;
   touch(): void;
@@ -93,7 +94,7 @@ export class CallRunner {
         heldSince = null;
       }
     };
-    this.running.set(callId, { inst, cancel, hold, touch: () => (lastActivity = Date.now()) });
+    this.running.set(callId, { inst, owner: opts.owner, cancel, hold, touch: () => (lastActivity = Date.now()) });
     if (this.heldEarly.delete(callId)) hold(true);
     // One timer for both deadlines. Activity only records a time: no timer work per chunk.
     const check = (): void => {
@@ -156,6 +157,21 @@ export class CallRunner {
     const out = await r.inst.session.request(method, params, this.spec.timeouts.callInactivityMs);
     r.touch();
     return out;
+  }
+
+  /**
+   * The conversation a server's request most likely belongs to: that of the call started last.
+   * MCP over stdio does not say which call a request is part of, and a server asks while it works.
+   */
+  latestOwner(): string | undefined {
+    let owner: string | undefined;
+    for (const r of this.running.values()) owner = r.owner ?? owner;
+    return owner;
+  }
+
+  /** Holds or releases the deadlines of every running call (the server waits on the person). */
+  holdAll(held: boolean): void {
+    for (const r of this.running.values()) r.hold(held);
   }
 
   /** Holds or releases a running call's deadlines (CallHandle.hold). */
