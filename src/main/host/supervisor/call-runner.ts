@@ -58,6 +58,8 @@ export class CallRunner {
   private readonly running = new Map<string, Running>();
   /** Calls held before they began running (still queued or launching). */
   private readonly heldEarly = new Set<string>();
+  /** Told after each call ends (client-side.ts ends a server's question when its call is gone). */
+  private readonly ended = new Set<() => void>();
 
   constructor(private readonly spec: PluginSpec) {}
 
@@ -140,7 +142,20 @@ export class CallRunner {
       offCancel?.();
       this.running.delete(callId);
       this.heldEarly.delete(callId);
+      for (const fn of [...this.ended]) fn();
     }
+  }
+
+  /** Calls `fn` after each call ends, until the returned function is called. */
+  onCallEnded(fn: () => void): () => void {
+    this.ended.add(fn);
+    return () => this.ended.delete(fn);
+  }
+
+  /** Whether a call of this conversation is running. */
+  hasCallsOf(owner: string): boolean {
+    for (const r of this.running.values()) if (r.owner === owner) return true;
+    return false;
   }
 
   /** The handle a caller holds for a call begun here. */
