@@ -69,8 +69,9 @@ export function serveClientSide(client: Client, side: ClientSide): void {
       ...(p.stopSequences?.length ? { stopSequences: p.stopSequences } : {}),
       signal: extra.signal,
     });
-    // A denial or a model failure is the request's error: the server sees why.
-    if (!r.ok) throw new McpError(r.code === 'cancelled' ? ErrorCode.InvalidRequest : ErrorCode.InternalError, r.message);
+    // A denial or a model failure is the request's error (-32603, the SDK's code for a handler's
+    // error): the server sees why.
+    if (!r.ok) throw new Error(r.message);
     return { role: 'assistant' as const, content: { type: 'text' as const, text: r.value.text }, model: r.value.model, stopReason: r.value.stopReason };
   });
 
