@@ -30,26 +30,7 @@ beforeAll(async () => {
 
 afterAll(() => closeAll(app, model));
 
-/** The first event (already seen or to come) that `pick` accepts. */
-function waitEvent<T>(pick: (e: BackendEvent) => T | undefined, what: string): Promise<T> {
-  for (const e of app.events) {
-    const hit = pick(e);
-    if (hit !== undefined) return Promise.resolve(hit);
-  }
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      sub.dispose();
-      reject(new Error(`no ${what} within 20 s`));
-    }, 20_000);
-    const sub = app.backend.onDidEvent((e) => {
-      const hit = pick(e);
-      if (hit === undefined) return;
-      clearTimeout(timer);
-      sub.dispose();
-      resolve(hit);
-    });
-  });
-}
+const waitEvent = <T>(pick: (e: BackendEvent) => T | undefined, what: string): Promise<T> => app.waitEvent(pick, what);
 
 /** The card of `conversationId` that shows a server's request (`tool`: elicitation or sampling). */
 const askCard = (conversationId: string, tool: 'elicitation' | 'sampling', state?: 'pending'): Promise<ChatMessage> =>
