@@ -84,7 +84,9 @@ export class AssistantServerAsks implements ServerAsks {
     const chosen = picked.value;
     const view: SamplingView = { from: plugin, messages: req.messages, maxTokens: req.maxTokens, model: chosen.name, ...(req.systemPrompt ? { systemPrompt: req.systemPrompt } : {}) };
     const id = `sampling-${randomUUID()}`;
-    const flagged: ApprovalState | null = where.attendance.unattended || where.attendance.flag === 'none' ? { state: 'denied', by: 'flag' } : where.attendance.flag === 'all' ? { state: 'allowed', by: 'flag' } : null;
+    // --approve all answers for the person, terminal or not; without one nobody can answer.
+    const { flag, unattended } = where.attendance;
+    const flagged: ApprovalState | null = flag === 'all' ? { state: 'allowed', by: 'flag' } : flag === 'none' || unattended ? { state: 'denied', by: 'flag' } : null;
     const info: ToolCallInfo = { id, name: `${req.pluginId} sampling`, approval: flagged ?? { state: 'queued' }, sampling: view };
     const card = this.card(where, req.pluginId, 'sampling', info);
     const approval = flagged ?? (await this.approve(card, info, where, req.signal));
