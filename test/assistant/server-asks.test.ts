@@ -135,6 +135,14 @@ describe('sampling: a reply from the conversation’s model, once allowed', () =
     const line = audit().at(-1);
     expect(line).toEqual(expect.objectContaining({ action: 'sampling', plugin: 'mcp-asks', ok: true, detail: 'allowed by person (once); 1 message, at most 60 tokens, Scripted' }));
     expect(JSON.stringify(line)).not.toContain('Cats');
+
+    // The sampling card is not a call the model made: the conversation's next request has no trace of it.
+    model.script(text('Noted.'));
+    await app.turnEnded(c, await app.say(c, 'Thanks'));
+    const next = JSON.stringify(model.modelCalls.at(-1)?.body);
+    expect(next).toContain('Thanks');
+    expect(next).not.toContain(card.call?.id as string);
+    expect(next).not.toContain('You write one-line summaries.');
   });
 
   it('denied, the server gets a JSON-RPC error and the model is never asked', async () => {
