@@ -45,8 +45,6 @@ function installEnricher(dataDir: string): void {
   };
   writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
   cli(['plugins', 'install', dir], dataDir);
-  // An MCP server that asks the person for a form while its tool runs (elicitation).
-  cli(['plugins', 'install', path.join(REPO, 'test', 'fixtures', 'mcp-asks')], dataDir);
 }
 
 test.beforeAll(async ({ browser }) => {
@@ -171,58 +169,6 @@ test('Stop while a question waits ends the turn, and the card says it was not an
   await expect(page.locator('[data-question-card="cancelled"]')).toContainText('Stopped before you answered.');
   await expect(page.getByRole('textbox', { name: 'Your answer' })).toHaveCount(0);
   await expect(a.stopButton(page)).toBeHidden();
-});
-
-test('an MCP server’s form shows in the chat while its tool runs; checked, sent, and the server gets the answer', async () => {
-  await a.newConversation(page);
-  await send(page, '/mcp-asks:book restaurant="Chez Marie"');
-  const card = page.locator('[data-question-card="waiting"]');
-  await expect(card).toContainText('Booking a table at Chez Marie: for whom, and how many?', { timeout: 15_000 });
-  await expect(card).toContainText('MCP asks asks');
-  const form = card.getByRole('form', { name: 'The form' });
-  await expect(form.getByLabel('Name')).toBeVisible();
-  await shoot('elicitation-form', async () => {
-    await expect(card).toBeVisible();
-  });
-  // A required field left empty is caught on the card; nothing is sent.
-  await form.getByRole('button', { name: 'Send' }).click();
-  await expect(form.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
-  await form.getByLabel('Name').fill('Ada');
-  await form.getByLabel('Guests').fill('2');
-  await form.getByRole('button', { name: 'Send' }).click();
-  // The tool's result is the reply the server received.
-  const result = page.locator('article[data-role="plugin"]').filter({ hasText: '"action":"accept"' });
-  await expect(result).toContainText('"content":{"name":"Ada","guests":2}', { timeout: 15_000 });
-  const answered = page.locator('[data-question-card="done"]');
-  await expect(answered.locator('[data-answer-given]')).toContainText('name: Ada');
-  await shoot('elicitation-answered', async () => {
-    await expect(result).toBeVisible();
-  });
-
-  // Declined: the server hears decline, and the card says so.
-  await send(page, '/mcp-asks:book restaurant=Elsewhere');
-  await expect(card).toContainText('Booking a table at Elsewhere', { timeout: 15_000 });
-  await card.getByRole('button', { name: 'Decline' }).click();
-  await expect(page.locator('article[data-role="plugin"]').filter({ hasText: '"action":"decline"' })).toBeVisible({ timeout: 15_000 });
-  await expect(page.locator('[data-question-card="cancelled"] [data-answer-refused]')).toHaveText('You declined.');
-});
-
-test('an MCP server’s sampling request asks first, showing what it sends; allowed, the conversation’s model writes the reply', async () => {
-  await a.script(model, { type: 'reply', text: ['Cats nap most of the day.'] });
-  await a.newConversation(page);
-  await send(page, '/mcp-asks:summarize text="Cats sleep sixteen hours a day."');
-  const card = page.locator('[data-sampling-card]');
-  await expect(card).toContainText('Allow MCP asks to ask Scripted for a reply?', { timeout: 15_000 });
-  await expect(card.getByRole('group', { name: 'System prompt' })).toHaveText(/You write one-line summaries\./);
-  await expect(card.getByRole('group', { name: 'Message' })).toHaveText(/Summarize in one line: Cats sleep sixteen hours a day\./);
-  await expect(card.locator('[data-max-tokens]')).toHaveText('At most 60 tokens, written by Scripted.');
-  await expect(card.getByRole('button')).toHaveText(['Allow once', 'Deny']);
-  await shoot('sampling-approval', async () => {
-    await expect(card).toBeVisible();
-  });
-  await card.getByRole('button', { name: 'Allow once' }).click();
-  await expect(page.locator('article[data-role="plugin"]').filter({ hasText: '"text":"Cats nap most of the day."' })).toBeVisible({ timeout: 15_000 });
-  expect(JSON.stringify((await model.modelCalls()).at(-1)?.body)).toContain('You write one-line summaries.');
 });
 
 test('Settings → Assistant shows the step cap and the budgets, refuses what is out of range, keeps what is saved, and the next request follows it', async () => {
