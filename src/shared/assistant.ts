@@ -87,6 +87,24 @@ export interface Question {
   choices?: string[];
   /** Several choices may be picked. */
   multiple?: boolean;
+  /**
+   * A form to fill instead (an MCP server's elicitation): the flat JSON Schema of its fields. The
+   * person sends it filled, or declines.
+   */
+  form?: Record<string, unknown>;
+  /** Who asks, when it is not the model (the plugin's name). */
+  from?: string;
+}
+
+/** An MCP server's request for a reply from the conversation's model, as its approval card shows it. */
+export interface SamplingView {
+  /** The plugin's name. */
+  from: string;
+  messages: Array<{ role: 'user' | 'assistant'; text: string }>;
+  systemPrompt?: string;
+  maxTokens: number;
+  /** The model that would write (or wrote) the reply. */
+  model: string;
 }
 
 /** A model's call to a tool, as its card shows it (on a `plugin` message). */
@@ -99,6 +117,8 @@ export interface ToolCallInfo {
   builtin?: BuiltinTool;
   /** `ask_user`: what is asked; the answer is the message's text once given. */
   question?: Question;
+  /** An MCP server's sampling request (no tool runs): approved or denied on its card. */
+  sampling?: SamplingView;
   approval: ApprovalState;
   /** From the approval (or the start) to the result. */
   durationMs?: number;

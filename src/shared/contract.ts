@@ -126,9 +126,19 @@ export const commands = {
     input: z.object({ callId: z.string().min(1).max(200), decision: z.enum(['once', 'conversation', 'always', 'deny']), args: z.record(z.string(), z.unknown()).optional() }).strict(),
     output: returns<OpResult>(),
   },
-  /** The person's answer to a model's question (ask_user): words, or the choices picked. */
+  /**
+   * The person's answer to a question: words, the choices picked, or a filled form (an MCP
+   * server's elicitation), or the form refused (`refuse`, with no answer).
+   */
   'chat.answer': {
-    input: z.object({ callId: z.string().min(1).max(200), answer: z.union([z.string().min(1).max(20_000), z.array(z.string().min(1).max(200)).min(1).max(12)]) }).strict(),
+    input: z
+      .object({
+        callId: z.string().min(1).max(200),
+        answer: z.union([z.string().min(1).max(20_000), z.array(z.string().min(1).max(200)).min(1).max(12), z.record(z.string(), z.unknown())]).optional(),
+        refuse: z.enum(['decline', 'cancel']).optional(),
+      })
+      .strict()
+      .refine((v) => (v.answer === undefined) !== (v.refuse === undefined), { message: 'give either an answer or refuse, not both' }),
     output: returns<OpResult>(),
   },
   /** Runs the conversation's last model turn again (after a failure). */

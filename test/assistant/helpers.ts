@@ -26,6 +26,8 @@ export interface AssistantApp extends TestApp {
   turnEnded(conversationId: string, turnId: string): Promise<Conversation>;
   /** The next card of this conversation that waits for the person's answer. */
   prompt(conversationId: string): Promise<ChatMessage>;
+  /** The first event, seen already or to come, that `pick` accepts (fails after `ms`). */
+  waitEvent<T>(pick: (e: BackendEvent) => T | undefined, what: string, ms?: number): Promise<T>;
 }
 
 export async function assistantApp(name: string, opts: { dataDir?: string } = {}): Promise<AssistantApp> {
@@ -57,6 +59,7 @@ export async function assistantApp(name: string, opts: { dataDir?: string } = {}
     ...app,
     dataDir,
     events,
+    waitEvent,
     async connect(server, opts = {}) {
       const r = await app.backend.invoke('models.save', {
         name: opts.name ?? 'Scripted',

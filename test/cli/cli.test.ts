@@ -7,6 +7,11 @@ import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 afterAll(cleanupFixtures);
 
 const fx = (name: string) => path.join(FIXTURES, name);
+/**
+ * Most fixtures share code in test/fixtures/lib, outside their folders, which the sandbox a
+ * plugin run from a path gets (as once installed) does not show: those run as they are.
+ */
+const SHARES_LIB = ['--no-sandbox'];
 
 describe('plugboard CLI', () => {
   it('prints help, and runs through npx in the checkout', async () => {
@@ -34,7 +39,7 @@ describe('plugboard CLI', () => {
   });
 
   it('streams a call as JSON lines and ends with complete', async () => {
-    const r = await plugboard(['call', fx('gassist-node'), 'count', '--args', '{"n":3}', '--json']);
+    const r = await plugboard(['call', fx('gassist-node'), 'count', '--args', '{"n":3}', '--json', ...SHARES_LIB]);
     expect(r.code).toBe(0);
     const kinds = r.lines.map((l) => l.type);
     expect(kinds.filter((k) => k === 'stream')).toHaveLength(3);
@@ -44,10 +49,10 @@ describe('plugboard CLI', () => {
   });
 
   it('prints text for people: chunks as they come, then the result', async () => {
-    const r = await plugboard(['call', fx('rterm-echo'), 'upper', '--args', '{"text":"quiet"}']);
+    const r = await plugboard(['call', fx('rterm-echo'), 'upper', '--args', '{"text":"quiet"}', ...SHARES_LIB]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('QUIET\n');
-    const s = await plugboard(['call', fx('planner-executor'), 'execute_task', '--args', '{"prompt":"x","chunks":2}']);
+    const s = await plugboard(['call', fx('planner-executor'), 'execute_task', '--args', '{"prompt":"x","chunks":2}', ...SHARES_LIB]);
     expect(s.stdout.startsWith('part 1 part 2 \n')).toBe(true);
   });
 
@@ -61,7 +66,7 @@ describe('plugboard CLI', () => {
   });
 
   it('holds a passthrough conversation with --input turns', async () => {
-    const r = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', '--input', 'exit', '--json']);
+    const r = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', '--input', 'exit', '--json', ...SHARES_LIB]);
     expect(r.code).toBe(0);
     const completes = r.lines.filter((l) => l.type === 'complete');
     expect(completes.map((c) => [c.data, c.keep_session])).toEqual([
@@ -80,7 +85,7 @@ describe('plugboard CLI', () => {
   });
 
   it('refuses --input turns after the plugin ended the session', async () => {
-    const r = await plugboard(['call', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '--input', 'more', '--json']);
+    const r = await plugboard(['call', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '--input', 'more', '--json', ...SHARES_LIB]);
     expect(r.code).toBe(1);
     expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'cancelled', message: expect.stringMatching(/ended the passthrough session before --input 1 of 1/) }));
   });
@@ -89,7 +94,7 @@ describe('plugboard CLI', () => {
     const dir = tmpDir('cli-hang');
     writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'hangs', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'] }));
     writeFileSync(path.join(dir, 'plugin.mjs'), `import '${path.join(FIXTURES, 'lib', 'gassist.mjs')}';\n`);
-    const r = await plugboard(['call', dir, 'hang', '--timeout-ms', '400', '--json']);
+    const r = await plugboard(['call', dir, 'hang', '--timeout-ms', '400', '--json', ...SHARES_LIB]);
     expect(r.code).toBe(1);
     expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'timeout', message: expect.stringMatching(/400 ms/) }));
   });
@@ -130,7 +135,7 @@ describe('plugboard CLI', () => {
   });
 
   it('benchmarks a plugin and reports percentiles as JSON', async () => {
-    const r = await plugboard(['bench', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '-n', '200', '--json']);
+    const r = await plugboard(['bench', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '-n', '200', '--json', ...SHARES_LIB]);
     expect(r.code).toBe(0);
     const b = r.lines[0] as Record<string, number>;
     expect(b.n).toBe(200);

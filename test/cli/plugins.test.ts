@@ -100,6 +100,6 @@ describe('plugboard plugins', () => {
     expect(un.code).toBe(0);
     const call = await pb('call', 'greeter', 'say_hello');
     expect(call.code).toBe(1);
-    expect(call.stderr).toMatch(/no installed plugin with that id/);
+    expect(call.stderr).toMatch(/no installed plugin "greeter", and no plugin folder or manifest at /);
   });
 });

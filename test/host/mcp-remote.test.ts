@@ -63,7 +63,7 @@ describe('remote MCP servers over Streamable HTTP', () => {
     const sup = await host.addSpec(spec, { settings: { token: 's3cret' } });
     expect((await sup.start()).ok).toBe(true);
     expect(sup.health.state).toBe('ready');
-    expect(sup.tools.map((t) => t.name)).toEqual(['echo', 'whoami', 'slow', 'fail', 'boom', 'log']);
+    expect(sup.tools.map((t) => t.name)).toEqual(['echo', 'whoami', 'slow', 'fail', 'boom', 'log', 'add_prompt']);
     expect(sup.tools[0]?.annotations).toEqual({ readOnlyHint: true });
 
     expect((await collect(sup, 'echo', { text: 'over http' })).outcome).toEqual({ ok: true, value: { success: true, data: 'over http', keepSession: false } });
@@ -103,6 +103,16 @@ describe('remote MCP servers over Streamable HTTP', () => {
     });
     const missing = await catalog.getPrompt('nope', {});
     expect(missing.ok === false && missing.code).toBe('plugin_error');
+  });
+
+  it('hears prompts/list_changed from the server outside any request, and the list read then has the new prompt', async () => {
+    const { url } = await startServer();
+    const sup = await host.addSpec(remotePlugin(url, { headers: {}, settings: {} }));
+    const changed = new Promise<string>((resolve) => host.onDidChangeCatalog((e) => resolve(`${e.pluginId}:${e.kind}`)));
+    expect((await collect(sup, 'add_prompt', { name: 'recap' })).outcome.ok).toBe(true);
+    expect(await changed).toBe('remote:prompts');
+    const prompts = await host.catalog('remote')?.prompts();
+    expect(prompts?.ok && prompts.value.map((p) => p.name)).toEqual(['summarize', 'recap']);
   });
 
   it('fails with the same codes as a local server: tool errors, a wrong token, a missing secret', async () => {

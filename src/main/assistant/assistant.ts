@@ -9,7 +9,7 @@ import type { LanguageModel } from 'ai';
 import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
 import type { ChatMessage } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
-import { Disposable } from '../../shared/lifecycle';
+import { Disposable, toDisposable } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/model';
 import type { AuditLog, PluginRegistry } from '../host';
 import { AgentPluginModel } from './agent/agent-model';
@@ -18,11 +18,12 @@ import { enrich } from './enrichment';
 import { Plans } from './plans/plans';
 import type { LiveMessages } from './live-messages';
 import { Approvals } from './loop/approvals';
-import { Questions } from './loop/questions';
+import { Questions, type AnswerInput } from './loop/questions';
 import { ToolChooser } from './loop/selection';
 import { ModelTurn } from './loop/model-turn';
 import type { ModelStore } from './models/model-store';
 import { baseUrlOf, languageModel, takesImages } from './models/providers';
+import { AssistantServerAsks, type Attendance } from './server-asks';
 import { systemPrompt } from './system-prompt';
 import type { ConversationStore } from './store';
 import { ToolIndex } from './tool-search';
@@ -55,13 +56,24 @@ export class Assistant extends Disposable {
   /** Keeps the tool search index from one step (and turn) to the next. */
   private readonly chooser = new ToolChooser();
   /** The model turn running in each conversation. */
-  private readonly running = new Map<string, { turnId: string; model: string; turn: ModelTurn; done: Promise<void> }>();
+  private readonly running = new Map<string, { turnId: string; model: string; turn: ModelTurn; done: Promise<void>; opts: StartOptions }>();
 
   private readonly plans: Plans;
 
   constructor(private readonly d: AssistantDeps) {
     super();
     this.plans = new Plans(d.registry, d.turnRunning);
+    // MCP servers' forms and sampling requests are answered in the conversation of their call.
+    const asks = new AssistantServerAsks({ ...d, questions: this.questions, approvals: this.approvals, attendance: (c) => this.attendance(c) });
+    d.registry.serveAsks(asks);
+    this._register(toDisposable(() => d.registry.serveAsks(undefined)));
+  }
+
+  /** Who can answer in a conversation: its running model turn's flags, else the person at the screen. */
+  private attendance(conversationId: string): Attendance {
+    const r = this.running.get(conversationId);
+    if (!r) return {};
+    return { turnId: r.turnId, ...(r.opts.flag ? { flag: r.opts.flag } : {}), ...(r.opts.unattended ? { unattended: true } : {}) };
   }
 
   /** Whether plain messages of this conversation would be answered (a model is configured). */
@@ -117,7 +129,7 @@ export class Assistant extends Disposable {
       this.running.delete(conversationId);
       this.d.turnRunning(conversationId, turnId, false);
     });
-    this.running.set(conversationId, { turnId, model: modelName, turn, done });
+    this.running.set(conversationId, { turnId, model: modelName, turn, done, opts });
     return { ok: true, turnId, done };
   }
 
@@ -204,10 +216,10 @@ export class Assistant extends Disposable {
     return r.ok ? { ok: true, detail: decision === 'deny' ? 'denied' : 'allowed' } : r;
   }
 
-  /** The person's answer to a model's question (ask_user). */
-  answer(callId: string, answer: string | string[]): Outcome<{ detail: string }> {
-    const r = this.questions.answer(callId, answer);
-    return r.ok ? { ok: true, detail: 'answered' } : r;
+  /** The person's answer to a question (a model's ask_user, a server's form), or a form refused. */
+  answer(callId: string, answer: AnswerInput | undefined, refuse?: 'decline' | 'cancel'): Outcome<{ detail: string }> {
+    const r = this.questions.answer(callId, answer, refuse);
+    return r.ok ? { ok: true, detail: refuse ? `${refuse}d` : 'answered' } : r;
   }
 
   /** Runs the last turn again after a failure: the conversation as it is goes to the model. */

@@ -7,7 +7,10 @@
 export const callHelp = `Usage: plugboard call <plugin> <function> [options]
 
 Calls one function of a plugin and streams its output as it arrives.
-<plugin> is a plugin folder, a manifest file, or the id of an installed plugin.
+<plugin> is the id of an installed plugin, or a plugin folder or manifest file written as a
+path (./NAME, /path, dir/NAME): a bare NAME is the installed plugin NAME when there is one,
+else a folder NAME here. On Linux a plugin run from a path runs in the sandbox it gets once
+installed, granted what its manifest requests.
 
 Options:
   --args JSON        arguments, a JSON object (default {})
@@ -17,6 +20,7 @@ Options:
   --set KEY=VALUE    a setting, for a plugin run from a folder (repeatable; installed plugins
                      use their configured settings: plugboard plugins config)
   --data-dir DIR     where installed plugins live (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  --no-sandbox       run a plugin from a path as it is, not in the sandbox (Linux)
   -h, --help         this help
 
 Exit status: 0 when the call succeeds, 1 when it fails (any failure code, or success: false),
@@ -28,8 +32,9 @@ Checks a plugin before you publish it: the manifest, launch, handshake, declared
 announced tools, ping behaviour, a clean exit on shutdown, and nothing left running. On Linux
 it runs in the sandbox it gets once installed: its own folder, its data folder, the system
 folders and what it is granted, nothing else.
-<plugin> is a plugin folder, a manifest file, or an installed plugin's id (checked with its
-settings and granted capabilities).
+<plugin> is an installed plugin's id (checked with its settings and granted capabilities),
+or a plugin folder or manifest file written as a path (./NAME, /path, dir/NAME); a bare NAME
+is a folder here only when no plugin has that id.
 
 Options:
   --set KEY=VALUE  a setting the plugin needs to start (repeatable)
@@ -50,6 +55,7 @@ Options:
   -n N            number of measured calls (default 1000)
   --json          one JSON object: {n, p50_us, p95_us, p99_us, calls_per_s}
   --data-dir DIR  where installed plugins live
+  --no-sandbox    run a plugin from a path as it is, not in the sandbox (Linux)
   -h, --help      this help`;
 
 export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--data-dir DIR] [--json]

@@ -19,6 +19,8 @@ export interface OpenOptions {
   out: Out;
   json: boolean;
   settings?: Record<string, SettingValue>;
+  /** false: a plugin named by its path runs outside the sandbox (`--no-sandbox`). */
+  sandbox?: boolean;
 }
 
 export type Opened =
@@ -30,7 +32,7 @@ export type Opened =
   | { ok: false; failure: Failure };
 
 export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened> {
-  const target = await openCallTarget(arg, dataDirOf(opts.dataDir), opts.settings);
+  const target = await openCallTarget(arg, dataDirOf(opts.dataDir), { ...(opts.settings ? { settings: opts.settings } : {}), ...(opts.sandbox === false ? { sandbox: false } : {}) });
   if ('code' in target) return { ok: false, failure: target };
   const subs = new DisposableStore();
   for (const w of target.warnings) {

@@ -9,6 +9,7 @@ import { planRemote } from './remote/plan';
 import { failure, type Result } from '../../shared/failures';
 import { DisposableStore, Emitter, relay, type IDisposable } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
+import type { ServerAsks } from './asks';
 import { DIALECT_FACTORIES } from './dialects';
 import type { LaunchPlan, SettingValue } from './process/launch';
 import { planLaunchWithShellPath } from './process/plan-with-shell';
@@ -29,6 +30,11 @@ export interface AddOptions {
 }
 
 export type ToolsChangeEvent = ToolsChange & { pluginId: string };
+/** An MCP server said its prompts or resources changed (list_changed). */
+export interface CatalogChangeEvent {
+  pluginId: string;
+  kind: 'prompts' | 'resources';
+}
 
 export class PluginHost implements IDisposable {
   private readonly supervisors = new Map<string, { sup: PluginSupervisor; subs: DisposableStore }>();
@@ -36,6 +42,10 @@ export class PluginHost implements IDisposable {
   private readonly _onDidLog = new Emitter<LogEvent>();
   private readonly _onDidChangeTools = new Emitter<ToolsChangeEvent>();
   private readonly _onDidChangePassthrough = new Emitter<PassthroughChange>();
+  private readonly _onDidChangeCatalog = new Emitter<CatalogChangeEvent>();
+  readonly onDidChangeCatalog = this._onDidChangeCatalog.event;
+  /** Who answers what MCP servers ask (elicitation, sampling); unset: declined and refused. */
+  asks: ServerAsks | undefined;
   readonly onDidChangeHealth = this._onDidChangeHealth.event;
   readonly onDidLog = this._onDidLog.event;
   readonly onDidChangeTools = this._onDidChangeTools.event;
@@ -68,12 +78,13 @@ export class PluginHost implements IDisposable {
     // up to the set below is synchronous, so the last one wins and the others are shut down.
     do await this.remove(spec.id);
     while (this.supervisors.has(spec.id));
-    const sup = new PluginSupervisor({ spec, dialect: DIALECT_FACTORIES[spec.dialect], binding: opts.binding, enabled: opts.enabled ?? true });
+    const sup = new PluginSupervisor({ spec, dialect: DIALECT_FACTORIES[spec.dialect], binding: opts.binding, enabled: opts.enabled ?? true, asks: () => this.asks });
     const subs = new DisposableStore();
     subs.add(relay(sup.onDidChangeHealth, this._onDidChangeHealth));
     subs.add(relay(sup.onDidLog, this._onDidLog));
     subs.add(relay(sup.onDidChangePassthrough, this._onDidChangePassthrough));
     subs.add(sup.onDidChangeTools((change) => this._onDidChangeTools.fire({ pluginId: spec.id, ...change })));
+    subs.add(sup.clientSide.onDidChangeCatalog((kind) => this._onDidChangeCatalog.fire({ pluginId: spec.id, kind })));
     this.supervisors.set(spec.id, { sup, subs });
     return sup;
   }
@@ -189,6 +200,7 @@ export class PluginHost implements IDisposable {
     this._onDidLog.dispose();
     this._onDidChangeTools.dispose();
     this._onDidChangePassthrough.dispose();
+    this._onDidChangeCatalog.dispose();
   }
 }
 

@@ -6,7 +6,8 @@
 export { checkPlugin, type CheckItem, type CheckStatus } from './check';
 export type { PluginCatalog } from './catalog';
 export type { CallOutcome } from './dialects/types';
-export { PluginHost, refusedCall, type HostOptions, type ToolsChangeEvent } from './host';
+export { PluginHost, refusedCall, type CatalogChangeEvent, type HostOptions, type ToolsChangeEvent } from './host';
+export type { ElicitReply, ElicitRequest, SampleReply, SampleRequest, ServerAsks } from './asks';
 export { installImported, readMcpConfig, type ImportChoice, type ImportedConfig, type ImportedOne, type ServerPreview } from './import';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { SettingValue } from './process/launch';

@@ -82,6 +82,15 @@ export class Backend extends Disposable {
         fire({ name: 'plugins.changed', payload: { id: pluginId, reason: 'tools', tools: { added, removed } } });
       }),
     );
+    this._register(
+      registry.onDidChangeCatalog(({ pluginId, kind }) => {
+        // Prompts and resources are read when shown: the screens that show them read them again.
+        const line = { pluginId, source: 'host' as const, level: 'info' as const, message: `${kind} changed (the server sent list_changed)`, at: Date.now() };
+        this.logs.add(line);
+        fire({ name: 'log', payload: line });
+        fire({ name: 'plugins.changed', payload: { id: pluginId, reason: kind } });
+      }),
+    );
     this._register(chat.onDidEvent(fire));
     this.handlers = this.createHandlers();
   }
@@ -168,7 +177,7 @@ export class Backend extends Disposable {
       'chat.setModel': ({ conversationId, model }) => chat.setModel(conversationId, model),
       'chat.approve': ({ callId, decision, args }) => chat.approve(callId, decision, args),
       'chat.retry': ({ conversationId }) => chat.retry(conversationId),
-      'chat.answer': ({ callId, answer }) => chat.assistant.answer(callId, answer),
+      'chat.answer': ({ callId, answer, refuse }) => chat.assistant.answer(callId, answer, refuse),
       'models.usage': () => this.store.usageByModel(),
       'assistant.settings': () => this.models.settings(),
       'assistant.configure': (change) => this.models.configure(change),

@@ -4,7 +4,8 @@
  * its tool calls with their results (bounded: bound.ts), and the tools the person ran themselves,
  * as a note of what ran and what it returned. Never sent: passthrough text (people paste keys into
  * setup wizards), user commands a plugin does not share with models (and their results), system
- * notes, and messages that hold nothing. Attached files go with the person's message they came with.
+ * notes, MCP servers' forms and sampling cards, and messages that hold nothing. Attached files go
+ * with the person's message they came with.
  */
 import type { ImagePart, ModelMessage, TextPart, ToolResultPart, UserContent } from 'ai';
 import { textBlock, textOf } from '../../../shared/attachments';
@@ -79,6 +80,9 @@ export function modelMessages(messages: readonly ChatMessage[], files: Files = N
   };
   for (const m of messages) {
     if (m.passthrough || m.unshared) continue;
+    // What an MCP server asked of the person (a form) or of the model (sampling) was between the
+    // server and them: it is not a call the model made, and the person's answers stay out.
+    if (m.call?.sampling || m.call?.question?.form) continue;
     if (m.role === 'user') {
       flush();
       out.push({ role: 'user', content: userContent(m, files) });

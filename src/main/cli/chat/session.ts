@@ -196,6 +196,13 @@ export class ChatSession extends Disposable {
       // Without a terminal the back end has answered already (the user is not available).
       if (!terminal || over.aborted) return;
       printer.note('');
+      if (q.question.form) {
+        // An MCP server's form has fields a terminal line cannot hold: it is declined, and said so.
+        terminal.write(`? ${q.question.from ?? 'a plugin'} asks: ${q.question.question}\n  (a form: it is answered in the app; declined here)\n`);
+        const r = await backend.invoke('chat.answer', { callId: q.callId, refuse: 'decline' });
+        if (!r.ok) printer.note(`${r.code}: ${r.message}\n`);
+        return;
+      }
       terminal.write(questionText(q.question));
       const until = AbortSignal.any([over, this.quit.signal]);
       for (;;) {

@@ -20,6 +20,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
       'timeout-ms': { type: 'string' },
       'data-dir': { type: 'string' },
       set: { type: 'string', multiple: true },
+      'no-sandbox': { type: 'boolean' },
     },
     { min: 2, max: 2, names: '<plugin> and <function>' },
   );
@@ -31,7 +32,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
   const out = env.out;
 
   const settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
-  const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json, settings });
+  const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json, settings, ...(values['no-sandbox'] ? { sandbox: false } : {}) });
   if (!opened.ok) return reportFailure(out, json, opened.failure);
   const { quiet } = opened;
   let sent = 0;

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { appReadOnlyFolders, checkPlugin, PluginRegistry, type CheckStatus, type SettingValue } from '../../host';
-import { bundledPluginsDir, dataDirOf, looksLikePath, nodeModulesDir } from '../target';
+import { bundledPluginsDir, dataDirOf, writtenAsPath, nodeModulesDir } from '../target';
 import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';
 import type { CliEnv } from '../session';
@@ -23,7 +23,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   let allowedCapabilities: string[] | undefined;
   let unknown: string | undefined;
   const dataDir = dataDirOf(values['data-dir']);
-  if (!looksLikePath(arg)) {
+  if (!writtenAsPath(arg)) {
     // An installed or bundled plugin: check it with its settings and grants.
     const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir() });
     const rec = registry.record(arg);

@@ -19,6 +19,7 @@ import { failure, ok, type Result } from '../../../shared/failures';
 import type { ToolAnnotations, ToolSpec } from '../../../shared/model';
 import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-catalog';
 import { getPrompt, listPrompts, listResources } from './mcp-catalog';
+import { CLIENT_CAPABILITIES, NO_CLIENT_SIDE, serveClientSide } from './mcp-client-side';
 import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';
 import { SessionBase } from './session-base';
@@ -130,8 +131,9 @@ class McpSession extends SessionBase implements DialectSession {
   constructor(ctx: SessionContext) {
     super(ctx);
     this.transport = new SupervisedTransport((m) => ctx.send(m));
-    this.client = new Client(CLIENT_INFO, { capabilities: {} });
+    this.client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES });
     this.client.onerror = (e) => ctx.diagnostic('warn', `MCP: ${e.message}`);
+    serveClientSide(this.client, ctx.client ?? NO_CLIENT_SIDE);
     this.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       const data = n.params.data;
       ctx.pluginLog(logLevelOf(n.params.level), `${n.params.logger ? `${n.params.logger}: ` : ''}${typeof data === 'string' ? data : describeValue(data)}`);
@@ -260,6 +262,11 @@ class McpSession extends SessionBase implements DialectSession {
   resources = (timeoutMs: number): Promise<Result<ResourceView[]>> => listResources(this.client, timeoutMs);
   prompts = (timeoutMs: number): Promise<Result<PromptView[]>> => listPrompts(this.client, timeoutMs);
   getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> => getPrompt(this.client, name, args, timeoutMs);
+
+  /** The person's grants changed: the server may ask for its roots again. */
+  rootsChanged(): void {
+    this.client.sendRootsListChanged().catch((e: unknown) => this.ctx.diagnostic('warn', `roots list_changed not sent: ${(e as Error).message}`));
+  }
 
   async ping(timeoutMs: number): Promise<PingOutcome> {
     try {

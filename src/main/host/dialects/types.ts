@@ -4,6 +4,7 @@
  * timers for deadlines and restarts belong to the supervisor.
  */
 import type { CancelToken } from '../../../shared/cancel';
+import type { ClientSide } from '../asks';
 import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-catalog';
@@ -58,6 +59,8 @@ export interface SessionContext {
   pluginLog(level: LogLevel, message: string): void;
   /** The announced tool list changed at run time (MCP list_changed). */
   toolsChanged(tools: ToolSpec[]): void;
+  /** What an MCP server may ask of the host (roots, elicitation, sampling); absent: nothing granted, nobody to ask. */
+  client?: ClientSide;
 }
 
 export interface DialectSession extends IDisposable {
@@ -82,6 +85,8 @@ export interface DialectSession extends IDisposable {
    * answering an agent's `tool_use`). Absent when the protocol has none.
    */
   request?(method: string, params: Record<string, unknown>, timeoutMs: number): Promise<Result<unknown>>;
+  /** The folders granted to the plugin changed (MCP `notifications/roots/list_changed`). */
+  rootsChanged?(): void;
   /** The protocol's goodbye (`shutdown`), sent before stdin closes. */
   farewell(): void;
   /** Protocol-level entries waiting for an answer. Zero when idle. */

@@ -19,7 +19,11 @@ export type AuditAction =
   | 'configure'
   | 'tool-policy'
   | 'approval-default'
-  | 'model-call';
+  | 'model-call'
+  /** An MCP server's form answered or refused (field names only). */
+  | 'elicitation'
+  /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
+  | 'sampling';
 
 export interface AuditEntry {
   at: string;

@@ -14,7 +14,7 @@ import type { PluginSpec } from '../../../shared/model';
 import type { InstallTrialView } from '../../../shared/views';
 import type { PluginHost } from '../host';
 import { ProcessBook } from '../process/pid-registry';
-import { appReadOnlyFolders, type SandboxRequest } from '../process/sandbox-prepare';
+import { appReadOnlyFolders, grantedFolders, type SandboxRequest } from '../process/sandbox-prepare';
 import type { LaunchBinding } from '../supervisor/supervisor';
 import type { DataPaths } from './paths';
 import type { PluginSettings } from './plugin-settings';
@@ -68,7 +68,11 @@ export class PluginBindings implements IDisposable {
     // NVIDIA's plugins write their logs under %PROGRAMDATA%, or the working folder without it,
     // which is the plugin's own, read-only in the sandbox: elsewhere than Windows, their data folder.
     if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = this.paths.pluginData(id);
-    return { plan: await this.host.plan(spec, await this.settings.launchValues(id, spec.settings), env, this.sandbox(id)), allowedCapabilities, record };
+    const values = await this.settings.launchValues(id, spec.settings);
+    // An MCP server's roots are the folders it was granted: those the sandbox shows it.
+    const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
+    const roots = [...folders.writePaths, ...folders.readPaths];
+    return { plan: await this.host.plan(spec, values, env, this.sandbox(id)), allowedCapabilities, record, roots };
   }
 
   /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */

@@ -11,6 +11,7 @@ import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
 import type { HealthEvent, ToolSpec } from '../../../shared/model';
+import type { ServerAsks } from '../asks';
 import { PluginHost, refusedCall } from '../host';
 import type { PluginCatalog } from '../catalog';
 import type { InstallLimits } from './install/limits';
@@ -68,6 +69,7 @@ export class PluginRegistry implements IDisposable {
   readonly onDidLog: PluginHost['onDidLog'];
   readonly onDidChangeTools: PluginHost['onDidChangeTools'];
   readonly onDidChangePassthrough: PluginHost['onDidChangePassthrough'];
+  readonly onDidChangeCatalog: PluginHost['onDidChangeCatalog'];
 
   private constructor(private readonly opts: RegistryOptions) {
     this.paths = new DataPaths(path.resolve(opts.dataDir));
@@ -79,7 +81,7 @@ export class PluginRegistry implements IDisposable {
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
     });
-    ({ onDidChangeHealth: this.onDidChangeHealth, onDidLog: this.onDidLog, onDidChangeTools: this.onDidChangeTools, onDidChangePassthrough: this.onDidChangePassthrough } = this.host);
+    ({ onDidChangeHealth: this.onDidChangeHealth, onDidLog: this.onDidLog, onDidChangeTools: this.onDidChangeTools, onDidChangePassthrough: this.onDidChangePassthrough, onDidChangeCatalog: this.onDidChangeCatalog } = this.host);
     this.decisions = new Decisions({
       state: this.state,
       audit: this.audit,
@@ -117,13 +119,8 @@ export class PluginRegistry implements IDisposable {
     for (const r of found) if (r.spec) await this.bindings.bind(r.spec);
   }
 
-  list(): PluginRecord[] {
-    return this.records.list();
-  }
-
-  record(id: string): PluginRecord | undefined {
-    return this.records.get(id);
-  }
+  list = (): PluginRecord[] => this.records.list();
+  record = (id: string): PluginRecord | undefined => this.records.get(id);
 
   /** The person's decisions about a plugin; defaults for one never touched. */
   pluginState(id: string): PluginState {
@@ -195,6 +192,8 @@ export class PluginRegistry implements IDisposable {
   passthroughSessions(): Array<{ pluginId: string; owner: string | undefined }> {
     return this.host.passthroughSessions();
   }
+  /** Who answers what MCP servers ask of the person or the model (the assistant). */
+  serveAsks = (asks: ServerAsks | undefined): void => void (this.host.asks = asks);
 
   private refusal(id: string, tool: string | undefined): Failure | undefined {
     const rec = this.records.get(id);

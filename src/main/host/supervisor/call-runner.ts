@@ -47,10 +47,11 @@ export interface CallHandle {
   hold?(held: boolean): void;
 }
 
-type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 'onEvent'>;
+type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 'onEvent' | 'owner'>;
 
 interface Running {
   inst: Instance;
+  owner: string | undefined;
   cancel: CancelSource;
   hold(held: boolean): void;
   touch(): void;
@@ -60,6 +61,8 @@ export class CallRunner {
   private readonly running = new Map<string, Running>();
   /** Calls held before they began running (still queued or launching). */
   private readonly heldEarly = new Set<string>();
+  /** Told after each call ends (client-side.ts ends a server's question when its call is gone). */
+  private readonly ended = new Set<() => void>();
 
   constructor(private readonly spec: PluginSpec) {}
 
@@ -96,7 +99,7 @@ export class CallRunner {
         heldSince = null;
       }
     };
-    this.running.set(callId, { inst, cancel, hold, touch: () => (lastActivity = Date.now()) });
+    this.running.set(callId, { inst, owner: opts.owner, cancel, hold, touch: () => (lastActivity = Date.now()) });
     if (this.heldEarly.delete(callId)) hold(true);
     // One timer for both deadlines. Activity only records a time: no timer work per chunk.
     const check = (): void => {
@@ -142,7 +145,20 @@ export class CallRunner {
       offCancel?.();
       this.running.delete(callId);
       this.heldEarly.delete(callId);
+      for (const fn of [...this.ended]) fn();
     }
+  }
+
+  /** Calls `fn` after each call ends, until the returned function is called. */
+  onCallEnded(fn: () => void): () => void {
+    this.ended.add(fn);
+    return () => this.ended.delete(fn);
+  }
+
+  /** Whether a call of this conversation is running. */
+  hasCallsOf(owner: string): boolean {
+    for (const r of this.running.values()) if (r.owner === owner) return true;
+    return false;
   }
 
   /** The handle a caller holds for a call begun here. */
@@ -159,6 +175,21 @@ export class CallRunner {
     const out = await r.inst.session.request(method, params, this.spec.timeouts.callInactivityMs);
     r.touch();
     return out;
+  }
+
+  /**
+   * The conversation a server's request most likely belongs to: that of the call started last.
+   * MCP over stdio does not say which call a request is part of, and a server asks while it works.
+   */
+  latestOwner(): string | undefined {
+    let owner: string | undefined;
+    for (const r of this.running.values()) owner = r.owner ?? owner;
+    return owner;
+  }
+
+  /** Holds or releases the deadlines of every running call (the server waits on the person). */
+  holdAll(held: boolean): void {
+    for (const r of this.running.values()) r.hold(held);
   }
 
   /** Holds or releases a running call's deadlines (CallHandle.hold). */

@@ -5,6 +5,7 @@
 import { failure, type Failure, type FailureDetails } from '../../../shared/failures';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../../../shared/lifecycle';
 import type { LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
+import type { ClientSide } from '../asks';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
@@ -35,6 +36,8 @@ export interface LaunchBinding {
   allowedCapabilities: readonly string[];
   /** Writes each process down in the data directory's pid registry (a registry's plugins). */
   record?: RecordProcess;
+  /** The folders the person granted (fs.read / fs.write on its folder settings): an MCP server's roots. */
+  roots?: string[];
 }
 
 export interface InstanceHooks {
@@ -42,6 +45,8 @@ export interface InstanceHooks {
   pluginLog(level: LogLevel, message: string): void;
   stderr(line: string): void;
   toolsChanged(tools: ToolSpec[]): void;
+  /** What an MCP server may ask of the host (asks.ts). */
+  client?: ClientSide;
 }
 
 const STDERR_TAIL_LINES = 20;
@@ -129,6 +134,7 @@ export class Instance implements IDisposable {
       diagnostic: hooks.diagnostic,
       pluginLog: hooks.pluginLog,
       toolsChanged: hooks.toolsChanged,
+      ...(hooks.client ? { client: hooks.client } : {}),
     });
     const inst = new Instance(spec, plan, proc, session, redact);
     instance = inst;
@@ -155,6 +161,7 @@ export class Instance implements IDisposable {
       diagnostic: opts.hooks.diagnostic,
       pluginLog: opts.hooks.pluginLog,
       toolsChanged: opts.hooks.toolsChanged,
+      ...(opts.hooks.client ? { client: opts.hooks.client } : {}),
     });
     session = s;
     return new Instance(opts.spec, opts.plan, link, s, opts.redact).shakeHands(opts.hooks);

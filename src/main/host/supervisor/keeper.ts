@@ -7,6 +7,7 @@
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
 import type { HealthState, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
+import type { ClientSide } from '../asks';
 import type { CallOutcome, DialectFactory, DialectSession } from '../dialects/types';
 import type { HealthReporter } from './health';
 import { Instance, type LaunchBinding } from './instance';
@@ -26,6 +27,8 @@ export interface KeeperHooks {
   heldDied(cause: Failure): void;
   /** An instance came up or went: the supervisor settles its idle state. */
   settle(): void;
+  /** What an MCP server may ask, but its roots: those come from the launch binding, kept here. */
+  client: Omit<ClientSide, 'roots'>;
 }
 
 /** The held instance and the watchdog that pings it while idle. */
@@ -82,8 +85,11 @@ export class InstanceKeeper extends Disposable {
     return inst && !inst.isDead ? inst : null;
   }
 
+  /** A new binding; a running server whose granted folders changed is told (MCP roots). */
   rebind(binding: LaunchBinding): void {
+    const before = (this.binding.roots ?? []).join('\0');
     this.binding = binding;
+    if ((binding.roots ?? []).join('\0') !== before) this.alive()?.session.rootsChanged?.();
   }
 
   /** A user start: the restart budget is fresh again. */
@@ -217,6 +223,7 @@ export class InstanceKeeper extends Disposable {
         pluginLog: (level, m) => log('plugin', level, m),
         stderr: (line) => log('stderr', 'info', line),
         toolsChanged: (tools) => this.hooks.toolsAnnounced(tools),
+        client: { ...this.hooks.client, roots: () => this.binding.roots ?? [] },
       },
     });
     if (!(inst instanceof Instance)) return inst;

@@ -12,9 +12,11 @@ import { randomUUID } from 'node:crypto';
 import { cancelOnAbort, CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable } from '../../../shared/lifecycle';
+import type { ServerAsks } from '../asks';
 import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
 import { abortedFailure, type CallOutcome, type DialectFactory, type DialectSession } from '../dialects/types';
 import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
+import { PluginClientSide } from './client-side';
 import { HealthReporter } from './health';
 import { isNoted, logTransition } from './health-states';
 import type { Instance, LaunchBinding } from './instance';
@@ -36,6 +38,8 @@ export interface SupervisorOptions {
   enabled?: boolean;
   /** Log lines per second per plugin before the rest are counted instead of emitted. */
   logRatePerSecond?: number;
+  /** Who answers what an MCP server asks (the assistant); none: declined, refused. */
+  asks?: () => ServerAsks | undefined;
 }
 
 export class PluginSupervisor extends Disposable {
@@ -59,6 +63,8 @@ export class PluginSupervisor extends Disposable {
   readonly onDidTransition: HealthReporter['onDidTransition'];
   readonly onDidChangeTools: ToolSet['onDidChange'];
   readonly onDidChangePassthrough: PassthroughSession['onDidChange'];
+  /** An MCP server's requests, and its prompts or resources changing (onDidChangeCatalog). */
+  readonly clientSide: PluginClientSide;
 
   constructor(opts: SupervisorOptions) {
     super();
@@ -80,6 +86,7 @@ export class PluginSupervisor extends Disposable {
     this.onDidChangePassthrough = this.passthrough.onDidChange;
     this._register(this.passthrough.onDidChange((e) => !e.active && this.releaseAfterPassthrough()));
     this.runner = new CallRunner(this.spec);
+    this.clientSide = this._register(new PluginClientSide(this.spec.id, this.runner, opts.asks ?? (() => undefined)));
     this.keeper = this._register(
       new InstanceKeeper(this.spec, opts.dialect, opts.binding, {
         health: this.healthReporter,
@@ -89,30 +96,23 @@ export class PluginSupervisor extends Disposable {
         died: (inst, cause) => this.runner.abortFor(inst, cause),
         heldDied: (cause) => this.passthrough.end(`the plugin died: ${cause.code}`),
         settle: () => this.settleIdleState(),
+        client: this.clientSide,
       }),
     );
     this.slots = new Slots(opts.dialect.maxConcurrentCalls);
   }
 
-  get health(): HealthEvent {
-    return this.healthReporter.snapshot;
-  }
+  get health(): HealthEvent { return this.healthReporter.snapshot; }
 
   /** Declared tools, completed by what the running plugin announced. */
-  get tools(): ToolSpec[] {
-    return this.toolSet.all;
-  }
+  get tools(): ToolSpec[] { return this.toolSet.all; }
 
   /** The server's instructions for a model, from its last handshake (MCP). */
   instructions: string | undefined;
-  get announcedTools(): ToolSpec[] | undefined {
-    return this.toolSet.announcedTools;
-  }
+  get announcedTools(): ToolSpec[] | undefined { return this.toolSet.announcedTools; }
 
   /** Whether a passthrough session is open, and who holds it (a conversation id). */
-  get inPassthrough(): boolean {
-    return this.passthrough.isOpen;
-  }
+  get inPassthrough(): boolean { return this.passthrough.isOpen; }
   passthroughOwner = (): string | undefined => this.passthrough.owner;
 
   /** Protocol entries still waiting, across instances (leak checks). */

@@ -27,9 +27,14 @@ export function approveCall(callId: string, decision: ApprovalDecision, args?: R
   return answered(() => getApi().invoke('chat.approve', { callId, decision, ...(args ? { args } : {}) }));
 }
 
-/** The person's answer to a model's question (ask_user): their words, or the choices they picked. */
-export function answerQuestion(callId: string, answer: string | string[]): Promise<Answered> {
+/** The person's answer to a question: their words, the choices they picked, or a server's form filled. */
+export function answerQuestion(callId: string, answer: string | string[] | Record<string, unknown>): Promise<Answered> {
   return answered(() => getApi().invoke('chat.answer', { callId, answer }));
+}
+
+/** A server's form refused: declined by the person. */
+export function declineForm(callId: string): Promise<Answered> {
+  return answered(() => getApi().invoke('chat.answer', { callId, refuse: 'decline' }));
 }
 
 /** Runs the conversation's last model turn again (after a failure or a Stop). */

@@ -1,8 +1,10 @@
 /**
- * A model's question to the person (the built-in `ask_user`), as a card in the chat: the question,
- * then its choices as buttons (one click answers; with several allowed, they toggle and "Send
- * answer" sends them) or a box for an answer in words. The turn waits for it, like an approval
- * card; the answer goes back to the model as the tool's result, and the card then shows it.
+ * A question to the person, as a card in the chat: a model's (the built-in `ask_user`), with its
+ * choices as buttons (one click answers; with several allowed, they toggle and "Send answer"
+ * sends them) or a box for an answer in words; or an MCP server's form (elicitation), with the
+ * fields it asks for, sent or declined (FormAnswer). The asker waits for it, like an approval
+ * card; the answer goes back (to the model as the tool's result, to the server as its reply), and
+ * the card then shows it.
  */
 import { memo, useRef, useState, type JSX, type RefObject } from 'react';
 import type { Question } from '../../../../../shared/assistant';
@@ -11,8 +13,9 @@ import { Button } from '../../../components/Button';
 import { FailureBlock } from '../../../components/FailureBlock';
 import { Icon } from '../../../components/Icon';
 import { Spinner } from '../../../components/Spinner';
-import { answerQuestion } from '../../../stores/chat/model-actions';
+import { answerQuestion, declineForm, type Answered } from '../../../stores/chat/model-actions';
 import { RetryBar } from '../RetryBar';
+import { FormAnswer } from './FormAnswer';
 import { useFocusOnce } from './focus-once';
 
 function Choices({ q, busy, send }: { q: Question; busy: boolean; send: (answer: string | string[]) => void }): JSX.Element {
@@ -85,24 +88,27 @@ export const QuestionCard = memo(function QuestionCard({ m }: { m: ChatMessage }
   const [refusal, setRefusal] = useState<string | null>(null);
   const card = useRef<HTMLDivElement>(null);
   const box = useRef<HTMLTextAreaElement>(null);
-  // A question in words focuses its box, so the answer can be typed at once; choices, the card.
-  useFocusOnce(m.id, q?.choices?.length ? card : box, waiting);
+  // A question in words focuses its box, so the answer can be typed at once; choices or a form, the card.
+  useFocusOnce(m.id, q?.choices?.length || q?.form ? card : box, waiting);
+  const form = q?.form ? { ...q, form: q.form } : undefined;
+  const asker = q?.from ?? 'the model';
 
-  const send = async (answer: string | string[]): Promise<void> => {
+  const sent = async (r: Promise<Answered>): Promise<void> => {
     setBusy(true);
     setRefusal(null);
-    const r = await answerQuestion(callId, answer);
+    const a = await r;
     setBusy(false);
-    if (!r.ok) setRefusal(r.message);
+    if (!a.ok) setRefusal(a.message);
   };
+  const send = (answer: string | string[] | Record<string, unknown>): Promise<void> => sent(answerQuestion(callId, answer));
 
   return (
-    <article className="pl-7" aria-label={`Question from the model: ${waiting ? 'waits for your answer' : (m.status ?? 'done')}`} data-message-id={m.id} data-role="plugin" data-call-id={callId} data-question-card={waiting ? 'waiting' : m.status}>
+    <article className="pl-7" aria-label={`Question from ${asker}: ${waiting ? 'waits for your answer' : (m.status ?? 'done')}`} data-message-id={m.id} data-role="plugin" data-call-id={callId} data-question-card={waiting ? 'waiting' : m.status}>
       <div
         ref={card}
         tabIndex={-1}
         role="group"
-        aria-label={q?.question ?? 'The model’s question'}
+        aria-label={q?.question ?? `The question of ${asker}`}
         className={`overflow-hidden rounded-lg border outline-none ${waiting ? 'border-accent/60 bg-bg shadow-[0_0_0_3px_var(--accent-soft)]' : 'border-line bg-subtle'}`}
       >
         {/* Compact once answered, like a finished tool call: the question and the answer. */}
@@ -112,10 +118,18 @@ export const QuestionCard = memo(function QuestionCard({ m }: { m: ChatMessage }
           </span>
           <div className={`min-w-0 flex-1 ${waiting ? 'space-y-2.5' : 'space-y-0.5'}`}>
             <div>
-              {waiting && <p className="text-[11px] font-medium tracking-wide text-fg-subtle uppercase">The model asks</p>}
+              {waiting && <p className="text-[11px] font-medium tracking-wide text-fg-subtle uppercase">{q?.from ? `${q.from} asks` : 'The model asks'}</p>}
               <p className={`leading-relaxed font-medium break-words whitespace-pre-wrap text-fg ${waiting ? 'text-[13.5px]' : 'text-[13px]'}`}>{q?.question ?? '(the question was not valid)'}</p>
             </div>
-            {waiting && q && (q.choices?.length ? <Choices q={q} busy={busy} send={(a) => void send(a)} /> : <Words busy={busy} box={box} send={(a) => void send(a)} />)}
+            {waiting &&
+              q &&
+              (form ? (
+                <FormAnswer q={form} busy={busy} send={(a) => void send(a)} decline={() => void sent(declineForm(callId))} />
+              ) : q.choices?.length ? (
+                <Choices q={q} busy={busy} send={(a) => void send(a)} />
+              ) : (
+                <Words busy={busy} box={box} send={(a) => void send(a)} />
+              ))}
             {busy && (
               <p className="flex items-center gap-1.5 text-xs text-fg-muted">
                 <Spinner size={11} /> Sending…
@@ -135,7 +149,11 @@ export const QuestionCard = memo(function QuestionCard({ m }: { m: ChatMessage }
                 </span>
               </p>
             )}
-            {m.status === 'cancelled' && <p className="text-xs text-fg-subtle">Stopped before you answered.</p>}
+            {m.status === 'cancelled' && (
+              <p className="text-xs text-fg-subtle" data-answer-refused>
+                {form && m.failure?.message === 'you declined' ? 'You declined.' : form && m.failure ? `Not answered: ${m.failure.message}.` : 'Stopped before you answered.'}
+              </p>
+            )}
             {m.status === 'error' && m.failure && <FailureBlock failure={m.failure} />}
           </div>
         </div>

@@ -17,6 +17,7 @@ import { PluginOutput } from '../PluginOutput';
 import { RequestDetails } from '../RequestDetails';
 import { RetryBar } from '../RetryBar';
 import { ApprovalCard } from './ApprovalCard';
+import { SamplingApproval } from './SamplingApproval';
 import { argsLine, callPhase, cutNote, decidedBy, formatDuration, PHASE_LABEL, type CallPhase } from './call-text';
 
 const phaseTone: Record<CallPhase, string> = {
@@ -65,7 +66,8 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
       <RetryBar m={m} />
     </article>
   );
-  if (phase === 'pending') return frame(<ApprovalCard m={m} pluginName={pluginName} />);
+  // An MCP server's sampling request runs no tool: its prompt shows what would go to the model.
+  if (phase === 'pending') return frame(call?.sampling ? <SamplingApproval m={m} view={call.sampling} /> : <ApprovalCard m={m} pluginName={pluginName} />);
 
   const open = chosen ?? (phase === 'running' || phase === 'failed');
   const who = call && (phase === 'done' || phase === 'running' || phase === 'denied') ? decidedBy(call.approval) : null;
