@@ -11,6 +11,12 @@ describe('how a structured result is shown', () => {
     expect(resultView(rows)).toEqual({ kind: 'table', table: { columns: ['pid', 'name', 'running', 'cpu'], rows } });
   });
 
+  it('is a table named by its key for an object that only wraps rows, as MCP structuredContent does', () => {
+    const processes = [{ pid: 1 }, { pid: 2 }];
+    expect(resultView({ processes })).toEqual({ kind: 'table', table: { columns: ['pid'], rows: processes }, title: 'processes' });
+    expect(resultView({ processes, total: 2 })).toEqual({ kind: 'tree' });
+  });
+
   it.each([
     ['an object', { a: 1 }],
     ['an array of arrays', [[1, 2]]],

@@ -8,6 +8,9 @@ import type * as HighlightModule from './highlight';
 
 type Highlighter = typeof HighlightModule;
 
+/** Languages that name plain output: nothing to colour, and no reason to fetch the highlighter. */
+const PLAIN = new Set(['text', 'txt', 'plain', 'plaintext', 'output', 'log']);
+
 let loaded: Highlighter | null = null;
 let loading: Promise<Highlighter> | null = null;
 
@@ -16,7 +19,8 @@ function loadHighlighter(): Promise<Highlighter> {
   return loading;
 }
 
-export function CodeBlock({ code, language }: { code: string; language: string }): JSX.Element {
+export function CodeBlock({ code, language: named }: { code: string; language: string }): JSX.Element {
+  const language = PLAIN.has(named) ? '' : named;
   const [hl, setHl] = useState<Highlighter | null>(loaded);
   useEffect(() => {
     if (hl || !language) return;
@@ -28,7 +32,7 @@ export function CodeBlock({ code, language }: { code: string; language: string }
   }, [hl, language]);
   const highlighted = useMemo(() => (hl ? hl.highlight(code, language) : null), [hl, code, language]);
   return (
-    <pre data-language={language || undefined}>
+    <pre data-language={named || undefined}>
       <code className={language ? `hljs language-${language}` : undefined} data-highlighted={highlighted ? '' : undefined}>
         {highlighted ?? code}
       </code>

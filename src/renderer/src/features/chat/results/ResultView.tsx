@@ -17,11 +17,14 @@ export function ResultView({ value }: { value: unknown }): JSX.Element {
   return (
     <div className="space-y-1" data-result-view={raw ? 'raw' : view.kind}>
       <div className="flex items-center gap-1">
+        {view.kind === 'table' && view.title && !raw && <p className="font-mono text-[11.5px] text-fg-muted">{view.title}</p>}
+        <span className="ml-auto" />
         <button
           type="button"
           aria-pressed={raw}
           onClick={() => setRaw(!raw)}
-          className={`h-6 rounded-md px-2 text-xs font-medium ${raw ? 'bg-muted text-fg' : 'text-fg-muted hover:bg-muted hover:text-fg'}`}
+          title={raw ? 'Show the result as a table or tree' : 'Show the JSON as it came'}
+          className={`h-6 rounded-md border px-2 text-xs font-medium ${raw ? 'border-accent/40 bg-accent-soft text-accent' : 'border-line text-fg-muted hover:bg-muted hover:text-fg'}`}
         >
           Raw
         </button>
@@ -30,7 +33,7 @@ export function ResultView({ value }: { value: unknown }): JSX.Element {
       {raw ? (
         <pre className="max-h-96 overflow-auto rounded-md border border-line bg-subtle px-2.5 py-2 font-mono text-xs">{resultText(value)}</pre>
       ) : view.kind === 'table' ? (
-        <ResultTable table={view.table} label="Result" />
+        <ResultTable table={view.table} label={view.title ?? 'Result'} />
       ) : (
         <JsonTree value={value} />
       )}

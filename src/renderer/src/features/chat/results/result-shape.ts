@@ -12,7 +12,8 @@ export interface Table {
   rows: Record<string, Scalar>[];
 }
 
-export type ResultView = { kind: 'text'; text: string } | { kind: 'table'; table: Table } | { kind: 'tree' };
+/** `title`: the one key of an object around the rows (MCP structuredContent must be an object). */
+export type ResultView = { kind: 'text'; text: string } | { kind: 'table'; table: Table; title?: string } | { kind: 'tree' };
 
 /** Past these a table stops being readable at a glance; the tree shows it instead. */
 export const TABLE_MAX_COLUMNS = 12;
@@ -49,6 +50,9 @@ export function resultView(v: unknown): ResultView {
   if (isScalar(v)) return { kind: 'text', text: scalarText(v) };
   const table = tableOf(v);
   if (table) return { kind: 'table', table };
+  const keys = isPlainObject(v) ? Object.keys(v) : [];
+  const only = keys.length === 1 ? tableOf((v as Record<string, unknown>)[keys[0] as string]) : null;
+  if (only) return { kind: 'table', table: only, title: keys[0] as string };
   return { kind: 'tree' };
 }
 
