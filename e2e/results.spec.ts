@@ -46,7 +46,7 @@ test('figures: first paint, the initial script, and long tasks while 2 MB stream
   Object.assign(figures, await coldPaint(browser, served.url));
   figures.initialScriptKiB = initialScriptKiB();
   figures.scriptChunks = scriptChunks();
-  Object.assign(figures, await stream2Mb(page));
+  Object.assign(figures, await stream2Mb(page, browser));
   // Streamed and finished, the 2 MB show as output, not as a markdown fence.
   await expect(s.lastPluginMessage(page).locator('[data-plain-text="code"]')).toBeVisible();
 });
