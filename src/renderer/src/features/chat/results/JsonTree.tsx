@@ -24,12 +24,12 @@ function Name({ name }: { name: string | null }): JSX.Element | null {
   return <span className="text-fg-muted">{name}: </span>;
 }
 
-function Children({ value, depth }: { value: object; depth: number }): JSX.Element {
+function Children({ value, depth, root = false }: { value: object; depth: number; root?: boolean }): JSX.Element {
   const [all, setAll] = useState(false);
   const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
   const shown = all ? entries : entries.slice(0, FIRST_CHILDREN);
   return (
-    <div className="ml-[5px] border-l border-line pl-3">
+    <div className={root ? '' : 'ml-[5px] border-l border-line pl-3'}>
       {shown.map(([k, v]) => (
         <Node key={k} name={k} value={v} depth={depth + 1} />
       ))}
@@ -73,10 +73,12 @@ function Node({ name, value, depth }: { name: string | null; value: unknown; dep
   );
 }
 
+/** The top object's or array's entries are the first lines: a line saying "5 keys" above them would say nothing. */
 export function JsonTree({ value }: { value: unknown }): JSX.Element {
+  const container = Array.isArray(value) || isPlainObject(value);
   return (
     <div className="font-mono text-[11.5px] leading-relaxed" data-result-tree>
-      <Node name={null} value={value} depth={0} />
+      {container && !summaryOf(value).startsWith('0 ') ? <Children value={value} depth={0} root /> : <Node name={null} value={value} depth={0} />}
     </div>
   );
 }
