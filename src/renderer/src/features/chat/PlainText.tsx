@@ -29,7 +29,7 @@ const Block = memo(function Block({ text, linePx }: { text: string; linePx: numb
 
 const caret = <span className="pb-pulse ml-0.5 inline-block h-[1.05em] w-[0.45em] translate-y-[0.15em] rounded-[1px] bg-fg-subtle" aria-hidden="true" />;
 
-export function PlainText({ text, streaming }: { text: string; streaming: boolean }): JSX.Element {
+export const PlainText = memo(function PlainText({ text, streaming }: { text: string; streaming: boolean }): JSX.Element {
   const cuts = useRef<BlockCuts>(emptyCuts());
   const { body, fenced } = unfence(text);
   updateCuts(body, cuts.current);
@@ -52,4 +52,4 @@ export function PlainText({ text, streaming }: { text: string; streaming: boolea
       </div>
     </div>
   );
-}
+});
