@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BLOCK, blocksOf, emptyCuts, HARD, updateCuts } from '../../src/renderer/src/features/chat/text-blocks';
+import { BLOCK, blocksOf, emptyCuts, GROUP, HARD, LOOSE, piecesOf, updateCuts } from '../../src/renderer/src/features/chat/text-blocks';
 
 function split(text: string): string[] {
   const c = emptyCuts();
@@ -83,5 +83,42 @@ describe('PlainText block cuts', () => {
     expect(c.bounds).toEqual([]);
     updateCuts(`${head}${'z'.repeat(100)}\nmore`, c);
     expect(c.bounds).toEqual([BLOCK + 601]);
+  });
+});
+
+describe('PlainText groups', () => {
+  const lines = (from: number, to: number): string => Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join('');
+
+  it('give back exactly the text while it streams, with a bounded number of loose blocks', () => {
+    const whole = lines(0, 60_000);
+    const c = emptyCuts();
+    for (let end = 0; end <= whole.length; end += 7919) {
+      const text = whole.slice(0, end);
+      updateCuts(text, c);
+      const p = piecesOf(text, c);
+      expect([...p.groups, ...p.blocks, p.open].join('')).toBe(text);
+      expect(p.blocks.length).toBeLessThan(GROUP + LOOSE);
+      expect(p.first).toBe(p.groups.length * GROUP);
+    }
+    updateCuts(whole, c);
+    const p = piecesOf(whole, c);
+    // About 600 KB: a few dozen elements, not hundreds of blocks.
+    expect(p.groups.length + p.blocks.length + 1).toBeLessThan(c.bounds.length / 4);
+  });
+
+  it('stay put from one frame to the next, and start over for a replaced text', () => {
+    const c = emptyCuts();
+    const a = lines(0, 20_000);
+    updateCuts(a, c);
+    const before = [...piecesOf(a, c).groups];
+    expect(before.length).toBeGreaterThan(0);
+    const longer = a + lines(20_000, 20_100);
+    updateCuts(longer, c);
+    const after = piecesOf(longer, c);
+    expect(after.groups.slice(0, before.length)).toEqual(before);
+    const other = lines(5, 9000);
+    updateCuts(other, c);
+    const p = piecesOf(other, c);
+    expect([...p.groups, ...p.blocks, p.open].join('')).toBe(other);
   });
 });

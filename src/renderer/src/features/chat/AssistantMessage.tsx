@@ -10,7 +10,7 @@ import { CopyButton } from '../../components/CopyButton';
 import { FailureBlock } from '../../components/FailureBlock';
 import { Icon } from '../../components/Icon';
 import { usageText } from './answer-text';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 import { PlainText } from './PlainText';
 import { PlanChecklist } from './PlanChecklist';
 import { MARKDOWN_MAX_CHARS } from './PluginOutput';

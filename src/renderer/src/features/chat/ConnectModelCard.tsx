@@ -14,7 +14,7 @@ import { invokeTool } from '../../stores/chat/actions';
 import { discoverModels, saveModel, useModels } from '../../stores/models';
 import { ensurePalette, findTool, hasParameters, usePalette } from '../../stores/palette';
 import { openSettings, openToolForm } from '../../stores/ui';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 
 function ServerRow({ server }: { server: DiscoveredServer }): JSX.Element {
   const [state, setState] = useState<{ busy: string | null; error: string | null }>({ busy: null, error: null });

@@ -8,7 +8,7 @@ import { AssistantMessage } from './AssistantMessage';
 import { QuestionCard } from './calls/QuestionCard';
 import { ToolCallCard } from './calls/ToolCallCard';
 import { ConnectModelCard } from './ConnectModelCard';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 import { PluginMessage } from './PluginMessage';
 import { UserMessage } from './UserMessage';
 

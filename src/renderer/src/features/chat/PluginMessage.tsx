@@ -14,6 +14,8 @@ import { usePlugins } from '../../stores/plugins';
 import { PluginOutput } from './PluginOutput';
 import { StoppedNote } from './StoppedNote';
 import { FailureActions } from '../plugins/FailureActions';
+import { ExitBadge } from './results/ExitBadge';
+import { exitLabel } from './results/result-shape';
 
 const statusTone: Record<MessageStatus, string> = {
   streaming: 'text-info',
@@ -60,7 +62,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
   const said = status === 'cancelled' ? 'stopped' : status;
   const hasArgs = m.args && Object.keys(m.args).length > 0;
   return (
-    <article className="group" aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${said}`} data-message-id={m.id} data-role="plugin">
+    <article className="group" aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${said}${exitLabel(m.result)}`} data-message-id={m.id} data-role="plugin">
       <header className="mb-1 flex flex-wrap items-center gap-x-2 text-xs">
         <span className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-subtle text-fg-muted" aria-hidden="true">
           <Icon name="box" size={12} />
@@ -69,6 +71,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         {m.tool && <code className="font-mono text-[11.5px] text-fg-muted">{m.tool}</code>}
         {hasArgs && <Args args={m.args ?? {}} />}
         <Status status={status} />
+        <ExitBadge result={m.result} />
         {m.unshared && (
           <span className="text-[11px] text-fg-subtle" title="The plugin keeps this command and its result from models" data-unshared>
             not shared with models

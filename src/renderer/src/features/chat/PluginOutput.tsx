@@ -1,33 +1,60 @@
 /**
  * What a plugin said, in a message or a tool-call card. While streaming, text is shown plain
  * (cheap to update every frame); when it ends it becomes markdown, unless it is very long, where
- * parsing would stall the window.
+ * parsing would stall the window. Text that is one code fence as a whole (the terminal's output)
+ * shows without the fence, in a code font. A result that is not text is a table or a tree
+ * (results/ResultView.tsx); one that comes with streamed text (a command's exit code and output
+ * tail) is there on request, below the text.
+ *
+ * The plain text keeps its place in the tree from the first chunk to the end, so a long stream
+ * that finishes is not laid out again from scratch.
  */
-import type { JSX } from 'react';
-import { resultText } from '../../../../shared/chunks';
+import { useState, type JSX } from 'react';
 import type { ChatMessage } from '../../../../shared/contract';
+import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 import { PlainText } from './PlainText';
+import { ResultView } from './results/ResultView';
 
 /** Above this, finished text stays plain: markdown parsing is synchronous and grows with size. */
 export const MARKDOWN_MAX_CHARS = 60_000;
 
+function hasResult(m: ChatMessage): boolean {
+  return m.result !== undefined && m.result !== null;
+}
+
+/** The structured result behind a text answer, closed until asked for. */
+function ResultBehindText({ value }: { value: unknown }): JSX.Element {
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="mt-1.5">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="inline-flex items-center gap-1 rounded text-[11.5px] font-medium text-fg-muted hover:text-fg">
+        <Icon name={open ? 'chevronDown' : 'chevronRight'} size={11} />
+        Result
+      </button>
+      {open && (
+        <div className="mt-1">
+          <ResultView value={value} />
+        </div>
+      )}
+    </div>
+  );
+}
+
 export function PluginOutput({ m }: { m: ChatMessage }): JSX.Element | null {
   const streaming = m.status === 'streaming';
   if (m.text) {
-    if (streaming) return <PlainText text={m.text} streaming />;
-    if (m.text.length <= MARKDOWN_MAX_CHARS) return <Markdown text={m.text} />;
+    const plain = streaming || m.text.length > MARKDOWN_MAX_CHARS;
     return (
       <>
-        <PlainText text={m.text} streaming={false} />
-        <p className="mt-1 text-[11px] text-fg-subtle">Long output ({m.text.length.toLocaleString()} characters) is shown as plain text.</p>
+        {plain ? <PlainText key="plain" text={m.text} streaming={streaming} /> : <Markdown key="md" text={m.text} />}
+        {plain && !streaming && <p className="mt-1 text-[11px] text-fg-subtle">Long output ({m.text.length.toLocaleString()} characters) is shown as plain text.</p>}
+        {!streaming && hasResult(m) && <ResultBehindText value={m.result} />}
       </>
     );
   }
-  if (m.result !== undefined && m.result !== null) {
-    return <pre className="overflow-x-auto rounded-md border border-line bg-subtle px-2.5 py-2 font-mono text-xs">{resultText(m.result)}</pre>;
-  }
+  if (hasResult(m)) return <ResultView value={m.result} />;
   if (streaming) {
     return (
       <p className="flex items-center gap-2 text-fg-subtle">
@@ -39,4 +66,3 @@ export function PluginOutput({ m }: { m: ChatMessage }): JSX.Element | null {
   if (m.passthrough && !m.failure) return <p className="text-fg-subtle italic">(passthrough reply — not saved)</p>;
   return null;
 }
-

@@ -16,6 +16,8 @@ import { FailureActions } from '../../plugins/FailureActions';
 import { PluginOutput } from '../PluginOutput';
 import { RequestDetails } from '../RequestDetails';
 import { RetryBar } from '../RetryBar';
+import { ExitBadge } from '../results/ExitBadge';
+import { exitLabel } from '../results/result-shape';
 import { ApprovalCard } from './ApprovalCard';
 import { SamplingApproval } from './SamplingApproval';
 import { argsLine, callPhase, cutNote, decidedBy, formatDuration, PHASE_LABEL, type CallPhase } from './call-text';
@@ -61,7 +63,7 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
   const phase = callPhase(m);
   const call = m.call;
   const frame = (children: JSX.Element): JSX.Element => (
-    <article className="pl-7" aria-label={`${pluginName} ${m.tool ?? ''}: ${PHASE_LABEL[phase]}`} data-message-id={m.id} data-role="plugin" data-call-id={call?.id}>
+    <article className="pl-7" aria-label={`${pluginName} ${m.tool ?? ''}: ${PHASE_LABEL[phase]}${exitLabel(m.result)}`} data-message-id={m.id} data-role="plugin" data-call-id={call?.id}>
       {children}
       <RetryBar m={m} />
     </article>
@@ -92,6 +94,7 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
         <span className="min-w-0 flex-1 truncate font-mono text-[11px] text-fg-subtle">{argsLine(m.args)}</span>
         {phase === 'failed' && m.failure && <code className="shrink-0 rounded bg-bad/12 px-1.5 font-mono text-[10.5px] text-bad">{m.failure.code}</code>}
         {meta && <span className="hidden shrink-0 text-[11px] text-fg-subtle sm:inline">{meta}</span>}
+        <ExitBadge result={m.result} />
         <PhaseBadge phase={phase} />
       </button>
       {phase === 'queued' && <p className="border-t border-line px-3 py-1.5 text-xs text-fg-muted">Waits for your answer to the request before it.</p>}
