@@ -77,10 +77,10 @@ describe('plugboard CLI', () => {
   });
 
   it('hints at --input only after the last turn, when no turn is left queued', async () => {
-    const queued = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello']);
+    const queued = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', ...SHARES_LIB]);
     expect(queued.code).toBe(0);
     expect(queued.stderr.match(/send the next turn with --input/g)).toHaveLength(1);
-    const none = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', '--input', 'exit']);
+    const none = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', '--input', 'exit', ...SHARES_LIB]);
     expect(none.stderr).not.toMatch(/send the next turn/);
   });
 
