@@ -2,17 +2,21 @@
  * NVIDIA's own G-Assist plugins write their logs under %PROGRAMDATA%, or under the working folder
  * when it is not set, which is the plugin's folder: read-only in the sandbox, where they crashed
  * at start. A copy of our Python fixture with NVIDIA's logging lines runs sandboxed, and its log
- * lands in its own data folder. Real registry, real bwrap, a real Python process.
+ * lands in its own data folder, however it runs: installed, tried by `plugboard check`, or called
+ * from its folder. Real registry, real bwrap, real CLI and Python processes.
  */
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { describeFailure } from '../../src/shared/failures';
+import { plugboard } from '../helpers/cli';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 import { describeSandboxed } from '../helpers/sandbox';
 
 let registry: PluginRegistry;
+let plugin: string;
+let root: string;
 
 // As NVIDIA's hello-world plugin does it, at import time.
 const NVIDIA_LOGGING = `
@@ -24,8 +28,8 @@ with open(os.path.join(LOG_DIR, "plugin.log"), "a") as log:
 
 describeSandboxed('a G-Assist plugin that logs the way NVIDIA’s do', () => {
   beforeAll(async () => {
-    const root = tmpDir('nvidia-logs');
-    const plugin = path.join(root, 'logs-like-nvidia');
+    root = tmpDir('nvidia-logs');
+    plugin = path.join(root, 'logs-like-nvidia');
     cpSync(path.join(FIXTURES, 'gassist-python'), plugin, { recursive: true });
     const code = readFileSync(path.join(plugin, 'plugin.py'), 'utf8').replace('import time\n', `import time\n${NVIDIA_LOGGING}`);
     writeFileSync(path.join(plugin, 'plugin.py'), code);
@@ -47,5 +51,21 @@ describeSandboxed('a G-Assist plugin that logs the way NVIDIA’s do', () => {
     expect(o.value.data).toBe('Hello, Ada!');
     const log = path.join(registry.paths.pluginData('logs-like-nvidia'), 'NVIDIA Corporation', 'nvtopps', 'rise', 'plugins', 'logs-like-nvidia', 'plugin.log');
     expect(existsSync(log) && readFileSync(log, 'utf8')).toBe('started\n');
+  });
+
+  it('passes plugboard check, which tries it sandboxed with a scratch data folder', async () => {
+    const r = await plugboard(['check', plugin]);
+    expect(r.stdout).toMatch(/launch\s+bwrap/);
+    expect(r.stdout).toMatch(/logs-like-nvidia: all checks passed/);
+    expect(r.code).toBe(0);
+  });
+
+  it('answers plugboard call from its folder, sandboxed, its log in the data folder given', async () => {
+    const data = path.join(root, 'call-data');
+    const r = await plugboard(['call', plugin, 'say_hello', '--args', '{"name":"Bo"}', '--data-dir', data]);
+    expect(r.stderr).not.toMatch(/Read-only file system/);
+    expect(r.stdout).toContain('Hello, Bo!');
+    expect(r.code).toBe(0);
+    expect(existsSync(path.join(data, 'plugin-data', 'logs-like-nvidia', 'NVIDIA Corporation'))).toBe(true);
   });
 });

@@ -84,7 +84,7 @@ async function openFolder(arg: string, dataDir: string, opts: TargetOptions): Pr
   const spec = m.spec;
   const host = new PluginHost();
   const paths = new DataPaths(dataDir);
-  const env = paths.pluginEnv(spec.id, spec.dir, nodeModulesDir());
+  const env = paths.pluginEnv(spec, nodeModulesDir());
   const granted = requestedCapabilities(spec);
   // Run as it will run once installed: sandboxed where the sandbox works, the data directory hidden.
   const sandbox =

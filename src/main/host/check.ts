@@ -14,6 +14,7 @@ import { DIALECT_FACTORIES } from './dialects';
 import { describeManifestErrors, loadManifest } from './manifests';
 import type { SettingValue } from './process/launch';
 import { planLaunchWithShellPath } from './process/plan-with-shell';
+import { pluginEnvironment } from './registry/paths';
 import { coerceSettings } from './registry/settings';
 import { Instance } from './supervisor/instance';
 
@@ -74,7 +75,7 @@ export async function checkPlugin(target: string, opts: CheckOptions = {}): Prom
 }
 
 async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, opts: CheckOptions): Promise<{ spec?: PluginSpec; items: CheckItem[] }> {
-  const hostEnv = { PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: scratch };
+  const hostEnv = pluginEnvironment(spec, scratch);
   const settings = { ...(opts.settings ?? {}) };
   if (opts.set) {
     const c = coerceSettings(spec.id, spec.settings, opts.set);

@@ -16,7 +16,7 @@ import type { PluginHost } from '../host';
 import { ProcessBook } from '../process/pid-registry';
 import { appReadOnlyFolders, grantedFolders, type SandboxRequest } from '../process/sandbox-prepare';
 import type { LaunchBinding } from '../supervisor/supervisor';
-import type { DataPaths } from './paths';
+import { pluginEnvironment, type DataPaths } from './paths';
 import type { PluginSettings } from './plugin-settings';
 import type { PluginState } from './state';
 import { trialCommand, tryLaunch } from './trial';
@@ -64,10 +64,7 @@ export class PluginBindings implements IDisposable {
       );
       return { plan, allowedCapabilities, record };
     }
-    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(id, spec.dir, this.opts.nodeModules) };
-    // NVIDIA's plugins write their logs under %PROGRAMDATA%, or the working folder without it,
-    // which is the plugin's own, read-only in the sandbox: elsewhere than Windows, their data folder.
-    if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = this.paths.pluginData(id);
+    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(spec, this.opts.nodeModules) };
     const values = await this.settings.launchValues(id, spec.settings);
     // An MCP server's roots are the folders it was granted: those the sandbox shows it.
     const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
@@ -95,8 +92,7 @@ export class PluginBindings implements IDisposable {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
       const grants = requestedCapabilities(spec);
-      const env: Record<string, string> = { ...(this.opts.env ?? {}), PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: scratch };
-      if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = scratch;
+      const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.opts.nodeModules) };
       const sandbox: SandboxRequest | undefined =
         this.opts.sandbox === false ? undefined : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
       const plan = await this.host.plan(spec, {}, env, sandbox);

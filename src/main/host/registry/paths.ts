@@ -48,12 +48,10 @@ export class DataPaths {
    * The PLUGBOARD_* variables a plugin gets, its data folder made if missing. `nodeModules` is
    * the app's node_modules, for bundled plugins that need a native module (node-pty).
    */
-  pluginEnv(id: string, dir: string, nodeModules?: string): Record<string, string> {
-    const data = this.pluginData(id);
+  pluginEnv(spec: PluginIdentity, nodeModules?: string): Record<string, string> {
+    const data = this.pluginData(spec.id);
     mkdirSync(data, { recursive: true });
-    const env: Record<string, string> = { PLUGBOARD_PLUGIN_ID: id, PLUGBOARD_PLUGIN_DIR: dir, PLUGBOARD_DATA_DIR: data };
-    if (nodeModules) env.PLUGBOARD_NODE_MODULES = nodeModules;
-    return env;
+    return pluginEnvironment(spec, data, nodeModules);
   }
 
   /** Where installs are unpacked and checked before they are moved into place. */
@@ -70,4 +68,24 @@ export class DataPaths {
   get conversations(): string {
     return path.join(this.root, 'conversations.sqlite');
   }
+}
+
+/** What of a plugin's spec its environment depends on. */
+export interface PluginIdentity {
+  id: string;
+  dir: string;
+  dialect: string;
+}
+
+/**
+ * What a plugin finds in its environment, however it is run (installed, tried before an install,
+ * or from a folder): who it is, its folder and its data folder. NVIDIA's plugins write their logs
+ * under %PROGRAMDATA%, or the working folder without it, which is the plugin's own and read-only in
+ * the sandbox: elsewhere than Windows, PROGRAMDATA is their data folder.
+ */
+export function pluginEnvironment(spec: PluginIdentity, dataDir: string, nodeModules?: string): Record<string, string> {
+  const env: Record<string, string> = { PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: dataDir };
+  if (nodeModules) env.PLUGBOARD_NODE_MODULES = nodeModules;
+  if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = dataDir;
+  return env;
 }
