@@ -3,7 +3,7 @@
  * disable change state.json and then crash writing audit.log. A filesystem cannot be filled here
  * for one file only (the tests share the disk, and mounting a tmpfs needs privileges not every
  * machine gives), so the one write is made to fail with the system's ENOSPC: the state file's
- * temporary file, or the audit log's append. Everything else is real files.
+ * temporary file, or a write to the audit log (kept open for appending). Everything else is real files.
  */
 import type * as NodeFs from 'node:fs';
 import { readFileSync } from 'node:fs';
@@ -17,15 +17,18 @@ const full = vi.hoisted(() => ({ state: false, audit: false }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFs>();
   const enospc = (what: string): Error => Object.assign(new Error(`ENOSPC: no space left on device, write '${what}'`), { code: 'ENOSPC' });
+  const auditFds = new Set<number>();
   const openSync = ((file: string, ...rest: unknown[]) => {
     if (full.state && /state\.json\..*\.tmp$/.test(String(file))) throw enospc(String(file));
-    return (fs.openSync as (...a: unknown[]) => number)(file, ...rest);
+    const fd = (fs.openSync as (...a: unknown[]) => number)(file, ...rest);
+    if (String(file).endsWith('audit.log')) auditFds.add(fd);
+    return fd;
   }) as typeof fs.openSync;
-  const appendFileSync = ((file: string, ...rest: unknown[]) => {
-    if (full.audit && String(file).endsWith('audit.log')) throw enospc(String(file));
-    (fs.appendFileSync as (...a: unknown[]) => void)(file, ...rest);
-  }) as typeof fs.appendFileSync;
-  return { ...fs, openSync, appendFileSync, default: { ...fs, openSync, appendFileSync } };
+  const writeSync = ((fd: number, ...rest: unknown[]) => {
+    if (full.audit && auditFds.has(fd)) throw enospc('audit.log');
+    return (fs.writeSync as (...a: unknown[]) => number)(fd, ...rest);
+  }) as typeof fs.writeSync;
+  return { ...fs, openSync, writeSync, default: { ...fs, openSync, writeSync } };
 });
 
 let data: string;

@@ -80,11 +80,28 @@ function exposedTools(registry: PluginRegistry): Array<ToolDeclaration & { userC
   return found.map((d) => ({ qualifiedName: names.get(pairKey(d.plugin, d.tool)) as string, ...d }));
 }
 
-/** The tools declared to a model: exposed ones that are not user commands. */
-export function exposedDeclarations(registry: PluginRegistry): ToolDeclaration[] {
-  return exposedTools(registry)
-    .filter((t) => !t.userCommand)
-    .map(({ userCommand: _, ...d }) => d);
+/**
+ * The tools declared to a model: exposed ones that are not user commands. Asked at every step of
+ * every turn, and the same until a decision, a plugin or its tool list changes: kept per registry
+ * against `toolsStamp`, so a step between changes gets the very same (frozen) declarations.
+ */
+export function exposedDeclarations(registry: PluginRegistry): readonly ToolDeclaration[] {
+  const stamp = registry.toolsStamp();
+  const kept = declared.get(registry);
+  if (kept && sameItems(kept.stamp, stamp)) return kept.tools;
+  const tools = Object.freeze(
+    exposedTools(registry)
+      .filter((t) => !t.userCommand)
+      .map(({ userCommand: _, ...d }) => Object.freeze(d)),
+  );
+  declared.set(registry, { stamp, tools });
+  return tools;
+}
+
+const declared = new WeakMap<PluginRegistry, { stamp: unknown[]; tools: readonly ToolDeclaration[] }>();
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
 export function exposedUserCommands(registry: PluginRegistry): UserCommandView[] {

@@ -13,7 +13,7 @@ import { ConversationStore } from '../assistant/store';
 import { agentModels } from '../assistant/agent/agents';
 import { discoverLocal } from '../assistant/models/catalog';
 import { ModelStore } from '../assistant/models/model-store';
-import { AuditLog, type PluginRegistry } from '../host';
+import type { PluginRegistry } from '../host';
 import { failure } from '../../shared/failures';
 import { takeAttachments } from '../assistant/attachments';
 import { AttachmentUploads } from './attachment-uploads';
@@ -99,7 +99,7 @@ export class Backend extends Disposable {
     const { registry } = opts;
     const store = await ConversationStore.open(registry.paths.conversations);
     const models = new ModelStore(registry.paths.root, registry.secrets);
-    const chat = new ChatService({ registry, store, models, audit: new AuditLog(registry.paths.audit) });
+    const chat = new ChatService({ registry, store, models, audit: registry.audit });
     return new Backend(opts, chat, store, models);
   }
 

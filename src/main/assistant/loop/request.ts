@@ -40,7 +40,7 @@ export interface StepRequest {
   /** The plugins' tools offered (built-ins apart). */
   offered: Offered[];
   /** Every exposed tool (find_tools searches them). */
-  all: Offered[];
+  all: readonly Offered[];
   info: RequestInfo;
 }
 

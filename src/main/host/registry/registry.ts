@@ -59,7 +59,7 @@ export class PluginRegistry implements IDisposable {
   private readonly installer: Installer;
   private readonly decisions: Decisions;
   private readonly bindings: PluginBindings;
-  private readonly audit: AuditLog;
+  readonly audit: AuditLog; // one open log for the registry and the assistant's calls
   private readonly records = new RecordBook();
   /** What opening the data directory tidied (modes tightened, leftovers stopped), one line each. */
   startupNotes: string[] = [];
@@ -139,6 +139,9 @@ export class PluginRegistry implements IDisposable {
     return this.pluginState(id).grants.includes(capability);
   }
 
+  /** A cache key for what `tools` and `isExposed` answer (objects new whenever they change): the decisions read now, each record, its tools. */
+  toolsStamp = (): unknown[] => [this.state.read(), ...this.records.list().flatMap((r) => [r, this.host.tools(r.id)])];
+
   /** Every tool of a plugin (declared, completed by what it announced) with its exposure. */
   tools(id: string): Array<ToolSpec & { exposed: boolean }> {
     const tools = this.host.tools(id) ?? this.records.get(id)?.spec?.tools ?? [];
@@ -185,13 +188,8 @@ export class PluginRegistry implements IDisposable {
     return refused ? refusedCall(refused, opts) : this.host.input(id, text, this.gate(id, opts));
   }
 
-  endPassthrough(id: string, reason?: string): void {
-    this.host.endPassthrough(id, reason);
-  }
-
-  passthroughSessions(): Array<{ pluginId: string; owner: string | undefined }> {
-    return this.host.passthroughSessions();
-  }
+  endPassthrough = (id: string, reason?: string): void => this.host.endPassthrough(id, reason);
+  passthroughSessions = (): Array<{ pluginId: string; owner: string | undefined }> => this.host.passthroughSessions();
   /** Who answers what MCP servers ask of the person or the model (the assistant). */
   serveAsks = (asks: ServerAsks | undefined): void => void (this.host.asks = asks);
 
@@ -294,6 +292,7 @@ export class PluginRegistry implements IDisposable {
     this.host.dispose();
     this.records.dispose();
     this.bindings.dispose();
+    this.audit.dispose();
   }
 }
 
