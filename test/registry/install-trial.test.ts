@@ -1,13 +1,19 @@
 /**
  * The install preview tries the package before the person confirms (issue 12, item 5): a real
  * launch and handshake from the staged copy, bounded by a deadline, its process stopped on every
- * path, the source left as it was and installable afterwards.
+ * path, the source left as it was and installable afterwards. Before the person has said yes,
+ * the trial runs only in the sandbox and with nothing granted: a package asking for the network
+ * cannot reach this computer's loopback from its trial, and where plugins run unsandboxed
+ * nothing of it runs at all.
  */
+import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PluginRegistry } from '../../src/main/host/registry/registry';
 import { cleanupFixtures, FIXTURES, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
 import { leftovers, TEST_RUN_MARK } from '../helpers/processes';
+import { describeSandboxed } from '../helpers/sandbox';
 import { snapshot } from '../helpers/snapshot';
 
 let registry: PluginRegistry;
@@ -36,7 +42,7 @@ async function previewOf(source: string, trialMs?: number) {
   return r.preview;
 }
 
-describe('the trial launch of an install preview', () => {
+describeSandboxed('the trial launch of an install preview', () => {
   it('starts a good MCP bundle, counts the tools its server announces and times the handshake; the source stays and installs', async () => {
     const source = path.join(FIXTURES, 'mcpb-echo');
     const before = snapshot(source);
@@ -85,3 +91,51 @@ describe('the trial launch of an install preview', () => {
     expect(p.requiredSettings.map((s) => s.key)).toEqual(['token']);
   });
 });
+
+/** A package that asks for the network and, as it starts, calls this computer's loopback. */
+function phonesHome(port: number): string {
+  const dir = tmpDir('phones-home');
+  writeFileSync(
+    path.join(dir, 'plugboard.json'),
+    JSON.stringify({ id: 'phones-home', name: 'Phones home', version: '1.0.0', protocol: 'mcp', command: ['node', 'server.mjs'], capabilities: ['net'] }),
+  );
+  // It waits for its call to end either way, then exits: the trial fails, which is beside the point.
+  const call = `fetch('http://127.0.0.1:${port}/trial').catch(() => undefined).finally(() => process.exit(3));`;
+  writeFileSync(path.join(dir, 'server.mjs'), call);
+  return dir;
+}
+
+describeSandboxed('a package on trial, granted nothing yet', () => {
+  it('cannot reach this computer over the network, though it asks for net', async () => {
+    let hits = 0;
+    const server = http.createServer((_req, res) => {
+      hits++;
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const p = await previewOf(phonesHome(port));
+      expect(p.requested).toContain('net');
+      expect(p.trial).toMatchObject({ status: 'failed', message: expect.stringMatching(/tried in the sandbox with nothing granted/) });
+      expect(hits).toBe(0);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('where plugins run unsandboxed', () => {
+  it('nothing of a package runs before it is installed: the trial is skipped and says why', async () => {
+    const plain = await PluginRegistry.open({ dataDir: path.join(tmpDir('trial-plain'), 'data'), bundledDir: path.join(REPO, 'plugins'), sandbox: false });
+    try {
+      const r = await plain.preview(path.join(FIXTURES, 'mcpb-echo'));
+      if (!r.ok) throw new Error(r.message);
+      expect(r.preview.trial).toEqual({ status: 'skipped', message: expect.stringMatching(/^Not tried: plugins run unsandboxed here.*nothing of a package runs before you install it/) });
+    } finally {
+      await plain.shutdown();
+      plain.dispose();
+    }
+  });
+});
+

@@ -7,7 +7,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { PluginSpec } from '../../../shared/model';
@@ -85,13 +84,15 @@ export class PluginBindings implements IDisposable {
 
   /**
    * Tries a staged package (trial.ts) as it would run once installed: the same host plan and
-   * sandbox, granted what it requests, with its setting defaults and a scratch data folder that
-   * is removed afterwards. Answers the command it ran and how it went.
+   * sandbox, with its setting defaults and a scratch data folder that is removed afterwards.
+   * Before the person has said yes it is granted nothing (no network, none of their folders, no
+   * conversation, no secrets), and it runs only inside the sandbox (trial.ts refuses otherwise).
+   * Answers the command it would run and how the trial went.
    */
   async trial(spec: PluginSpec, deadlineMs?: number): Promise<{ command: string[]; trial: InstallTrialView }> {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
-      const grants = requestedCapabilities(spec);
+      const grants: string[] = [];
       const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.opts.nodeModules) };
       const sandbox: SandboxRequest | undefined =
         this.opts.sandbox === false ? undefined : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };

@@ -4,6 +4,10 @@
  * the plugin starts here at all, with its tool count and handshake time, or the failure code and
  * message that stopped it.
  *
+ * Nothing of the package runs before the person confirms unless it is sandboxed, and then with
+ * nothing granted (bindings.ts): where plugins run unsandboxed (macOS, Windows, no bubblewrap)
+ * the trial is skipped and says why.
+ *
  * The trial is bounded: the handshake gets at most the trial's deadline (a first-run launcher
  * such as `npx -y` is cut short and told so), and the process is stopped on every path, by the
  * instance's own stop sequence on success and by the launch's on failure, so nothing of it
@@ -45,6 +49,10 @@ export async function tryLaunch(spec: PluginSpec, t: TrialPlan, deadlineMs = DEF
     if (plan.code === 'settings_missing') return { status: 'skipped', message: `Not tried: ${plan.message}. Set them after installing, in the plugin's settings.` };
     return failed(plan);
   }
+  if (!plan.remote && plan.sandbox?.active !== true) {
+    const why = plan.sandbox?.active === false ? ` (${plan.sandbox.reason})` : '';
+    return { status: 'skipped', message: `Not tried: plugins run unsandboxed here${why}, and nothing of a package runs before you install it.` };
+  }
   const wanted = plan.handshakeMs ?? spec.timeouts.handshakeMs;
   const handshakeMs = Math.min(wanted, deadlineMs);
   const started = performance.now();
@@ -61,7 +69,8 @@ export async function tryLaunch(spec: PluginSpec, t: TrialPlan, deadlineMs = DEF
     if (handshakeMs < wanted && performance.now() - started >= handshakeMs) {
       return failed({ ...inst, message: `${inst.message} (the trial waits ${Math.round(deadlineMs / 1000)} s; installed, it gets ${Math.round(wanted / 1000)} s)` });
     }
-    return failed(inst);
+    // Tried with nothing granted: a plugin that needs a grant to start may do better installed.
+    return failed(plan.remote ? inst : { ...inst, message: `${inst.message} (tried in the sandbox with nothing granted: no network, none of your folders)` });
   }
   const ms = Math.round(performance.now() - started);
   const tools = inst.handshake?.tools?.length ?? spec.tools.length;
