@@ -7,7 +7,7 @@
  * a few kilobytes, not the whole message. The cuts are kept between renders and only extended;
  * older blocks are joined into groups, so 2 MB is some eighty elements, not a thousand.
  */
-import { memo, useRef, type JSX } from 'react';
+import { memo, useEffect, useRef, useState, type JSX } from 'react';
 import { unfence } from './plain-fence';
 import { emptyCuts, piecesOf, updateCuts, type BlockCuts } from './text-blocks';
 
@@ -20,12 +20,27 @@ const MONO_LINE_PX = 18;
  * a fast stream appends dozens of blocks per frame, and with the view following the end only the
  * last ones are seen. Until a block has been laid out it takes the height of its line count; the
  * browser then remembers its real size. The text stays in the page for find and screen readers.
+ *
+ * Chromium lays out an `auto` element's contents in the frame it is inserted, before it knows the
+ * element is off screen: a group made while a stream runs (32 KB, above the view) cost a layout
+ * of its whole text, two groups a frame at 2 MB/s, 25 to 45 ms of layout each frame (measured in
+ * a trace). So a group made during a stream starts `hidden` (skipped) and turns `auto` a frame
+ * later, when its first layout is the cheap one of an off-screen element.
  */
-const Block = memo(function Block({ text, linePx }: { text: string; linePx: number }): JSX.Element {
+const Block = memo(BlockView, (a, b) => a.text === b.text && a.linePx === b.linePx);
+
+/** `skipFirst` counts only when the block is made (the comparison above leaves it out). */
+function BlockView({ text, linePx, skipFirst }: { text: string; linePx: number; skipFirst?: boolean }): JSX.Element {
+  const [shown, setShown] = useState(!skipFirst);
+  useEffect(() => {
+    if (shown) return;
+    const frame = requestAnimationFrame(() => setShown(true));
+    return () => cancelAnimationFrame(frame);
+  }, [shown]);
   let lines = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) lines++;
-  return <div style={{ contentVisibility: 'auto', containIntrinsicSize: `auto ${lines * linePx}px` }}>{text}</div>;
-});
+  return <div style={{ contentVisibility: shown ? 'auto' : 'hidden', containIntrinsicSize: `auto ${lines * linePx}px` }}>{text}</div>;
+}
 
 const caret = <span className="pb-pulse ml-0.5 inline-block h-[1.05em] w-[0.45em] translate-y-[0.15em] rounded-[1px] bg-fg-subtle" aria-hidden="true" />;
 
@@ -41,7 +56,7 @@ export const PlainText = memo(function PlainText({ text, streaming }: { text: st
       data-plain-text={fenced ? 'code' : 'text'}
     >
       {groups.map((p, i) => (
-        <Block key={`g${i}`} text={p} linePx={linePx} />
+        <Block key={`g${i}`} text={p} linePx={linePx} skipFirst={streaming} />
       ))}
       {blocks.map((p, i) => (
         <Block key={first + i} text={p} linePx={linePx} />
