@@ -43,6 +43,8 @@ function conversationOf(op: WriteOp): string {
 
 export class PendingWrites {
   private ops: WriteOp[] = [];
+  /** Each op's size, measured once when queued (a live message may be megabytes of JSON). */
+  private sizes: number[] = [];
   private bytes = 0;
 
   get count(): number {
@@ -58,6 +60,7 @@ export class PendingWrites {
     const n = sizeOf(op);
     if (this.bytes + n > MAX_PENDING_BYTES) return false;
     this.ops.push(op);
+    this.sizes.push(n);
     this.bytes += n;
     return true;
   }
@@ -67,8 +70,7 @@ export class PendingWrites {
   }
 
   shift(): void {
-    const op = this.ops.shift();
-    if (op) this.bytes -= sizeOf(op);
+    if (this.ops.shift()) this.bytes -= this.sizes.shift() as number;
   }
 
   /** An attached file a waiting write holds. */

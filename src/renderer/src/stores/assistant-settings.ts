@@ -8,7 +8,7 @@ import { create } from 'zustand';
 import type { AssistantSettings, TokenTotals } from '../../../shared/assistant';
 import type { CommandInput } from '../../../shared/contract';
 import { getApi } from '../api';
-import type { Done } from './models';
+import { attempt, type Done } from './models';
 import { errorText } from './toasts';
 
 export type ModelUsage = TokenTotals & { model: string };
@@ -31,13 +31,7 @@ export async function loadAssistantSettings(): Promise<void> {
 }
 
 export async function saveAssistantSettings(change: CommandInput<'assistant.configure'>): Promise<Done> {
-  let r: Done;
-  try {
-    const out = await getApi().invoke('assistant.configure', change);
-    r = out.ok ? { ok: true } : { ok: false, message: out.message };
-  } catch (e) {
-    r = { ok: false, message: errorText(e) };
-  }
+  const r = await attempt(() => getApi().invoke('assistant.configure', change));
   await loadAssistantSettings();
   return r;
 }

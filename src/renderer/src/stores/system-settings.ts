@@ -7,7 +7,7 @@ import { create } from 'zustand';
 import type { ApprovalDefault } from '../../../shared/assistant';
 import type { SandboxStatusView } from '../../../shared/contract';
 import { getApi } from '../api';
-import type { Done } from './models';
+import { attempt, type Done } from './models';
 import { errorText } from './toasts';
 
 interface SystemSettingsState {
@@ -27,13 +27,7 @@ export async function loadApprovalDefault(): Promise<void> {
 }
 
 export async function saveApprovalDefault(policy: ApprovalDefault): Promise<Done> {
-  let r: Done;
-  try {
-    const out = await getApi().invoke('approvals.setDefault', { policy });
-    r = out.ok ? { ok: true } : { ok: false, message: out.message };
-  } catch (e) {
-    r = { ok: false, message: errorText(e) };
-  }
+  const r = await attempt(() => getApi().invoke('approvals.setDefault', { policy }));
   await loadApprovalDefault();
   return r;
 }
@@ -46,11 +40,6 @@ export async function loadSandboxStatus(): Promise<void> {
   }
 }
 
-export async function openDataFolder(): Promise<Done> {
-  try {
-    const r = await getApi().invoke('app.openDataFolder', {});
-    return r.ok ? { ok: true } : { ok: false, message: r.message };
-  } catch (e) {
-    return { ok: false, message: errorText(e) };
-  }
+export function openDataFolder(): Promise<Done> {
+  return attempt(() => getApi().invoke('app.openDataFolder', {}));
 }

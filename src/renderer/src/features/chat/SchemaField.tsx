@@ -1,6 +1,6 @@
 /** One field of a tool's argument form, with its label, required mark, help text and error. */
-import { useId, type JSX } from 'react';
-import type { FormField } from './schema-form';
+import { useId, type Dispatch, type JSX, type SetStateAction } from 'react';
+import type { FormField, FormValues } from './schema-form';
 
 const control =
   'w-full rounded-md border border-line-strong bg-bg px-2 py-1 text-[13px] text-fg placeholder:text-fg-subtle focus-visible:border-accent aria-[invalid=true]:border-bad';
@@ -96,5 +96,44 @@ export function SchemaField({
       {input}
       {help}
     </div>
+  );
+}
+
+/**
+ * A form's fields, each with its value and error: a change sets the value and clears that
+ * field's error (`onEdit` hears of it too). The tool form, the approval card and a server's form.
+ */
+export function SchemaFields({
+  fields,
+  values,
+  errors,
+  setValues,
+  setErrors,
+  onEdit,
+}: {
+  fields: readonly FormField[];
+  values: FormValues;
+  errors: Record<string, string>;
+  setValues: Dispatch<SetStateAction<FormValues>>;
+  setErrors: Dispatch<SetStateAction<Record<string, string>>>;
+  onEdit?: () => void;
+}): JSX.Element {
+  return (
+    <>
+      {fields.map((f) => (
+        <div key={f.key} data-field={f.key}>
+          <SchemaField
+            field={f}
+            value={values[f.key] ?? ''}
+            error={errors[f.key]}
+            onChange={(v) => {
+              onEdit?.();
+              setValues((s) => ({ ...s, [f.key]: v }));
+              if (errors[f.key]) setErrors(({ [f.key]: _gone, ...rest }) => rest);
+            }}
+          />
+        </div>
+      ))}
+    </>
   );
 }

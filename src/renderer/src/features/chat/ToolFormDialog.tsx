@@ -11,7 +11,7 @@ import { modLabel } from '../../lib/platform';
 import { invokeTool } from '../../stores/chat/actions';
 import { fillFromPrompt } from '../../stores/palette-prompts';
 import { fieldsOf, initialValues, toArgs, type FormValues } from './schema-form';
-import { SchemaField } from './SchemaField';
+import { SchemaFields } from './SchemaField';
 
 export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry; onClose: () => void; onDone: () => void }): JSX.Element {
   const fields = useMemo(() => fieldsOf(entry.parameters), [entry]);
@@ -78,19 +78,7 @@ export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry
         }}
         className="space-y-3"
       >
-        {fields.map((f) => (
-          <div key={f.key} data-field={f.key}>
-            <SchemaField
-              field={f}
-              value={values[f.key] ?? ''}
-              error={errors[f.key]}
-              onChange={(v) => {
-                setValues((s) => ({ ...s, [f.key]: v }));
-                if (errors[f.key]) setErrors(({ [f.key]: _gone, ...rest }) => rest);
-              }}
-            />
-          </div>
-        ))}
+        <SchemaFields fields={fields} values={values} errors={errors} setValues={setValues} setErrors={setErrors} />
       </form>
     </Dialog>
   );

@@ -8,16 +8,15 @@
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { ApprovalDecision } from '../../../../../shared/assistant';
 import type { ChatMessage } from '../../../../../shared/contract';
-import { Button } from '../../../components/Button';
-import { Icon } from '../../../components/Icon';
 import { Spinner } from '../../../components/Spinner';
 import { approveCall } from '../../../stores/chat/model-actions';
 import { ensurePalette, findTool, usePalette } from '../../../stores/palette';
 import { fieldsOf, toArgs, valuesFrom, WHOLE, type FormValues } from '../schema-form';
-import { SchemaField } from '../SchemaField';
+import { SchemaFields } from '../SchemaField';
+import { ApprovalFrame, type Answer } from './ApprovalFrame';
 import { useFocusOnce } from './focus-once';
 
-const ANSWERS: Array<{ decision: ApprovalDecision; label: string; variant: 'primary' | 'secondary' | 'danger' }> = [
+const ANSWERS: Answer[] = [
   { decision: 'once', label: 'Allow once', variant: 'primary' },
   { decision: 'conversation', label: 'Allow for this conversation', variant: 'secondary' },
   { decision: 'always', label: 'Always allow', variant: 'secondary' },
@@ -78,69 +77,30 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
 
   const title = `Allow ${pluginName} to run ${m.tool ?? 'this tool'}?`;
   return (
-    <div
-      ref={card}
-      tabIndex={-1}
-      role="group"
-      aria-label={title}
-      data-approval-card
-      className="overflow-hidden rounded-lg border border-accent/60 bg-bg shadow-[0_0_0_3px_var(--accent-soft)] outline-none focus-visible:border-accent"
+    <ApprovalFrame
+      cardRef={card}
+      title={title}
+      heading={
+        <>
+          Allow <span>{pluginName}</span> to run <code className="font-mono text-[12.5px]">{m.tool}</code>?
+        </>
+      }
+      subtitle={entry?.description || 'The model asked to call this tool. Nothing runs until you answer.'}
+      bodyLabel="Arguments"
+      refusal={refusal}
+      answers={ANSWERS}
+      busy={busy}
+      onAnswer={(d) => void answer(d)}
     >
-      <div className="flex items-start gap-2.5 px-3.5 pt-3">
-        <span className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent" aria-hidden="true">
-          <Icon name="shield" size={14} />
-        </span>
-        <div className="min-w-0 flex-1">
-          <p className="text-[13px] font-semibold text-fg">
-            Allow <span>{pluginName}</span> to run <code className="font-mono text-[12.5px]">{m.tool}</code>?
-          </p>
-          <p className="text-xs text-fg-muted">{entry?.description || 'The model asked to call this tool. Nothing runs until you answer.'}</p>
-        </div>
-      </div>
-      <div className="space-y-2.5 px-3.5 py-3" aria-label="Arguments" role="group">
-        {!paletteLoaded && !entry ? (
-          <p className="flex items-center gap-2 text-xs text-fg-subtle">
-            <Spinner /> Loading the tool’s form…
-          </p>
-        ) : fields.length === 0 ? (
-          <p className="text-xs text-fg-subtle">No arguments.</p>
-        ) : (
-          fields.map((f) => (
-            <div key={f.key} data-field={f.key}>
-              <SchemaField
-                field={f}
-                value={values[f.key] ?? ''}
-                error={errors[f.key]}
-                onChange={(v) => {
-                  setEdited(true);
-                  setValues((s) => ({ ...s, [f.key]: v }));
-                  if (errors[f.key]) setErrors(({ [f.key]: _gone, ...rest }) => rest);
-                }}
-              />
-            </div>
-          ))
-        )}
-        {refusal && (
-          <p role="alert" className="rounded-md border border-bad/30 bg-bad-soft px-2.5 py-1.5 text-xs text-fg">
-            {refusal}
-          </p>
-        )}
-      </div>
-      <div className="flex flex-wrap items-center gap-1.5 border-t border-line bg-subtle px-3.5 py-2.5">
-        {ANSWERS.map((a) => (
-          <Button
-            key={a.decision}
-            size="md"
-            variant={a.variant}
-            disabled={busy !== null}
-            className={a.decision === 'deny' ? 'sm:ml-auto' : ''}
-            onClick={() => void answer(a.decision)}
-          >
-            {busy === a.decision && <Spinner size={11} />}
-            {a.label}
-          </Button>
-        ))}
-      </div>
-    </div>
+      {!paletteLoaded && !entry ? (
+        <p className="flex items-center gap-2 text-xs text-fg-subtle">
+          <Spinner /> Loading the tool’s form…
+        </p>
+      ) : fields.length === 0 ? (
+        <p className="text-xs text-fg-subtle">No arguments.</p>
+      ) : (
+        <SchemaFields fields={fields} values={values} errors={errors} setValues={setValues} setErrors={setErrors} onEdit={() => setEdited(true)} />
+      )}
+    </ApprovalFrame>
   );
 }

@@ -7,7 +7,7 @@ import { useMemo, useState, type JSX } from 'react';
 import type { Question } from '../../../../../shared/assistant';
 import { Button } from '../../../components/Button';
 import { fieldsOf, initialValues, toArgs, type FormValues } from '../schema-form';
-import { SchemaField } from '../SchemaField';
+import { SchemaFields } from '../SchemaField';
 
 export function FormAnswer({
   q,
@@ -38,19 +38,7 @@ export function FormAnswer({
         submit();
       }}
     >
-      {fields.map((f) => (
-        <div key={f.key} data-field={f.key}>
-          <SchemaField
-            field={f}
-            value={values[f.key] ?? ''}
-            error={errors[f.key]}
-            onChange={(v) => {
-              setValues((s) => ({ ...s, [f.key]: v }));
-              if (errors[f.key]) setErrors(({ [f.key]: _gone, ...rest }) => rest);
-            }}
-          />
-        </div>
-      ))}
+      <SchemaFields fields={fields} values={values} errors={errors} setValues={setValues} setErrors={setErrors} />
       <div className="flex flex-wrap items-center gap-1.5 pt-0.5">
         <Button type="submit" variant="primary" disabled={busy}>
           Send
