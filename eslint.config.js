@@ -1,19 +1,40 @@
 // ESLint flat config. Besides the recommended TypeScript rules it enforces the layering of
-// ARCHITECTURE.md: electron stays in main/app, main/ipc, main/index.ts and preload; shared
-// imports nothing from node, DOM or electron; host knows only shared and main/fs, and everything
-// outside the host reaches it through its one door (host/index.ts); the assistant knows the host,
-// the service knows both, the transports know the service; renderer knows only shared. Source
-// files of the main process stay under 300 lines (one concern each). Import cycles are checked by
-// dpdm in `npm run lint`.
+// docs/ARCHITECTURE.md. The main process is one downward stack:
+//   index.ts, cli -> server, ipc, app -> service -> assistant -> plugins -> host -> fs, shared
+// and each folder of it is entered through its door (its index.ts) only: a file outside a folder
+// never imports past that folder's index.ts. electron stays in main/app, main/ipc, main/index.ts
+// and preload; shared imports nothing from node, DOM or electron; the renderer knows only shared.
+// Source files of the main process stay under 300 lines (one concern each) unless the file says,
+// in an eslint-disable line with its reason, that it holds one whole concern. Import cycles are
+// checked by dpdm and formatting by Prettier, both in `npm run lint`.
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const electron = { name: 'electron', message: 'Only src/main/app, src/main/ipc, src/main/index.ts and src/preload may import electron.' };
-const noElectron = { paths: [electron], patterns: [{ group: ['electron/*'], message: electron.message }] };
-/** Outside src/main/host, the host is imported only through src/main/host/index.ts. */
-const oneDoor = { regex: '(^|/)host/(?!index$).+', message: 'Import the host through its one door: src/main/host (index.ts).' };
-const layer = (forbidden, message) => ({ group: forbidden.map((f) => `**/${f}/**`), message });
+const noElectron = [{ group: ['electron/*'], message: electron.message }];
+/** The folders of the main process with a door: from outside, only their index.ts is imported. */
+const DOORS = ['host', 'plugins', 'assistant', 'store', 'service', 'server', 'app', 'ipc', 'fs'];
+const doors = (own) =>
+  DOORS.filter((d) => d !== own).map((d) => ({
+    regex: `^(\\.{1,2}/)+(.*/)?${d}/(?!index$).+`,
+    message: `Import ${d}/ through its door (${d}/index.ts): see docs/ARCHITECTURE.md.`,
+  }));
+/** Folders a layer may not import at all (it stands below them, or they are not its business). */
+const layer = (forbidden, message) => ({ regex: `^(\\.{1,2}/)+(${forbidden.join('|')})(/|$)`, message });
+/** The import rules of one folder of the main process. */
+const mainFolder = (files, own, forbidden, message, withElectron = false) => ({
+  files,
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        ...(withElectron ? {} : { paths: [electron] }),
+        patterns: [...(withElectron ? [] : noElectron), ...doors(own), layer([...forbidden, 'renderer', 'preload'], message)],
+      },
+    ],
+  },
+});
 
 export default tseslint.config(
   {
@@ -60,52 +81,14 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/main/host/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          ...noElectron,
-          patterns: [
-            ...noElectron.patterns,
-            { group: ['**/app/**', '**/ipc/**', '**/server/**', '**/cli/**', '**/assistant/**', '**/service/**', '**/renderer/**'], message: 'The host depends only on src/shared and src/main/fs.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['src/main/assistant/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { ...noElectron, patterns: [...noElectron.patterns, oneDoor, layer(['app', 'ipc', 'renderer', 'service', 'server', 'cli'], 'The assistant depends on the host and shared only.')] },
-      ],
-    },
-  },
-  {
-    files: ['src/main/service/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { ...noElectron, patterns: [...noElectron.patterns, oneDoor, layer(['app', 'ipc', 'renderer', 'server', 'cli'], 'The service depends on the assistant, the host and shared only.')] },
-      ],
-    },
-  },
-  {
-    files: ['src/main/server/**/*.ts', 'src/main/cli/**/*.ts', 'src/main/fs/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { ...noElectron, patterns: [...noElectron.patterns, oneDoor, layer(['app', 'ipc', 'renderer'], 'Server, CLI and file helpers do not depend on the Electron app.')] },
-      ],
-    },
-  },
-  {
-    files: ['src/main/app/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/index.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [oneDoor, layer(['renderer'], 'The main process talks to the renderer only through the contract.')] }] },
-  },
+  mainFolder(['src/main/fs/**/*.ts'], 'fs', ['host', 'plugins', 'assistant', 'service', 'server', 'cli', 'app', 'ipc'], 'File helpers depend on nothing else of the main process.'),
+  mainFolder(['src/main/host/**/*.ts'], 'host', ['plugins', 'assistant', 'service', 'server', 'cli', 'app', 'ipc'], 'The host depends only on src/shared and src/main/fs: it never imports the plugin service above it.'),
+  mainFolder(['src/main/plugins/**/*.ts'], 'plugins', ['assistant', 'service', 'server', 'cli', 'app', 'ipc'], 'The plugin service depends on the host, fs and shared only.'),
+  mainFolder(['src/main/assistant/**/*.ts'], 'assistant', ['host', 'service', 'server', 'cli', 'app', 'ipc'], 'The assistant depends on the plugin service (never the host directly), fs and shared.'),
+  mainFolder(['src/main/assistant/store/**/*.ts'], 'store', ['host', 'plugins', 'service', 'server', 'cli', 'app', 'ipc'], 'The conversation store depends on fs and shared only.'),
+  mainFolder(['src/main/service/**/*.ts'], 'service', ['host', 'server', 'cli', 'app', 'ipc'], 'The service depends on the assistant and the plugin service, never the host directly.'),
+  mainFolder(['src/main/server/**/*.ts', 'src/main/cli/**/*.ts'], 'server', ['host', 'app', 'ipc'], 'The server and the CLI stand on the service; they never reach the host or the Electron app.'),
+  mainFolder(['src/main/app/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/index.ts'], 'app', ['host', 'cli'], 'The Electron app stands on the service.', true),
   {
     files: ['src/main/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },

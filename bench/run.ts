@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { PluginHost } from '../src/main/host/host';
-import { loadManifest } from '../src/main/host/manifests';
+import { loadManifest } from '../src/main/plugins/manifests';
 import type { PluginSupervisor } from '../src/main/host/supervisor/supervisor';
 import type { HealthState, PluginSpec } from '../src/shared/model';
 import { median, percentile } from '../src/shared/stats';

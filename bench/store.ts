@@ -3,7 +3,7 @@
  * (bench/baseline/sqljs-store.ts), measured in the same run:
  *   write latency  until a message is in the file (survives a kill of the app): before, putMessage
  *                  and the whole-file save it waits for; after, putMessage alone. For the record,
- *                  a bare insert with synchronous = NORMAL and = FULL (store-db.ts says why NORMAL).
+ *                  a bare insert with synchronous = NORMAL and = FULL (store/db.ts says why NORMAL).
  *   HTTP latency   GETs every 5 ms to an HTTP server in the same process, as `plugboard serve`
  *                  runs, while a chat writes a message every 20 ms; against no writes at all. The
  *                  target is on what chatting adds to the p99 (under 10 ms, as for a write), not
@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ConversationStore } from '../src/main/assistant/store';
+import { ConversationStore } from '../src/main/assistant';
 import type { ChatMessage } from '../src/shared/contract';
 import { percentile } from '../src/shared/stats';
 import { SqlJsConversationStore } from './baseline/sqljs-store';

@@ -5,7 +5,7 @@
  * own ABI. Rebuilding node_modules in place would break the Node side, so a copy of the module's
  * sources is built with @electron/rebuild in a folder of its own, once per Electron and
  * better-sqlite3 version, and the app is given its path (PLUGBOARD_SQLITE_BINDING, read by
- * src/main/assistant/store-native.ts). The packaged app does not use this: electron-builder
+ * src/main/assistant/store/native.ts). The packaged app does not use this: electron-builder
  * rebuilds its copy of node_modules for Electron (npmRebuild in electron-builder.yml).
  *
  * Not run on the machines this project is built on: they cannot download Electron, nor the

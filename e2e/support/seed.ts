@@ -4,7 +4,7 @@
  * output, then the model's answer in markdown, as a long assistant session leaves them.
  */
 import path from 'node:path';
-import { ConversationStore } from '../../src/main/assistant/store';
+import { ConversationStore } from '../../src/main/assistant';
 import type { ChatMessage } from '../../src/shared/contract';
 
 export const LONG_TITLE = 'A thousand messages';

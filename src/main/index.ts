@@ -1,14 +1,12 @@
 // Electron entry: wiring only. The host, registry and chat run in this process; the window
 // talks to them through the contract over IPC.
-import type { BrowserWindow } from 'electron';
-import { app, dialog, shell } from 'electron';
+import { app, dialog, shell, type BrowserWindow } from 'electron';
 import { FailureError } from '../shared/failures';
 import path from 'node:path';
-import { Backend } from './service/backend';
-import { appSecretStore } from './app/secret-store';
-import { createWindow, isAppUrl, secureSession } from './app/window';
-import { PluginRegistry } from './host';
-import { bindContract } from './ipc/handle';
+import { Backend } from './service';
+import { appSecretStore, createWindow, isAppUrl, secureSession } from './app';
+import { PluginRegistry } from './plugins';
+import { bindContract } from './ipc';
 
 // PLUGBOARD_HOME gives the app another profile (the end-to-end tests use a fresh one).
 if (process.env.PLUGBOARD_HOME) app.setPath('userData', path.resolve(process.env.PLUGBOARD_HOME));

@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend, BackendEvent } from '../../src/main/service/backend';
-import type { PluginRegistry } from '../../src/main/host/registry/registry';
+import type { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { parseInput, type ChatMessage, type TurnEvent } from '../../src/shared/contract';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 import { finalMessage, openApp, type TestApp } from '../helpers/app';

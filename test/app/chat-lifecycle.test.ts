@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Backend } from '../../src/main/service/backend';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { KEEP_HEAD_CHARS, KEEP_TAIL_CHARS } from '../../src/shared/bounded-text';
 import type { ChatMessage } from '../../src/shared/contract';
 import { cleanupFixtures, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';

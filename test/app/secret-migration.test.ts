@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { EncryptedSecretFile, PlainSecretFile, type Cipher } from '../../src/main/app/secret-files';
 import { moveSecrets, MovingSecretStore } from '../../src/main/app/secret-migration';
-import { FileSecretStore } from '../../src/main/host/registry/secrets';
+import { FileSecretStore } from '../../src/main/plugins/secrets';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 
 function aesCipher(key = randomBytes(32)): Cipher {

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { REPO } from '../helpers/plugins';
 import { ModelServer } from '../model-server/server';
 import { text, toolCalls } from '../model-server/steps';

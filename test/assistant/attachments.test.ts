@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { takeAttachments } from '../../src/main/assistant/attachments';
-import { ConversationStore } from '../../src/main/assistant/store';
+import { ConversationStore } from '../../src/main/assistant/store/store';
 import { ATTACHMENT_LIMITS, classify, textBlock } from '../../src/shared/attachments';
 import { parseInput } from '../../src/shared/contract';
 import { serveApp, type ServedApp } from '../helpers/app';

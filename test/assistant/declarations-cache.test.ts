@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exposedDeclarations } from '../../src/main/assistant/tools';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
 
 let app: PluginRegistry;

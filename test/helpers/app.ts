@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect } from 'vitest';
 import { Backend } from '../../src/main/service/backend';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { serve, type RunningServer, type ServeOptions } from '../../src/main/server/server';
 import type { ChatMessage } from '../../src/shared/contract';
 import { REPO, tmpDir } from './plugins';

@@ -2,7 +2,7 @@
 import type { CallOutcome } from '../../src/main/host/dialects/types';
 import { PluginHost } from '../../src/main/host/host';
 import type { SettingValue } from '../../src/main/host/process/launch';
-import { loadManifest } from '../../src/main/host/manifests';
+import { loadManifest } from '../../src/main/plugins/manifests';
 import type { CallOptions, LaunchBinding, PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
 import { TEST_RUN_MARK } from './processes';
 import type { CallEvent, HealthEvent, HealthState, LogEvent, PluginSpec } from '../../src/shared/model';

@@ -6,7 +6,7 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkPlugin, ORPHAN_GRACE_MS, type CheckItem } from '../../src/main/host/check';
+import { checkPlugin, ORPHAN_GRACE_MS, type CheckItem } from '../../src/main/plugins/check';
 import { cleanupFixtures, FIXTURES, fixturePlugin, tmpDir } from '../helpers/plugins';
 
 afterAll(cleanupFixtures);

@@ -6,9 +6,9 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readMcpConfig, writeImportedPlugin, type ServerPreview } from '../../src/main/host/import';
-import { guessSecret, secretByValue } from '../../src/main/host/import/secrets';
-import { loadManifest } from '../../src/main/host/manifests';
+import { readMcpConfig, writeImportedPlugin, type ServerPreview } from '../../src/main/plugins/import';
+import { guessSecret, secretByValue } from '../../src/main/plugins/import/secrets';
+import { loadManifest } from '../../src/main/plugins/manifests';
 import { collect } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
 import { FIXTURES, tmpDir } from '../helpers/plugins';

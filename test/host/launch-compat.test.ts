@@ -6,7 +6,7 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifest } from '../../src/main/host/manifests';
+import { loadManifest } from '../../src/main/plugins/manifests';
 import { planLaunch } from '../../src/main/host/process/launch';
 import { firstRunLauncher } from '../../src/main/host/process/launchers';
 import { loginShellPath } from '../../src/main/host/process/login-path';

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadManifest } from '../../src/main/host/manifests';
+import { loadManifest } from '../../src/main/plugins/manifests';
 import { allowedParentEnv } from '../../src/main/host/process/env';
 import { planLaunch } from '../../src/main/host/process/launch';
 import type { PluginSpec } from '../../src/shared/model';

@@ -6,9 +6,9 @@
 import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadManifest } from '../../src/main/host/manifests';
+import { loadManifest } from '../../src/main/plugins/manifests';
 import { planLaunch } from '../../src/main/host/process/launch';
-import { withoutVersion } from '../../src/main/host/registry/install/stage';
+import { withoutVersion } from '../../src/main/plugins/install/stage';
 import { collect } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
 import { FIXTURES, tmpDir } from '../helpers/plugins';

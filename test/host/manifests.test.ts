@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadManifest } from '../../src/main/host/manifests';
+import { loadManifest } from '../../src/main/plugins/manifests';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 import { DEFAULT_TIMEOUTS } from '../../src/shared/model';
 

@@ -9,7 +9,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadManifest } from '../../src/main/host/manifests';
+import { loadManifest } from '../../src/main/plugins/manifests';
 import { collect } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
 import { startMcpHttp, type HttpServer } from '../helpers/mcp-http';

@@ -6,8 +6,8 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ID_PATTERN } from '../../src/main/host/manifests';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { ID_PATTERN } from '../../src/main/plugins/manifests';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
 
 let registry: PluginRegistry;

@@ -9,7 +9,7 @@ import type * as NodeFs from 'node:fs';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 
 const full = vi.hoisted(() => ({ state: false, audit: false }));

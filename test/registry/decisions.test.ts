@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { enrich } from '../../src/main/assistant/enrichment';
 import { autoApprovedTools, exposedDeclarations, exposedUserCommands } from '../../src/main/assistant/tools';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { expectFailure } from '../helpers/calls';
 import { cleanupFixtures, FIXTURES, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
 import { leftovers } from '../helpers/processes';

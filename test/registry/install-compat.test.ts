@@ -6,7 +6,7 @@
 import { cpSync, lstatSync, mkdirSync, readlinkSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
 import { TEST_RUN_MARK } from '../helpers/processes';
 import { folderItems, writeZip } from '../helpers/zips';

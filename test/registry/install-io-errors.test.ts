@@ -8,7 +8,7 @@ import type * as NodeFs from 'node:fs';
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
 import { snapshot } from '../helpers/snapshot';
 

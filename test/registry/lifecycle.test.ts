@@ -7,8 +7,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qualifiedNames } from '../../src/main/assistant/tools';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
-import { FileSecretStore } from '../../src/main/host/registry/secrets';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
+import { FileSecretStore } from '../../src/main/plugins/secrets';
 import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
 
 let data: string;

@@ -6,7 +6,7 @@
  * Its plugins carry the test worker's PLUGBOARD_TEST_RUN mark (test/helpers/processes.ts).
  */
 import path from 'node:path';
-import { PluginRegistry } from '../../src/main/host';
+import { PluginRegistry } from '../../src/main/plugins';
 import { FIXTURES } from '../helpers/plugins';
 
 const [dataDir, sandbox] = process.argv.slice(2) as [string, string];

@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bootId, startTimeOf } from '../../src/main/fs';
-import { PluginRegistry } from '../../src/main/host';
+import { PluginRegistry } from '../../src/main/plugins';
 import { cleanupFixtures, REPO, tmpDir } from '../helpers/plugins';
 import { gone, isAlive, leftovers, pluginProcesses } from '../helpers/processes';
 import { support } from '../helpers/sandbox';

@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, 
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bootId, startTimeOf } from '../../src/main/fs';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 import { folderItems, writeZip } from '../helpers/zips';
 

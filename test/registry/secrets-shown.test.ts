@@ -9,8 +9,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkPlugin } from '../../src/main/host/check';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { checkPlugin } from '../../src/main/plugins/check';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 
 const LEAKY = path.join(FIXTURES, 'hostile', 'leaky-args');

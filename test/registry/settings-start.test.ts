@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthEvent, HealthState } from '../../src/shared/model';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
 
 let registry: PluginRegistry;

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { packFolder } from '../../src/renderer/src/api/zip-folder';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, REPO, tmpDir } from '../helpers/plugins';
 
 afterAll(() => cleanupFixtures());

@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { describeFailure } from '../../src/shared/failures';
 import type { CallEvent } from '../../src/shared/model';
 import { cleanupFixtures, REPO, tmpDir } from '../helpers/plugins';

@@ -7,7 +7,7 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { describeFailure } from '../../src/shared/failures';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 import { leftovers } from '../helpers/processes';

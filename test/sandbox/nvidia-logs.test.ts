@@ -8,7 +8,7 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { PluginRegistry } from '../../src/main/host/registry/registry';
+import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { describeFailure } from '../../src/shared/failures';
 import { plugboard } from '../helpers/cli';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';

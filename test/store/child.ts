@@ -5,7 +5,7 @@
  *                      ack the test reads was acknowledged before any kill that follows it)
  *   hold FILE          opens the store, prints `ready`, keeps it until stdin closes
  */
-import { ConversationStore } from '../../src/main/assistant/store';
+import { ConversationStore } from '../../src/main/assistant/store/store';
 import { messageText } from './texts';
 
 const [mode, file, n, tag] = process.argv.slice(2) as [string, string, string | undefined, string | undefined];

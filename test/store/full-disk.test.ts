@@ -9,7 +9,7 @@
 import { appendFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConversationStore, type SaveState } from '../../src/main/assistant/store';
+import { ConversationStore, type SaveState } from '../../src/main/assistant/store/store';
 import type { ChatMessage } from '../../src/shared/contract';
 import type { Outcome } from '../../src/shared/failures';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';

@@ -8,7 +8,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connect, nativeOptions } from '../../src/main/assistant/store-native';
+import { connect, nativeOptions } from '../../src/main/assistant/store/native';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 
 afterAll(() => cleanupFixtures());

@@ -8,8 +8,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConversationStore, StoreOpenError } from '../../src/main/assistant/store';
-import { processStart } from '../../src/main/assistant/store-owner';
+import { ConversationStore, StoreOpenError } from '../../src/main/assistant/store/store';
+import { processStart } from '../../src/main/assistant/store/owner';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 import { startChild } from './helpers';
 

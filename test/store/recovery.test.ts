@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConversationStore } from '../../src/main/assistant/store';
+import { ConversationStore } from '../../src/main/assistant/store/store';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 import { filesIn } from './helpers';
 

@@ -7,7 +7,7 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConversationStore } from '../../src/main/assistant/store';
+import { ConversationStore } from '../../src/main/assistant/store/store';
 import type { ChatMessage } from '../../src/shared/contract';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 

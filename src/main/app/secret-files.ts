@@ -5,7 +5,7 @@
  * safeStorage in the app). Both can say which plugins they hold secrets for, so secrets can be
  * moved from one to the other. No electron here: the cipher is handed in.
  */
-import { FileSecretStore, type SecretStore } from '../host';
+import { FileSecretStore, type SecretStore } from '../plugins';
 import { readJson } from '../fs';
 
 /** What the app needs of Electron's safeStorage. */

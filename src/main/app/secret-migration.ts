@@ -8,7 +8,7 @@
  * A value found in the other store wins over the app's own: the app moves everything each time it
  * reads, so what is still there was written after the app's copy, by another writer.
  */
-import type { SecretStore } from '../host';
+import type { SecretStore } from '../plugins';
 import type { ListedSecretStore } from './secret-files';
 
 /**

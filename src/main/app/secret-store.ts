@@ -10,7 +10,7 @@
  * an earlier version encrypted with `basic_text` (still readable, by design of that backend).
  */
 import { safeStorage } from 'electron';
-import type { SecretStore } from '../host';
+import type { SecretStore } from '../plugins';
 import { EncryptedSecretFile, PlainSecretFile } from './secret-files';
 import { MovingSecretStore } from './secret-migration';
 

@@ -11,7 +11,7 @@ import type { ChatMessage } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, toDisposable } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/model';
-import type { AuditLog, PluginRegistry } from '../host';
+import type { AuditLog, PluginRegistry } from '../plugins';
 import { AgentPluginModel } from './agent/agent-model';
 import { agentPluginOf } from './agent/agents';
 import { enrich } from './enrichment';

@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { ATTACHMENT_LIMITS, classify, describeBytes, overLimits, type AttachmentInfo } from '../../shared/attachments';
 import type { AttachmentInput } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
-import type { StoredFile } from './store-attachments';
+import type { StoredFile } from './store';
 
 /** Takes an upload by id: its file's path, forgotten from then on (the caller reads it once); undefined when unknown. */
 export type TakeUpload = (uploadId: string) => { file: string; done(): void } | undefined;

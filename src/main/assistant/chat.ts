@@ -13,7 +13,7 @@ import type { ChatMessage, Conversation, ConversationSummary, Events, OpResult }
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/model';
-import type { AuditLog, PassthroughChange, PluginRegistry } from '../host';
+import type { AuditLog, PassthroughChange, PluginRegistry } from '../plugins';
 import { Assistant, type StartOptions } from './assistant';
 import { LiveMessages } from './live-messages';
 import { tokensOf } from './loop/tokens';

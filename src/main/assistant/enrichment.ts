@@ -7,7 +7,7 @@
  * person typed, and what each enricher added, by whom, for the transcript.
  */
 import type { Enrichment } from '../../shared/assistant';
-import type { PluginRegistry } from '../host';
+import type { PluginRegistry } from '../plugins';
 import { usable } from './tools';
 
 /** How long an enricher may take before the turn goes on without it. */

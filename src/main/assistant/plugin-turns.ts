@@ -7,7 +7,7 @@ import { chunkText, resultText } from '../../shared/chunks';
 import type { ChatMessage } from '../../shared/contract';
 import { failure } from '../../shared/failures';
 import type { CallEvent } from '../../shared/model';
-import type { CallHandle } from '../host';
+import type { CallHandle } from '../plugins';
 import type { LiveMessage, LiveMessages } from './live-messages';
 
 /** What a call's final event makes of its message: status, result, failure. */

@@ -5,7 +5,7 @@
  * here follows the user's decisions: a disabled plugin or an unexposed tool contributes nothing.
  */
 import { createHash } from 'node:crypto';
-import type { PluginRegistry } from '../host';
+import type { PluginRegistry } from '../plugins';
 
 export interface ToolDeclaration {
   /** `plugin__tool`: unique across plugins, safe as a model function name. */

@@ -5,8 +5,8 @@
  * app. `close` stops every plugin the registry started: no process outlives the command.
  */
 import type { AppInfo } from '../../shared/contract';
-import { PluginRegistry } from '../host';
-import { Backend } from '../service/backend';
+import { PluginRegistry } from '../plugins';
+import { Backend } from '../service';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from './target';
 
 export interface OpenedBackend {

@@ -4,7 +4,7 @@
  */
 import type { Failure } from '../../shared/failures';
 import { DisposableStore, type IDisposable } from '../../shared/lifecycle';
-import type { SettingValue } from '../host';
+import type { SettingValue } from '../plugins';
 import { jsonLine, type Out } from './io';
 import { dataDirOf, openCallTarget, type CallTarget } from './target';
 

@@ -13,7 +13,7 @@ import { requestedCapabilities } from '../../shared/capabilities';
 import { failure, type Failure } from '../../shared/failures';
 import type { Event } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent } from '../../shared/model';
-import { appReadOnlyFolders, DataPaths, defaultDataDir, describeManifestErrors, loadManifest, PluginHost, PluginRegistry, type CallHandle, type CallOptions, type SettingValue } from '../host';
+import { appReadOnlyFolders, DataPaths, defaultDataDir, describeManifestErrors, loadManifest, PluginHost, PluginRegistry, type CallHandle, type CallOptions, type SettingValue } from '../plugins';
 import { packageRoot } from './package-root';
 
 /** The app's bundled plugins: $PLUGBOARD_BUNDLED_PLUGINS, else the checkout's plugins/ folder. */

@@ -1,25 +1,24 @@
 /**
- * The plugin host's one door. Everything outside src/main/host imports from here and nothing else
- * of the host (lint enforces it): the registry, the host itself for plugins run from a folder,
- * manifests, the plugin check, and the types that cross the boundary.
+ * The plugin host's one door: supervision of plugin processes and nothing of the app's plugin
+ * service (that is src/main/plugins, the only layer above that imports this). It exports the host
+ * itself, the call and launch types, launching one instance outside supervision (the install
+ * trial, `plugboard check`), the process book, the sandbox helpers and the pieces of a launch plan
+ * a manifest reader or an installer needs. Lint enforces that nothing reaches past this file.
  */
-export { checkPlugin, type CheckItem, type CheckStatus } from './check';
+export type { ElicitReply, ElicitRequest, SampleReply, SampleRequest, ServerAsks } from './asks';
 export type { PluginCatalog } from './catalog';
 export type { CallOutcome } from './dialects/types';
+export { asRecord } from './dialects/values';
 export { PluginHost, refusedCall, type CatalogChangeEvent, type HostOptions, type ToolsChangeEvent } from './host';
-export type { ElicitReply, ElicitRequest, SampleReply, SampleRequest, ServerAsks } from './asks';
-export { installImported, readMcpConfig, type ImportChoice, type ImportedConfig, type ImportedOne, type ServerPreview } from './import';
-export { describeManifestErrors, loadManifest } from './manifests';
-export type { SettingValue } from './process/launch';
-export { appReadOnlyFolders } from './process/sandbox-prepare';
-export type { SandboxSupport } from './process/sandbox-probe';
-export type { PluginRecord } from './registry/discovery';
-export type { GrantChoice, InstallOutcome, InstallPreview } from './registry/installer';
-export { coerceSetting } from './registry/settings';
-export { DataPaths, defaultDataDir } from './registry/paths';
-export type { SettingView } from './registry/plugin-settings';
-export { PluginRegistry, type Done, type RegistryOptions } from './registry/registry';
-export { FileSecretStore, type SecretStore } from './registry/secrets';
-export { AuditLog, type AuditAction } from './registry/audit';
-export { validateArguments } from './validate';
+export { pluginEnvironment, type PluginIdentity } from './process/env';
+export { firstRunLauncher } from './process/launchers';
+export type { LaunchPlan, SettingValue } from './process/launch';
+export { ProcessBook, sweepLeftovers, type ProcessEntry } from './process/pid-registry';
+export { placeholderEscape, resolveSettingValues, substitute } from './process/placeholders';
+export { planLaunchWithShellPath } from './process/plan-with-shell';
+export { appReadOnlyFolders, grantedFolders, type SandboxRequest } from './process/sandbox-prepare';
+export { sandboxSupport, type SandboxSupport } from './process/sandbox-probe';
+export { coerceSetting, coerceSettings, displayValue } from './process/settings';
 export type { CallHandle, CallOptions, LaunchBinding, PassthroughChange } from './supervisor/supervisor';
+export { DEFAULT_TRIAL_MS, launchOnce, trialCommand, tryLaunch, type TrialPlan } from './trial';
+export { schemaProblem, validateArguments } from './validate';

@@ -6,7 +6,7 @@
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
 import { IPC_EVENT, IPC_INVOKE, isCommandName, parseInput } from '../../shared/contract';
 import type { IDisposable } from '../../shared/lifecycle';
-import type { Backend } from '../service/backend';
+import type { Backend } from '../service';
 
 export function bindContract(backend: Backend, window: () => BrowserWindow | null, isTrustedUrl: (url: string) => boolean): IDisposable {
   handle(IPC_INVOKE, window, isTrustedUrl, async (name: unknown, input: unknown) => {

@@ -13,7 +13,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { Backend } from '../service/backend';
+import type { Backend } from '../service';
 import { createAccess, describeError, requestUrl, send, type Log } from './http';
 import { serveStatic } from './static-files';
 import { receiveUpload } from './upload';

@@ -11,7 +11,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { isCommandName, parseInput, type WsClientMessage, type WsServerMessage } from '../../shared/contract';
 import type { IDisposable } from '../../shared/lifecycle';
-import type { Backend } from '../service/backend';
+import type { Backend } from '../service';
 import { describeError, describeSize, requestUrl, type Access, type Log } from './http';
 
 /** Close code for a WebSocket opened with a wrong token (4000-4999: application codes). */

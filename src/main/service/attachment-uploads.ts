@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
-import type { TakeUpload } from '../assistant/attachments';
+import type { TakeUpload } from '../assistant';
 
 export class AttachmentUploads {
   private readonly files = new Map<string, string>();

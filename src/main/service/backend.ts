@@ -8,14 +8,9 @@
 import { fillPrompt, promptsOf, resourcesOf } from './catalog';
 import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '../../shared/contract';
 import { Disposable, Emitter } from '../../shared/lifecycle';
-import { ChatService } from '../assistant/chat';
-import { ConversationStore } from '../assistant/store';
-import { agentModels } from '../assistant/agent/agents';
-import { discoverLocal } from '../assistant/models/catalog';
-import { ModelStore } from '../assistant/models/model-store';
-import type { PluginRegistry } from '../host';
+import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore, takeAttachments } from '../assistant';
+import type { PluginRegistry } from '../plugins';
 import { failure } from '../../shared/failures';
-import { takeAttachments } from '../assistant/attachments';
 import { AttachmentUploads } from './attachment-uploads';
 import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';

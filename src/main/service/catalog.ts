@@ -1,7 +1,7 @@
 /** The contract's doors to an MCP plugin's resources and prompts (host/catalog.ts). */
 import type { CommandOutput } from '../../shared/contract';
 import { failure, ok, type Result } from '../../shared/failures';
-import type { PluginCatalog, PluginRegistry } from '../host';
+import type { PluginCatalog, PluginRegistry } from '../plugins';
 
 /** An enabled plugin's catalog; a disabled or unknown one is refused. */
 function catalog(registry: PluginRegistry, id: string): Result<PluginCatalog> {

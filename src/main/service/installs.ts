@@ -11,7 +11,7 @@ import type { CapabilityView, CommandInput, CommandOutput } from '../../shared/c
 import { failure } from '../../shared/failures';
 import type { IDisposable } from '../../shared/lifecycle';
 import { isInside } from '../fs';
-import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../host';
+import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../plugins';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {

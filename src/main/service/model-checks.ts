@@ -5,8 +5,7 @@
 import type { ModelConfig, ModelCheck } from '../../shared/assistant';
 import type { CommandInput } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
-import { checkModel } from '../assistant/models/catalog';
-import { checkConfig, type ModelStore } from '../assistant/models/model-store';
+import { checkConfig, checkModel, type ModelStore } from '../assistant';
 
 export async function testModel(models: ModelStore, input: CommandInput<'models.test'>): Promise<Outcome<ModelCheck>> {
   const saved = input.name ? models.get(input.name) : undefined;

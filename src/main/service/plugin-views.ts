@@ -2,11 +2,10 @@
  * What the UI shows of plugins, computed from the registry's records and decisions: the list row
  * (PluginView), the expanded detail (tools, capabilities, settings), and the `/` palette.
  */
-import { declarationTokens } from '../assistant/loop/tokens';
+import { autoApprovedTools, declarationTokens, exposedDeclarations, exposedUserCommands, type ToolDeclaration } from '../assistant';
 import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
-import type { PluginRegistry } from '../host';
-import { autoApprovedTools, exposedDeclarations, exposedUserCommands, type ToolDeclaration } from '../assistant/tools';
+import type { PluginRegistry } from '../plugins';
 
 /** A capability as it is enforced here: by the sandbox where plugins run in one. */
 export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {

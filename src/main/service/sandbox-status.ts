@@ -5,7 +5,7 @@
  */
 import { CAPABILITIES, capabilityHere } from '../../shared/capabilities';
 import type { SandboxStatusView } from '../../shared/contract';
-import type { SandboxSupport } from '../host';
+import type { SandboxSupport } from '../plugins';
 
 /** How Plugboard sandboxes plugins on each platform it runs on. */
 const PLATFORMS: SandboxStatusView['platforms'] = [

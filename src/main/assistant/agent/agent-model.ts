@@ -7,7 +7,7 @@
  * ends with the turn (`close`).
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamResult, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
-import type { PluginRegistry } from '../../host';
+import type { PluginRegistry } from '../../plugins';
 import { AgentRun } from './agent-run';
 
 export class AgentPluginModel implements LanguageModelV3 {

@@ -8,7 +8,7 @@
  */
 import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
 import type { CallEvent } from '../../../shared/model';
-import type { CallHandle } from '../../host';
+import type { CallHandle } from '../../plugins';
 
 /** What an agent streams (PROTOCOLS.md: text, thinking, tool_use, usage, error, complete, file). */
 type AgentEvent = { type: string; data: unknown };

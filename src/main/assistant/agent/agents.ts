@@ -5,7 +5,7 @@
  */
 import type { ModelView } from '../../../shared/assistant';
 import { AGENT_MODEL_PREFIX } from '../../../shared/assistant';
-import type { PluginRegistry } from '../../host';
+import type { PluginRegistry } from '../../plugins';
 
 export function isAgentPlugin(registry: PluginRegistry, id: string): boolean {
   return registry.record(id)?.spec?.init?.method === 'agent.init';

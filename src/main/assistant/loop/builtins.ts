@@ -13,7 +13,7 @@ import { jsonSchema, tool, type JSONSchema7, type ToolSet } from 'ai';
 import type { BuiltinTool, Question, ToolCallInfo } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
 import { failure } from '../../../shared/failures';
-import { validateArguments } from '../../host';
+import { validateArguments } from '../../plugins';
 import type { LiveMessages } from '../live-messages';
 import type { StepCall } from './model-step';
 import type { Offered } from './offered';

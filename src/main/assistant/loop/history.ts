@@ -11,7 +11,7 @@ import type { ImagePart, ModelMessage, TextPart, ToolResultPart, UserContent } f
 import { textBlock, textOf } from '../../../shared/attachments';
 import { resultText } from '../../../shared/chunks';
 import type { ChatMessage } from '../../../shared/contract';
-import type { StoredFile } from '../store-attachments';
+import type { StoredFile } from '../store';
 import { boundForModel } from './bound';
 
 type AssistantPart = { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };

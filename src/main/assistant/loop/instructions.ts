@@ -5,7 +5,7 @@
  * stable prefix), and within a token budget: a plugin whose instructions do not fit is left out
  * whole, and the request's details say so.
  */
-import type { PluginRegistry } from '../../host';
+import type { PluginRegistry } from '../../plugins';
 import type { Offered } from './offered';
 import { estimateTokens } from './tokens';
 

@@ -6,8 +6,8 @@
  * `jsonSchema` does not check): a call that fails the check comes back as an invalid call.
  */
 import { jsonSchema, tool, type JSONSchema7, type Tool, type ToolSet } from 'ai';
-import type { PluginRegistry } from '../../host';
-import { validateArguments } from '../../host';
+import type { PluginRegistry } from '../../plugins';
+import { validateArguments } from '../../plugins';
 import { exposedDeclarations, type ToolDeclaration } from '../tools';
 
 export type Offered = ToolDeclaration;

@@ -8,9 +8,9 @@
 import type { ModelMessage, ToolSet } from 'ai';
 import type { AssistantSettings, RequestInfo } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
-import type { PluginRegistry } from '../../host';
+import type { PluginRegistry } from '../../plugins';
 import { builtinDeclarations, builtinTools } from './builtins';
-import type { StoredFile } from '../store-attachments';
+import type { StoredFile } from '../store';
 import { modelMessages } from './history';
 import { instructionsFor } from './instructions';
 import { offeredTools, sdkTools, type Offered } from './offered';

@@ -11,7 +11,7 @@ import { DEFAULT_ASSISTANT_SETTINGS, PROVIDER_KINDS, type AssistantSettings, typ
 import { failure, type Outcome } from '../../../shared/failures';
 import { Disposable, Emitter } from '../../../shared/lifecycle';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
-import type { SecretStore } from '../../host';
+import type { SecretStore } from '../../plugins';
 
 const FILE_NAME = 'models.json';
 const KEY = 'apiKey';

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PlanTask, PlanTaskStatus, PlanView } from '../../../shared/assistant';
 import type { Failure } from '../../../shared/failures';
-import type { CallHandle } from '../../host';
+import type { CallHandle } from '../../plugins';
 import type { LiveMessage } from '../live-messages';
 import type { Offered } from '../loop/offered';
 import { runCall, startCard, type CallContext } from '../loop/tool-calls';

@@ -4,7 +4,7 @@
  * planner's own first), starting a plan, and stopping it.
  */
 import { failure, type Outcome } from '../../../shared/failures';
-import type { PluginRegistry } from '../../host';
+import type { PluginRegistry } from '../../plugins';
 import { offeredTools } from '../loop/offered';
 import { usable } from '../tools';
 import { PlanRun, type PlanOptions } from './plan-run';

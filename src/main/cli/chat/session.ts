@@ -8,7 +8,7 @@ import type { ApprovalDecision } from '../../../shared/assistant';
 import type { Conversation } from '../../../shared/contract';
 import { failure, type Failure } from '../../../shared/failures';
 import { Disposable } from '../../../shared/lifecycle';
-import type { Backend } from '../../service/backend';
+import type { Backend } from '../../service';
 import { EXIT_FAILED, EXIT_OK } from '../io';
 import type { CliEnv } from '../session';
 import type { ChatPrinter } from './printers';

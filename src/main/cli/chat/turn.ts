@@ -8,8 +8,8 @@
 import type { TokenUsage } from '../../../shared/assistant';
 import type { TurnEvent } from '../../../shared/contract';
 import { failure, type Failure } from '../../../shared/failures';
-import { addUsage } from '../../assistant/loop/tokens';
-import type { Backend } from '../../service/backend';
+import { addUsage } from '../../assistant';
+import type { Backend } from '../../service';
 import { TurnLines, type TurnSink } from './turn-lines';
 
 export interface TurnRequest {

@@ -1,7 +1,7 @@
-/** `plugboard check <plugin>`: the checks of host/check.ts, as a list or as JSON. */
+/** `plugboard check <plugin>`: the checks of plugins/check.ts, as a list or as JSON. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { appReadOnlyFolders, checkPlugin, PluginRegistry, type CheckStatus, type SettingValue } from '../../host';
+import { appReadOnlyFolders, checkPlugin, PluginRegistry, type CheckStatus, type SettingValue } from '../../plugins';
 import { bundledPluginsDir, dataDirOf, writtenAsPath, nodeModulesDir } from '../target';
 import { parsePairs } from './plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse } from '../io';

@@ -7,13 +7,11 @@
  * no plugin. `list` also reads the plugin registry (as `plugins list` does) for the installed
  * agent plugins, which are models too (`agent:<id>`).
  */
-import type { ModelsView } from '../../../shared/assistant';
-import { PROVIDER_KINDS } from '../../../shared/assistant';
+import { PROVIDER_KINDS, type ModelsView } from '../../../shared/assistant';
 import { parseInput } from '../../../shared/contract';
 import { describeFailure, failure, type Failure } from '../../../shared/failures';
-import { agentModelRows, type AgentModelRow } from '../../assistant/agent/agents';
-import { checkConfig, ModelStore } from '../../assistant/models/model-store';
-import { DataPaths, FileSecretStore, PluginRegistry } from '../../host';
+import { agentModelRows, checkConfig, ModelStore, type AgentModelRow } from '../../assistant';
+import { DataPaths, FileSecretStore, PluginRegistry } from '../../plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';

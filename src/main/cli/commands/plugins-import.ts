@@ -4,7 +4,7 @@
  * with the ones that look secret, never a value) and installed as plugins. `--preview` stops after
  * the preview; `--only` picks servers; `--secret` says which variables are secrets.
  */
-import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry, type ServerPreview } from '../../host';
+import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry, type ServerPreview } from '../../plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, UsageError, type Out } from '../io';
 
 export interface ImportFlags {

@@ -5,7 +5,7 @@
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
 import type { Failure } from '../../../shared/failures';
-import { PluginRegistry, type Done } from '../../host';
+import { PluginRegistry, type Done } from '../../plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';

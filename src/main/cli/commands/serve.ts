@@ -5,7 +5,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { serve } from '../../server/server';
+import { serve } from '../../server';
 import { openBackend, type OpenedBackend } from '../backend';
 import { EXIT_FAILED, EXIT_OK, parse, parsePositiveInt, UsageError } from '../io';
 import { packageRoot } from '../package-root';

@@ -73,3 +73,23 @@ export function buildPluginEnv(input: PluginEnvInput): Record<string, string> {
   }
   return env;
 }
+
+/** What of a plugin's spec its environment depends on. */
+export interface PluginIdentity {
+  id: string;
+  dir: string;
+  dialect: string;
+}
+
+/**
+ * What a plugin finds in its environment, however it is run (installed, tried before an install,
+ * or from a folder): who it is, its folder and its data folder. NVIDIA's plugins write their logs
+ * under %PROGRAMDATA%, or the working folder without it, which is the plugin's own and read-only in
+ * the sandbox: elsewhere than Windows, PROGRAMDATA is their data folder.
+ */
+export function pluginEnvironment(spec: PluginIdentity, dataDir: string, nodeModules?: string): Record<string, string> {
+  const env: Record<string, string> = { PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: dataDir };
+  if (nodeModules) env.PLUGBOARD_NODE_MODULES = nodeModules;
+  if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = dataDir;
+  return env;
+}

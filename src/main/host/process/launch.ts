@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec } from '../../../shared/model';
-import { coerceSetting } from '../registry/settings';
+import { coerceSetting } from './settings';
 import { allowedParentEnv, buildPluginEnv } from './env';
 import { firstRunLauncher } from './launchers';
 import { placeholderEscape, resolveSettingValues, substitute } from './placeholders';

@@ -1,0 +1,103 @@
+/**
+ * The audit log: one JSON line per install, upgrade, uninstall, enable, disable, expose,
+ * unexpose, grant, revoke and configure, refused or failed ones included. Append-only.
+ */
+import { closeSync, mkdirSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import type { Failure, Outcome } from '../../shared/failures';
+
+export type AuditAction =
+  | 'install'
+  | 'upgrade'
+  | 'uninstall'
+  | 'enable'
+  | 'disable'
+  | 'expose'
+  | 'unexpose'
+  | 'grant'
+  | 'revoke'
+  | 'configure'
+  | 'tool-policy'
+  | 'approval-default'
+  | 'model-call'
+  /** An MCP server's form answered or refused (field names only). */
+  | 'elicitation'
+  /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
+  | 'sampling';
+
+export interface AuditEntry {
+  at: string;
+  action: AuditAction;
+  plugin: string;
+  ok: boolean;
+  /** What changed, or why it was refused. */
+  detail: string;
+  tool?: string;
+  capabilities?: string[];
+  source?: string;
+}
+
+/** What an entry may add besides its action, plugin and outcome. */
+export type AuditExtra = Pick<AuditEntry, 'tool' | 'capabilities' | 'source'>;
+
+export class AuditLog {
+  /**
+   * The log, open for appending from the first entry until dispose: every model call is audited
+   * on the path of its round trip, and one write to an open descriptor costs a tenth of opening,
+   * writing and closing the file each time. O_APPEND: each line lands at the end, whoever else
+   * appends (the CLI beside the app) or cut the file back (appendUndoable).
+   */
+  private fd: number | undefined;
+
+  constructor(private readonly file: string) {}
+
+  append(entry: Omit<AuditEntry, 'at'>): void {
+    if (this.fd === undefined) {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      // 0600 when it is made: it names every plugin and setting changed (permissions.ts).
+      this.fd = openSync(this.file, 'a', 0o600);
+    }
+    writeSync(this.fd, `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
+  }
+
+  /** Closes the log; a later entry opens it again. */
+  dispose(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  /**
+   * Appends an entry and returns how to take it back (the log cut back to its length before),
+   * for a change that must not be audited unless it is made (StateStore.update's `alongside`).
+   */
+  appendUndoable(entry: Omit<AuditEntry, 'at'>): () => void {
+    let size = 0;
+    try {
+      size = statSync(this.file).size;
+    } catch {
+      // not made yet: cut back to nothing
+    }
+    this.append(entry);
+    return () => truncateSync(this.file, size);
+  }
+
+  /** Records a change that was made, and answers with it. */
+  done(action: AuditAction, plugin: string, detail: string, extra: AuditExtra = {}): Outcome<{ detail: string }> {
+    this.append({ action, plugin, ok: true, detail, ...defined(extra) });
+    return { ok: true, detail };
+  }
+
+  /** Records a refusal (its message, never a secret), and answers with the failure. */
+  refused(action: AuditAction, plugin: string, why: Failure, extra: AuditExtra = {}): Failure {
+    this.append({ action, plugin, ok: false, detail: why.message, ...defined(extra) });
+    return why;
+  }
+}
+
+function defined(extra: AuditExtra): AuditExtra {
+  const out: AuditExtra = {};
+  if (extra.tool) out.tool = extra.tool;
+  if (extra.capabilities) out.capabilities = extra.capabilities;
+  if (extra.source) out.source = path.resolve(extra.source);
+  return out;
+}

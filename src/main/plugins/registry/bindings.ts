@@ -1,0 +1,159 @@
+/**
+ * How the registry's decisions reach the host: each plugin's launch binding (what to spawn, from
+ * its settings, secrets and grants as they are now, and its capability allow-list), computed here
+ * and handed to the host when a plugin is bound and whenever a decision changes it. The host never
+ * asks back: it launches with the last binding it was given.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { failure } from '../../../shared/failures';
+import type { IDisposable } from '../../../shared/lifecycle';
+import type { PluginSpec } from '../../../shared/model';
+import type { InstallTrialView } from '../../../shared/views';
+import { appReadOnlyFolders, grantedFolders, pluginEnvironment, ProcessBook, trialCommand, tryLaunch, type LaunchBinding, type PluginHost, type SandboxRequest } from '../../host';
+import type { DataPaths } from '../data-paths';
+import type { PluginSettings } from './plugin-settings';
+import type { PluginState } from './state';
+
+export interface BindingOptions {
+  /** The app's bundled plugins folder (visible, read-only, in every sandbox). */
+  bundledDir?: string;
+  /** `false`: plugins run unsandboxed even where the sandbox works. */
+  sandbox?: boolean;
+  /** The app's node_modules, for bundled plugins that need a native module (node-pty). */
+  nodeModules?: string;
+  /** Extra environment for every plugin (tests mark their processes with it). */
+  env?: Record<string, string>;
+}
+
+export class PluginBindings implements IDisposable {
+  /** Where each plugin process is written down until it is gone (the data directory's pid registry). */
+  readonly processes: ProcessBook;
+
+  constructor(
+    private readonly host: PluginHost,
+    private readonly paths: DataPaths,
+    private readonly settings: PluginSettings,
+    private readonly pluginState: (id: string) => PluginState,
+    private readonly opts: BindingOptions,
+  ) {
+    this.processes = new ProcessBook(paths.processes);
+  }
+
+  /** The host ended and its plugins with it: the pid registry's file goes. */
+  dispose(): void {
+    this.processes.dispose();
+  }
+
+  /** The launch binding of a plugin, from its settings, secrets and grants as they are now. */
+  async binding(spec: PluginSpec): Promise<LaunchBinding> {
+    const id = spec.id;
+    const allowedCapabilities = this.pluginState(id).grants;
+    const record = this.processes.recorder(id);
+    const withheld = this.settings.withheld(id, spec.settings);
+    if (withheld.length > 0) {
+      const plan = failure(
+        'capability_not_allowed',
+        `${id} needs the secret setting${withheld.length > 1 ? 's' : ''} ${withheld.join(', ')}, but the secrets capability is not granted: grant it in the plugin's Permissions (plugboard plugins grant ${id} secrets)`,
+      );
+      return { plan, allowedCapabilities, record };
+    }
+    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(spec, this.opts.nodeModules) };
+    const values = await this.settings.launchValues(id, spec.settings);
+    // An MCP server's roots are the folders it was granted: those the sandbox shows it.
+    const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
+    const roots = [...folders.writePaths, ...folders.readPaths];
+    return { plan: await this.host.plan(spec, values, env, this.sandbox(id)), allowedCapabilities, record, roots };
+  }
+
+  /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */
+  private sandbox(id: string): SandboxRequest | undefined {
+    if (this.opts.sandbox === false) return undefined;
+    return {
+      grants: this.pluginState(id).grants,
+      dataDir: this.paths.pluginData(id),
+      hiddenRoot: this.paths.root,
+      extraReadOnly: appReadOnlyFolders(this.opts),
+    };
+  }
+
+  /**
+   * Tries a staged package (trial.ts) as it would run once installed: the same host plan and
+   * sandbox, with its setting defaults and a scratch data folder that is removed afterwards.
+   * Before the person has said yes it is granted nothing (no network, none of their folders, no
+   * conversation, no secrets), and it runs only inside the sandbox (trial.ts refuses otherwise).
+   * Answers the command it would run and how the trial went.
+   */
+  async trial(spec: PluginSpec, deadlineMs?: number): Promise<{ command: string[]; trial: InstallTrialView }> {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
+    try {
+      const grants: string[] = [];
+      const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.opts.nodeModules) };
+      const sandbox: SandboxRequest | undefined =
+        this.opts.sandbox === false ? undefined : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
+      const plan = await this.host.plan(spec, {}, env, sandbox);
+      // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
+      const installed = this.paths.plugin(spec.id);
+      const command = trialCommand(spec, plan).map((w) => w.split(spec.dir).join(installed));
+      return { command, trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  }
+
+  /** Puts a plugin into the host (replacing one with its id), with its binding. */
+  async bind(spec: PluginSpec): Promise<void> {
+    await this.settings.noteSecrets(spec.id, spec.settings);
+    await this.host.add(spec, { binding: await this.binding(spec), enabled: this.pluginState(spec.id).enabled });
+  }
+
+  /** Stops a plugin and takes it out of the host (before its folder is replaced or removed). */
+  unbind(id: string): Promise<void> {
+    return this.host.remove(id);
+  }
+
+  /** Hands the host a fresh binding: the next launch uses it. */
+  async rebind(spec: PluginSpec): Promise<void> {
+    this.host.rebind(spec.id, await this.binding(spec));
+  }
+
+  /**
+   * After a change of settings or grants: the next launch uses them, and a running plugin
+   * restarts. So does one still starting: its launch was planned with the old values (a save
+   * right after the save that started it), and the stop retires that launch.
+   */
+  async applyToRunning(spec: PluginSpec): Promise<void> {
+    await this.rebind(spec);
+    const h = this.host.healthOf(spec.id);
+    if (spec.persistent && (h?.pid || h?.state === 'starting')) await this.host.restart(spec.id);
+  }
+
+  /**
+   * After a valid save of settings: a running plugin restarts with them (applyToRunning), and an
+   * enabled one that was not running because it lacked settings or had failed is brought back at
+   * once, so the person who fixed a setting sees it work (or the new error) without a reload. A
+   * plugin the person stopped on purpose stays stopped. Returns what was done, in words, or null.
+   */
+  async afterSettingsSaved(spec: PluginSpec, wasUnconfigured: boolean): Promise<string | null> {
+    const id = spec.id;
+    const before = this.host.healthOf(id);
+    await this.applyToRunning(spec);
+    if (before?.pid || before?.state === 'starting') return spec.persistent ? 'restarted with them' : null;
+    if (!this.pluginState(id).enabled || this.settings.missing(id, spec.settings).length > 0) return null;
+    const failed = before !== undefined && ['failed', 'crashed', 'unresponsive'].includes(before.state);
+    if (!failed && !wasUnconfigured) return null;
+    if (spec.persistent) {
+      // Not awaited: a first-run launcher may take minutes to shake hands, and the save is done.
+      // The outcome reaches the screen as health events (ready, or the new failure).
+      void this.host.start(id).catch(() => undefined);
+      return 'starting it';
+    }
+    if (!failed) return null;
+    // A one-shot plugin runs on its next call: the old failure goes, and stopping is how a
+    // supervisor comes to rest with a reason; the start after it clears that stop.
+    await this.host.stop(id, 'settings saved: it starts on its next call');
+    await this.host.start(id);
+    return 'the old error is cleared';
+  }
+}
