@@ -4,7 +4,7 @@
  */
 import pidusage from 'pidusage';
 import type { ProcessStats } from '../../shared/contract';
-import type { PluginRegistry } from '../host';
+import type { PluginRegistry } from '../plugins';
 
 export async function processStats(registry: PluginRegistry): Promise<Record<string, ProcessStats>> {
   const pids = registry.pids();
