@@ -11,7 +11,10 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-const electron = { name: 'electron', message: 'Only src/main/app, src/main/ipc, src/main/index.ts and src/preload may import electron.' };
+const electron = {
+  name: 'electron',
+  message: 'Only src/main/app, src/main/ipc, src/main/index.ts and src/preload may import electron.',
+};
 const noElectron = [{ group: ['electron/*'], message: electron.message }];
 /** The folders of the main process with a door: from outside, only their index.ts is imported. */
 const DOORS = ['host', 'plugins', 'assistant', 'store', 'service', 'server', 'app', 'ipc', 'fs'];
@@ -30,7 +33,11 @@ const mainFolder = (files, own, forbidden, message, withElectron = false) => ({
       'error',
       {
         ...(withElectron ? {} : { paths: [electron] }),
-        patterns: [...(withElectron ? [] : noElectron), ...doors(own), layer([...forbidden, 'renderer', 'preload'], message)],
+        patterns: [
+          ...(withElectron ? [] : noElectron),
+          ...doors(own),
+          layer([...forbidden, 'renderer', 'preload'], message),
+        ],
       },
     ],
   },
@@ -38,7 +45,17 @@ const mainFolder = (files, own, forbidden, message, withElectron = false) => ({
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/', 'out/', '**/dist/', 'release/', 'test/.tmp/', 'test-results/', 'playwright-report/', 'sdk/python/', '**/*.py'],
+    ignores: [
+      'node_modules/',
+      'out/',
+      '**/dist/',
+      'release/',
+      'test/.tmp/',
+      'test-results/',
+      'playwright-report/',
+      'sdk/python/',
+      '**/*.py',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -60,7 +77,10 @@ export default tseslint.config(
           paths: [electron],
           patterns: [
             { group: ['electron/*', 'node:*'], message: 'The renderer runs in a browser: no node or electron.' },
-            { group: ['**/main/**', '**/preload/**'], message: 'The renderer talks to main only through the contract in src/shared.' },
+            {
+              group: ['**/main/**', '**/preload/**'],
+              message: 'The renderer talks to main only through the contract in src/shared.',
+            },
           ],
         },
       ],
@@ -74,27 +94,80 @@ export default tseslint.config(
         {
           paths: [electron],
           patterns: [
-            { group: ['electron/*', 'node:*', 'fs', 'path', 'os', 'child_process'], message: 'src/shared is pure TypeScript.' },
-            { group: ['**/main/**', '**/renderer/**', '**/preload/**'], message: 'src/shared depends on nothing else in src.' },
+            {
+              group: ['electron/*', 'node:*', 'fs', 'path', 'os', 'child_process'],
+              message: 'src/shared is pure TypeScript.',
+            },
+            {
+              group: ['**/main/**', '**/renderer/**', '**/preload/**'],
+              message: 'src/shared depends on nothing else in src.',
+            },
           ],
         },
       ],
     },
   },
-  mainFolder(['src/main/fs/**/*.ts'], 'fs', ['host', 'plugins', 'assistant', 'service', 'server', 'cli', 'app', 'ipc'], 'File helpers depend on nothing else of the main process.'),
-  mainFolder(['src/main/host/**/*.ts'], 'host', ['plugins', 'assistant', 'service', 'server', 'cli', 'app', 'ipc'], 'The host depends only on src/shared and src/main/fs: it never imports the plugin service above it.'),
-  mainFolder(['src/main/plugins/**/*.ts'], 'plugins', ['assistant', 'service', 'server', 'cli', 'app', 'ipc'], 'The plugin service depends on the host, fs and shared only.'),
-  mainFolder(['src/main/assistant/**/*.ts'], 'assistant', ['host', 'service', 'server', 'cli', 'app', 'ipc'], 'The assistant depends on the plugin service (never the host directly), fs and shared.'),
-  mainFolder(['src/main/assistant/store/**/*.ts'], 'store', ['host', 'plugins', 'service', 'server', 'cli', 'app', 'ipc'], 'The conversation store depends on fs and shared only.'),
-  mainFolder(['src/main/service/**/*.ts'], 'service', ['host', 'server', 'cli', 'app', 'ipc'], 'The service depends on the assistant and the plugin service, never the host directly.'),
-  mainFolder(['src/main/server/**/*.ts', 'src/main/cli/**/*.ts'], 'server', ['host', 'app', 'ipc'], 'The server and the CLI stand on the service; they never reach the host or the Electron app.'),
-  mainFolder(['src/main/app/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/index.ts'], 'app', ['host', 'cli'], 'The Electron app stands on the service.', true),
+  mainFolder(
+    ['src/main/fs/**/*.ts'],
+    'fs',
+    ['host', 'plugins', 'assistant', 'service', 'server', 'cli', 'app', 'ipc'],
+    'File helpers depend on nothing else of the main process.',
+  ),
+  mainFolder(
+    ['src/main/host/**/*.ts'],
+    'host',
+    ['plugins', 'assistant', 'service', 'server', 'cli', 'app', 'ipc'],
+    'The host depends only on src/shared and src/main/fs: it never imports the plugin service above it.',
+  ),
+  mainFolder(
+    ['src/main/plugins/**/*.ts'],
+    'plugins',
+    ['assistant', 'service', 'server', 'cli', 'app', 'ipc'],
+    'The plugin service depends on the host, fs and shared only.',
+  ),
+  mainFolder(
+    ['src/main/assistant/**/*.ts'],
+    'assistant',
+    ['host', 'service', 'server', 'cli', 'app', 'ipc'],
+    'The assistant depends on the plugin service (never the host directly), fs and shared.',
+  ),
+  mainFolder(
+    ['src/main/assistant/store/**/*.ts'],
+    'store',
+    ['host', 'plugins', 'service', 'server', 'cli', 'app', 'ipc'],
+    'The conversation store depends on fs and shared only.',
+  ),
+  mainFolder(
+    ['src/main/service/**/*.ts'],
+    'service',
+    ['host', 'server', 'cli', 'app', 'ipc'],
+    'The service depends on the assistant and the plugin service, never the host directly.',
+  ),
+  mainFolder(
+    ['src/main/server/**/*.ts', 'src/main/cli/**/*.ts'],
+    'server',
+    ['host', 'app', 'ipc'],
+    'The server and the CLI stand on the service; they never reach the host or the Electron app.',
+  ),
+  mainFolder(
+    ['src/main/app/**/*.ts', 'src/main/ipc/**/*.ts', 'src/main/index.ts'],
+    'app',
+    ['host', 'cli'],
+    'The Electron app stands on the service.',
+    true,
+  ),
   {
     files: ['src/main/**/*.ts'],
     rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
   },
   {
-    files: ['test/fixtures/**/*.{js,mjs}', 'plugins/**/*.{js,mjs}', 'sdk/node/**/*.{js,mjs}', 'bin/**/*.mjs', 'scripts/**/*.mjs'],
+    files: [
+      'test/fixtures/**/*.{js,mjs}',
+      'plugins/**/*.{js,mjs}',
+      'sdk/node/**/*.{js,mjs}',
+      'bin/**/*.mjs',
+      'scripts/**/*.mjs',
+    ],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 );

@@ -23,7 +23,15 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { buildRequest, ConversationStore, languageModel, offeredTools, STEP_SETTINGS, systemPrompt, ToolChooser } from '../src/main/assistant';
+import {
+  buildRequest,
+  ConversationStore,
+  languageModel,
+  offeredTools,
+  STEP_SETTINGS,
+  systemPrompt,
+  ToolChooser,
+} from '../src/main/assistant';
 import { PluginRegistry } from '../src/main/plugins';
 import { Backend } from '../src/main/service';
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
@@ -50,9 +58,18 @@ export async function assistantBench(report: Report, quick: boolean): Promise<vo
   const long = await seedLongConversation(registry.paths.conversations);
   const backend = await Backend.create({ registry, version: 'bench', transport: 'websocket' });
   // A turn: the model asks for say_hello, then answers once the result is back.
-  const model = await ModelServer.start({ fallback: (req) => (answersTool(req) ? text('ok') : toolCalls({ name: 'hello__say_hello', arguments: { name: 'bench' } })) });
+  const model = await ModelServer.start({
+    fallback: (req) =>
+      answersTool(req) ? text('ok') : toolCalls({ name: 'hello__say_hello', arguments: { name: 'bench' } }),
+  });
   try {
-    const saved = await backend.invoke('models.save', { name: 'bench', provider: 'openai-compatible', baseURL: model.baseURL, model: 'scripted-model', makeDefault: true });
+    const saved = await backend.invoke('models.save', {
+      name: 'bench',
+      provider: 'openai-compatible',
+      baseURL: model.baseURL,
+      model: 'scripted-model',
+      makeDefault: true,
+    });
     if (!saved.ok) throw new Error(saved.message);
     await roundTrips(report, backend, registry, model, quick ? 60 : 300);
     await opening(report, backend, long, quick ? 5 : 20);
@@ -68,14 +85,27 @@ export async function assistantBench(report: Report, quick: boolean): Promise<vo
 
 /** The two requests of a turn through the AI SDK alone, with the assistant's settings, system
  * prompt and tools as Plugboard sends them; the tool's result is made up, at once. */
-async function sdkAlone(lm: LanguageModel, { system, tools }: { system: string; tools: ToolSet }, model: ModelServer, i: number): Promise<number> {
+async function sdkAlone(
+  lm: LanguageModel,
+  { system, tools }: { system: string; tools: ToolSet },
+  model: ModelServer,
+  i: number,
+): Promise<number> {
   const before = model.modelCalls.length;
   const messages: ModelMessage[] = [{ role: 'user', content: `turn ${i}` }];
   const first = streamText({ model: lm, system, messages, tools, ...STEP_SETTINGS });
   const calls: Array<{ toolCallId: string; toolName: string; input: unknown }> = [];
   for await (const part of first.fullStream) if (part.type === 'tool-call') calls.push(part);
   messages.push({ role: 'assistant', content: calls.map((c) => ({ type: 'tool-call' as const, ...c })) });
-  messages.push({ role: 'tool', content: calls.map((c) => ({ type: 'tool-result' as const, toolCallId: c.toolCallId, toolName: c.toolName, output: { type: 'text' as const, value: 'Hello, bench!' } })) });
+  messages.push({
+    role: 'tool',
+    content: calls.map((c) => ({
+      type: 'tool-result' as const,
+      toolCallId: c.toolCallId,
+      toolName: c.toolName,
+      output: { type: 'text' as const, value: 'Hello, bench!' },
+    })),
+  });
   for await (const _ of streamText({ model: lm, system, messages, tools, ...STEP_SETTINGS }).fullStream);
   const [asked, answered] = model.modelCalls.slice(before);
   if (!asked?.answeredAt || !answered) throw new Error('the SDK alone did not make two requests');
@@ -87,12 +117,16 @@ async function httpFloor(model: ModelServer, toolSpec: unknown[], i: number): Pr
   const before = model.modelCalls.length;
   const post = (body: unknown): Promise<string> =>
     new Promise((resolve, reject) => {
-      const req = http.request(`${model.baseURL}/chat/completions`, { method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d: string) => (text += d));
-        res.on('end', () => resolve(text));
-      });
+      const req = http.request(
+        `${model.baseURL}/chat/completions`,
+        { method: 'POST', agent, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (d: string) => (text += d));
+          res.on('end', () => resolve(text));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(body));
     });
@@ -101,11 +135,24 @@ async function httpFloor(model: ModelServer, toolSpec: unknown[], i: number): Pr
   const call = sse
     .split('\n')
     .filter((l) => l.startsWith('data: {'))
-    .map((l) => JSON.parse(l.slice(6)) as { choices: Array<{ delta: { tool_calls?: Array<{ id?: string; function: { name?: string; arguments?: string } }> } }> })
+    .map(
+      (l) =>
+        JSON.parse(l.slice(6)) as {
+          choices: Array<{
+            delta: { tool_calls?: Array<{ id?: string; function: { name?: string; arguments?: string } }> };
+          }>;
+        },
+    )
     .flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
   const id = call.find((c) => c.id)?.id;
   const args = call.map((c) => c.function.arguments ?? '').join('');
-  messages.push({ role: 'assistant', tool_calls: [{ id, type: 'function', function: { name: 'hello__say_hello', arguments: args } }] }, { role: 'tool', tool_call_id: id, content: 'Hello, bench!' });
+  messages.push(
+    {
+      role: 'assistant',
+      tool_calls: [{ id, type: 'function', function: { name: 'hello__say_hello', arguments: args } }],
+    },
+    { role: 'tool', tool_call_id: id, content: 'Hello, bench!' },
+  );
   await post({ model: 'scripted-model', stream: true, messages, tools: toolSpec });
   const [asked, answered] = model.modelCalls.slice(before);
   if (!asked?.answeredAt || !answered) throw new Error('the HTTP floor did not make two requests');
@@ -114,17 +161,37 @@ async function httpFloor(model: ModelServer, toolSpec: unknown[], i: number): Pr
 
 const agent = new http.Agent({ keepAlive: true });
 
-async function roundTrips(report: Report, backend: Backend, registry: PluginRegistry, model: ModelServer, turns: number): Promise<void> {
+async function roundTrips(
+  report: Report,
+  backend: Backend,
+  registry: PluginRegistry,
+  model: ModelServer,
+  turns: number,
+): Promise<void> {
   const direct: number[] = [];
   const viaModel: number[] = [];
   const sdk: number[] = [];
   const floor: number[] = [];
-  const lm = languageModel({ name: 'bench', provider: 'openai-compatible', baseURL: model.baseURL, model: 'scripted-model' }, undefined);
+  const lm = languageModel(
+    { name: 'bench', provider: 'openai-compatible', baseURL: model.baseURL, model: 'scripted-model' },
+    undefined,
+  );
   // What Plugboard's first request of a turn carries (instructions, built-in tools included),
   // built once here: building it is Plugboard's work, which the baseline must not include.
   const stored: ChatMessage[] = [{ id: 'u', role: 'user', createdAt: 0, text: 'turn' }];
-  const request = buildRequest({ registry, chooser: new ToolChooser(), settings: DEFAULT_ASSISTANT_SETTINGS, baseSystem: systemPrompt(), stored, found: new Set(), pluginName: (id) => id });
-  const toolSpec = offeredTools(registry).map((t) => ({ type: 'function', function: { name: t.qualifiedName, description: t.description, parameters: t.parameters } }));
+  const request = buildRequest({
+    registry,
+    chooser: new ToolChooser(),
+    settings: DEFAULT_ASSISTANT_SETTINGS,
+    baseSystem: systemPrompt(),
+    stored,
+    found: new Set(),
+    pluginName: (id) => id,
+  });
+  const toolSpec = offeredTools(registry).map((t) => ({
+    type: 'function',
+    function: { name: t.qualifiedName, description: t.description, parameters: t.parameters },
+  }));
   const turnEnded = (turnId: string): Promise<void> =>
     new Promise((resolve) => {
       const sub = backend.onDidEvent((e) => {
@@ -156,14 +223,25 @@ async function roundTrips(report: Report, backend: Backend, registry: PluginRegi
     sdk.push(alone * 1000);
     floor.push(bare * 1000);
   }
-  report.section(`Assistant: a model's tool call to the result back at the model (${turns} turns, each against a direct call of the same tool)`);
+  report.section(
+    `Assistant: a model's tool call to the result back at the model (${turns} turns, each against a direct call of the same tool)`,
+  );
   const base = { name: 'direct call', value: median(direct) };
   report.add({ name: 'direct registry call of hello:say_hello, p50', value: median(direct), unit: 'us' });
-  report.add({ name: 'model tool call → result at the model, p50', value: median(viaModel), unit: 'us', baseline: base });
+  report.add({
+    name: 'model tool call → result at the model, p50',
+    value: median(viaModel),
+    unit: 'us',
+    baseline: base,
+  });
   report.add({ name: 'model tool call → result at the model, p95', value: percentile(viaModel, 95), unit: 'us' });
   report.add({ name: '  the same through the AI SDK alone (no plugin), p50', value: median(sdk), unit: 'us' });
   report.add({ name: '  the same over node:http (no SDK, no plugin), p50', value: median(floor), unit: 'us' });
-  report.add({ name: "  the SDK's share (SDK alone − node:http), p50", value: (median(sdk) - median(floor)) / 1000, unit: 'ms' });
+  report.add({
+    name: "  the SDK's share (SDK alone − node:http), p50",
+    value: (median(sdk) - median(floor)) / 1000,
+    unit: 'ms',
+  });
   report.add({
     name: "Plugboard's overhead (round trip − SDK alone − direct call), p50",
     value: (median(viaModel) - median(sdk) - median(direct)) / 1000,
@@ -184,8 +262,29 @@ async function seedLongConversation(file: string): Promise<string> {
       kind === 0
         ? { ...base, role: 'user', text: `Question ${i}: what does the plugin say about item ${i}?` }
         : kind === 1
-          ? { ...base, role: 'plugin', pluginId: 'hello', tool: 'count', args: { to: 20 }, status: 'done', text: Array.from({ length: 20 }, (_, k) => String(k + 1)).join('\n'), call: { id: `call${i}`, name: 'hello__count', approval: { state: 'allowed', by: 'policy' }, durationMs: 12 } }
-          : { ...base, role: 'assistant', status: 'done', model: 'bench', usage: { inputTokens: 1200, outputTokens: 80 }, text: `The count went **from 1 to 20**, as asked. Item ${i} is fine.\n\n- one\n- two\n` };
+          ? {
+              ...base,
+              role: 'plugin',
+              pluginId: 'hello',
+              tool: 'count',
+              args: { to: 20 },
+              status: 'done',
+              text: Array.from({ length: 20 }, (_, k) => String(k + 1)).join('\n'),
+              call: {
+                id: `call${i}`,
+                name: 'hello__count',
+                approval: { state: 'allowed', by: 'policy' },
+                durationMs: 12,
+              },
+            }
+          : {
+              ...base,
+              role: 'assistant',
+              status: 'done',
+              model: 'bench',
+              usage: { inputTokens: 1200, outputTokens: 80 },
+              text: `The count went **from 1 to 20**, as asked. Item ${i} is fine.\n\n- one\n- two\n`,
+            };
     store.putMessage(c, m);
   }
   store.dispose();
@@ -202,7 +301,12 @@ async function opening(report: Report, backend: Backend, c: string, runs: number
     if (i >= 2) times.push(ms);
   }
   report.section('Assistant: opening a conversation of 1,000 messages with tool cards (the back end’s share)');
-  report.add({ name: 'chat.get of 1,000 messages, p50', value: median(times), unit: 'ms', target: { maxValue: 300, text: '< 300 ms (with the page: e2e figure)' } });
+  report.add({
+    name: 'chat.get of 1,000 messages, p50',
+    value: median(times),
+    unit: 'ms',
+    target: { maxValue: 300, text: '< 300 ms (with the page: e2e figure)' },
+  });
   report.add({ name: 'chat.get of 1,000 messages, worst', value: Math.max(...times), unit: 'ms' });
 }
 
@@ -213,9 +317,26 @@ function pluginWithTools(root: string, n: number): string {
   const functions = Array.from({ length: n }, (_, i) => ({
     name: `tool_${i}`,
     description: `Does task ${i} of the ${['build', 'media', 'files', 'network', 'office'][i % 5]} set, with a note on what it needs`,
-    parameters: { type: 'object', properties: { target: { type: 'string', description: 'What to act on' }, level: { type: 'integer', minimum: 0, maximum: 10 } }, required: ['target'] },
+    parameters: {
+      type: 'object',
+      properties: {
+        target: { type: 'string', description: 'What to act on' },
+        level: { type: 'integer', minimum: 0, maximum: 10 },
+      },
+      required: ['target'],
+    },
   }));
-  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: `tools-${n}`, name: `Tools ${n}`, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], functions }));
+  writeFileSync(
+    path.join(dir, 'plugboard.json'),
+    JSON.stringify({
+      id: `tools-${n}`,
+      name: `Tools ${n}`,
+      version: '1.0.0',
+      protocol: 'gassist-v2',
+      command: ['node', 'plugin.mjs'],
+      functions,
+    }),
+  );
   writeFileSync(path.join(dir, 'plugin.mjs'), '');
   return dir;
 }
@@ -237,7 +358,15 @@ async function requestBuild(report: Report, runs: number): Promise<void> {
       const installed = await registry.install(pluginWithTools(root, n));
       if (!installed.ok) throw new Error(installed.message);
       const chooser = new ToolChooser();
-      const input = { registry, chooser, settings: DEFAULT_ASSISTANT_SETTINGS, baseSystem: systemPrompt(), stored, found: new Set<string>(), pluginName: (id: string) => id };
+      const input = {
+        registry,
+        chooser,
+        settings: DEFAULT_ASSISTANT_SETTINGS,
+        baseSystem: systemPrompt(),
+        stored,
+        found: new Set<string>(),
+        pluginName: (id: string) => id,
+      };
       const t0 = performance.now();
       const first = buildRequest(input);
       const cold = performance.now() - t0;
@@ -248,12 +377,26 @@ async function requestBuild(report: Report, runs: number): Promise<void> {
         times.push(performance.now() - t);
       }
       p50[n] = median(times);
-      report.add({ name: `${n} tools (${first.info.tools.length} offered), first build (index made)`, value: cold, unit: 'ms' });
-      report.add({ name: `${n} tools, p50`, value: p50[n] as number, unit: 'ms', ...(n === 1000 ? { target: { maxValue: 20, text: '< 20 ms' } } : {}) });
+      report.add({
+        name: `${n} tools (${first.info.tools.length} offered), first build (index made)`,
+        value: cold,
+        unit: 'ms',
+      });
+      report.add({
+        name: `${n} tools, p50`,
+        value: p50[n] as number,
+        unit: 'ms',
+        ...(n === 1000 ? { target: { maxValue: 20, text: '< 20 ms' } } : {}),
+      });
       registry.dispose();
     }
     const growth = (p50[1000] as number) / (p50[100] as number);
-    report.add({ name: 'growth from 100 to 1,000 tools (×10 tools)', value: Number(growth.toFixed(2)), unit: 'x', target: { maxValue: 10, text: '≤ 10× (linear)' } });
+    report.add({
+      name: 'growth from 100 to 1,000 tools (×10 tools)',
+      value: Number(growth.toFixed(2)),
+      unit: 'x',
+      target: { maxValue: 10, text: '≤ 10× (linear)' },
+    });
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

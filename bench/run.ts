@@ -38,12 +38,15 @@ const FIX = path.join(ROOT, 'test', 'fixtures');
 const quick = process.argv.includes('--quick');
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
 const WARM = quick ? 100 : 500;
-const only = process.argv.includes('--only') ? new Set(process.argv[process.argv.indexOf('--only') + 1]?.split(',')) : null;
+const only = process.argv.includes('--only')
+  ? new Set(process.argv[process.argv.indexOf('--only') + 1]?.split(','))
+  : null;
 
 const report = new Report();
 const host = new PluginHost();
 /** Adds a plugin to the bench's host, launched as its manifest says (no settings, its own capabilities). */
-const add = async (spec: PluginSpec): Promise<PluginSupervisor> => host.add(spec, { binding: { plan: await host.plan(spec, {}, {}), allowedCapabilities: spec.capabilities } });
+const add = async (spec: PluginSpec): Promise<PluginSupervisor> =>
+  host.add(spec, { binding: { plan: await host.plan(spec, {}, {}), allowedCapabilities: spec.capabilities } });
 
 async function samples(n: number, warm: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
   for (let i = 0; i < warm; i++) await fn(i);
@@ -125,12 +128,20 @@ async function interleaved(contenders: Contender[], rounds: number, n: number): 
 async function roundTrips(): Promise<void> {
   const rounds = quick ? 3 : 7;
   const perRound = quick ? 400 : 800;
-  report.section(`Call round trip: best of ${rounds} rounds (fresh processes each, shuffled), p50 of ${perRound} sequential calls each`);
+  report.section(
+    `Call round trip: best of ${rounds} rounds (fresh processes each, shuffled), p50 of ${perRound} sequential calls each`,
+  );
   const peers = path.join(ROOT, 'bench', 'peers');
   const server = path.join(FIX, 'mcp-echo', 'server.mjs');
   const args = { text: 'hi' };
   let id = 1;
-  const peerSpec = (pid: string, script: string, dialect: 'gassist-v2' | 'jsonrpc', framing: 'ndjson' | 'length-prefixed', env: Record<string, string> = {}): PluginSpec => ({
+  const peerSpec = (
+    pid: string,
+    script: string,
+    dialect: 'gassist-v2' | 'jsonrpc',
+    framing: 'ndjson' | 'length-prefixed',
+    env: Record<string, string> = {},
+  ): PluginSpec => ({
     ...libSpec('jsonrpc', pid),
     dialect,
     framing,
@@ -139,7 +150,14 @@ async function roundTrips(): Promise<void> {
     command: ['node', script],
     env,
   });
-  const rawContender = (name: string, script: string, framing: 'ndjson' | 'length-prefixed', init: unknown, request: (i: number) => unknown, match: (i: number) => (m: Record<string, unknown>) => boolean): Contender => ({
+  const rawContender = (
+    name: string,
+    script: string,
+    framing: 'ndjson' | 'length-prefixed',
+    init: unknown,
+    request: (i: number) => unknown,
+    match: (i: number) => (m: Record<string, unknown>) => boolean,
+  ): Contender => ({
     name,
     open: async () => {
       const c = new RawClient('node', [script], framing);
@@ -165,24 +183,50 @@ async function roundTrips(): Promise<void> {
   const byId = (i: number) => (m: Record<string, unknown>) => m.id === i;
   const best = await interleaved(
     [
-      rawContender('floor', path.join(peers, 'raw-echo.mjs'), 'ndjson', null, (i) => ({ jsonrpc: '2.0', id: i, method: 'echo', params: args }), byId),
+      rawContender(
+        'floor',
+        path.join(peers, 'raw-echo.mjs'),
+        'ndjson',
+        null,
+        (i) => ({ jsonrpc: '2.0', id: i, method: 'echo', params: args }),
+        byId,
+      ),
       rawContender(
         'ga-raw',
         path.join(peers, 'echo-gassist.mjs'),
         'length-prefixed',
         { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocol_version: '2.0' } },
-        (i) => ({ jsonrpc: '2.0', id: i, method: 'execute', params: { function: 'echo', arguments: args, context: [], system_info: '' } }),
+        (i) => ({
+          jsonrpc: '2.0',
+          id: i,
+          method: 'execute',
+          params: { function: 'echo', arguments: args, context: [], system_info: '' },
+        }),
         () => (m) => m.method === 'complete',
       ),
       hostContender('ga', () => peerSpec('bench-gassist', 'echo-gassist.mjs', 'gassist-v2', 'length-prefixed')),
-      rawContender('jr-raw', path.join(peers, 'echo-jsonrpc.mjs'), 'ndjson', null, (i) => ({ jsonrpc: '2.0', id: i, method: 'echo', params: args }), byId),
+      rawContender(
+        'jr-raw',
+        path.join(peers, 'echo-jsonrpc.mjs'),
+        'ndjson',
+        null,
+        (i) => ({ jsonrpc: '2.0', id: i, method: 'echo', params: args }),
+        byId,
+      ),
       hostContender('jr', () => peerSpec('bench-jsonrpc', 'echo-jsonrpc.mjs', 'jsonrpc', 'ndjson')),
-      hostContender('lp', () => peerSpec('bench-jsonrpc-lp', 'echo-jsonrpc.mjs', 'jsonrpc', 'length-prefixed', { FRAMING: 'length-prefixed' })),
+      hostContender('lp', () =>
+        peerSpec('bench-jsonrpc-lp', 'echo-jsonrpc.mjs', 'jsonrpc', 'length-prefixed', { FRAMING: 'length-prefixed' }),
+      ),
       rawContender(
         'mcp-raw',
         server,
         'ndjson',
-        { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+        {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+        },
         (i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: args } }),
         byId,
       ),
@@ -192,7 +236,10 @@ async function roundTrips(): Promise<void> {
           const sdk = new Client({ name: 'bench', version: '1' });
           await sdk.connect(new StdioClientTransport({ command: 'node', args: [server] }));
           // With onprogress, as the host always asks for progress: the same work for the server.
-          return { call: () => sdk.callTool({ name: 'echo', arguments: args }, undefined, { onprogress: () => {} }), close: () => sdk.close() };
+          return {
+            call: () => sdk.callTool({ name: 'echo', arguments: args }, undefined, { onprogress: () => {} }),
+            close: () => sdk.close(),
+          };
         },
       },
       hostContender('mcp', () => spec(path.join(FIX, 'mcp-echo'), { id: 'bench-mcp' })),
@@ -207,16 +254,56 @@ async function roundTrips(): Promise<void> {
   const belowSdk = { maxRatio: 1, text: '< MCP SDK' };
   report.add({ name: 'raw NDJSON echo, Node ↔ Node (the floor)', value: v('floor'), unit: 'us' });
   report.add({ name: 'raw client → minimal G-Assist echo plugin', value: v('ga-raw'), unit: 'us', baseline: floorRef });
-  report.add({ name: 'host → G-Assist V2 (length-prefixed)', value: v('ga'), unit: 'us', baseline: floorRef, target: within2 });
+  report.add({
+    name: 'host → G-Assist V2 (length-prefixed)',
+    value: v('ga'),
+    unit: 'us',
+    baseline: floorRef,
+    target: within2,
+  });
   report.add({ name: 'raw client → minimal JSON-RPC echo plugin', value: v('jr-raw'), unit: 'us', baseline: floorRef });
   report.add({ name: 'host → JSON-RPC (NDJSON)', value: v('jr'), unit: 'us', baseline: floorRef, target: within2 });
-  report.add({ name: 'host → JSON-RPC (length-prefixed)', value: v('lp'), unit: 'us', baseline: floorRef, target: within2 });
-  report.add({ name: 'raw client → MCP echo server (SDK server)', value: v('mcp-raw'), unit: 'us', baseline: floorRef });
-  report.add({ name: 'MCP SDK stdio client (with onprogress) → same server', value: v('sdk'), unit: 'us', baseline: { name: 'raw client, same server', value: v('mcp-raw') } });
+  report.add({
+    name: 'host → JSON-RPC (length-prefixed)',
+    value: v('lp'),
+    unit: 'us',
+    baseline: floorRef,
+    target: within2,
+  });
+  report.add({
+    name: 'raw client → MCP echo server (SDK server)',
+    value: v('mcp-raw'),
+    unit: 'us',
+    baseline: floorRef,
+  });
+  report.add({
+    name: 'MCP SDK stdio client (with onprogress) → same server',
+    value: v('sdk'),
+    unit: 'us',
+    baseline: { name: 'raw client, same server', value: v('mcp-raw') },
+  });
   report.add({ name: 'host → MCP (same server)', value: v('mcp'), unit: 'us', baseline: sdkRef, target: belowSdk });
-  report.add({ name: 'host → MCP, against a raw client to that server', value: v('mcp'), unit: 'us', baseline: { name: 'raw, same server', value: v('mcp-raw') }, target: within2 });
-  report.add({ name: 'host → G-Assist V2, against the MCP SDK', value: v('ga'), unit: 'us', baseline: sdkRef, target: belowSdk });
-  report.add({ name: 'host → JSON-RPC, against the MCP SDK', value: v('jr'), unit: 'us', baseline: sdkRef, target: belowSdk });
+  report.add({
+    name: 'host → MCP, against a raw client to that server',
+    value: v('mcp'),
+    unit: 'us',
+    baseline: { name: 'raw, same server', value: v('mcp-raw') },
+    target: within2,
+  });
+  report.add({
+    name: 'host → G-Assist V2, against the MCP SDK',
+    value: v('ga'),
+    unit: 'us',
+    baseline: sdkRef,
+    target: belowSdk,
+  });
+  report.add({
+    name: 'host → JSON-RPC, against the MCP SDK',
+    value: v('jr'),
+    unit: 'us',
+    baseline: sdkRef,
+    target: belowSdk,
+  });
 
   // rterm: one process per call, against spawning the same plugin by hand.
   const rtN = quick ? 30 : 100;
@@ -227,7 +314,10 @@ async function roundTrips(): Promise<void> {
     await samples(rtN, 5, async () => {
       const c = new RawClient('node', ['plugin.mjs'], 'ndjson', rtDir);
       await c.exchange({ type: 'handshake', protocol_version: 'rterm.plugin.v1' }, (m) => m.type === 'handshake');
-      await c.exchange({ type: 'request', request_id: 'r', tool_name: 'echo', context: {}, input: { text: 'hi' } }, (m) => m.type === 'response');
+      await c.exchange(
+        { type: 'request', request_id: 'r', tool_name: 'echo', context: {}, input: { text: 'hi' } },
+        (m) => m.type === 'response',
+      );
       closing.push(c.close());
     }),
   );
@@ -235,7 +325,13 @@ async function roundTrips(): Promise<void> {
   const rt = await add(spec(rtDir));
   const rtHost = median(await samples(rtN, 5, () => hostCall(rt, 'echo', { text: 'hi' })));
   report.add({ name: `raw spawn+handshake+call+exit, rterm (n=${rtN})`, value: rawRterm, unit: 'us' });
-  report.add({ name: `host → rterm.plugin.v1, process per call (n=${rtN})`, value: rtHost, unit: 'us', baseline: { name: 'raw, same plugin', value: rawRterm }, target: within2 });
+  report.add({
+    name: `host → rterm.plugin.v1, process per call (n=${rtN})`,
+    value: rtHost,
+    unit: 'us',
+    baseline: { name: 'raw, same plugin', value: rawRterm },
+    target: within2,
+  });
   await host.remove(rt.spec.id);
 }
 
@@ -248,7 +344,12 @@ async function streams(): Promise<void> {
   ] as const) {
     // Raw: the same stream source, read with a line split and JSON.parse per chunk, nothing else.
     const raw = new RawClient('node', [path.join(peers, 'stream-jsonrpc.mjs')], 'ndjson');
-    const sup = await add({ ...libSpec('jsonrpc', `bench-stream-${size}`), dir: peers, cwd: peers, command: ['node', 'stream-jsonrpc.mjs'] });
+    const sup = await add({
+      ...libSpec('jsonrpc', `bench-stream-${size}`),
+      dir: peers,
+      cwd: peers,
+      command: ['node', 'stream-jsonrpc.mjs'],
+    });
     await sup.start();
     let rawBest = 0;
     let hostBest = 0;
@@ -268,7 +369,13 @@ async function streams(): Promise<void> {
     await raw.close();
     const label = size === 64 ? '64 B' : '4 KiB';
     report.add({ name: `raw NDJSON stream, ${label} chunks (n=${n})`, value: rawBest, unit: '/s' });
-    report.add({ name: `host stream, ${label} chunks`, value: hostBest, unit: '/s', baseline: { name: 'raw', value: rawBest }, target: { minRatio: 0.5, text: '≥ 0.5× raw' } });
+    report.add({
+      name: `host stream, ${label} chunks`,
+      value: hostBest,
+      unit: '/s',
+      baseline: { name: 'raw', value: rawBest },
+      target: { minRatio: 0.5, text: '≥ 0.5× raw' },
+    });
     report.add({ name: `host stream, ${label} chunks, payload`, value: (hostBest * size) / 1e6, unit: 'MB/s' });
     await host.remove(sup.spec.id);
   }
@@ -289,7 +396,9 @@ function waitState(sup: PluginSupervisor, state: HealthState, ms: number): Promi
 
 async function watchdog(): Promise<void> {
   const trials = quick ? 4 : 8;
-  report.section(`Watchdog: a plugin frozen (SIGSTOP) at a random moment while idle, default deadlines (${trials} trials)`);
+  report.section(
+    `Watchdog: a plugin frozen (SIGSTOP) at a random moment while idle, default deadlines (${trials} trials)`,
+  );
   const sup = await add(libSpec('gassist', 'bench-freeze', { persistent: true }));
   const kills: number[] = [];
   for (let i = 0; i < trials; i++) {
@@ -302,8 +411,18 @@ async function watchdog(): Promise<void> {
     await waitState(sup, 'ready', 10_000);
   }
   const t = sup.spec.timeouts;
-  report.add({ name: `freeze → kill, median (ping ${t.pingIntervalMs} ms, deadline ${t.pingTimeoutMs} ms)`, value: median(kills), unit: 'ms', target: { maxValue: 2500, text: '≤ 2.5 s' } });
-  report.add({ name: 'freeze → kill, worst of the trials', value: Math.max(...kills), unit: 'ms', target: { maxValue: 2500, text: '≤ 2.5 s' } });
+  report.add({
+    name: `freeze → kill, median (ping ${t.pingIntervalMs} ms, deadline ${t.pingTimeoutMs} ms)`,
+    value: median(kills),
+    unit: 'ms',
+    target: { maxValue: 2500, text: '≤ 2.5 s' },
+  });
+  report.add({
+    name: 'freeze → kill, worst of the trials',
+    value: Math.max(...kills),
+    unit: 'ms',
+    target: { maxValue: 2500, text: '≤ 2.5 s' },
+  });
   await host.remove(sup.spec.id);
 }
 
@@ -323,15 +442,27 @@ async function crashes(): Promise<void> {
     noticed.push((await crashed) - t0);
     ready.push((await up) - t0);
   }
-  report.add({ name: 'crash → noticed (health: crashed), median', value: median(noticed), unit: 'ms', target: { maxValue: 100, text: '≤ 100 ms' } });
-  report.add({ name: 'crash → noticed, worst', value: Math.max(...noticed), unit: 'ms', target: { maxValue: 100, text: '≤ 100 ms' } });
+  report.add({
+    name: 'crash → noticed (health: crashed), median',
+    value: median(noticed),
+    unit: 'ms',
+    target: { maxValue: 100, text: '≤ 100 ms' },
+  });
+  report.add({
+    name: 'crash → noticed, worst',
+    value: Math.max(...noticed),
+    unit: 'ms',
+    target: { maxValue: 100, text: '≤ 100 ms' },
+  });
   report.add({ name: 'crash → ready again, median (incl. 1 s back-off)', value: median(ready), unit: 'ms' });
   report.add({ name: 'crash → ready again, p95', value: percentile(ready, 95), unit: 'ms' });
   await host.remove(sup.spec.id);
 }
 
 async function main(): Promise<void> {
-  console.log(`Plugboard host benchmarks${quick ? ' (quick)' : ''} — node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `Plugboard host benchmarks${quick ? ' (quick)' : ''} — node ${process.version}, ${new Date().toISOString()}`,
+  );
   const sections: [string, () => Promise<void>][] = [
     ['round-trips', roundTrips],
     ['streams', streams],
@@ -342,7 +473,8 @@ async function main(): Promise<void> {
     ['cli', async () => cliColdStart(report, ROOT, quick ? 10 : 30)],
   ];
   const unknown = [...(only ?? [])].filter((n) => !sections.some(([name]) => name === n));
-  if (unknown.length > 0) throw new Error(`--only: no section ${unknown.join(', ')}; there are ${sections.map(([n]) => n).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(`--only: no section ${unknown.join(', ')}; there are ${sections.map(([n]) => n).join(', ')}`);
   for (const [name, run] of sections) if (!only || only.has(name)) await run();
   await host.shutdown();
   const unmet = report.unmet;

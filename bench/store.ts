@@ -29,11 +29,18 @@ const words = 'the plugin answered with a table of results and a short note abou
 /** About 3 KB of text that reads like a chat, different for every message. */
 function text(i: number): string {
   let out = '';
-  for (let k = 0; out.length < 3000; k++) out += `${words[(i * 7 + k * 13) % words.length]}${k % 17 === 0 ? `-${i}` : ''} `;
+  for (let k = 0; out.length < 3000; k++)
+    out += `${words[(i * 7 + k * 13) % words.length]}${k % 17 === 0 ? `-${i}` : ''} `;
   return out;
 }
 
-const msg = (c: number, i: number): ChatMessage => ({ id: `c${c}-m${i}`, role: i % 2 ? 'plugin' : 'user', createdAt: i, text: text(c * 1000 + i), pluginId: i % 2 ? 'bench' : undefined });
+const msg = (c: number, i: number): ChatMessage => ({
+  id: `c${c}-m${i}`,
+  role: i % 2 ? 'plugin' : 'user',
+  createdAt: i,
+  text: text(c * 1000 + i),
+  pluginId: i % 2 ? 'bench' : undefined,
+});
 
 /** A store of `conversations` × 50 messages, in the new format and in the old one. */
 async function makeStores(dir: string, conversations: number): Promise<{ now: string; old: string; sizeMB: number }> {
@@ -146,7 +153,8 @@ export async function storeBench(report: Report, quick: boolean): Promise<void> 
     // Rounds, each phase once per round, and each phase's best round kept: the machines are
     // shared, and a neighbour's burst lands in one round, not in all of them.
     const rounds = quick ? 3 : 5;
-    const best = (runs: number[][]): number[] => runs.reduce((a, b) => (percentile(a, 99) <= percentile(b, 99) ? a : b));
+    const best = (runs: number[][]): number[] =>
+      runs.reduce((a, b) => (percentile(a, 99) <= percentile(b, 99) ? a : b));
     const writes: number[][] = [];
     const idle: number[][] = [];
     const whileOld: number[][] = [];
@@ -180,7 +188,12 @@ export async function storeBench(report: Report, quick: boolean): Promise<void> 
     const b99 = percentile(tBefore, 99);
     report.add({ name: `write, before (sql.js save), p50 (n=${nBefore})`, value: b50, unit: 'ms' });
     report.add({ name: 'write, before (sql.js save), p99', value: b99, unit: 'ms' });
-    report.add({ name: `write, after, p50 (best of ${rounds}×${nAfter})`, value: percentile(tAfter, 50), unit: 'ms', baseline: { name: 'before p50', value: b50 } });
+    report.add({
+      name: `write, after, p50 (best of ${rounds}×${nAfter})`,
+      value: percentile(tAfter, 50),
+      unit: 'ms',
+      baseline: { name: 'before p50', value: b50 },
+    });
     report.add({
       name: 'write, after, p99',
       value: percentile(tAfter, 99),
@@ -195,9 +208,19 @@ export async function storeBench(report: Report, quick: boolean): Promise<void> 
     report.add({ name: `HTTP GET, no writes, p50 (best of ${rounds})`, value: percentile(i0, 50), unit: 'ms' });
     report.add({ name: 'HTTP GET, no writes, p99', value: idle99, unit: 'ms' });
     report.add({ name: 'HTTP GET while chatting, before, p50', value: percentile(o0, 50), unit: 'ms' });
-    report.add({ name: 'HTTP GET while chatting, before, p99', value: percentile(o0, 99), unit: 'ms', baseline: { name: 'no writes', value: idle99 } });
+    report.add({
+      name: 'HTTP GET while chatting, before, p99',
+      value: percentile(o0, 99),
+      unit: 'ms',
+      baseline: { name: 'no writes', value: idle99 },
+    });
     report.add({ name: 'HTTP GET while chatting, after, p50', value: percentile(n0, 50), unit: 'ms' });
-    report.add({ name: 'HTTP GET while chatting, after, p99', value: percentile(n0, 99), unit: 'ms', baseline: { name: 'no writes', value: idle99 } });
+    report.add({
+      name: 'HTTP GET while chatting, after, p99',
+      value: percentile(n0, 99),
+      unit: 'ms',
+      baseline: { name: 'no writes', value: idle99 },
+    });
     report.add({ name: 'p99 added by chatting, before', value: percentile(o0, 99) - idle99, unit: 'ms' });
     report.add({
       name: 'p99 added by chatting, after',

@@ -23,7 +23,9 @@ async function entry() {
   try {
     return (await buildCli()).entry;
   } catch (e) {
-    process.stderr.write(`plugboard: building the CLI failed (${describeBuildError(e)}); running the sources through tsx\n`);
+    process.stderr.write(
+      `plugboard: building the CLI failed (${describeBuildError(e)}); running the sources through tsx\n`,
+    );
     const { register } = await import('tsx/esm/api');
     register();
     return `${ROOT}/src/main/cli/main.ts`;

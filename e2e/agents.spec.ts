@@ -36,7 +36,9 @@ function unconfiguredPlugin(dataDir: string): string {
     id: 'keyed',
     name: 'Keyed',
     persistent: true,
-    functions: [{ name: 'echo', description: 'Answer, once a token is set', parameters: { type: 'object', properties: {} } }],
+    functions: [
+      { name: 'echo', description: 'Answer, once a token is set', parameters: { type: 'object', properties: {} } },
+    ],
     settings: { token: { type: 'string', title: 'Token', required: true } },
   });
 }
@@ -46,7 +48,10 @@ test.beforeAll(async ({ browser }) => {
   served = await startServe({
     prepare: (dataDir) => {
       cli(['plugins', 'install', path.join(REPO, 'examples', 'ollama-agent')], dataDir);
-      cli(['plugins', 'config', 'ollama-agent', `AGENT_BASE_URL=${model.baseURL}`, 'AGENT_MODEL=scripted-model'], dataDir);
+      cli(
+        ['plugins', 'config', 'ollama-agent', `AGENT_BASE_URL=${model.baseURL}`, 'AGENT_MODEL=scripted-model'],
+        dataDir,
+      );
       cli(['plugins', 'install', path.join(REPO, 'examples', 'model-planner')], dataDir);
       cli(['plugins', 'config', 'model-planner', `base_url=${model.baseURL}`, 'model=scripted-model'], dataDir);
       cli(['plugins', 'install', path.join(REPO, 'test', 'fixtures', 'mcp-prompts')], dataDir);
@@ -77,7 +82,12 @@ test('the example agent plugin, chosen in the picker, answers: its model’s too
   const menu = page.getByRole('menu', { name: 'Choose the model' });
   await menu.getByRole('menuitemradio', { name: /^agent:ollama-agent/ }).click();
   await expect(a.modelPicker(page)).toHaveAccessibleName('Model: agent:ollama-agent');
-  await a.recordTexts(page, '__agentAnswer', 'article[data-role="assistant"] [data-answer]', 'article[data-role="assistant"][data-status="streaming"]');
+  await a.recordTexts(
+    page,
+    '__agentAnswer',
+    'article[data-role="assistant"] [data-answer]',
+    'article[data-role="assistant"][data-status="streaming"]',
+  );
   await a.ask(page, 'Echo nothing for me');
   const card = a.approvalCard(page);
   await expect(card).toHaveAccessibleName('Allow Tuned to run echo?', { timeout: 30_000 });
@@ -102,7 +112,12 @@ test('the example agent plugin, chosen in the picker, answers: its model’s too
 });
 
 test('/plan runs through the example planner: the checklist ticks as each task is allowed and done', async () => {
-  await a.script(model, { type: 'reply', text: [PLAN] }, { type: 'reply', text: ['Fact A. ', 'Fact B.'] }, { type: 'reply', text: ['In short: ', 'A and B.'] });
+  await a.script(
+    model,
+    { type: 'reply', text: [PLAN] },
+    { type: 'reply', text: ['Fact A. ', 'Fact B.'] },
+    { type: 'reply', text: ['In short: ', 'A and B.'] },
+  );
   await a.newConversation(page);
   await a.ask(page, '/plan summarise the facts');
   const plan = page.locator('[data-plan]').last();
@@ -152,7 +167,9 @@ test('an MCP prompt in the palette: its argument asked in a form, its text put i
   });
   await form.getByRole('button', { name: 'Fill in' }).click();
   await expect(form).toBeHidden();
-  await expect(composer(page)).toHaveValue('Write the release notes of version 2.1.\n\nFixed the import; faster start.');
+  await expect(composer(page)).toHaveValue(
+    'Write the release notes of version 2.1.\n\nFixed the import; faster start.',
+  );
   await expect(composer(page)).toBeFocused();
   expect(await page.locator('article[data-role="user"]').count()).toBe(before);
   // A prompt without arguments fills the composer at once.
@@ -170,7 +187,9 @@ test('an MCP prompt in the palette: its argument asked in a form, its text put i
   await form.getByLabel(/^version/).fill('3.0');
   await form.getByLabel(/^audience/).fill('admins');
   await form.getByLabel(/^audience/).press('Control+Enter');
-  await expect(composer(page)).toHaveValue('Write the release notes of version 3.0 for admins.\n\nFixed the import; faster start.');
+  await expect(composer(page)).toHaveValue(
+    'Write the release notes of version 3.0 for admins.\n\nFixed the import; faster start.',
+  );
   expect(await page.locator('article[data-role="user"]').count()).toBe(before);
   await composer(page).fill('');
 });

@@ -37,8 +37,16 @@ function installEnricher(dataDir: string): void {
     command: ['node', 'plugin.mjs'],
     prompt_enrichment: true,
     functions: [
-      { name: 'enrich_prompt', description: 'Adds context to a message', parameters: { type: 'object', properties: { prompt: { type: 'string' } } } },
-      { name: 'echo', description: 'Says it back', parameters: { type: 'object', properties: { text: { type: 'string' } } } },
+      {
+        name: 'enrich_prompt',
+        description: 'Adds context to a message',
+        parameters: { type: 'object', properties: { prompt: { type: 'string' } } },
+      },
+      {
+        name: 'echo',
+        description: 'Says it back',
+        parameters: { type: 'object', properties: { text: { type: 'string' } } },
+      },
     ],
     // A command for the person only: neither it nor its result may reach a model.
     user_commands: [{ name: 'echo', description: 'Says it back', share_with_model: false }],
@@ -74,7 +82,9 @@ test('a plugin’s enricher adds to what the model reads; the note under the mes
   // The bubble keeps what was typed; the model read the enriched text.
   await expect(mine).toContainText('Plan my week');
   await expect(mine).not.toContainText('with context from');
-  expect(JSON.stringify((await model.modelCalls()).at(-1)?.body)).toContain('Plan my week [with context from enricher]');
+  expect(JSON.stringify((await model.modelCalls()).at(-1)?.body)).toContain(
+    'Plan my week [with context from enricher]',
+  );
   const note = mine.locator('[data-enrichment]');
   const toggle = note.getByRole('button', { name: /^Enricher added to what the model read/ });
   await expect(toggle).toHaveAttribute('aria-expanded', 'false');
@@ -85,7 +95,10 @@ test('a plugin’s enricher adds to what the model reads; the note under the mes
   await expect(a.lastAnswer(page).locator('[data-usage]')).toHaveText(/^≈[\d,]+ in · ≈[\d,]+ out tokens$/);
   await expect(page.locator('[data-conversation-tokens]')).toHaveText(/^≈[\d,]+ tokens$/);
   // What the request carried, folded under the answer: the tools offered, ask_user among them.
-  await a.lastAnswer(page).getByRole('button', { name: /^\d+ tools offered$/ }).click();
+  await a
+    .lastAnswer(page)
+    .getByRole('button', { name: /^\d+ tools offered$/ })
+    .click();
   const details = a.lastAnswer(page).locator('[data-request-body]');
   await expect(details).toContainText('ask_user');
   await expect(details).toContainText(/about [\d,]+ tokens/);
@@ -111,8 +124,21 @@ test('a command its plugin keeps from models says so, and the model never reads 
 test('the model asks: a choice answers with one click, several with Send answer, words with Enter; the model gets each answer, and a reload keeps them', async () => {
   await a.script(
     model,
-    { type: 'reply', toolCalls: [{ name: 'ask_user', arguments: { question: 'Which city is the trip to?', choices: ['Oslo', 'Paris', 'Rome'] } }] },
-    { type: 'reply', toolCalls: [{ name: 'ask_user', arguments: { question: 'What should the forecast cover?', choices: ['Rain', 'Wind', 'Sun'], multiple: true } }] },
+    {
+      type: 'reply',
+      toolCalls: [
+        { name: 'ask_user', arguments: { question: 'Which city is the trip to?', choices: ['Oslo', 'Paris', 'Rome'] } },
+      ],
+    },
+    {
+      type: 'reply',
+      toolCalls: [
+        {
+          name: 'ask_user',
+          arguments: { question: 'What should the forecast cover?', choices: ['Rain', 'Wind', 'Sun'], multiple: true },
+        },
+      ],
+    },
     { type: 'reply', toolCalls: [{ name: 'ask_user', arguments: { question: 'When do you leave?' } }] },
     { type: 'reply', text: ['Oslo, rain and wind, ', 'leaving tomorrow morning.'] },
   );
@@ -154,7 +180,11 @@ test('the model asks: a choice answers with one click, several with Send answer,
   await page.reload();
   await openApp(page);
   await expect(answered).toHaveCount(3);
-  await expect(answered.locator('[data-answer-given]')).toHaveText(['You answered: Oslo', 'You answered: Rain, Wind', 'You answered: Tomorrow morning']);
+  await expect(answered.locator('[data-answer-given]')).toHaveText([
+    'You answered: Oslo',
+    'You answered: Rain, Wind',
+    'You answered: Tomorrow morning',
+  ]);
   await shoot('question-answered', async () => {
     await expect(a.lastAnswer(page)).toBeVisible();
   });
@@ -174,8 +204,13 @@ test('Stop while a question waits ends the turn, and the card says it was not an
 test('Settings → Assistant shows the step cap and the budgets, refuses what is out of range, keeps what is saved, and the next request follows it', async () => {
   let dialog = await a.openSettings(page);
   // Models first: each row says what its answers took, over every conversation.
-  await expect(dialog.locator('[data-model="Scripted"] [data-model-usage]')).toHaveText(/^≈[\d,]+ tokens \([\d,]+ in · [\d,]+ out\)$/);
-  await dialog.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Assistant' }).click();
+  await expect(dialog.locator('[data-model="Scripted"] [data-model-usage]')).toHaveText(
+    /^≈[\d,]+ tokens \([\d,]+ in · [\d,]+ out\)$/,
+  );
+  await dialog
+    .getByRole('navigation', { name: 'Settings sections' })
+    .getByRole('button', { name: 'Assistant' })
+    .click();
   const form = dialog.getByRole('form', { name: 'Assistant settings' });
   const steps = form.getByLabel('Steps per turn');
   await expect(steps).toHaveValue('8');
@@ -199,13 +234,19 @@ test('Settings → Assistant shows the step cap and the budgets, refuses what is
   await a.newConversation(page);
   await a.ask(page, 'Count to three');
   await expect(a.lastAnswer(page)).toContainText('Fine.', { timeout: 15_000 });
-  await a.lastAnswer(page).getByRole('button', { name: /^[1-4] of \d+ tools offered$/ }).click();
+  await a
+    .lastAnswer(page)
+    .getByRole('button', { name: /^[1-4] of \d+ tools offered$/ })
+    .click();
   await expect(a.lastAnswer(page).locator('[data-request-body]')).toContainText('find_tools');
   // After a reload the form reads them from the server again.
   await page.reload();
   await openApp(page);
   dialog = await a.openSettings(page);
-  await dialog.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Assistant' }).click();
+  await dialog
+    .getByRole('navigation', { name: 'Settings sections' })
+    .getByRole('button', { name: 'Assistant' })
+    .click();
   await expect(steps).toHaveValue('12');
   await expect(form.getByLabel('Tools offered at most')).toHaveValue('4');
   await form.getByRole('button', { name: 'Use the defaults' }).click();

@@ -79,5 +79,8 @@ export async function openLongConversation(page: Page, runs = 3): Promise<Record
   await expect(last).toBeVisible();
   await expect(last).toContainText('Question 999: count to 20');
   await expect(composer(page)).toBeEditable();
-  return { open1000MessagesMedianMs: Math.round(median(times)), open1000MessagesWorstMs: Math.round(Math.max(...times)) };
+  return {
+    open1000MessagesMedianMs: Math.round(median(times)),
+    open1000MessagesWorstMs: Math.round(Math.max(...times)),
+  };
 }

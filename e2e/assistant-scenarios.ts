@@ -89,7 +89,10 @@ export async function connectInSettings(page: Page, model: ModelServerClient, na
   await form.getByRole('button', { name: 'Test connection' }).click();
   await expect(form.locator('[data-test-result="ok"]')).toHaveText(/^Connected in \d+ ms, 1 model$/);
   // The server's models are offered: one click fills the field.
-  await form.getByRole('group', { name: 'Models on this server' }).getByRole('button', { name: 'scripted-model' }).click();
+  await form
+    .getByRole('group', { name: 'Models on this server' })
+    .getByRole('button', { name: 'scripted-model' })
+    .click();
   await expect(form.getByLabel('Model', { exact: true })).toHaveValue('scripted-model');
   await form.getByLabel('Use it by default in every conversation').check();
   await form.getByRole('button', { name: 'Save' }).click();
@@ -132,7 +135,9 @@ export async function setExposed(page: Page, plugin: string, tool: string, expos
 export async function setPolicy(page: Page, plugin: string, tool: string, label: RegExp): Promise<Locator> {
   const row = await toolsTab(page, plugin);
   const select = row.getByRole('combobox', { name: `When a model calls ${plugin}:${tool}` });
-  await select.selectOption({ label: (await select.locator('option').allTextContents()).find((t) => label.test(t)) ?? '' });
+  await select.selectOption({
+    label: (await select.locator('option').allTextContents()).find((t) => label.test(t)) ?? '',
+  });
   return select;
 }
 

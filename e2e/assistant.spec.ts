@@ -54,7 +54,10 @@ test('without a model, a plain message gets the Connect-a-model card; a suggeste
   const card = page.locator('article[data-card="connect-model"]');
   await expect(card).toContainText('No model is connected yet');
   await expect(card.getByRole('button', { name: 'Add a model…' })).toBeVisible();
-  const suggestion = card.getByRole('region', { name: 'Suggested tools' }).getByRole('button', { name: /count/ }).first();
+  const suggestion = card
+    .getByRole('region', { name: 'Suggested tools' })
+    .getByRole('button', { name: /count/ })
+    .first();
   await expect(suggestion).toBeVisible();
   const found = card.getByRole('region', { name: 'Model servers on this computer' });
   if (discoverable) await expect(found).toContainText('LM Studio');
@@ -73,7 +76,10 @@ test('without a model, a plain message gets the Connect-a-model card; a suggeste
 });
 
 test('a server found running connects with one click, and Settings removes it again', async () => {
-  test.skip(!discoverable, 'port 1234 (where LM Studio listens) is taken on this machine, so the scripted server cannot be found by probing');
+  test.skip(
+    !discoverable,
+    'port 1234 (where LM Studio listens) is taken on this machine, so the scripted server cannot be found by probing',
+  );
   const card = page.locator('article[data-card="connect-model"]').last();
   await card.getByRole('button', { name: 'Connect scripted-model on LM Studio' }).click();
   await expect(card).toContainText('LM Studio scripted-model is connected now');
@@ -122,14 +128,23 @@ test('connects the scripted model in Settings; Test connection says the latency,
 
 test('asks, answers the approval card, watches the output stream into the card and the answer after it, and finds it all after a reload', async () => {
   // Paced (the plugin's lines and the model's chunks) so that even a busy machine shows each in parts.
-  await a.script(model, { type: 'reply', toolCalls: [{ name: 'stress__count', arguments: { n: 5, delay_ms: 250 } }] }, { type: 'reply', text: ['The plugin ', 'counted ', 'to five, ', 'one line ', 'each.'], chunkDelayMs: 200 });
+  await a.script(
+    model,
+    { type: 'reply', toolCalls: [{ name: 'stress__count', arguments: { n: 5, delay_ms: 250 } }] },
+    { type: 'reply', text: ['The plugin ', 'counted ', 'to five, ', 'one line ', 'each.'], chunkDelayMs: 200 },
+  );
   await a.newConversation(page);
   await a.ask(page, 'Count to five, slowly');
   const card = a.approvalCard(page);
   await expect(card).toBeVisible();
   await expect(card).toHaveAccessibleName('Allow Stress to run count?');
   // Exactly the four answers, and the card has the focus so the keyboard is there at once.
-  await expect(card.getByRole('button')).toHaveText(['Allow once', 'Allow for this conversation', 'Always allow', 'Deny']);
+  await expect(card.getByRole('button')).toHaveText([
+    'Allow once',
+    'Allow for this conversation',
+    'Always allow',
+    'Deny',
+  ]);
   await expect(card).toBeFocused();
   await expect(card.getByLabel(/^n/)).toHaveValue('5');
   // Enter does not approve (too easy by accident): Tab reaches the fields and the buttons.
@@ -143,14 +158,21 @@ test('asks, answers the approval card, watches the output stream into the card a
     await expect(card).toBeVisible();
   });
   await a.recordTexts(page, '__cardStates', 'article[data-call-id] [data-call-output]', '[data-call-phase="running"]');
-  await a.recordTexts(page, '__answerStates', 'article[data-role="assistant"] [data-answer]', 'article[data-role="assistant"][data-status="streaming"]');
+  await a.recordTexts(
+    page,
+    '__answerStates',
+    'article[data-role="assistant"] [data-answer]',
+    'article[data-role="assistant"][data-status="streaming"]',
+  );
   await card.getByRole('button', { name: 'Allow once' }).click();
   const answer = a.lastAnswer(page);
   await expect(answer).toContainText('The plugin counted to five, one line each.', { timeout: 15_000 });
   await expect(a.stopButton(page)).toBeHidden();
   // The output streamed into the card: numbers were on screen while it ran, before all five.
   const cardStates = await a.recorded(page, '__cardStates');
-  const counts = cardStates.filter((s) => s.live).map((s) => s.text.split('\n').filter((l) => /^\d+$/.test(l.trim())).length);
+  const counts = cardStates
+    .filter((s) => s.live)
+    .map((s) => s.text.split('\n').filter((l) => /^\d+$/.test(l.trim())).length);
   expect(counts.some((n) => n > 0 && n < 5)).toBe(true);
   // And the answer streamed after it: part of it was on screen while it was being written.
   const answerStates = await a.recorded(page, '__answerStates');
@@ -174,7 +196,10 @@ test('asks, answers the approval card, watches the output stream into the card a
   await expect(a.lastCard(page)).toContainText('Stress');
   await expect(a.lastAnswer(page)).toContainText('The plugin counted to five, one line each.');
   // The card opens to show its output, kept with it.
-  await a.lastCard(page).getByRole('button', { name: /Stress/ }).click();
+  await a
+    .lastCard(page)
+    .getByRole('button', { name: /Stress/ })
+    .click();
   await expect(a.lastCard(page).locator('[data-call-output]')).toContainText('counted to 5');
   await shoot('tool-call-expanded', async () => {
     await expect(a.lastCard(page).locator('[data-call-output]')).toBeVisible();
@@ -182,7 +207,11 @@ test('asks, answers the approval card, watches the output stream into the card a
 });
 
 test('a reload while a prompt waits shows the prompt again', async () => {
-  await a.script(model, { type: 'reply', toolCalls: [{ name: 'stress__count', arguments: { n: 2 } }] }, { type: 'reply', text: ['Denied, fine.'] });
+  await a.script(
+    model,
+    { type: 'reply', toolCalls: [{ name: 'stress__count', arguments: { n: 2 } }] },
+    { type: 'reply', text: ['Denied, fine.'] },
+  );
   await a.newConversation(page);
   await a.ask(page, 'Count to two');
   await expect(a.approvalCard(page)).toBeVisible();
@@ -197,7 +226,11 @@ test('a reload while a prompt waits shows the prompt again', async () => {
 });
 
 test('arguments edited on the approval card are checked again by the server, which says what is wrong', async () => {
-  await a.script(model, { type: 'reply', toolCalls: [{ name: 'mcp_dynamic__add_tool', arguments: { name: 'typo' } }] }, { type: 'reply', text: ['Added it.'] });
+  await a.script(
+    model,
+    { type: 'reply', toolCalls: [{ name: 'mcp_dynamic__add_tool', arguments: { name: 'typo' } }] },
+    { type: 'reply', text: ['Added it.'] },
+  );
   await a.newConversation(page);
   await a.ask(page, 'Add a tool');
   const card = a.approvalCard(page);
@@ -212,7 +245,10 @@ test('arguments edited on the approval card are checked again by the server, whi
   await card.getByRole('button', { name: 'Allow once' }).click();
   await expect(a.lastCard(page)).toContainText('name: "fixed"');
   await expect(a.lastAnswer(page)).toContainText('Added it.');
-  await a.lastCard(page).getByRole('button', { name: /MCP dynamic/ }).click();
+  await a
+    .lastCard(page)
+    .getByRole('button', { name: /MCP dynamic/ })
+    .click();
   await expect(a.lastCard(page).locator('[data-call-output]')).toContainText('added fixed');
 });
 
@@ -240,7 +276,17 @@ test('a tool switched off in the Tools tab is refused to the model; a tool set t
   await a.setExposed(page, 'stress', 'count', false);
   const policy = await a.setPolicy(page, 'tuned', 'echo', /^Allow/);
   await expect(policy.locator('option')).toHaveText(['Allow', 'Ask (default)', 'Deny']);
-  await a.script(model, { type: 'reply', toolCalls: [{ name: 'stress__count', arguments: { n: 3 } }, { name: 'tuned__echo', arguments: {} }] }, { type: 'reply', text: ['Counting is switched off.'] });
+  await a.script(
+    model,
+    {
+      type: 'reply',
+      toolCalls: [
+        { name: 'stress__count', arguments: { n: 3 } },
+        { name: 'tuned__echo', arguments: {} },
+      ],
+    },
+    { type: 'reply', text: ['Counting is switched off.'] },
+  );
   await a.newConversation(page);
   await a.ask(page, 'Count to three, then echo');
   await expect(a.lastAnswer(page)).toContainText('Counting is switched off.', { timeout: 15_000 });
@@ -277,7 +323,11 @@ test('Stop works while the model thinks, and mid-answer; the answer says Stopped
 });
 
 test('a failure says what happened and how long to wait, and Retry runs the turn again', async () => {
-  await a.script(model, { type: 'error', error: 'rate-limited', retryAfter: 2 }, { type: 'reply', text: ['Now it works.'] });
+  await a.script(
+    model,
+    { type: 'error', error: 'rate-limited', retryAfter: 2 },
+    { type: 'reply', text: ['Now it works.'] },
+  );
   await a.newConversation(page);
   await a.ask(page, 'What time is it?');
   const failed = a.lastAnswer(page);

@@ -27,7 +27,22 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async ({ browser }) => {
   model = await spawnModelServer();
   served = await startServe({
-    prepare: (dataDir) => cli(['models', 'add', 'Scripted', '--provider', 'openai-compatible', '--base-url', model.baseURL, '--model', 'scripted-model', '--default'], dataDir),
+    prepare: (dataDir) =>
+      cli(
+        [
+          'models',
+          'add',
+          'Scripted',
+          '--provider',
+          'openai-compatible',
+          '--base-url',
+          model.baseURL,
+          '--model',
+          'scripted-model',
+          '--default',
+        ],
+        dataDir,
+      ),
   });
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   page = await context.newPage();
@@ -135,7 +150,9 @@ test('a large image goes through the upload, and is kept', async () => {
   await uploaded;
   await expect(a.lastAnswer(page)).toContainText('Large.');
   const calls = await model.modelCalls();
-  expect(JSON.stringify(calls.at(-1)!.body)).toContain(`data:image/png;base64,${big.subarray(0, 30).toString('base64').slice(0, 36)}`);
+  expect(JSON.stringify(calls.at(-1)!.body)).toContain(
+    `data:image/png;base64,${big.subarray(0, 30).toString('base64').slice(0, 36)}`,
+  );
   await page.reload();
   await openApp(page);
   await expect(lastUser().locator('li[data-kind="image"]')).toHaveCount(1);
@@ -159,12 +176,28 @@ test('Settings: each section by keyboard, approvals kept, the data folder copied
 
   const sections: Array<[string, string, () => Promise<void>]> = [
     ['Models', 'models', async () => expect(dialog.locator('[data-model="Scripted"]')).toBeVisible()],
-    ['Assistant', 'assistant', async () => expect(dialog.getByRole('form', { name: 'Assistant settings' })).toBeVisible()],
-    ['Approvals', 'approvals', async () => expect(dialog.getByRole('radio', { name: /Allow read-only tools/ })).toBeVisible()],
+    [
+      'Assistant',
+      'assistant',
+      async () => expect(dialog.getByRole('form', { name: 'Assistant settings' })).toBeVisible(),
+    ],
+    [
+      'Approvals',
+      'approvals',
+      async () => expect(dialog.getByRole('radio', { name: /Allow read-only tools/ })).toBeVisible(),
+    ],
     ['Appearance', 'appearance', async () => expect(dialog.getByRole('radiogroup', { name: 'Theme' })).toBeVisible()],
-    ['Shortcuts', 'shortcuts', async () => expect(dialog.getByRole('table', { name: 'Keyboard shortcuts' })).toContainText('Switch theme')],
+    [
+      'Shortcuts',
+      'shortcuts',
+      async () => expect(dialog.getByRole('table', { name: 'Keyboard shortcuts' })).toContainText('Switch theme'),
+    ],
     ['Data folder', 'data', async () => expect(dialog.getByTestId('data-dir')).toHaveText(served.dataDir)],
-    ['Sandbox', 'sandbox', async () => expect(dialog.getByRole('table', { name: 'Capabilities here' })).toContainText('net')],
+    [
+      'Sandbox',
+      'sandbox',
+      async () => expect(dialog.getByRole('table', { name: 'Capabilities here' })).toContainText('net'),
+    ],
   ];
   for (const [label, key, ready] of sections) {
     await nav.getByRole('button', { name: label }).click();
@@ -189,7 +222,9 @@ test('Settings: each section by keyboard, approvals kept, the data folder copied
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(served.dataDir);
 
   await nav.getByRole('button', { name: 'Sandbox' }).click();
-  await expect(dialog.locator('[data-sandboxed]')).toContainText(/Plugins run (sandboxed with bubblewrap|unsandboxed here)/);
+  await expect(dialog.locator('[data-sandboxed]')).toContainText(
+    /Plugins run (sandboxed with bubblewrap|unsandboxed here)/,
+  );
   await expect(dialog.locator('dl').last()).toContainText('Linuxthis computer');
 
   // At 1280×800 the dialog fits the window; narrow, the sections go on top and it still fits.
@@ -204,7 +239,9 @@ test('Settings: each section by keyboard, approvals kept, the data folder copied
     expect(box.y + box.height).toBeLessThanOrEqual(size.height);
     await expect(dialog.getByRole('button', { name: 'Close' }).last()).toBeInViewport();
   }
-  await shootBothThemes(page, 'settings-narrow', async () => expect(dialog.getByRole('region', { name: 'Sandbox' })).toBeVisible());
+  await shootBothThemes(page, 'settings-narrow', async () =>
+    expect(dialog.getByRole('region', { name: 'Sandbox' })).toBeVisible(),
+  );
   await page.setViewportSize({ width: 1280, height: 800 });
   await a.closeSettings(page);
 });

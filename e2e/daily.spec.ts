@@ -32,7 +32,9 @@ test.afterAll(async () => {
 async function shot(name: string, scheme: 'dark' | 'light'): Promise<void> {
   // Colours change with a transition after the scheme switches: wait until they have settled
   // (transitions only: a spinner's animation never finishes).
-  await page.waitForFunction(() => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running'));
+  await page.waitForFunction(
+    () => !document.getAnimations().some((a) => a instanceof CSSTransition && a.playState === 'running'),
+  );
   await page.screenshot({ path: path.join(SHOTS, `daily-${name}-${scheme}.png`) });
 }
 
@@ -53,7 +55,9 @@ test('a stopped call is a neutral Stopped; a plugin restarted to stop it says so
     await expect(msg.locator('[data-message-status]')).toHaveText('stopped');
     // What it produced stays; no red failure box, no stderr.
     await expect(msg).toContainText('tick 3');
-    await expect(msg.locator('[data-stopped-note]')).toContainText('Stress cannot cancel a call it has started, so Plugboard restarted it.');
+    await expect(msg.locator('[data-stopped-note]')).toContainText(
+      'Stress cannot cancel a call it has started, so Plugboard restarted it.',
+    );
     await expect(msg.getByText(/stderr/i)).toHaveCount(0);
     await expect(s.health(page, 'stress')).toHaveText('ready', { timeout: s.STRESS_BACK_MS });
     await s.expand(page, 'stress');
@@ -73,7 +77,9 @@ test('a stopped hello count shows what it counted, neutral, and no stderr warnin
   await s.stopButton(page).click();
   await expect(msg.locator('[data-message-status]')).toHaveText('stopped');
   // Hello speaks G-Assist, which has no cancel: it is restarted, and the card says so.
-  await expect(msg.locator('[data-stopped-note]')).toHaveText('Stopped. Hello cannot cancel a call it has started, so Plugboard restarted it.');
+  await expect(msg.locator('[data-stopped-note]')).toHaveText(
+    'Stopped. Hello cannot cancel a call it has started, so Plugboard restarted it.',
+  );
   await expect(msg).toContainText('3');
   await expect(msg.getByText(/MaxListeners|stderr/)).toHaveCount(0);
 });

@@ -36,7 +36,11 @@ test.describe('Electron app', () => {
 
   test.beforeAll(async () => {
     home = mkdtempSync(path.join(os.tmpdir(), 'plugboard-electron-'));
-    app = await electron.launch({ executablePath: binary as string, args: [REPO], env: { ...process.env, PLUGBOARD_HOME: home } });
+    app = await electron.launch({
+      executablePath: binary as string,
+      args: [REPO],
+      env: { ...process.env, PLUGBOARD_HOME: home },
+    });
     page = await app.firstWindow();
     await s.openApp(page);
   });

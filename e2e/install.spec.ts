@@ -50,12 +50,21 @@ function gassistFolder(id: string, manifest: Record<string, unknown>): string {
   const dir = path.join(scratch, id);
   mkdirSync(dir, { recursive: true });
   cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
-  const base = { id, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], functions: [{ name: 'echo', description: 'Echo' }] };
+  const base = {
+    id,
+    version: '1.0.0',
+    protocol: 'gassist-v2',
+    command: ['node', 'plugin.mjs'],
+    functions: [{ name: 'echo', description: 'Echo' }],
+  };
   writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ ...base, ...manifest }));
   return dir;
 }
 
-function boxesOverlap(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
+function boxesOverlap(
+  a: { x: number; y: number; width: number; height: number },
+  b: { x: number; y: number; width: number; height: number },
+): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
@@ -64,7 +73,8 @@ async function toastClearOfSend(toast: Locator): Promise<void> {
   const t = await toast.boundingBox();
   const send = await page.getByRole('button', { name: 'Send' }).boundingBox();
   expect(t && send).toBeTruthy();
-  if (t && send) expect(boxesOverlap(t, send), `toast ${JSON.stringify(t)} covers Send ${JSON.stringify(send)}`).toBe(false);
+  if (t && send)
+    expect(boxesOverlap(t, send), `toast ${JSON.stringify(t)} covers Send ${JSON.stringify(send)}`).toBe(false);
 }
 
 test('keyboard only: Tab to Install plugin…, choose a zip, see the trial, install; the toast leaves Send free', async () => {
@@ -85,7 +95,9 @@ test('keyboard only: Tab to Install plugin…, choose a zip, see the trial, inst
   await expect(dialog).toBeVisible({ timeout: 20_000 });
   const trial = dialog.locator('[data-install-trial]');
   await expect(trial).toHaveAttribute('data-install-trial', 'ok');
-  await expect(trial.getByRole('status')).toContainText(/Started and answered its handshake in \d+ ms, offering \d+ tools?/);
+  await expect(trial.getByRole('status')).toContainText(
+    /Started and answered its handshake in \d+ ms, offering \d+ tools?/,
+  );
   // The command as it will run once installed, from the plugin's own folder in the data directory.
   await expect(trial).toContainText(/python3? \S+\/data\/plugins\/weather\/plugin\.py/);
   await expect(trial).not.toContainText('.staging');
@@ -178,15 +190,21 @@ test('a plugin that fails its trial says how, before anything is installed', asy
 test('a plugin that needs a setting is not tried, and the preview names the setting', async () => {
   const dir = gassistFolder('keyed', {
     name: 'Keyed',
-    settings: { api_url: { type: 'string', title: 'Service URL', description: 'Where the service answers', required: true } },
+    settings: {
+      api_url: { type: 'string', title: 'Service URL', description: 'Where the service answers', required: true },
+    },
   });
   await page.keyboard.press('Control+i');
   await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(dir);
   const dialog = page.getByRole('dialog', { name: /Install Keyed/ });
   const trial = dialog.locator('[data-install-trial]');
   await expect(trial).toHaveAttribute('data-install-trial', 'skipped', { timeout: 20_000 });
-  await expect(trial.getByRole('status')).toContainText('Not tried: required settings are not set: api_url (Service URL)');
-  await expect(dialog.getByRole('region', { name: 'Settings it needs' })).toContainText('Service URL — Where the service answers');
+  await expect(trial.getByRole('status')).toContainText(
+    'Not tried: required settings are not set: api_url (Service URL)',
+  );
+  await expect(dialog.getByRole('region', { name: 'Settings it needs' })).toContainText(
+    'Service URL — Where the service answers',
+  );
   await shootBothThemes(page, 'install-preview-needs-settings', async () => {
     await expect(trial).toBeVisible();
   });

@@ -23,7 +23,9 @@ test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
   model = await spawnModelServer();
-  served = await startServe({ prepare: (dataDir) => cli(['plugins', 'install', path.join(REPO, 'test', 'fixtures', 'mcp-asks')], dataDir) });
+  served = await startServe({
+    prepare: (dataDir) => cli(['plugins', 'install', path.join(REPO, 'test', 'fixtures', 'mcp-asks')], dataDir),
+  });
   page = await browser.newPage();
   await page.goto(served.url);
   await openApp(page);
@@ -68,7 +70,9 @@ test('an MCP server’s form shows in the chat while its tool runs; checked, sen
   await send(page, '/mcp-asks:book restaurant=Elsewhere');
   await expect(card).toContainText('Booking a table at Elsewhere', { timeout: 15_000 });
   await card.getByRole('button', { name: 'Decline' }).click();
-  await expect(page.locator('article[data-role="plugin"]').filter({ hasText: '"action":"decline"' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('article[data-role="plugin"]').filter({ hasText: '"action":"decline"' })).toBeVisible({
+    timeout: 15_000,
+  });
   await expect(page.locator('[data-question-card="cancelled"] [data-answer-refused]')).toHaveText('You declined.');
 });
 
@@ -79,13 +83,17 @@ test('an MCP server’s sampling request asks first, showing what it sends; allo
   const card = page.locator('[data-sampling-card]');
   await expect(card).toContainText('Allow MCP asks to ask Scripted for a reply?', { timeout: 15_000 });
   await expect(card.getByRole('group', { name: 'System prompt' })).toHaveText(/You write one-line summaries\./);
-  await expect(card.getByRole('group', { name: 'Message' })).toHaveText(/Summarize in one line: Cats sleep sixteen hours a day\./);
+  await expect(card.getByRole('group', { name: 'Message' })).toHaveText(
+    /Summarize in one line: Cats sleep sixteen hours a day\./,
+  );
   await expect(card.locator('[data-max-tokens]')).toHaveText('At most 60 tokens, written by Scripted.');
   await expect(card.getByRole('button')).toHaveText(['Allow once', 'Deny']);
   await shoot('sampling-approval', async () => {
     await expect(card).toBeVisible();
   });
   await card.getByRole('button', { name: 'Allow once' }).click();
-  await expect(page.locator('article[data-role="plugin"]').filter({ hasText: '"text":"Cats nap most of the day."' })).toBeVisible({ timeout: 15_000 });
+  await expect(
+    page.locator('article[data-role="plugin"]').filter({ hasText: '"text":"Cats nap most of the day."' }),
+  ).toBeVisible({ timeout: 15_000 });
   expect(JSON.stringify((await model.modelCalls()).at(-1)?.body)).toContain('You write one-line summaries.');
 });

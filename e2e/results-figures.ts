@@ -26,9 +26,18 @@ export async function coldPaint(browser: Browser, url: string): Promise<Record<s
     await page.goto(url);
     await expect(s.composer(page)).toBeEditable({ timeout: 20_000 });
     // Paint timing is reported a moment after the paint; now and then it came after this point.
-    await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, { timeout: 5_000 }).catch(() => undefined);
-    const paints = await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, Math.round(e.startTime)])));
-    return { firstPaintMs: paints['first-paint'] ?? NaN, firstContentfulPaintMs: paints['first-contentful-paint'] ?? NaN };
+    await page
+      .waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0, undefined, {
+        timeout: 5_000,
+      })
+      .catch(() => undefined);
+    const paints = await page.evaluate(() =>
+      Object.fromEntries(performance.getEntriesByType('paint').map((e) => [e.name, Math.round(e.startTime)])),
+    );
+    return {
+      firstPaintMs: paints['first-paint'] ?? NaN,
+      firstContentfulPaintMs: paints['first-contentful-paint'] ?? NaN,
+    };
   } finally {
     await page.close();
   }
@@ -38,7 +47,10 @@ export async function coldPaint(browser: Browser, url: string): Promise<Record<s
 export function initialScriptKiB(): number {
   const root = path.join(REPO, 'out', 'renderer');
   const html = readFileSync(path.join(root, 'index.html'), 'utf8');
-  const srcs = [...html.matchAll(/<script[^>]*src="([^"]+)"/g), ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g)].map((m) => m[1] as string);
+  const srcs = [
+    ...html.matchAll(/<script[^>]*src="([^"]+)"/g),
+    ...html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="([^"]+)"/g),
+  ].map((m) => m[1] as string);
   const bytes = srcs.reduce((sum, src) => sum + statSync(path.join(root, src.replace(/^\.?\//, ''))).size, 0);
   return Math.round(bytes / 1024);
 }
@@ -60,7 +72,9 @@ interface TraceEvent {
 /** The renderer main thread's tasks (the thread that ran the most), as CPU milliseconds. */
 function mainThreadTaskCpuMs(trace: Buffer): number[] {
   const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
-  const events = (Array.isArray(parsed) ? parsed : parsed.traceEvents).filter((e) => e.name === 'RunTask' && e.ph === 'X');
+  const events = (Array.isArray(parsed) ? parsed : parsed.traceEvents).filter(
+    (e) => e.name === 'RunTask' && e.ph === 'X',
+  );
   const busy = new Map<string, number>();
   for (const e of events) busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) ?? 0) + (e.dur ?? 0));
   const main = [...busy].sort((a, b) => b[1] - a[1])[0]?.[0];

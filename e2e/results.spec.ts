@@ -20,7 +20,9 @@ let page: Page;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
-  served = await startServe({ prepare: (dataDir) => cli(['plugins', 'install', path.join(REPO, 'test', 'fixtures', 'mcp-structured')], dataDir) });
+  served = await startServe({
+    prepare: (dataDir) => cli(['plugins', 'install', path.join(REPO, 'test', 'fixtures', 'mcp-structured')], dataDir),
+  });
   page = await browser.newPage();
   await page.goto(served.url);
   await s.openApp(page);
@@ -39,7 +41,9 @@ function done(msg: ReturnType<typeof s.lastPluginMessage>): Promise<void> {
 
 /** Whether the page has fetched the highlighter's chunk. */
 function highlighterLoaded(): Promise<boolean> {
-  return page.evaluate(() => performance.getEntriesByType('resource').some((e) => /\/highlight-[^/]*\.js$/.test(e.name)));
+  return page.evaluate(() =>
+    performance.getEntriesByType('resource').some((e) => /\/highlight-[^/]*\.js$/.test(e.name)),
+  );
 }
 
 test('figures: first paint, the initial script, and long tasks while 2 MB stream in', async ({ browser }) => {

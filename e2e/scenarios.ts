@@ -84,7 +84,10 @@ async function recordNumbers(page: Page): Promise<void> {
       const articles = document.querySelectorAll<HTMLElement>('article[data-role="plugin"]');
       const last = articles[articles.length - 1];
       if (!last) return;
-      const numbers = last.innerText.split('\n').filter((l) => /^\d+$/.test(l.trim())).map(Number);
+      const numbers = last.innerText
+        .split('\n')
+        .filter((l) => /^\d+$/.test(l.trim()))
+        .map(Number);
       const stop = document.querySelector('button[aria-label="Stop"]') !== null;
       const prev = w.__numbers[w.__numbers.length - 1];
       if (prev && prev.stop === stop && prev.numbers.join() === numbers.join()) return;
@@ -94,18 +97,26 @@ async function recordNumbers(page: Page): Promise<void> {
 }
 
 export async function newConversation(page: Page): Promise<void> {
-  await page.getByRole('button', { name: /new conversation/i }).first().click();
+  await page
+    .getByRole('button', { name: /new conversation/i })
+    .first()
+    .click();
   await expect(composer(page)).toBeEditable();
 }
 
 export async function openApp(page: Page): Promise<void> {
   await expect(composer(page)).toBeEditable({ timeout: 20_000 });
-  if (!(await panel(page).isVisible())) await page.getByRole('button', { name: /plugins/i }).first().click();
+  if (!(await panel(page).isVisible()))
+    await page
+      .getByRole('button', { name: /plugins/i })
+      .first()
+      .click();
   await expect(panel(page)).toBeVisible();
 }
 
 export async function bundledPluginsReady(page: Page): Promise<void> {
-  for (const id of ['hello', 'terminal', 'todo']) await expect(health(page, id)).toHaveText('ready', { timeout: 20_000 });
+  for (const id of ['hello', 'terminal', 'todo'])
+    await expect(health(page, id)).toHaveText('ready', { timeout: 20_000 });
   // files needs a folder first: it waits, stopped, and says so
   await expect(health(page, 'files')).toHaveText('stopped');
   await expect(pluginRow(page, 'files')).toContainText('Needs settings: roots');
@@ -118,7 +129,9 @@ export async function helloStreams(page: Page): Promise<void> {
   const msg = lastPluginMessage(page);
   await expect(msg).toContainText('Counted to 6', { timeout: 15_000 });
   await expect(stopButton(page)).toBeHidden();
-  const states = await page.evaluate(() => (window as unknown as { __numbers: { numbers: number[]; stop: boolean }[] }).__numbers);
+  const states = await page.evaluate(
+    () => (window as unknown as { __numbers: { numbers: number[]; stop: boolean }[] }).__numbers,
+  );
   // Every state showed 1, 2, … in order, each one the same or further than the one before.
   let shown = 0;
   for (const { numbers } of states) {
@@ -224,7 +237,9 @@ export async function refusedDrop(page: Page): Promise<void> {
 
 /** The plugin's automatic restarts, as its row shows them (not shown: none). */
 export async function restarts(page: Page, id: string): Promise<number> {
-  const value = pluginRow(page, id).locator('dt', { hasText: /^restarts$/ }).locator('xpath=following-sibling::dd[1]');
+  const value = pluginRow(page, id)
+    .locator('dt', { hasText: /^restarts$/ })
+    .locator('xpath=following-sibling::dd[1]');
   if ((await value.count()) === 0) return 0;
   return Number(await value.textContent());
 }
@@ -288,7 +303,12 @@ export async function failuresOfferTheFix(page: Page): Promise<void> {
   await expect(failed.locator('[data-failure-code="settings_missing"]')).toBeVisible({ timeout: 15_000 });
   await failed.getByRole('button', { name: 'Open settings' }).click();
   await expect(panel(page).getByRole('tab', { name: /Settings/, selected: true })).toBeVisible();
-  await expect(panel(page).getByRole('form', { name: /Files settings/ }).locator('textarea, input').first()).toBeFocused();
+  await expect(
+    panel(page)
+      .getByRole('form', { name: /Files settings/ })
+      .locator('textarea, input')
+      .first(),
+  ).toBeFocused();
 
   const enable = pluginRow(page, 'tuned').getByRole('switch', { name: 'Enable tuned' });
   await enable.click();
@@ -328,7 +348,8 @@ export async function keyboardScrollsHistory(page: Page): Promise<void> {
   await list.focus();
   await expect(list).toBeFocused();
   const top = (): Promise<number> => list.evaluate((el) => Math.round(el.scrollTop));
-  const fromBottom = (): Promise<number> => list.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+  const fromBottom = (): Promise<number> =>
+    list.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
   await page.keyboard.press('Home');
   await expect.poll(top).toBe(0);
   await page.keyboard.press('PageDown');
@@ -344,7 +365,9 @@ export async function keyboardScrollsHistory(page: Page): Promise<void> {
 
 async function openSettings(page: Page, id: string): Promise<Locator> {
   await expand(page, id);
-  await pluginRow(page, id).getByRole('tab', { name: /settings/i }).click();
+  await pluginRow(page, id)
+    .getByRole('tab', { name: /settings/i })
+    .click();
   return pluginRow(page, id).getByRole('form');
 }
 

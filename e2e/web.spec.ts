@@ -44,7 +44,9 @@ test('a newcomer opens the app and sees the bundled plugins ready', async () => 
 });
 
 test('the page runs under the strict CSP without a single violation', async () => {
-  const csp = await page.evaluate(() => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '');
+  const csp = await page.evaluate(
+    () => document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute('content') ?? '',
+  );
   expect(csp).toContain("script-src 'self'");
   expect(csp).not.toContain('unsafe-inline');
   expect(cspViolations).toEqual([]);
@@ -85,7 +87,10 @@ test('measures the delay from a plugin chunk to the screen', async () => {
     w.__delays = seen;
     const marks = new Set<string>();
     w.__delayObserver = new MutationObserver(() => {
-      const text = document.querySelector('article[data-role="plugin"]:last-of-type')?.textContent ?? document.body.textContent ?? '';
+      const text =
+        document.querySelector('article[data-role="plugin"]:last-of-type')?.textContent ??
+        document.body.textContent ??
+        '';
       for (const m of text.matchAll(/tick (\d+) @(\d+)/g)) {
         if (marks.has(m[1] as string)) continue;
         marks.add(m[1] as string);
@@ -124,7 +129,9 @@ test('streams 100,000 chunks without freezing the UI, and shows every one', asyn
   await expect(s.stopButton(page)).toBeHidden({ timeout: 60_000 });
   figures.stream100kMs = Date.now() - started;
   const perf = await page.evaluate(() => {
-    const p = (window as unknown as { __plugboardPerf: { longestFrameMs: number; chunksApplied: number; charsApplied: number } }).__plugboardPerf;
+    const p = (
+      window as unknown as { __plugboardPerf: { longestFrameMs: number; chunksApplied: number; charsApplied: number } }
+    ).__plugboardPerf;
     return { longestFrameMs: p.longestFrameMs, chunksApplied: p.chunksApplied, charsApplied: p.charsApplied };
   });
   // A figure to read, not a pass mark: speed is the benchmarks' business.
@@ -140,7 +147,10 @@ test('streams 100,000 chunks without freezing the UI, and shows every one', asyn
   const shown = await s.lastPluginMessage(page).evaluate((el) => el.textContent ?? '');
   expect(shown).toContain(`\n${n - 1}\n${n}\ncounted to ${n}`);
   const body = shown.slice(shown.indexOf('1\n2\n3\n'));
-  expect({ length: body.slice(0, expected.length).length, complete: body.startsWith(expected) }).toEqual({ length: expected.length, complete: true });
+  expect({ length: body.slice(0, expected.length).length, complete: body.startsWith(expected) }).toEqual({
+    length: expected.length,
+    complete: true,
+  });
   await s.composer(page).fill('');
 });
 
@@ -193,7 +203,10 @@ test('screenshots of the main views, dark and light', async () => {
     await s.pluginRow(page, 'stress').getByRole('tab', { name: /log/i }).click();
     await page.waitForTimeout(300); // let the tab underline finish its transition
     await page.screenshot({ path: path.join(SHOTS, `plugin-log-${scheme}.png`) });
-    await s.pluginRow(page, 'stress').getByRole('tab', { name: /permissions/i }).click();
+    await s
+      .pluginRow(page, 'stress')
+      .getByRole('tab', { name: /permissions/i })
+      .click();
     await page.waitForTimeout(300);
     await page.screenshot({ path: path.join(SHOTS, `plugin-permissions-${scheme}.png`) });
     await s.composer(page).fill('/');

@@ -24,7 +24,9 @@ function check(id: string): Promise<CheckReport> {
         try {
           resolve(JSON.parse(stdout) as CheckReport);
         } catch {
-          reject(new Error(`plugboard check ${id} printed no report (${err?.message ?? 'no error'}):\n${stdout}\n${stderr}`));
+          reject(
+            new Error(`plugboard check ${id} printed no report (${err?.message ?? 'no error'}):\n${stdout}\n${stderr}`),
+          );
         }
       },
     );
@@ -42,13 +44,22 @@ afterAll(() => {
   }
 });
 
-const statuses = (r: CheckReport): Record<string, string> => Object.fromEntries(r.checks.map((c) => [c.name, c.status]));
+const statuses = (r: CheckReport): Record<string, string> =>
+  Object.fromEntries(r.checks.map((c) => [c.name, c.status]));
 
 describe('plugboard check', () => {
   it.each(['hello', 'terminal'])('%s passes every check', async (id) => {
     const report = await check(id);
     expect(report.checks.filter((c) => c.status !== 'pass')).toEqual([]);
-    expect(statuses(report)).toEqual({ manifest: 'pass', launch: 'pass', handshake: 'pass', tools: 'pass', ping: 'pass', shutdown: 'pass', cleanup: 'pass' });
+    expect(statuses(report)).toEqual({
+      manifest: 'pass',
+      launch: 'pass',
+      handshake: 'pass',
+      tools: 'pass',
+      ping: 'pass',
+      shutdown: 'pass',
+      cleanup: 'pass',
+    });
   });
 
   it('todo passes: its user command is announced as the function that runs it', async () => {
@@ -60,6 +71,9 @@ describe('plugboard check', () => {
   it('files reads, and names its required roots setting when it cannot launch without it', async () => {
     const report = await check('files');
     expect(statuses(report).manifest).toBe('pass');
-    expect(report.checks.find((c) => c.name === 'launch')).toMatchObject({ status: 'fail', detail: expect.stringContaining('roots (Shared folders)') });
+    expect(report.checks.find((c) => c.name === 'launch')).toMatchObject({
+      status: 'fail',
+      detail: expect.stringContaining('roots (Shared folders)'),
+    });
   });
 });

@@ -54,11 +54,28 @@ export interface StartOptions {
   timeoutMs?: number;
 }
 
-const PARENT_ALLOW = ['PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TMPDIR', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'USERPROFILE', 'TEMP', 'TMP'];
+const PARENT_ALLOW = [
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TMPDIR',
+  'SYSTEMROOT',
+  'COMSPEC',
+  'PATHEXT',
+  'USERPROFILE',
+  'TEMP',
+  'TMP',
+];
 
 /** Starts a bundled plugin and completes its handshake. */
 export async function startPlugin(id: string, opts: StartOptions = {}): Promise<PluginClient> {
-  if (!existsSync(SDK_DIST)) throw new Error(`${SDK_DIST} is missing: build the SDK first (npx tsc -p sdk/node/tsconfig.json)`);
+  if (!existsSync(SDK_DIST))
+    throw new Error(`${SDK_DIST} is missing: build the SDK first (npx tsc -p sdk/node/tsconfig.json)`);
   const dir = opts.dir ?? path.join(PLUGINS_DIR, id);
   const manifest = readManifest(id);
   const env: NodeJS.ProcessEnv = {};
@@ -72,8 +89,17 @@ export async function startPlugin(id: string, opts: StartOptions = {}): Promise<
   });
   for (const [k, v] of Object.entries(env)) if (v === '') delete env[k]; // '' removes a variable
   const [program, ...args] = manifest.command as [string, ...string[]];
-  const run = sandboxed(manifest, { file: program === 'node' ? process.execPath : program, args, cwd: dir, env: env as Record<string, string> });
-  const client = PluginClient.start(run.file, run.args, { cwd: run.cwd, env: run.env, timeoutMs: opts.timeoutMs ?? 8000 });
+  const run = sandboxed(manifest, {
+    file: program === 'node' ? process.execPath : program,
+    args,
+    cwd: dir,
+    env: env as Record<string, string>,
+  });
+  const client = PluginClient.start(run.file, run.args, {
+    cwd: run.cwd,
+    env: run.env,
+    timeoutMs: opts.timeoutMs ?? 8000,
+  });
   clients.push(client);
   await client.initialize();
   return client;
@@ -84,16 +110,28 @@ export async function startPlugin(id: string, opts: StartOptions = {}): Promise<
  * src/main/host/process/sandbox.ts), granted what they request, with their directory settings
  * as the granted folders and their PLUGBOARD_DATA_DIR as their own; otherwise as they are.
  */
-function sandboxed(manifest: Manifest, run: { file: string; args: string[]; cwd: string; env: Record<string, string> }): typeof run {
+function sandboxed(
+  manifest: Manifest,
+  run: { file: string; args: string[]; cwd: string; env: Record<string, string> },
+): typeof run {
   if (process.env.PLUGBOARD_TEST_SANDBOX !== '1') return run;
   const support = sandboxSupport();
-  if (!support.available) throw new Error(`PLUGBOARD_TEST_SANDBOX=1, but the sandbox does not work here: ${support.reason}`);
+  if (!support.available)
+    throw new Error(`PLUGBOARD_TEST_SANDBOX=1, but the sandbox does not work here: ${support.reason}`);
   const dataDir = run.env.PLUGBOARD_DATA_DIR as string;
   const settings: SettingSpec[] = [];
   const values: Record<string, string[]> = {};
   for (const [key, s] of Object.entries(manifest.settings ?? {})) {
     if ((s.type === 'directory' || s.type === 'file') && s.env && run.env[s.env]) {
-      settings.push({ key, type: s.type, title: key, description: '', required: false, sensitive: false, multiple: true });
+      settings.push({
+        key,
+        type: s.type,
+        title: key,
+        description: '',
+        required: false,
+        sensitive: false,
+        multiple: true,
+      });
       values[key] = (run.env[s.env] as string).split(path.delimiter);
     }
   }
@@ -106,7 +144,12 @@ function sandboxed(manifest: Manifest, run: { file: string; args: string[]; cwd:
     home: os.homedir(),
     hostEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir() },
     // These tests have no Plugboard data directory to hide.
-    request: { grants: manifest.capabilities ?? [], dataDir, hiddenRoot: path.join(os.tmpdir(), 'plugboard-tests-hide-nothing'), extraReadOnly: appReadOnlyFolders({ bundledDir: PLUGINS_DIR, nodeModules: path.join(REPO, 'node_modules') }) },
+    request: {
+      grants: manifest.capabilities ?? [],
+      dataDir,
+      hiddenRoot: path.join(os.tmpdir(), 'plugboard-tests-hide-nothing'),
+      extraReadOnly: appReadOnlyFolders({ bundledDir: PLUGINS_DIR, nodeModules: path.join(REPO, 'node_modules') }),
+    },
   });
   const wrapped = wrapInSandbox(p, policy);
   return { file: wrapped.file, args: wrapped.args, cwd: wrapped.cwd, env: wrapped.env };

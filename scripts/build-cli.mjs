@@ -81,10 +81,17 @@ export async function buildCli(root = ROOT) {
   }
   const previous = currentId(root);
   const tmp = `${stateFile(root)}.${id}`;
-  writeFileSync(tmp, JSON.stringify({ entry: `${id}/main.js`, builtAt: new Date(started).toISOString(), inputs }, null, 1));
+  writeFileSync(
+    tmp,
+    JSON.stringify({ entry: `${id}/main.js`, builtAt: new Date(started).toISOString(), inputs }, null, 1),
+  );
   renameSync(tmp, stateFile(root));
   removeOldBuilds(root, [id, previous]);
-  return { entry: path.join(dir, 'main.js'), files: Object.keys(result.metafile.outputs).length, ms: Date.now() - started };
+  return {
+    entry: path.join(dir, 'main.js'),
+    files: Object.keys(result.metafile.outputs).length,
+    ms: Date.now() - started,
+  };
 }
 
 /** The folder of the build that build.json names, if any. */
@@ -117,7 +124,9 @@ export function describeBuildError(e) {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     const r = await buildCli();
-    console.log(`plugboard: built the CLI into ${path.relative(ROOT, path.dirname(r.entry))} (${r.files} files, ${r.ms} ms)`);
+    console.log(
+      `plugboard: built the CLI into ${path.relative(ROOT, path.dirname(r.entry))} (${r.files} files, ${r.ms} ms)`,
+    );
   } catch (e) {
     console.error(`plugboard: building the CLI failed: ${describeBuildError(e)}`);
     process.exit(1);

@@ -28,7 +28,13 @@ export async function electronSqlite(root) {
   const electronVersion = versionOf(path.join(root, 'node_modules', 'electron', 'package.json'));
   const source = path.join(root, 'node_modules', 'better-sqlite3');
   const version = versionOf(path.join(source, 'package.json'));
-  const stage = path.join(root, 'node_modules', '.cache', 'plugboard-electron-sqlite', `electron-${electronVersion}-better-sqlite3-${version}`);
+  const stage = path.join(
+    root,
+    'node_modules',
+    '.cache',
+    'plugboard-electron-sqlite',
+    `electron-${electronVersion}-better-sqlite3-${version}`,
+  );
   const binary = path.join(stage, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
   if (existsSync(binary)) return binary;
 
@@ -37,8 +43,14 @@ export async function electronSqlite(root) {
   mkdirSync(path.join(stage, 'node_modules'), { recursive: true });
   // The sources only: the Node build in build/ is what the copy must not end up with.
   const built = path.join(source, 'build');
-  cpSync(source, path.join(stage, 'node_modules', 'better-sqlite3'), { recursive: true, filter: (f) => f !== built && !f.startsWith(built + path.sep) });
-  writeFileSync(path.join(stage, 'package.json'), JSON.stringify({ name: 'plugboard-electron-sqlite', private: true, dependencies: { 'better-sqlite3': version } }));
+  cpSync(source, path.join(stage, 'node_modules', 'better-sqlite3'), {
+    recursive: true,
+    filter: (f) => f !== built && !f.startsWith(built + path.sep),
+  });
+  writeFileSync(
+    path.join(stage, 'package.json'),
+    JSON.stringify({ name: 'plugboard-electron-sqlite', private: true, dependencies: { 'better-sqlite3': version } }),
+  );
   // Under `npm start`, npm passes its config on as npm_config_* variables; a nodedir there (this
   // project's machines set one for Node's headers) would make node-gyp build against Node's
   // headers instead of Electron's, and Electron would refuse the result.

@@ -7,9 +7,13 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
 if (!existsSync('sdk/node/tsconfig.json')) process.exit(0);
-const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'sdk/node/tsconfig.json'], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'sdk/node/tsconfig.json'], {
+  stdio: 'inherit',
+});
 if (r.status !== 0) {
-  console.error('plugboard: building sdk/node failed; the bundled plugins will not start until `npm run build:sdk` succeeds');
+  console.error(
+    'plugboard: building sdk/node failed; the bundled plugins will not start until `npm run build:sdk` succeeds',
+  );
   process.exit(r.status ?? 1);
 }
 // A failed CLI build (build-cli.mjs prints why) leaves the install usable: the command tries

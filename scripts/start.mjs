@@ -32,13 +32,18 @@ function electronUnavailable() {
   const pathFile = path.join(pkg, 'path.txt');
   if (!existsSync(pathFile) || !existsSync(path.join(pkg, 'dist', readFileSync(pathFile, 'utf8')))) {
     console.log("Fetching Electron's binary (first run)…");
-    const r = spawnSync(process.execPath, [path.join(pkg, 'install.js')], { stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync(process.execPath, [path.join(pkg, 'install.js')], {
+      stdio: ['ignore', 'inherit', 'pipe'],
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
     if (r.status !== 0) {
       const cause = (r.stderr ?? '').split('\n').find((l) => /error/i.test(l)) ?? 'no connection';
       return `Electron's binary could not be downloaded (${cause.trim()})`;
     }
   }
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return 'there is no display (DISPLAY is not set)';
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return 'there is no display (DISPLAY is not set)';
   return null;
 }
 
@@ -58,7 +63,9 @@ if (why === null) {
   electron.on('close', (code) => process.exit(code ?? 0));
 } else {
   console.log(`The desktop app cannot run here: ${why}. Serving the same UI to your browser instead.`);
-  const server = spawn(process.execPath, ['bin/plugboard.mjs', 'serve', ...process.argv.slice(2)], { stdio: 'inherit' });
+  const server = spawn(process.execPath, ['bin/plugboard.mjs', 'serve', ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.kill(sig));
   server.on('close', (code) => process.exit(code ?? 0));
 }

@@ -18,7 +18,9 @@ const steps = [
 ];
 
 if (!existsSync(process.env.PLUGBOARD_CHROMIUM ?? '/usr/bin/chromium')) {
-  console.error('npm test needs Chromium for the end-to-end tests: apt-get install -y chromium (or set PLUGBOARD_CHROMIUM)');
+  console.error(
+    'npm test needs Chromium for the end-to-end tests: apt-get install -y chromium (or set PLUGBOARD_CHROMIUM)',
+  );
   process.exit(1);
 }
 

@@ -61,16 +61,29 @@ export class SqlJsConversationStore implements IDisposable {
   }
 
   create(id: string, title: string, at: number): void {
-    this.db.run('INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)', [id, title, at, at]);
+    this.db.run('INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)', [
+      id,
+      title,
+      at,
+      at,
+    ]);
     this.changed();
   }
 
   get(id: string): Omit<Conversation, 'passthrough' | 'runningTurns' | 'tokens'> | null {
     const c = this.db.exec('SELECT id, title, updated_at FROM conversations WHERE id = ?', [id])[0]?.values[0];
     if (!c) return null;
-    const rows = this.db.exec('SELECT body FROM messages WHERE conversation_id = ? ORDER BY seq', [id])[0]?.values ?? [];
+    const rows =
+      this.db.exec('SELECT body FROM messages WHERE conversation_id = ? ORDER BY seq', [id])[0]?.values ?? [];
     const messages = rows.map(([body]) => JSON.parse(String(body)) as ChatMessage);
-    return { id: String(c[0]), title: String(c[1]), updatedAt: Number(c[2]), messageCount: messages.length, messages, model: null };
+    return {
+      id: String(c[0]),
+      title: String(c[1]),
+      updatedAt: Number(c[2]),
+      messageCount: messages.length,
+      messages,
+      model: null,
+    };
   }
 
   rename(id: string, title: string): boolean {
@@ -103,8 +116,16 @@ export class SqlJsConversationStore implements IDisposable {
     if (existing) {
       this.db.run('UPDATE messages SET body = ? WHERE id = ?', [JSON.stringify(stored), message.id]);
     } else {
-      const seq = Number(this.db.exec('SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE conversation_id = ?', [conversationId])[0]?.values[0]?.[0] ?? 1);
-      this.db.run('INSERT INTO messages (id, conversation_id, seq, body) VALUES (?, ?, ?, ?)', [message.id, conversationId, seq, JSON.stringify(stored)]);
+      const seq = Number(
+        this.db.exec('SELECT COALESCE(MAX(seq), 0) + 1 FROM messages WHERE conversation_id = ?', [conversationId])[0]
+          ?.values[0]?.[0] ?? 1,
+      );
+      this.db.run('INSERT INTO messages (id, conversation_id, seq, body) VALUES (?, ?, ?, ?)', [
+        message.id,
+        conversationId,
+        seq,
+        JSON.stringify(stored),
+      ]);
     }
     this.db.run('UPDATE conversations SET updated_at = ? WHERE id = ?', [Date.now(), conversationId]);
     this.changed();

@@ -21,10 +21,16 @@ function timed(cmd: string, args: string[], cwd: string): number {
 const NPX_ROUNDS = 5;
 
 export function cliColdStart(report: Report, root: string, rounds: number): void {
-  report.section(`CLI cold start: spawn to exit, median of ${rounds} interleaved rounds (npx: of the first ${NPX_ROUNDS})`);
+  report.section(
+    `CLI cold start: spawn to exit, median of ${rounds} interleaved rounds (npx: of the first ${NPX_ROUNDS})`,
+  );
   const bin = path.join(root, 'bin', 'plugboard.mjs');
   // A first call builds the CLI if a source changed since the last build: off the clock.
-  const first = spawnSync(process.execPath, [bin, '--help'], { cwd: root, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const first = spawnSync(process.execPath, [bin, '--help'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   if (first.stderr) process.stdout.write(first.stderr);
   const runs = { node: [] as number[], cli: [] as number[], npx: [] as number[] };
   for (let i = 0; i < rounds; i++) {
@@ -34,6 +40,17 @@ export function cliColdStart(report: Report, root: string, rounds: number): void
   }
   const floor = { name: "node -e ''", value: median(runs.node) };
   report.add({ name: "node -e '' (the floor)", value: floor.value, unit: 'ms' });
-  report.add({ name: 'plugboard --help (node bin/plugboard.mjs)', value: median(runs.cli), unit: 'ms', baseline: floor, target: { maxRatio: 3, text: '≤ 3× node' } });
-  report.add({ name: 'npx plugboard --help (npm start-up included)', value: median(runs.npx), unit: 'ms', baseline: floor });
+  report.add({
+    name: 'plugboard --help (node bin/plugboard.mjs)',
+    value: median(runs.cli),
+    unit: 'ms',
+    baseline: floor,
+    target: { maxRatio: 3, text: '≤ 3× node' },
+  });
+  report.add({
+    name: 'npx plugboard --help (npm start-up included)',
+    value: median(runs.npx),
+    unit: 'ms',
+    baseline: floor,
+  });
 }

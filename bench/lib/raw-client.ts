@@ -9,7 +9,10 @@ export type RawFraming = 'ndjson' | 'length-prefixed';
 export class RawClient {
   private readonly child: ChildProcessWithoutNullStreams;
   private buf: Buffer = Buffer.alloc(0);
-  private waiter: { match: (m: Record<string, unknown>) => boolean; resolve: (m: Record<string, unknown>) => void } | null = null;
+  private waiter: {
+    match: (m: Record<string, unknown>) => boolean;
+    resolve: (m: Record<string, unknown>) => void;
+  } | null = null;
 
   constructor(
     command: string,
@@ -20,7 +23,12 @@ export class RawClient {
   ) {
     // The same kind of environment the host gives plugins: a NODE_OPTIONS inherited from the
     // benchmark runner (tsx's loader) would slow every start of a raw peer and flatter the host.
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LANG: process.env.LANG ?? 'C.UTF-8', ...extraEnv };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      LANG: process.env.LANG ?? 'C.UTF-8',
+      ...extraEnv,
+    };
     this.child = spawn(command, args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
     this.child.stderr.resume();
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));

@@ -15,8 +15,18 @@ process.stdin.on('data', (chunk) => {
     if (buf.length < 4 + len) break;
     const msg = JSON.parse(buf.toString('utf8', 4, 4 + len));
     buf = buf.subarray(4 + len);
-    if (msg.method === 'execute') send({ jsonrpc: '2.0', method: 'complete', params: { request_id: msg.id, success: true, data: msg.params.arguments, keep_session: false } });
-    else if (msg.method === 'initialize') send({ jsonrpc: '2.0', id: msg.id, result: { name: 'echo', version: '1', protocol_version: '2.0', commands: [{ name: 'echo' }] } });
+    if (msg.method === 'execute')
+      send({
+        jsonrpc: '2.0',
+        method: 'complete',
+        params: { request_id: msg.id, success: true, data: msg.params.arguments, keep_session: false },
+      });
+    else if (msg.method === 'initialize')
+      send({
+        jsonrpc: '2.0',
+        id: msg.id,
+        result: { name: 'echo', version: '1', protocol_version: '2.0', commands: [{ name: 'echo' }] },
+      });
     else if (msg.method === 'ping') send({ jsonrpc: '2.0', id: msg.id, result: {} });
     else if (msg.method === 'shutdown') process.exit(0);
   }

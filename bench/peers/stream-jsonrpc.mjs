@@ -10,7 +10,8 @@ process.stdin.on('data', (chunk) => {
     const msg = JSON.parse(pending.slice(0, nl));
     pending = pending.slice(nl + 1);
     if (msg.method === 'blast') blast(msg.id, msg.params.n, msg.params.size);
-    else if (msg.id !== undefined) process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: {} })}\n`);
+    else if (msg.id !== undefined)
+      process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id: msg.id, result: {} })}\n`);
   }
 });
 process.stdin.on('end', () => process.exit(0));

@@ -25,7 +25,12 @@ function message(i: number): ChatMessage {
         args: { n: 20 },
         status: 'done',
         text: `${Array.from({ length: 20 }, (_, k) => String(k + 1)).join('\n')}\ncounted to 20`,
-        call: { id: `long-call${i}`, name: 'stress__count', approval: { state: 'allowed', by: 'person', decision: 'conversation' }, durationMs: 40 + (i % 17) },
+        call: {
+          id: `long-call${i}`,
+          name: 'stress__count',
+          approval: { state: 'allowed', by: 'person', decision: 'conversation' },
+          durationMs: 40 + (i % 17),
+        },
       };
     default:
       return {

@@ -21,7 +21,9 @@ export interface Served {
 
 /** Runs the `plugboard` CLI on the data directory; throws with its stderr when it fails. */
 export function cli(args: string[], dataDir: string): void {
-  const r = spawnSync(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), ...args, '--data-dir', dataDir], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), ...args, '--data-dir', dataDir], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`plugboard ${args.join(' ')} failed: ${r.stderr}`);
 }
 
@@ -33,11 +35,18 @@ export function fixturePlugin(root: string, manifest: Record<string, unknown> & 
   const dir = path.join(root, manifest.id);
   mkdirSync(dir, { recursive: true });
   cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
-  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], ...manifest }));
+  writeFileSync(
+    path.join(dir, 'plugboard.json'),
+    JSON.stringify({ version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], ...manifest }),
+  );
   return dir;
 }
 
-const fn = (name: string, description: string, properties: Record<string, unknown> = {}) => ({ name, description, parameters: { type: 'object', properties } });
+const fn = (name: string, description: string, properties: Record<string, unknown> = {}) => ({
+  name,
+  description,
+  parameters: { type: 'object', properties },
+});
 
 /** Streams, ticks with timestamps, counts, crashes. */
 export function stressPlugin(root: string): string {
@@ -48,7 +57,10 @@ export function stressPlugin(root: string): string {
     persistent: true,
     functions: [
       fn('blast', 'Stream n chunks of size bytes', { n: { type: 'integer' }, size: { type: 'integer' } }),
-      fn('count', 'Stream the numbers 1 to n, one chunk and line each', { n: { type: 'integer' }, delay_ms: { type: 'integer' } }),
+      fn('count', 'Stream the numbers 1 to n, one chunk and line each', {
+        n: { type: 'integer' },
+        delay_ms: { type: 'integer' },
+      }),
       fn('ticks', 'Stream timestamped ticks', { n: { type: 'integer' }, interval_ms: { type: 'integer' } }),
       fn('crash_mid_stream', 'Stream a few chunks, then crash', { after: { type: 'integer' } }),
     ],
@@ -75,7 +87,9 @@ export function tunedPlugin(root: string): string {
 /** A flat zip of the Python G-Assist fixture, for the drag-and-drop scenario. */
 export function weatherZip(root: string): string {
   const out = path.join(root, 'weather.zip');
-  const r = spawnSync('python3', ['-c', `
+  const r = spawnSync('python3', [
+    '-c',
+    `
 import os, sys, zipfile
 src, out = sys.argv[1], sys.argv[2]
 with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
@@ -83,7 +97,10 @@ with zipfile.ZipFile(out, 'w', zipfile.ZIP_DEFLATED) as z:
         for f in files:
             p = os.path.join(base, f)
             z.write(p, os.path.relpath(p, src))
-`, path.join(FIXTURES, 'gassist-python'), out]);
+`,
+    path.join(FIXTURES, 'gassist-python'),
+    out,
+  ]);
   if (r.status !== 0) throw new Error(`could not zip the fixture: ${r.stderr}`);
   return out;
 }
@@ -101,7 +118,11 @@ export function claudeConfig(root: string): Buffer {
     return path.join(dir, 'build', 'index.js');
   };
   const servers = {
-    forecast: { command: 'node', args: [project('forecast'), '--greeting', 'Sunny'], env: { FORECAST_API_KEY: 'fk-9Lq2XmW7pR4vZ8nK3bB6cD1t' } },
+    forecast: {
+      command: 'node',
+      args: [project('forecast'), '--greeting', 'Sunny'],
+      env: { FORECAST_API_KEY: 'fk-9Lq2XmW7pR4vZ8nK3bB6cD1t' },
+    },
     journal: { command: 'node', args: [project('journal'), '--greeting', 'Noted'] },
   };
   return Buffer.from(JSON.stringify({ mcpServers: servers }, null, 2));
@@ -120,10 +141,14 @@ export async function startServe(options: ServeOptions = {}): Promise<Served> {
   cli(['plugins', 'install', path.join(FIXTURES, 'mcp-dynamic')], dataDir);
   await options.prepare?.(dataDir);
   const started = Date.now();
-  const child: ChildProcess = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir], {
-    env: { ...process.env, PLUGBOARD_E2E: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir],
+    {
+      env: { ...process.env, PLUGBOARD_E2E: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr?.on('data', (d) => (stderr += d));
   const url = await new Promise<string>((resolve, reject) => {

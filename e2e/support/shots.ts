@@ -17,7 +17,13 @@ export async function shootBothThemes(page: Page, name: string, fn: () => Promis
     await expect(page.locator('html')).toHaveClass(scheme === 'dark' ? /dark/ : /^(?!.*dark)/);
     await fn();
     // Colours fade between themes: the picture waits until no transition runs any more.
-    await expect.poll(() => page.evaluate(() => document.getAnimations().filter((x) => x instanceof CSSTransition && x.playState === 'running').length)).toBe(0);
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => document.getAnimations().filter((x) => x instanceof CSSTransition && x.playState === 'running').length,
+        ),
+      )
+      .toBe(0);
     await page.screenshot({ path: path.join(SHOTS_DIR, `${name}-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });

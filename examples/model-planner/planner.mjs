@@ -44,7 +44,12 @@ function firstObject(text) {
 }
 
 async function createPlan(p) {
-  const { text } = await generateText({ model, system: PLAN_PROMPT, prompt: String(p.user_request ?? ''), maxRetries: 0 });
+  const { text } = await generateText({
+    model,
+    system: PLAN_PROMPT,
+    prompt: String(p.user_request ?? ''),
+    maxRetries: 0,
+  });
   const plan = firstObject(text);
   return { plan: { tasks: plan.tasks, explanation: plan.explanation ?? '' } };
 }
@@ -57,7 +62,12 @@ async function executeTask(id, p) {
     .join('\n\n');
   const stream_id = `stream_${id}`;
   send({ method: 'stream_start', params: { stream_id, task_id: id } });
-  const r = streamText({ model, system: `You carry out one task of a plan. Be brief.${done ? `\n\nWhat earlier tasks gave:\n${done}` : ''}`, prompt: String(p.prompt ?? ''), maxRetries: 0 });
+  const r = streamText({
+    model,
+    system: `You carry out one task of a plan. Be brief.${done ? `\n\nWhat earlier tasks gave:\n${done}` : ''}`,
+    prompt: String(p.prompt ?? ''),
+    maxRetries: 0,
+  });
   let sequence = 0;
   let all = '';
   for await (const part of r.fullStream) {

@@ -28,7 +28,12 @@ const config = {
   model: process.env.AGENT_MODEL || 'llama3.2',
   apiKey: process.env.AGENT_API_KEY || undefined,
 };
-const model = createOpenAICompatible({ name: 'agent', baseURL: config.baseURL, includeUsage: true, ...(config.apiKey ? { apiKey: config.apiKey } : {}) })(config.model);
+const model = createOpenAICompatible({
+  name: 'agent',
+  baseURL: config.baseURL,
+  includeUsage: true,
+  ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+})(config.model);
 
 const send = (m) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`);
 const event = (type, data) => send({ method: 'stream', params: { type, data } });
@@ -42,10 +47,18 @@ function askHost(call) {
 
 async function run(id, { prompt, context, tools }) {
   const declared = Object.fromEntries(
-    (Array.isArray(tools) ? tools : []).map((t) => [t.name, tool({ description: t.description ?? '', inputSchema: jsonSchema(t.input_schema ?? { type: 'object' }) })]),
+    (Array.isArray(tools) ? tools : []).map((t) => [
+      t.name,
+      tool({ description: t.description ?? '', inputSchema: jsonSchema(t.input_schema ?? { type: 'object' }) }),
+    ]),
   );
-  const history = Array.isArray(context?.conversation) ? context.conversation.filter((m) => m.role === 'user' || m.role === 'assistant') : [];
-  const messages = [...history.map((m) => ({ role: m.role, content: String(m.content) })), { role: 'user', content: String(prompt ?? '') }];
+  const history = Array.isArray(context?.conversation)
+    ? context.conversation.filter((m) => m.role === 'user' || m.role === 'assistant')
+    : [];
+  const messages = [
+    ...history.map((m) => ({ role: m.role, content: String(m.content) })),
+    { role: 'user', content: String(prompt ?? '') },
+  ];
   const used = { input: 0, output: 0 };
   try {
     for (let step = 1; step <= MAX_STEPS; step++) {
@@ -66,7 +79,12 @@ async function run(id, { prompt, context, tools }) {
       const results = [];
       for (const call of calls) {
         const output = await askHost(call);
-        results.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'text', value: output } });
+        results.push({
+          type: 'tool-result',
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          output: { type: 'text', value: output },
+        });
       }
       messages.push({ role: 'tool', content: results });
     }
@@ -82,10 +100,16 @@ async function run(id, { prompt, context, tools }) {
 
 async function available() {
   try {
-    const r = await fetch(`${config.baseURL.replace(/\/+$/, '')}/models`, { headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {}, signal: AbortSignal.timeout(2000) });
+    const r = await fetch(`${config.baseURL.replace(/\/+$/, '')}/models`, {
+      headers: config.apiKey ? { authorization: `Bearer ${config.apiKey}` } : {},
+      signal: AbortSignal.timeout(2000),
+    });
     return r.ok ? { available: true } : { available: false, reason: `${config.baseURL} answered ${r.status}` };
   } catch (e) {
-    return { available: false, reason: `no model server answers at ${config.baseURL} (${e?.cause?.code ?? e?.message ?? e}): start it, or set AGENT_BASE_URL` };
+    return {
+      available: false,
+      reason: `no model server answers at ${config.baseURL} (${e?.cause?.code ?? e?.message ?? e}): start it, or set AGENT_BASE_URL`,
+    };
   }
 }
 

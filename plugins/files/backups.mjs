@@ -16,7 +16,10 @@ export class Backups {
   /** The folder of one file's backups: a hash of its real path, and its name to help a human. */
   folderFor(realPath) {
     const hash = createHash('sha256').update(realPath).digest('hex').slice(0, 16);
-    const name = path.basename(realPath).replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 40);
+    const name = path
+      .basename(realPath)
+      .replace(/[^A-Za-z0-9._-]+/g, '_')
+      .slice(0, 40);
     return path.join(this.dir, `${hash}-${name}`);
   }
 
@@ -30,7 +33,12 @@ export class Backups {
     // Sortable by name: time, then a counter for writes within the same millisecond.
     const stamp = `${String(Date.now()).padStart(15, '0')}-${String(this.sequence++ % 10000).padStart(4, '0')}`;
     if (previous.existed) await writeFile(path.join(folder, `${stamp}.bak`), previous.content);
-    const meta = { path: realPath, existed: previous.existed, mode: previous.mode ?? null, saved_at: new Date().toISOString() };
+    const meta = {
+      path: realPath,
+      existed: previous.existed,
+      mode: previous.mode ?? null,
+      saved_at: new Date().toISOString(),
+    };
     // The metadata is written last: a backup without it is incomplete and ignored.
     await writeFile(path.join(folder, `${stamp}.json`), JSON.stringify(meta, null, 2));
     await this.prune(folder);

@@ -4,4 +4,8 @@ export interface Edit {
   line: string;
 }
 export function diffLines(aText: string, bText: string): Edit[];
-export function unifiedDiff(aText: string, bText: string, names?: { from?: string; to?: string }): { text: string; added: number; removed: number };
+export function unifiedDiff(
+  aText: string,
+  bText: string,
+  names?: { from?: string; to?: string },
+): { text: string; added: number; removed: number };

@@ -33,7 +33,8 @@ function myers(a, b, maxEdits) {
     // V as it was before step d, for k in [-d-1, d+1]: what the backtrack needs.
     trace.push(v.slice(offset - d - 1, offset + d + 2));
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
+      let x =
+        k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -85,7 +86,10 @@ export function diffLines(aText, bText) {
   }
   const midA = a.slice(start, endA);
   const midB = b.slice(start, endB);
-  const middle = myers(midA, midB, MAX_EDITS) ?? [...midA.map((line) => ({ op: '-', line })), ...midB.map((line) => ({ op: '+', line }))];
+  const middle = myers(midA, midB, MAX_EDITS) ?? [
+    ...midA.map((line) => ({ op: '-', line })),
+    ...midB.map((line) => ({ op: '+', line })),
+  ];
   return [
     ...a.slice(0, start).map((line) => ({ op: ' ', line })),
     ...middle,

@@ -33,7 +33,10 @@ async function target(p) {
 }
 
 function showDiff(diff) {
-  const text = diff.text.length > MAX_DIFF_CHARS ? `${diff.text.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${formatSize(MAX_DIFF_CHARS)})\n` : diff.text;
+  const text =
+    diff.text.length > MAX_DIFF_CHARS
+      ? `${diff.text.slice(0, MAX_DIFF_CHARS)}\n… (diff cut at ${formatSize(MAX_DIFF_CHARS)})\n`
+      : diff.text;
   return fence(text, 'diff');
 }
 
@@ -52,7 +55,10 @@ async function currentContent(real, action) {
   }
   if (st.isDirectory()) throw new PluginError(`Cannot ${action} ${real}: it is a folder.`);
   const content = await readFile(real);
-  if (looksBinary(content)) throw new PluginError(`Cannot ${action} ${real}: it is a binary file (${formatSize(st.size)}); this plugin handles text files only.`);
+  if (looksBinary(content))
+    throw new PluginError(
+      `Cannot ${action} ${real}: it is a binary file (${formatSize(st.size)}); this plugin handles text files only.`,
+    );
   return { content, mode: st.mode };
 }
 
@@ -61,7 +67,10 @@ plugin.command(
   async ({ path: p }) => {
     const shared = await roots();
     if (p === undefined || p === null || p === '') {
-      if (shared.length === 0) throw new PluginError('No folders are shared with the files plugin. Add one to its `roots` setting (FILES_ROOTS).');
+      if (shared.length === 0)
+        throw new PluginError(
+          'No folders are shared with the files plugin. Add one to its `roots` setting (FILES_ROOTS).',
+        );
       return [`**Shared folders** · ${shared.length}`, '', ...shared.map((r) => `- 📁 \`${r}\``)].join('\n');
     }
     const { real } = await resolveInside(p, shared);
@@ -73,8 +82,18 @@ plugin.command(
     for (const e of entries) {
       const full = path.join(real, e.name);
       if (e.isDirectory()) rows.push({ dir: true, name: e.name, line: `- 📁 \`${e.name}/\`` });
-      else if (e.isSymbolicLink()) rows.push({ dir: false, name: e.name, line: `- 🔗 \`${e.name}\` → \`${await readlink(full).catch(() => '?')}\`` });
-      else rows.push({ dir: false, name: e.name, line: `- 📄 \`${e.name}\` · ${formatSize((await lstat(full).catch(() => ({ size: 0 }))).size)}` });
+      else if (e.isSymbolicLink())
+        rows.push({
+          dir: false,
+          name: e.name,
+          line: `- 🔗 \`${e.name}\` → \`${await readlink(full).catch(() => '?')}\``,
+        });
+      else
+        rows.push({
+          dir: false,
+          name: e.name,
+          line: `- 📄 \`${e.name}\` · ${formatSize((await lstat(full).catch(() => ({ size: 0 }))).size)}`,
+        });
     }
     rows.sort((a, b) => Number(b.dir) - Number(a.dir) || a.name.localeCompare(b.name));
     const folders = rows.filter((r) => r.dir).length;
@@ -96,9 +115,12 @@ plugin.command(
     if (!st) throw new PluginError(`${real} does not exist.`);
     if (st.isDirectory()) throw new PluginError(`${real} is a folder. Use \`list\` to see what it holds.`);
     const start = await readStart(real, st.size, limit);
-    if (!start) throw new PluginError(`${real} is a binary file (${formatSize(st.size)}); this plugin shows text files only.`);
+    if (!start)
+      throw new PluginError(`${real} is a binary file (${formatSize(st.size)}); this plugin shows text files only.`);
     const { text, cut, length } = start;
-    const about = cut ? `showing the first ${formatSize(length)} of ${formatSize(st.size)} (pass a larger max_bytes for more)` : formatSize(st.size);
+    const about = cut
+      ? `showing the first ${formatSize(length)} of ${formatSize(st.size)} (pass a larger max_bytes for more)`
+      : formatSize(st.size);
     return `**\`${real}\`** · ${about}\n\n${st.size === 0 ? '(empty file)' : fence(text, languageOf(real))}`;
   },
   describe('read'),
@@ -107,12 +129,16 @@ plugin.command(
 plugin.command(
   'write',
   async ({ path: p, content }) => {
-    if (typeof content !== 'string') throw new PluginError('"content" must be a string: the whole new text of the file', ErrorCode.InvalidParams);
+    if (typeof content !== 'string')
+      throw new PluginError('"content" must be a string: the whole new text of the file', ErrorCode.InvalidParams);
     const { real } = await target(p);
     const before = await currentContent(real, 'write');
     const oldText = before ? before.content.toString('utf8') : '';
     if (before && oldText === content) return `No change: \`${real}\` already holds exactly this content.`;
-    await backups.save(real, before ? { existed: true, content: before.content, mode: before.mode } : { existed: false });
+    await backups.save(
+      real,
+      before ? { existed: true, content: before.content, mode: before.mode } : { existed: false },
+    );
     await mkdir(path.dirname(real), { recursive: true });
     await writeAtomic(real, content, before?.mode);
     const diff = unifiedDiff(oldText, content, { from: before ? real : '/dev/null', to: real });
@@ -127,7 +153,10 @@ plugin.command(
   async ({ path: p }) => {
     const { real } = await target(p);
     const entry = await backups.latest(real);
-    if (!entry) throw new PluginError(`There is no backup of ${real} to restore: only changes made by this plugin's \`write\` can be undone.`);
+    if (!entry)
+      throw new PluginError(
+        `There is no backup of ${real} to restore: only changes made by this plugin's \`write\` can be undone.`,
+      );
     const now = await currentContent(real, 'undo');
     const nowText = now ? now.content.toString('utf8') : '';
     let summary;
@@ -143,7 +172,10 @@ plugin.command(
     }
     await backups.drop(entry);
     const diff = unifiedDiff(nowText, restoredText, { from: real, to: entry.meta.existed ? real : '/dev/null' });
-    const left = entry.remaining === 0 ? 'No older backups remain.' : `${entry.remaining} older backup${entry.remaining === 1 ? '' : 's'} remain${entry.remaining === 1 ? 's' : ''}.`;
+    const left =
+      entry.remaining === 0
+        ? 'No older backups remain.'
+        : `${entry.remaining} older backup${entry.remaining === 1 ? '' : 's'} remain${entry.remaining === 1 ? 's' : ''}.`;
     return `${summary} ${left} (${counts(diff)})\n\n${diff.text ? showDiff(diff) : '(no difference)'}`;
   },
   describe('undo'),
@@ -151,6 +183,10 @@ plugin.command(
 
 // The prompt enricher (plugboard.json `prompt_enrichment`): the host calls it with the person's
 // message before a model reads it; it is never offered to a model as a tool.
-plugin.command('attach_mentions', async ({ prompt }) => attachMentions(typeof prompt === 'string' ? prompt : '', await roots()), describe('attach_mentions'));
+plugin.command(
+  'attach_mentions',
+  async ({ prompt }) => attachMentions(typeof prompt === 'string' ? prompt : '', await roots()),
+  describe('attach_mentions'),
+);
 
 await plugin.run();

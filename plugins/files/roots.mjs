@@ -11,7 +11,10 @@ import { ErrorCode, PluginError } from '../../sdk/node/dist/index.js';
  * lock the user out of the others.
  */
 export async function loadRoots(env = process.env) {
-  const raw = (env.FILES_ROOTS ?? '').split(path.delimiter).map((r) => r.trim()).filter(Boolean);
+  const raw = (env.FILES_ROOTS ?? '')
+    .split(path.delimiter)
+    .map((r) => r.trim())
+    .filter(Boolean);
   const roots = [];
   const problems = [];
   for (const r of raw) {
@@ -52,7 +55,8 @@ async function realLocation(abs) {
     } catch (e) {
       if (e.code !== 'ENOENT' && e.code !== 'ENOTDIR') throw e;
       const link = await lstat(at).catch(() => null);
-      if (link?.isSymbolicLink()) throw new PluginError(`${at} is a link to something that does not exist; refusing to follow it.`);
+      if (link?.isSymbolicLink())
+        throw new PluginError(`${at} is a link to something that does not exist; refusing to follow it.`);
       const parent = path.dirname(at);
       if (parent === at) throw e;
       rest.push(path.basename(at));
@@ -67,16 +71,21 @@ async function realLocation(abs) {
  */
 export async function resolveInside(input, roots) {
   if (roots.length === 0) {
-    throw new PluginError('No folders are shared with the files plugin. Add one to its `roots` setting (FILES_ROOTS), then try again.');
+    throw new PluginError(
+      'No folders are shared with the files plugin. Add one to its `roots` setting (FILES_ROOTS), then try again.',
+    );
   }
-  if (typeof input !== 'string' || input.trim() === '') throw new PluginError('"path" must be a non-empty string', ErrorCode.InvalidParams);
+  if (typeof input !== 'string' || input.trim() === '')
+    throw new PluginError('"path" must be a non-empty string', ErrorCode.InvalidParams);
   const wanted = expandHome(input.trim());
   const abs = path.isAbsolute(wanted) ? path.resolve(wanted) : path.resolve(roots[0], wanted);
   const real = await realLocation(abs);
   const root = roots.find((r) => isInside(r, real));
   if (!root) {
     const via = real === abs ? '' : ` (it resolves to ${real})`;
-    throw new PluginError(`Refused: ${input} is outside the folders shared with this plugin${via}. Shared folders: ${roots.join(', ')}.`);
+    throw new PluginError(
+      `Refused: ${input} is outside the folders shared with this plugin${via}. Shared folders: ${roots.join(', ')}.`,
+    );
   }
   return { real, root };
 }

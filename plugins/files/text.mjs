@@ -24,7 +24,11 @@ export async function readStart(file, size, limit) {
   }
   if (looksBinary(bytes)) return null;
   const cut = size > bytes.length;
-  return { text: cut ? bytes.toString('utf8').replace(/\uFFFD+$/, '') : bytes.toString('utf8'), cut, length: bytes.length };
+  return {
+    text: cut ? bytes.toString('utf8').replace(/\uFFFD+$/, '') : bytes.toString('utf8'),
+    cut,
+    length: bytes.length,
+  };
 }
 
 /** Replaces a file in one step: a temp file in the same folder, then rename over the target. */
@@ -60,11 +64,42 @@ export function fence(text, lang = '') {
 }
 
 const LANGUAGES = {
-  '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.ts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx', '.json': 'json', '.py': 'python',
-  '.rs': 'rust', '.go': 'go', '.java': 'java', '.c': 'c', '.h': 'c', '.cpp': 'cpp', '.hpp': 'cpp', '.cs': 'csharp',
-  '.rb': 'ruby', '.php': 'php', '.sh': 'sh', '.bash': 'bash', '.zsh': 'zsh', '.ps1': 'powershell', '.md': 'markdown',
-  '.html': 'html', '.css': 'css', '.scss': 'scss', '.xml': 'xml', '.yaml': 'yaml', '.yml': 'yaml', '.toml': 'toml',
-  '.sql': 'sql', '.kt': 'kotlin', '.swift': 'swift', '.lua': 'lua', '.ini': 'ini', '.txt': 'text',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.ts': 'ts',
+  '.tsx': 'tsx',
+  '.jsx': 'jsx',
+  '.json': 'json',
+  '.py': 'python',
+  '.rs': 'rust',
+  '.go': 'go',
+  '.java': 'java',
+  '.c': 'c',
+  '.h': 'c',
+  '.cpp': 'cpp',
+  '.hpp': 'cpp',
+  '.cs': 'csharp',
+  '.rb': 'ruby',
+  '.php': 'php',
+  '.sh': 'sh',
+  '.bash': 'bash',
+  '.zsh': 'zsh',
+  '.ps1': 'powershell',
+  '.md': 'markdown',
+  '.html': 'html',
+  '.css': 'css',
+  '.scss': 'scss',
+  '.xml': 'xml',
+  '.yaml': 'yaml',
+  '.yml': 'yaml',
+  '.toml': 'toml',
+  '.sql': 'sql',
+  '.kt': 'kotlin',
+  '.swift': 'swift',
+  '.lua': 'lua',
+  '.ini': 'ini',
+  '.txt': 'text',
 };
 
 export function languageOf(file) {

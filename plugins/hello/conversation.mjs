@@ -5,7 +5,10 @@ const EXIT_WORDS = new Set(['exit', 'quit', 'bye', '/exit']);
 
 /** "Bye!" and " QUIT " both mean bye. */
 function command(text) {
-  return text.trim().toLowerCase().replace(/[.!?]+$/, '');
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[.!?]+$/, '');
 }
 
 /** Text quoted as a markdown block quote, line by line. */
@@ -45,10 +48,17 @@ export class Conversation {
   reply(text) {
     const word = command(text);
     if (EXIT_WORDS.has(word)) {
-      return { done: true, text: `Goodbye! 👋 We talked about ${this.about} for ${plural(this.turns.length, 'turn')}.` };
+      return {
+        done: true,
+        text: `Goodbye! 👋 We talked about ${this.about} for ${plural(this.turns.length, 'turn')}.`,
+      };
     }
     if (word === 'summary') return { done: false, text: this.summary() };
-    if (word === 'help') return { done: false, text: 'Type anything and I will echo it back. `summary` lists the turns so far; `exit`, `quit` or `bye` ends the conversation.' };
+    if (word === 'help')
+      return {
+        done: false,
+        text: 'Type anything and I will echo it back. `summary` lists the turns so far; `exit`, `quit` or `bye` ends the conversation.',
+      };
     if (word === '') return { done: false, text: 'Say something, or type `bye` to leave.' };
     this.turns.push(text.trim());
     return { done: false, text: `**Turn ${this.turns.length}.** You said:\n\n${quote(text)}` };

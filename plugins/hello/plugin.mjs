@@ -32,7 +32,10 @@ plugin.command(
   'count',
   async ({ to, delay_ms }, ctx) => {
     if (!Number.isInteger(to) || to < 1 || to > 100) {
-      throw new PluginError(`"to" must be a whole number from 1 to 100 (got ${JSON.stringify(to)})`, ErrorCode.InvalidParams);
+      throw new PluginError(
+        `"to" must be a whole number from 1 to 100 (got ${JSON.stringify(to)})`,
+        ErrorCode.InvalidParams,
+      );
     }
     const delay = Number.isInteger(delay_ms) ? Math.min(Math.max(delay_ms, 0), 2000) : 100;
     for (let i = 1; i <= to; i++) {

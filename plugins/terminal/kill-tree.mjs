@@ -7,7 +7,11 @@ import { execFileSync, spawnSync } from 'node:child_process';
 export function descendants(pid) {
   let table;
   try {
-    table = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'] });
+    table = execFileSync('ps', ['-A', '-o', 'pid=', '-o', 'ppid='], {
+      encoding: 'utf8',
+      timeout: 2000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
   } catch {
     return [];
   }

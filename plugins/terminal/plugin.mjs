@@ -24,13 +24,23 @@ let session = null;
 plugin.command(
   'run',
   async ({ command, cwd, timeout_ms }, ctx) => {
-    if (typeof command !== 'string' || command.trim() === '') throw new PluginError('"command" must be a non-empty string', ErrorCode.InvalidParams);
+    if (typeof command !== 'string' || command.trim() === '')
+      throw new PluginError('"command" must be a non-empty string', ErrorCode.InvalidParams);
     const dir = resolveCwd(cwd);
     const timeoutMs = Math.min(Math.max(Number(timeout_ms) || DEFAULT_TIMEOUT_MS, 1000), MAX_TIMEOUT_MS);
     const pty = await loadPty();
     const out = new FencedStream((text) => ctx.stream(text));
     const keepAlive = setInterval(() => out.keepAlive(KEEP_ALIVE_MS), KEEP_ALIVE_MS / 2);
-    const job = runInPty({ pty, shell: chooseShell(), command, cwd: dir, env: commandEnv(), timeoutMs, signal: ctx.signal, onOutput: (t) => out.push(t) });
+    const job = runInPty({
+      pty,
+      shell: chooseShell(),
+      command,
+      cwd: dir,
+      env: commandEnv(),
+      timeoutMs,
+      signal: ctx.signal,
+      onOutput: (t) => out.push(t),
+    });
     running.add(job);
     let r;
     try {
@@ -49,9 +59,18 @@ plugin.command(
       duration_ms: r.durationMs,
     };
     if (r.timedOut) {
-      throw new PluginError(`\`${command}\` was still running after ${formatMs(timeoutMs)}, so it was stopped together with everything it started.`, ErrorCode.Timeout, result);
+      throw new PluginError(
+        `\`${command}\` was still running after ${formatMs(timeoutMs)}, so it was stopped together with everything it started.`,
+        ErrorCode.Timeout,
+        result,
+      );
     }
-    if (r.aborted) throw new PluginError('The command was stopped because the terminal plugin is shutting down.', ErrorCode.PluginError, result);
+    if (r.aborted)
+      throw new PluginError(
+        'The command was stopped because the terminal plugin is shutting down.',
+        ErrorCode.PluginError,
+        result,
+      );
     return result;
   },
   describe('run'),
@@ -69,7 +88,8 @@ plugin.command(
     // only the result (the model, for one) still learns how the session ends.
     let banner = '';
     const how = await session.settle((t) => (banner += t));
-    if (how === 'exited') return endSession(ctx, `The shell exited at once (code ${session.exitCode}). Check the \`shell\` setting.`);
+    if (how === 'exited')
+      return endSession(ctx, `The shell exited at once (code ${session.exitCode}). Check the \`shell\` setting.`);
     ctx.keepSession(true);
     const intro =
       `Opened **${shell.name}** in \`${dir}\`. What you type now goes straight to this shell, not to the assistant.\n\n` +
@@ -92,12 +112,15 @@ plugin.onInput(async (text, ctx) => {
     return 'Shell closed. 👋';
   }
   const out = new FencedStream((t) => ctx.stream(t));
-  const how = word === '/ctrl-c' ? await session.interrupt((t) => out.push(t)) : await session.send(line, (t) => out.push(t));
+  const how =
+    word === '/ctrl-c' ? await session.interrupt((t) => out.push(t)) : await session.send(line, (t) => out.push(t));
   out.end();
   if (how === 'exited') return endSession(ctx, `The shell exited (code ${session.exitCode}). Session closed.`);
   ctx.keepSession(true);
-  if (how === 'no-output') return '_No output yet. If the command is still running, its output will show with your next input; `/ctrl-c` interrupts it._';
-  if (how === 'cap') return '_Still producing output: the rest will show with your next input; `/ctrl-c` interrupts it._';
+  if (how === 'no-output')
+    return '_No output yet. If the command is still running, its output will show with your next input; `/ctrl-c` interrupts it._';
+  if (how === 'cap')
+    return '_Still producing output: the rest will show with your next input; `/ctrl-c` interrupts it._';
   return '';
 });
 

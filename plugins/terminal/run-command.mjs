@@ -23,7 +23,9 @@ export function runInPty({ pty, shell, command, cwd, env, timeoutMs, signal, onO
   const started = Date.now();
   const posix = process.platform !== 'win32';
   const marker = posix ? `\u001b]plugboard-exit;${randomBytes(8).toString('hex')};` : null;
-  const [file, args] = posix ? ['/bin/sh', ['-c', WRAPPER, 'sh', marker, shell.file, ...shell.run(command)]] : [shell.file, shell.run(command)];
+  const [file, args] = posix
+    ? ['/bin/sh', ['-c', WRAPPER, 'sh', marker, shell.file, ...shell.run(command)]]
+    : [shell.file, shell.run(command)];
   const child = pty.spawn(file, args, { name: 'dumb', cols, rows, cwd, env });
   const tail = new Tail(TAIL_CHARS);
   const newlines = new Newlines();

@@ -17,7 +17,12 @@ export function chooseShell(env = process.env, platform = process.platform) {
     if (base === 'cmd' || base === 'cmd.exe') {
       return { file, name: 'cmd', run: (c) => ['/d', '/s', '/c', c], interactive: ['/d'] };
     }
-    return { file, name: base.replace(/\.exe$/, ''), run: (c) => ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', c], interactive: ['-NoLogo', '-NoProfile'] };
+    return {
+      file,
+      name: base.replace(/\.exe$/, ''),
+      run: (c) => ['-NoLogo', '-NoProfile', '-NonInteractive', '-Command', c],
+      interactive: ['-NoLogo', '-NoProfile'],
+    };
   }
   const file = wanted || env.SHELL || ['/bin/bash', '/usr/bin/bash', '/bin/sh'].find((f) => existsSync(f)) || '/bin/sh';
   return { file, name: path.basename(file), run: (c) => ['-lc', c], interactive: ['-i'] };
@@ -29,7 +34,15 @@ export function chooseShell(env = process.env, platform = process.platform) {
  * `man` cannot sit waiting for a key nobody can press.
  */
 export function commandEnv(env = process.env) {
-  const out = { ...env, TERM: 'dumb', NO_COLOR: '1', PAGER: 'cat', GIT_PAGER: 'cat', MANPAGER: 'cat', SYSTEMD_PAGER: '' };
+  const out = {
+    ...env,
+    TERM: 'dumb',
+    NO_COLOR: '1',
+    PAGER: 'cat',
+    GIT_PAGER: 'cat',
+    MANPAGER: 'cat',
+    SYSTEMD_PAGER: '',
+  };
   for (const k of Object.keys(out)) if (k.startsWith('PLUGBOARD_') || k === 'TERMINAL_SHELL') delete out[k];
   return out;
 }

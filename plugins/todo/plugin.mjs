@@ -13,9 +13,11 @@ const plugin = createPlugin({ name: manifest.id, version: manifest.version, desc
 const MAX_TITLE = 500;
 
 function cleanTitle(title) {
-  if (typeof title !== 'string' || title.trim() === '') throw new PluginError('"title" must be a non-empty string', ErrorCode.InvalidParams);
+  if (typeof title !== 'string' || title.trim() === '')
+    throw new PluginError('"title" must be a non-empty string', ErrorCode.InvalidParams);
   const text = title.trim().replace(/\s*\n\s*/g, ' ');
-  if (text.length > MAX_TITLE) throw new PluginError(`"title" is longer than ${MAX_TITLE} characters`, ErrorCode.InvalidParams);
+  if (text.length > MAX_TITLE)
+    throw new PluginError(`"title" is longer than ${MAX_TITLE} characters`, ErrorCode.InvalidParams);
   return text;
 }
 
@@ -49,7 +51,8 @@ plugin.command(
   'update',
   ({ id, status, title }) =>
     store.update((plan) => {
-      if (!STATUSES.includes(status)) throw new PluginError(`"status" must be one of ${STATUSES.join(', ')}`, ErrorCode.InvalidParams);
+      if (!STATUSES.includes(status))
+        throw new PluginError(`"status" must be one of ${STATUSES.join(', ')}`, ErrorCode.InvalidParams);
       const item = find(plan, id);
       const changes = [];
       if (item.status !== status) changes.push(`${item.status} → ${status}`);
@@ -60,7 +63,10 @@ plugin.command(
         item.title = renamed;
       }
       item.updated_at = new Date().toISOString();
-      return withPlan(changes.length ? `Updated #${item.id} (${changes.join(', ')}).` : `#${item.id} was already ${status}.`, plan);
+      return withPlan(
+        changes.length ? `Updated #${item.id} (${changes.join(', ')}).` : `#${item.id} was already ${status}.`,
+        plan,
+      );
     }),
   describe('update'),
 );
@@ -83,7 +89,10 @@ plugin.command(
       const before = plan.items.length;
       plan.items = plan.items.filter((i) => i.status !== 'done');
       const n = before - plan.items.length;
-      return withPlan(n === 0 ? 'No finished steps to clear.' : `Cleared ${n} finished step${n === 1 ? '' : 's'}.`, plan);
+      return withPlan(
+        n === 0 ? 'No finished steps to clear.' : `Cleared ${n} finished step${n === 1 ? '' : 's'}.`,
+        plan,
+      );
     }),
   describe('clear_done'),
 );

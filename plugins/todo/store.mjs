@@ -48,7 +48,9 @@ export class TodoStore {
       return normalize(JSON.parse(text));
     } catch (e) {
       // Never overwrite a file the user may be halfway through editing.
-      throw new PluginError(`${this.file} is not valid JSON (${e.message}). Fix it or delete it to start an empty plan.`);
+      throw new PluginError(
+        `${this.file} is not valid JSON (${e.message}). Fix it or delete it to start an empty plan.`,
+      );
     }
   }
 

@@ -26,12 +26,20 @@ async function start(): Promise<void> {
     secrets: appSecretStore(path.join(dataDir, 'secrets.json')),
     execPath: process.execPath,
     isElectron: true,
-    nodeModules: path.join(app.isPackaged ? path.join(process.resourcesPath, 'app.asar.unpacked') : app.getAppPath(), 'node_modules'),
+    nodeModules: path.join(
+      app.isPackaged ? path.join(process.resourcesPath, 'app.asar.unpacked') : app.getAppPath(),
+      'node_modules',
+    ),
     autostart: true,
   });
   // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).
   for (const note of registry.startupNotes) console.warn(`plugboard: ${note}`);
-  backend = await Backend.create({ registry, version: app.getVersion(), transport: 'ipc', openFolder: (dir) => shell.openPath(dir) });
+  backend = await Backend.create({
+    registry,
+    version: app.getVersion(),
+    transport: 'ipc',
+    openFolder: (dir) => shell.openPath(dir),
+  });
   bindContract(backend, () => win, isAppUrl);
   win = createWindow();
   win.on('closed', () => (win = null));

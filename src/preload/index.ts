@@ -4,7 +4,14 @@
  * any channel but the two the contract declares.
  */
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
-import { EVENT_NAMES, IPC_EVENT, IPC_INVOKE, isCommandName, type EventName, type PlugboardApi } from '../shared/contract';
+import {
+  EVENT_NAMES,
+  IPC_EVENT,
+  IPC_INVOKE,
+  isCommandName,
+  type EventName,
+  type PlugboardApi,
+} from '../shared/contract';
 
 const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
 

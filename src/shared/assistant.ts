@@ -157,7 +157,12 @@ export interface AssistantSettings {
   instructionsTokens: number;
 }
 
-export const DEFAULT_ASSISTANT_SETTINGS: AssistantSettings = { maxSteps: 8, maxTools: 40, maxToolTokens: 16_000, instructionsTokens: 4000 };
+export const DEFAULT_ASSISTANT_SETTINGS: AssistantSettings = {
+  maxSteps: 8,
+  maxTools: 40,
+  maxToolTokens: 16_000,
+  instructionsTokens: 4000,
+};
 
 /** The range each setting accepts: the contract checks it, and Settings says it before saving. */
 export const ASSISTANT_SETTING_LIMITS: Record<keyof AssistantSettings, { min: number; max: number }> = {

@@ -62,15 +62,23 @@ export function textOf(b: Uint8Array): string | null {
   }
 }
 
-export type Classified = { ok: true; kind: 'image'; mime: ImageType } | { ok: true; kind: 'text'; mime: 'text/plain'; text: string } | { ok: false; message: string };
+export type Classified =
+  | { ok: true; kind: 'image'; mime: ImageType }
+  | { ok: true; kind: 'text'; mime: 'text/plain'; text: string }
+  | { ok: false; message: string };
 
 const IMAGE_WORDS = 'PNG, JPEG, GIF or WebP';
 
 /** Why a file of this kind and size is too large, or null; names the file and the cap. */
 export function tooLarge(name: string, kind: AttachmentKind, size: number): string | null {
   const { imageBytes, textBytes } = ATTACHMENT_LIMITS;
-  if (kind === 'image') return size > imageBytes ? `${name} is ${describeBytes(size)}: images are capped at ${describeBytes(imageBytes)}` : null;
-  return size > textBytes ? `${name} is ${describeBytes(size)}: text files are capped at ${describeBytes(textBytes)} (images at ${describeBytes(imageBytes)})` : null;
+  if (kind === 'image')
+    return size > imageBytes
+      ? `${name} is ${describeBytes(size)}: images are capped at ${describeBytes(imageBytes)}`
+      : null;
+  return size > textBytes
+    ? `${name} is ${describeBytes(size)}: text files are capped at ${describeBytes(textBytes)} (images at ${describeBytes(imageBytes)})`
+    : null;
 }
 
 /** What a file is, or why it cannot be attached; every refusal names the file and the rule. */
@@ -80,14 +88,20 @@ export function classify(name: string, bytes: Uint8Array): Classified {
   if (big) return { ok: false, message: big };
   if (image) return { ok: true, kind: 'image', mime: image };
   const text = textOf(bytes);
-  if (text === null) return { ok: false, message: `${name} is neither text (UTF-8) nor an image (${IMAGE_WORDS}): only those can be attached` };
+  if (text === null)
+    return {
+      ok: false,
+      message: `${name} is neither text (UTF-8) nor an image (${IMAGE_WORDS}): only those can be attached`,
+    };
   return { ok: true, kind: 'text', mime: 'text/plain', text };
 }
 
 /** Why one more file of `size` bytes cannot join `count` files of `total` bytes, or null. */
 export function overLimits(name: string, count: number, total: number, size: number): string | null {
-  if (count + 1 > ATTACHMENT_LIMITS.files) return `${name} was not attached: a message takes ${ATTACHMENT_LIMITS.files} files at most`;
-  if (total + size > ATTACHMENT_LIMITS.totalBytes) return `${name} was not attached: a message's files are capped at ${describeBytes(ATTACHMENT_LIMITS.totalBytes)} together`;
+  if (count + 1 > ATTACHMENT_LIMITS.files)
+    return `${name} was not attached: a message takes ${ATTACHMENT_LIMITS.files} files at most`;
+  if (total + size > ATTACHMENT_LIMITS.totalBytes)
+    return `${name} was not attached: a message's files are capped at ${describeBytes(ATTACHMENT_LIMITS.totalBytes)} together`;
   return null;
 }
 

@@ -75,7 +75,8 @@ export const CAPABILITIES: readonly CapabilityInfo[] = [
     enforcement: {
       sandboxed: 'sandbox',
       unsandboxed: 'none',
-      sandboxedNote: 'sensitive settings are withheld, and the secret store and Plugboard’s own environment are out of the plugin’s sight',
+      sandboxedNote:
+        'sensitive settings are withheld, and the secret store and Plugboard’s own environment are out of the plugin’s sight',
       unsandboxedNote: `sensitive settings are withheld at launch, but this is ${NOT_SANDBOXED} read secrets.json in the data directory or ask the OS key store`,
     },
     enforced: false,
@@ -88,11 +89,13 @@ export const CAPABILITIES: readonly CapabilityInfo[] = [
     enforcement: {
       sandboxed: 'sandbox',
       unsandboxed: 'none',
-      sandboxedNote: 'the plugin sees system folders, its own folder and data folder, and the folders you give it (read-only); nothing else exists for it',
+      sandboxedNote:
+        'the plugin sees system folders, its own folder and data folder, and the folders you give it (read-only); nothing else exists for it',
       unsandboxedNote: `${NOT_SANDBOXED} read any file you can`,
     },
     enforced: false,
-    withoutIt: 'the folders you give it stay out of its sight (sandboxed); declared only where plugins are not sandboxed',
+    withoutIt:
+      'the folders you give it stay out of its sight (sandboxed); declared only where plugins are not sandboxed',
   },
   {
     name: 'fs.write',
@@ -127,7 +130,8 @@ export const CAPABILITIES: readonly CapabilityInfo[] = [
     enforcement: {
       sandboxed: 'sandbox',
       unsandboxed: 'none',
-      sandboxedNote: 'without it the plugin has its own network with loopback only: nothing outside, not even this computer’s local servers',
+      sandboxedNote:
+        'without it the plugin has its own network with loopback only: nothing outside, not even this computer’s local servers',
       unsandboxedNote: `${NOT_SANDBOXED} use the network`,
     },
     enforced: false,
@@ -141,7 +145,8 @@ export function capabilityInfo(name: string): CapabilityInfo {
     CAPABILITIES.find((c) => c.name === name) ?? {
       name,
       title: name,
-      description: 'A capability this plugin’s protocol defines; Plugboard checks it against your grants at the handshake.',
+      description:
+        'A capability this plugin’s protocol defines; Plugboard checks it against your grants at the handshake.',
       enforcement: { sandboxed: 'protocol', unsandboxed: 'protocol', sandboxedNote: note, unsandboxedNote: note },
       enforced: true,
       withoutIt: 'the plugin’s handshake is refused with capability_not_allowed',
@@ -150,7 +155,10 @@ export function capabilityInfo(name: string): CapabilityInfo {
 }
 
 /** A capability as it is enforced on this machine: `sandboxed` when plugins run in the sandbox. */
-export function capabilityHere(name: string, sandboxed: boolean): { enforcement: Enforcement; enforced: boolean; note: string } {
+export function capabilityHere(
+  name: string,
+  sandboxed: boolean,
+): { enforcement: Enforcement; enforced: boolean; note: string } {
   const e = capabilityInfo(name).enforcement;
   const enforcement = sandboxed ? e.sandboxed : e.unsandboxed;
   return { enforcement, enforced: enforcement !== 'none', note: sandboxed ? e.sandboxedNote : e.unsandboxedNote };

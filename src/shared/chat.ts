@@ -3,7 +3,16 @@
  * output, a tool-call card, a system note), conversation summaries and search hits, and the turn
  * events that stream them to the UI. Types only; re-exported by contract.ts.
  */
-import type { Enrichment, NoteCard, PlanView, RequestInfo, RetryInfo, TokenTotals, TokenUsage, ToolCallInfo } from './assistant';
+import type {
+  Enrichment,
+  NoteCard,
+  PlanView,
+  RequestInfo,
+  RetryInfo,
+  TokenTotals,
+  TokenUsage,
+  ToolCallInfo,
+} from './assistant';
 import type { AttachmentInfo } from './attachments';
 import type { Failure } from './failures';
 

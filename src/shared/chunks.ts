@@ -12,7 +12,8 @@ export function chunkText(data: unknown): string {
     if (d.type === 'thinking' && typeof d.data === 'string') return d.data;
     if (d.type === 'complete' && (d.data === null || d.data === undefined)) return '';
     if (typeof d.message === 'string') return d.message;
-    if (typeof d.progress === 'number') return typeof d.total === 'number' ? `[${d.progress}/${d.total}]` : `[${d.progress}]`;
+    if (typeof d.progress === 'number')
+      return typeof d.total === 'number' ? `[${d.progress}/${d.total}]` : `[${d.progress}]`;
   }
   return JSON.stringify(data);
 }

@@ -6,7 +6,15 @@
  * `PlugboardApi` and cannot tell which transport it has.
  */
 import { z } from 'zod';
-import type { ApprovalDefault, AssistantSettings, DiscoveredServer, ModelCheck, ModelsView, TokenTotals, ToolPolicy } from './assistant';
+import type {
+  ApprovalDefault,
+  AssistantSettings,
+  DiscoveredServer,
+  ModelCheck,
+  ModelsView,
+  TokenTotals,
+  ToolPolicy,
+} from './assistant';
 import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
@@ -14,11 +22,41 @@ import type { Outcome } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-catalog';
 import type { HealthEvent, LogEvent } from './model';
-import type { AppInfo, InstallPreviewView, OpResult, PaletteEntry, PluginDetail, PluginView, ProcessStats, SandboxStatusView } from './views';
+import type {
+  AppInfo,
+  InstallPreviewView,
+  OpResult,
+  PaletteEntry,
+  PluginDetail,
+  PluginView,
+  ProcessStats,
+  SandboxStatusView,
+} from './views';
 
 // The shapes commands and events carry, declared beside their concern and re-exported from here.
-export type { ChatMessage, Conversation, ConversationHit, ConversationSummary, MessageStatus, SaveState, TurnEvent } from './chat';
-export type { AppInfo, CapabilityView, InstallPreviewView, InstallTrialView, OpResult, PaletteEntry, PluginDetail, PluginView, ProcessStats, SandboxStatusView, SettingView, ToolView } from './views';
+export type {
+  ChatMessage,
+  Conversation,
+  ConversationHit,
+  ConversationSummary,
+  MessageStatus,
+  SaveState,
+  TurnEvent,
+} from './chat';
+export type {
+  AppInfo,
+  CapabilityView,
+  InstallPreviewView,
+  InstallTrialView,
+  OpResult,
+  PaletteEntry,
+  PluginDetail,
+  PluginView,
+  ProcessStats,
+  SandboxStatusView,
+  SettingView,
+  ToolView,
+} from './views';
 
 // ---- commands ----------------------------------------------------------------------------------
 
@@ -31,14 +69,28 @@ const installSource = z.discriminatedUnion('kind', [
 
 /** A file attached to a message: its bytes inline (base64), or uploaded first (the web UI, large files). */
 const attachmentInput = z.union([
-  z.object({ name: z.string().min(1).max(255), data: z.string().max(Math.ceil(ATTACHMENT_LIMITS.imageBytes / 3) * 4).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64') }).strict(),
+  z
+    .object({
+      name: z.string().min(1).max(255),
+      data: z
+        .string()
+        .max(Math.ceil(ATTACHMENT_LIMITS.imageBytes / 3) * 4)
+        .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'not base64'),
+    })
+    .strict(),
   z.object({ name: z.string().min(1).max(255), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }).strict(),
 ]);
 export type AttachmentInput = z.infer<typeof attachmentInput>;
 
-const setting = (key: keyof AssistantSettings) => z.number().int().min(ASSISTANT_SETTING_LIMITS[key].min).max(ASSISTANT_SETTING_LIMITS[key].max);
+const setting = (key: keyof AssistantSettings) =>
+  z.number().int().min(ASSISTANT_SETTING_LIMITS[key].min).max(ASSISTANT_SETTING_LIMITS[key].max);
 const assistantSettingsInput = z
-  .object({ maxSteps: setting('maxSteps'), maxTools: setting('maxTools'), maxToolTokens: setting('maxToolTokens'), instructionsTokens: setting('instructionsTokens') })
+  .object({
+    maxSteps: setting('maxSteps'),
+    maxTools: setting('maxTools'),
+    maxToolTokens: setting('maxToolTokens'),
+    instructionsTokens: setting('instructionsTokens'),
+  })
   .partial()
   .strict();
 
@@ -55,17 +107,32 @@ export const commands = {
   'app.openDataFolder': { input: empty, output: returns<OpResult>() },
   /** What a model's call gets for tools with no per-tool choice. */
   'approvals.default': { input: empty, output: returns<{ policy: ApprovalDefault }>() },
-  'approvals.setDefault': { input: z.object({ policy: z.enum(APPROVAL_DEFAULTS) }).strict(), output: returns<OpResult>() },
+  'approvals.setDefault': {
+    input: z.object({ policy: z.enum(APPROVAL_DEFAULTS) }).strict(),
+    output: returns<OpResult>(),
+  },
   'plugins.list': { input: empty, output: returns<PluginView[]>() },
   'plugins.detail': { input: z.object({ id }).strict(), output: returns<PluginDetail | null>() },
   'plugins.start': { input: z.object({ id }).strict(), output: returns<OpResult>() },
   'plugins.stop': { input: z.object({ id }).strict(), output: returns<OpResult>() },
   'plugins.restart': { input: z.object({ id }).strict(), output: returns<OpResult>() },
   'plugins.setEnabled': { input: z.object({ id, enabled: z.boolean() }).strict(), output: returns<OpResult>() },
-  'plugins.setExposed': { input: z.object({ id, tool: z.string().min(1).optional(), exposed: z.boolean() }).strict(), output: returns<OpResult>() },
-  'plugins.grant': { input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(), output: returns<OpResult>() },
-  'plugins.revoke': { input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(), output: returns<OpResult>() },
-  'plugins.configure': { input: z.object({ id, values: z.record(z.string(), z.unknown()) }).strict(), output: returns<OpResult>() },
+  'plugins.setExposed': {
+    input: z.object({ id, tool: z.string().min(1).optional(), exposed: z.boolean() }).strict(),
+    output: returns<OpResult>(),
+  },
+  'plugins.grant': {
+    input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(),
+    output: returns<OpResult>(),
+  },
+  'plugins.revoke': {
+    input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(),
+    output: returns<OpResult>(),
+  },
+  'plugins.configure': {
+    input: z.object({ id, values: z.record(z.string(), z.unknown()) }).strict(),
+    output: returns<OpResult>(),
+  },
   'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<OpResult>() },
   'plugins.logs': { input: z.object({ id }).strict(), output: returns<LogEvent[]>() },
   'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
@@ -75,7 +142,9 @@ export const commands = {
   'plugins.prompts': { input: z.object({ id }).strict(), output: returns<Outcome<{ prompts: PromptView[] }>>() },
   /** A prompt filled in by its server (`prompts/get`): `text` is what goes into the composer. */
   'prompts.get': {
-    input: z.object({ id, name: z.string().min(1).max(200), args: z.record(z.string(), z.string().max(100_000)) }).strict(),
+    input: z
+      .object({ id, name: z.string().min(1).max(200), args: z.record(z.string(), z.string().max(100_000)) })
+      .strict(),
     output: returns<Outcome<{ prompt: PromptFilled }>>(),
   },
   'install.preview': {
@@ -88,42 +157,78 @@ export const commands = {
   },
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<OpResult>() },
   /** Another app's MCP config file (claude_desktop_config.json, mcp.json…): its servers, previewed. */
-  'import.preview': { input: z.object({ source: installSource }).strict(), output: returns<Outcome<{ token: string; preview: ImportPreviewView }>>() },
+  'import.preview': {
+    input: z.object({ source: installSource }).strict(),
+    output: returns<Outcome<{ token: string; preview: ImportPreviewView }>>(),
+  },
   /** Installs the servers chosen (by key); `secret` names the variables and headers kept as secrets. */
   'import.commit': {
-    input: z.object({ token: z.string().min(1), only: z.array(z.string().min(1)).min(1).max(200), secret: z.array(z.string().min(1)).max(1000) }).strict(),
+    input: z
+      .object({
+        token: z.string().min(1),
+        only: z.array(z.string().min(1)).min(1).max(200),
+        secret: z.array(z.string().min(1)).max(1000),
+      })
+      .strict(),
     output: returns<Outcome<{ results: ImportResultView[] }>>(),
   },
   'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
   'chat.list': { input: empty, output: returns<ConversationSummary[]>() },
   'chat.saveState': { input: empty, output: returns<SaveState>() },
-  'chat.create': { input: z.object({ title: z.string().max(200).optional() }).strict(), output: returns<Conversation>() },
+  'chat.create': {
+    input: z.object({ title: z.string().max(200).optional() }).strict(),
+    output: returns<Conversation>(),
+  },
   'chat.get': { input: z.object({ id }).strict(), output: returns<Conversation | null>() },
   'chat.rename': { input: z.object({ id, title: z.string().min(1).max(200) }).strict(), output: returns<OpResult>() },
   'chat.delete': { input: z.object({ id }).strict(), output: returns<OpResult>() },
   /** Conversations whose title or messages hold every word typed (plain words, no query syntax), best first. */
-  'chat.search': { input: z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(100).optional() }).strict(), output: returns<ConversationHit[]>() },
+  'chat.search': {
+    input: z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(100).optional() }).strict(),
+    output: returns<ConversationHit[]>(),
+  },
   /** Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. */
   'chat.send': {
     input: z
-      .object({ conversationId: id, text: z.string().max(100_000), attachments: z.array(attachmentInput).max(ATTACHMENT_LIMITS.files).optional() })
+      .object({
+        conversationId: id,
+        text: z.string().max(100_000),
+        attachments: z.array(attachmentInput).max(ATTACHMENT_LIMITS.files).optional(),
+      })
       .strict()
-      .refine((v) => v.text.trim() !== '' || (v.attachments?.length ?? 0) > 0, { message: 'empty: type a message or attach a file', path: ['text'] }),
+      .refine((v) => v.text.trim() !== '' || (v.attachments?.length ?? 0) > 0, {
+        message: 'empty: type a message or attach a file',
+        path: ['text'],
+      }),
     output: returns<Outcome<{ turnId: string | null }>>(),
   },
   /** An attached file's bytes (base64), to show an image in the chat. */
-  'chat.attachment': { input: z.object({ id }).strict(), output: returns<Outcome<{ name: string; kind: AttachmentKind; mime: string; data: string }>>() },
+  'chat.attachment': {
+    input: z.object({ id }).strict(),
+    output: returns<Outcome<{ name: string; kind: AttachmentKind; mime: string; data: string }>>(),
+  },
   /** A tool chosen in the palette, with its form's arguments. */
   'chat.invoke': {
-    input: z.object({ conversationId: id, plugin: id, tool: z.string().min(1), args: z.record(z.string(), z.unknown()) }).strict(),
+    input: z
+      .object({ conversationId: id, plugin: id, tool: z.string().min(1), args: z.record(z.string(), z.unknown()) })
+      .strict(),
     output: returns<Outcome<{ turnId: string }>>(),
   },
   'chat.cancel': { input: z.object({ turnId: z.string().min(1) }).strict(), output: returns<OpResult>() },
   /** The conversation's model (a configured model's name), or null for the default. */
-  'chat.setModel': { input: z.object({ conversationId: id, model: z.string().min(1).max(200).nullable() }).strict(), output: returns<OpResult>() },
+  'chat.setModel': {
+    input: z.object({ conversationId: id, model: z.string().min(1).max(200).nullable() }).strict(),
+    output: returns<OpResult>(),
+  },
   /** The person's answer to an approval card; `args` replaces the call's arguments (edited on the card). */
   'chat.approve': {
-    input: z.object({ callId: z.string().min(1).max(200), decision: z.enum(['once', 'conversation', 'always', 'deny']), args: z.record(z.string(), z.unknown()).optional() }).strict(),
+    input: z
+      .object({
+        callId: z.string().min(1).max(200),
+        decision: z.enum(['once', 'conversation', 'always', 'deny']),
+        args: z.record(z.string(), z.unknown()).optional(),
+      })
+      .strict(),
     output: returns<OpResult>(),
   },
   /**
@@ -134,11 +239,19 @@ export const commands = {
     input: z
       .object({
         callId: z.string().min(1).max(200),
-        answer: z.union([z.string().min(1).max(20_000), z.array(z.string().min(1).max(200)).min(1).max(12), z.record(z.string(), z.unknown())]).optional(),
+        answer: z
+          .union([
+            z.string().min(1).max(20_000),
+            z.array(z.string().min(1).max(200)).min(1).max(12),
+            z.record(z.string(), z.unknown()),
+          ])
+          .optional(),
         refuse: z.enum(['decline', 'cancel']).optional(),
       })
       .strict()
-      .refine((v) => (v.answer === undefined) !== (v.refuse === undefined), { message: 'give either an answer or refuse, not both' }),
+      .refine((v) => (v.answer === undefined) !== (v.refuse === undefined), {
+        message: 'give either an answer or refuse, not both',
+      }),
     output: returns<OpResult>(),
   },
   /** Runs the conversation's last model turn again (after a failure). */
@@ -185,7 +298,13 @@ export const commands = {
   'models.discover': { input: empty, output: returns<DiscoveredServer[]>() },
   /** What a model calls a tool gets: allow, ask or deny; null goes back to the default. */
   'plugins.setToolPolicy': {
-    input: z.object({ id, tool: z.string().min(1).max(200), policy: z.enum(TOOL_POLICIES as [ToolPolicy, ...ToolPolicy[]]).nullable() }).strict(),
+    input: z
+      .object({
+        id,
+        tool: z.string().min(1).max(200),
+        policy: z.enum(TOOL_POLICIES as [ToolPolicy, ...ToolPolicy[]]).nullable(),
+      })
+      .strict(),
     output: returns<OpResult>(),
   },
   'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<OpResult>() },
@@ -201,7 +320,10 @@ export function isCommandName(name: unknown): name is CommandName {
 }
 
 /** Checks a command's input; the message names the field at fault. */
-export function parseInput<C extends CommandName>(name: C, input: unknown): { ok: true; value: CommandInput<C> } | { ok: false; message: string } {
+export function parseInput<C extends CommandName>(
+  name: C,
+  input: unknown,
+): { ok: true; value: CommandInput<C> } | { ok: false; message: string } {
   const r = commands[name].input.safeParse(input ?? {});
   if (r.success) return { ok: true, value: r.data as CommandInput<C> };
   const issue = r.error.issues[0];
@@ -226,7 +348,16 @@ export interface Events {
 }
 
 export type EventName = keyof Events;
-export const EVENT_NAMES: EventName[] = ['health', 'log', 'plugins.changed', 'chat.turn', 'chat.passthrough', 'chat.updated', 'chat.saveState', 'models.changed'];
+export const EVENT_NAMES: EventName[] = [
+  'health',
+  'log',
+  'plugins.changed',
+  'chat.turn',
+  'chat.passthrough',
+  'chat.updated',
+  'chat.saveState',
+  'models.changed',
+];
 
 /** What `window.plugboard` is, over IPC or WebSocket alike. */
 export interface PlugboardApi {

@@ -50,7 +50,11 @@ function streamed(turnId: string, text: string, ms = 15_000): Promise<void> {
     if (streamsOf(turnId).startsWith(text)) return resolve();
     const timer = setTimeout(() => {
       sub.dispose();
-      reject(new Error(`turn ${turnId} did not stream ${JSON.stringify(text)} within ${ms} ms (got ${JSON.stringify(streamsOf(turnId))})`));
+      reject(
+        new Error(
+          `turn ${turnId} did not stream ${JSON.stringify(text)} within ${ms} ms (got ${JSON.stringify(streamsOf(turnId))})`,
+        ),
+      );
     }, ms);
     const sub = backend.onDidEvent(() => {
       if (!streamsOf(turnId).startsWith(text)) return;
@@ -91,23 +95,44 @@ describe('chat', () => {
     const ok = await backend.invoke('chat.send', { conversationId: c.id, text: '/say_hello name="Grace Hopper"' });
     if (!ok.ok || !ok.turnId) throw new Error('not started');
     expect((await turnEnd(ok.turnId)).text).toMatch(/Grace Hopper/);
-    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/no_such_tool' })).toEqual({ ok: false, code: 'not_found', message: 'no exposed tool is called "no_such_tool"; type / to see them' });
-    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/say_hello name="unclosed' })).toEqual({ ok: false, code: 'invalid_input', message: 'could not read the command: unclosed " quote at character 16' });
+    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/no_such_tool' })).toEqual({
+      ok: false,
+      code: 'not_found',
+      message: 'no exposed tool is called "no_such_tool"; type / to see them',
+    });
+    expect(await backend.invoke('chat.send', { conversationId: c.id, text: '/say_hello name="unclosed' })).toEqual({
+      ok: false,
+      code: 'invalid_input',
+      message: 'could not read the command: unclosed " quote at character 16',
+    });
   });
 
   it('answers plain text with a note while no model is connected', async () => {
     const c = await backend.invoke('chat.create', {});
-    expect(await backend.invoke('chat.send', { conversationId: c.id, text: 'hello?' })).toEqual({ ok: true, turnId: null });
+    expect(await backend.invoke('chat.send', { conversationId: c.id, text: 'hello?' })).toEqual({
+      ok: true,
+      turnId: null,
+    });
     const conv = await backend.invoke('chat.get', { id: c.id });
-    expect(conv?.messages.at(-1)).toEqual(expect.objectContaining({ role: 'system', text: expect.stringMatching(/No model is connected yet/) }));
+    expect(conv?.messages.at(-1)).toEqual(
+      expect.objectContaining({ role: 'system', text: expect.stringMatching(/No model is connected yet/) }),
+    );
   });
 
   it('holds a passthrough conversation, never storing what the user typed, until the plugin ends it', async () => {
     const c = await backend.invoke('chat.create', {});
-    const start = await backend.invoke('chat.invoke', { conversationId: c.id, plugin: 'hello', tool: 'start_conversation', args: { topic: 'tea' } });
+    const start = await backend.invoke('chat.invoke', {
+      conversationId: c.id,
+      plugin: 'hello',
+      tool: 'start_conversation',
+      args: { topic: 'tea' },
+    });
     if (!start.ok) throw new Error(start.message);
     expect((await turnEnd(start.turnId)).keepSession).toBe(true);
-    expect((await backend.invoke('chat.get', { id: c.id }))?.passthrough).toEqual({ pluginId: 'hello', pluginName: 'Hello' });
+    expect((await backend.invoke('chat.get', { id: c.id }))?.passthrough).toEqual({
+      pluginId: 'hello',
+      pluginName: 'Hello',
+    });
     const turn = await backend.invoke('chat.send', { conversationId: c.id, text: 'my api key is sk-12345' });
     if (!turn.ok || !turn.turnId) throw new Error('not routed');
     await turnEnd(turn.turnId);
@@ -117,12 +142,19 @@ describe('chat', () => {
     if (!bye.ok || !bye.turnId) throw new Error('not routed');
     await turnEnd(bye.turnId);
     await expect.poll(async () => (await backend.invoke('chat.get', { id: c.id }))?.passthrough).toBeNull();
-    expect(events.some((e) => e.name === 'chat.passthrough' && e.payload.conversationId === c.id && !e.payload.active)).toBe(true);
+    expect(
+      events.some((e) => e.name === 'chat.passthrough' && e.payload.conversationId === c.id && !e.payload.active),
+    ).toBe(true);
   });
 
   it('leaves passthrough when the user exits', async () => {
     const c = await backend.invoke('chat.create', {});
-    const start = await backend.invoke('chat.invoke', { conversationId: c.id, plugin: 'hello', tool: 'start_conversation', args: {} });
+    const start = await backend.invoke('chat.invoke', {
+      conversationId: c.id,
+      plugin: 'hello',
+      tool: 'start_conversation',
+      args: {},
+    });
     if (!start.ok) throw new Error(start.message);
     await turnEnd(start.turnId);
     expect((await backend.invoke('chat.exitPassthrough', { conversationId: c.id })).ok).toBe(true);
@@ -133,7 +165,12 @@ describe('chat', () => {
   it('stops a running turn at once, keeping what it streamed', async () => {
     const c = await backend.invoke('chat.create', {});
     // 100 numbers 200 ms apart: the count is far from done when it is stopped after two.
-    const t = await backend.invoke('chat.invoke', { conversationId: c.id, plugin: 'hello', tool: 'count', args: { to: 100, delay_ms: 200 } });
+    const t = await backend.invoke('chat.invoke', {
+      conversationId: c.id,
+      plugin: 'hello',
+      tool: 'count',
+      args: { to: 100, delay_ms: 200 },
+    });
     if (!t.ok) throw new Error(t.message);
     const ended = turnEnd(t.turnId);
     await streamed(t.turnId, '1\n2\n');
@@ -146,11 +183,21 @@ describe('chat', () => {
 
   it('shows a failure with its code, message and stderr lines', async () => {
     const c = await backend.invoke('chat.create', {});
-    const t = await backend.invoke('chat.invoke', { conversationId: c.id, plugin: 'files', tool: 'list', args: { path: '/' } });
+    const t = await backend.invoke('chat.invoke', {
+      conversationId: c.id,
+      plugin: 'files',
+      tool: 'list',
+      args: { path: '/' },
+    });
     if (!t.ok) throw new Error(t.message);
     const m = await turnEnd(t.turnId);
     expect(m.status).toBe('error');
-    expect(m.failure).toEqual(expect.objectContaining({ code: 'settings_missing', message: expect.stringMatching(/required settings are not set: roots/) }));
+    expect(m.failure).toEqual(
+      expect.objectContaining({
+        code: 'settings_missing',
+        message: expect.stringMatching(/required settings are not set: roots/),
+      }),
+    );
   });
 
   it('keeps conversations across a restart', async () => {
@@ -168,7 +215,15 @@ describe('plugins and installs through the contract', () => {
   it('lists plugins with health and counts, and details one with its capabilities and settings', async () => {
     const list = await backend.invoke('plugins.list', {});
     const hello = list.find((p) => p.id === 'hello');
-    expect(hello).toEqual(expect.objectContaining({ source: 'bundled', toolCount: 3, exposedCount: 3, requested: ['passthrough'], granted: ['passthrough'] }));
+    expect(hello).toEqual(
+      expect.objectContaining({
+        source: 'bundled',
+        toolCount: 3,
+        exposedCount: 3,
+        requested: ['passthrough'],
+        granted: ['passthrough'],
+      }),
+    );
     const files = await backend.invoke('plugins.detail', { id: 'files' });
     expect(files?.needsSettings).toEqual(['roots']);
     expect(files?.capabilities.map((c) => [c.name, c.requested, c.granted])).toEqual([
@@ -183,17 +238,30 @@ describe('plugins and installs through the contract', () => {
     const bundle = await writeZip(path.join(src, 'echo.mcpb'), folderItems(path.join(FIXTURES, 'mcpb-echo')));
     const p = await backend.invoke('install.preview', { source: { kind: 'path', path: bundle } });
     if (!p.ok) throw new Error(p.message);
-    expect(p.preview).toEqual(expect.objectContaining({ id: 'mcpb-echo', dialect: 'mcp', requested: [expect.objectContaining({ name: 'secrets', title: 'Receive secrets' })] }));
+    expect(p.preview).toEqual(
+      expect.objectContaining({
+        id: 'mcpb-echo',
+        dialect: 'mcp',
+        requested: [expect.objectContaining({ name: 'secrets', title: 'Receive secrets' })],
+      }),
+    );
     const done = await backend.invoke('install.commit', { token: p.token, grants: [], replace: false });
     expect(done).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
     expect(registry.pluginState('mcpb-echo').grants).toEqual([]);
-    expect(await backend.invoke('install.commit', { token: p.token, grants: [], replace: false })).toEqual({ ok: false, code: 'invalid_state', message: 'this preview has expired; drop the plugin again' });
+    expect(await backend.invoke('install.commit', { token: p.token, grants: [], replace: false })).toEqual({
+      ok: false,
+      code: 'invalid_state',
+      message: 'this preview has expired; drop the plugin again',
+    });
     const again = await backend.invoke('install.preview', { source: { kind: 'path', path: bundle } });
     expect(again.ok && again.preview.replaces).toEqual({ version: '1.0.0' });
   });
 
   it('refuses a bad input with a message naming the field', () => {
-    expect(parseInput('plugins.setExposed', { id: 'x', exposed: 'yes' })).toEqual({ ok: false, message: 'plugins.setExposed: exposed: Invalid input: expected boolean, received string' });
+    expect(parseInput('plugins.setExposed', { id: 'x', exposed: 'yes' })).toEqual({
+      ok: false,
+      message: 'plugins.setExposed: exposed: Invalid input: expected boolean, received string',
+    });
     expect(parseInput('chat.send', { conversationId: 'c', text: '' }).ok).toBe(false);
     expect(parseInput('install.preview', { source: { kind: 'upload', uploadId: '../../etc' } }).ok).toBe(false);
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { appendBounded, BoundedText, KEEP_HEAD_CHARS, KEEP_TAIL_CHARS, MAX_TEXT_CHARS, omittedLine, splitBounded } from '../../src/shared/bounded-text';
+import {
+  appendBounded,
+  BoundedText,
+  KEEP_HEAD_CHARS,
+  KEEP_TAIL_CHARS,
+  MAX_TEXT_CHARS,
+  omittedLine,
+  splitBounded,
+} from '../../src/shared/bounded-text';
 
 /** A text whose every position is recognisable: digits cycling with the index. */
 function text(n: number, from = 0): string {

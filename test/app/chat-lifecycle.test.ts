@@ -126,7 +126,9 @@ describe('one Plugboard per data directory', () => {
       await new Promise((r) => other.once('exit', r));
       // It is gone: the next start takes the store over.
       const b = await Backend.create({ registry: reg, version: 'test', transport: 'websocket' });
-      expect(JSON.parse(readFileSync(path.join(dir, 'conversations.sqlite.owner'), 'utf8'))).toEqual(expect.objectContaining({ pid: process.pid }));
+      expect(JSON.parse(readFileSync(path.join(dir, 'conversations.sqlite.owner'), 'utf8'))).toEqual(
+        expect.objectContaining({ pid: process.pid }),
+      );
       b.dispose();
     } finally {
       other.kill();

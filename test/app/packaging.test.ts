@@ -38,7 +38,9 @@ describe('electron-builder.yml', () => {
     expect(cfg.asarUnpack).toContain('node_modules/better-sqlite3/**');
     expect(cfg.npmRebuild).toBe(true);
     // better-sqlite3 is a dependency of the app (packaged), sql.js only of the bench and tests.
-    const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(pkg.dependencies['better-sqlite3']).toMatch(/^\d+\.\d+\.\d+$/);
     expect(pkg.dependencies['sql.js']).toBeUndefined();
   });
@@ -49,7 +51,12 @@ describe('electron-builder.yml', () => {
     expect(plugins).toEqual(expect.objectContaining({ to: 'plugins' }));
     expect(plugins.filter).toContain('!**/test/**');
     expect(sdk.filter).toEqual(expect.arrayContaining(['python/gassist_sdk.py', 'node/dist/**']));
-    for (const f of ['sdk/python/gassist_sdk.py', 'sdk/node/package.json', 'plugins/hello/plugboard.json', 'plugins/terminal/plugboard.json']) {
+    for (const f of [
+      'sdk/python/gassist_sdk.py',
+      'sdk/node/package.json',
+      'plugins/hello/plugboard.json',
+      'plugins/terminal/plugboard.json',
+    ]) {
       expect(existsSync(path.join(REPO, f))).toBe(true);
     }
   });

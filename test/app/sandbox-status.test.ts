@@ -12,7 +12,12 @@ import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 describe('the sandbox status view', () => {
   it('on Linux with bubblewrap: the tool and its version, and the capabilities the sandbox enforces', () => {
     const v = sandboxStatus('linux', { available: true, bwrap: '/usr/bin/bwrap', version: '0.8.0' });
-    expect(v).toMatchObject({ platform: 'linux', available: true, tool: { name: 'bubblewrap', path: '/usr/bin/bwrap', version: '0.8.0' }, reason: null });
+    expect(v).toMatchObject({
+      platform: 'linux',
+      available: true,
+      tool: { name: 'bubblewrap', path: '/usr/bin/bwrap', version: '0.8.0' },
+      reason: null,
+    });
     expect(v.capabilities.find((c) => c.name === 'net')).toMatchObject({ enforced: true });
     expect(v.capabilities).toHaveLength(CAPABILITIES.length);
   });
@@ -21,7 +26,11 @@ describe('the sandbox status view', () => {
     const reason = 'the plugin sandbox uses bubblewrap, which exists on Linux only (this is darwin)';
     const v = sandboxStatus('darwin', { available: false, reason });
     expect(v).toMatchObject({ available: false, tool: null, reason });
-    for (const name of ['net', 'fs.read', 'fs.write']) expect(v.capabilities.find((c) => c.name === name)).toMatchObject({ enforced: false, note: capabilityHere(name, false).note });
+    for (const name of ['net', 'fs.read', 'fs.write'])
+      expect(v.capabilities.find((c) => c.name === name)).toMatchObject({
+        enforced: false,
+        note: capabilityHere(name, false).note,
+      });
     expect(v.capabilities.find((c) => c.name === 'passthrough')?.enforced).toBe(true);
     expect(v.platforms.find((p) => p.platform === 'darwin')?.how).toMatch(/unsandboxed/);
   });
@@ -46,6 +55,10 @@ describe('app.sandbox and app.openDataFolder over the contract', () => {
   });
 
   it('refuses to open the data folder where no window can (plugboard serve)', async () => {
-    expect(await app.backend.invoke('app.openDataFolder', {})).toMatchObject({ ok: false, code: 'invalid_state', message: 'only the desktop app can open a folder; copy the path instead' });
+    expect(await app.backend.invoke('app.openDataFolder', {})).toMatchObject({
+      ok: false,
+      code: 'invalid_state',
+      message: 'only the desktop app can open a folder; copy the path instead',
+    });
   });
 });

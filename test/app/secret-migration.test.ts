@@ -91,7 +91,12 @@ describe('moving secrets between the plain and the encrypted file', () => {
 });
 
 describe('the app store that takes over the other store', () => {
-  const open = (): MovingSecretStore => new MovingSecretStore(new EncryptedSecretFile(encPath, cipher, 'the OS store'), new PlainSecretFile(plainPath), () => undefined);
+  const open = (): MovingSecretStore =>
+    new MovingSecretStore(
+      new EncryptedSecretFile(encPath, cipher, 'the OS store'),
+      new PlainSecretFile(plainPath),
+      () => undefined,
+    );
 
   it('moves everything when it opens, and says where secrets live', async () => {
     await new FileSecretStore(plainPath).set('weather', 'apiKey', 'sk-1');
@@ -133,7 +138,11 @@ describe('the app store that takes over the other store', () => {
   it('reports a plain file it cannot read, and keeps working', async () => {
     writeFileSync(plainPath, '{ not json');
     const reports: string[] = [];
-    const store = new MovingSecretStore(new EncryptedSecretFile(encPath, cipher, 'the OS store'), new PlainSecretFile(plainPath), (m) => reports.push(m));
+    const store = new MovingSecretStore(
+      new EncryptedSecretFile(encPath, cipher, 'the OS store'),
+      new PlainSecretFile(plainPath),
+      (m) => reports.push(m),
+    );
     await store.set('weather', 'apiKey', 'a');
     expect(await store.get('weather')).toEqual({ apiKey: 'a' });
     expect(reports[0]).toMatch(/could not move secrets from .*secrets\.json.*not valid JSON/);

@@ -17,7 +17,11 @@ let app: ServedApp;
 const logged: string[] = [];
 
 beforeAll(async () => {
-  app = await serveApp('server-bounds', { maxUploadBytes: MAX_UPLOAD, uploadQuotaBytes: QUOTA, log: (line) => logged.push(line) });
+  app = await serveApp('server-bounds', {
+    maxUploadBytes: MAX_UPLOAD,
+    uploadQuotaBytes: QUOTA,
+    log: (line) => logged.push(line),
+  });
 });
 
 afterAll(async () => {
@@ -45,7 +49,10 @@ describe('uploads', () => {
     const [dir] = waiting();
     const [stored] = readdirSync(path.join(app.uploadsDir, dir as string));
     expect(stored).toBe(`${'n'.repeat(196)}.zip`);
-    expect((await app.backend.invoke('install.preview', { source: { kind: 'upload', uploadId: r.body.uploadId as string } })).ok).toBe(false);
+    expect(
+      (await app.backend.invoke('install.preview', { source: { kind: 'upload', uploadId: r.body.uploadId as string } }))
+        .ok,
+    ).toBe(false);
     expect(waiting()).toEqual([]);
   });
 
@@ -55,7 +62,10 @@ describe('uploads', () => {
     const second = await upload('two.zip', 60 * 1024);
     expect(second).toEqual({
       status: 413,
-      body: { error: 'uploads waiting to be installed take 60 KiB of the 100 KiB allowed: install or cancel them first (each is removed after 30 minutes)' },
+      body: {
+        error:
+          'uploads waiting to be installed take 60 KiB of the 100 KiB allowed: install or cancel them first (each is removed after 30 minutes)',
+      },
     });
     expect(waiting()).toHaveLength(1);
     // Smaller ones still fit.
@@ -66,7 +76,9 @@ describe('uploads', () => {
   it('removes uploads older than 30 minutes, and a preview of one says it is gone', async () => {
     const old = await upload('old.zip', 1024);
     const before = new Set(waiting());
-    const oldDir = readdirSync(app.uploadsDir).find((d) => readdirSync(path.join(app.uploadsDir, d)).includes('old.zip')) as string;
+    const oldDir = readdirSync(app.uploadsDir).find((d) =>
+      readdirSync(path.join(app.uploadsDir, d)).includes('old.zip'),
+    ) as string;
     for (const d of before) {
       const aged = new Date(Date.now() - 31 * 60_000);
       utimesSync(path.join(app.uploadsDir, d), aged, aged);
@@ -76,8 +88,12 @@ describe('uploads', () => {
     expect(waiting()).toHaveLength(1);
     expect(waiting()).not.toContain(oldDir);
     expect(logged.join('\n')).toContain(`removed the upload ${oldDir}, not installed within 30 minutes`);
-    const preview = await app.backend.invoke('install.preview', { source: { kind: 'upload', uploadId: old.body.uploadId as string } });
-    expect(preview).toEqual(expect.objectContaining({ ok: false, code: 'not_found', message: expect.stringMatching(/^that upload is gone/) }));
+    const preview = await app.backend.invoke('install.preview', {
+      source: { kind: 'upload', uploadId: old.body.uploadId as string },
+    });
+    expect(preview).toEqual(
+      expect.objectContaining({ ok: false, code: 'not_found', message: expect.stringMatching(/^that upload is gone/) }),
+    );
   });
 });
 

@@ -105,10 +105,18 @@ const unmaskedFrame = Buffer.concat([Buffer.from([0x81, 5]), Buffer.from('hello'
 const garbageFrame = Buffer.concat([Buffer.from([0xff, 0x84]), randomBytes(4), randomBytes(64)]);
 
 /** Sends `parts` as a chunked POST /upload, one write each; resolves with the answer, if one comes. */
-function chunkedUpload(parts: Buffer[], opts: { abortAfter?: number } = {}): { response: Promise<{ status: number; body: string } | null>; request: http.ClientRequest } {
+function chunkedUpload(
+  parts: Buffer[],
+  opts: { abortAfter?: number } = {},
+): { response: Promise<{ status: number; body: string } | null>; request: http.ClientRequest } {
   const request = http.request(`${base()}/upload`, {
     method: 'POST',
-    headers: { 'x-plugboard-token': server.token, 'x-file-name': 'big.zip', origin: base(), 'transfer-encoding': 'chunked' },
+    headers: {
+      'x-plugboard-token': server.token,
+      'x-file-name': 'big.zip',
+      origin: base(),
+      'transfer-encoding': 'chunked',
+    },
   });
   const response = new Promise<{ status: number; body: string } | null>((resolve) => {
     let answered = false;
@@ -162,7 +170,10 @@ describe('plugboard serve with misbehaving clients', () => {
 
   it('still tells a proper client with a wrong token why it was closed', async () => {
     const ws = await connect('wrong');
-    expect(await closed(ws)).toEqual({ code: WS_BAD_TOKEN, reason: 'wrong or missing token: open the URL plugboard serve printed' });
+    expect(await closed(ws)).toEqual({
+      code: WS_BAD_TOKEN,
+      reason: 'wrong or missing token: open the URL plugboard serve printed',
+    });
   });
 
   it('closes an authenticated client that sends garbage, and serves the next one', async () => {
@@ -192,7 +203,11 @@ describe('plugboard serve with misbehaving clients', () => {
   });
 
   it('answers a file name that is not valid percent-encoding with 400', async () => {
-    const res = await fetch(`${base()}/upload`, { method: 'POST', headers: { 'x-plugboard-token': server.token, 'x-file-name': '%E0.zip', origin: base() }, body: 'PK' });
+    const res = await fetch(`${base()}/upload`, {
+      method: 'POST',
+      headers: { 'x-plugboard-token': server.token, 'x-file-name': '%E0.zip', origin: base() },
+      body: 'PK',
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'the x-file-name header is not valid percent-encoded UTF-8' });
     expect(uploadedFiles()).toEqual([]);
@@ -211,7 +226,11 @@ describe('plugboard serve with misbehaving clients', () => {
   });
 
   it('refuses an upload whose declared length is over the limit with 413 naming the limit', async () => {
-    const res = await fetch(`${base()}/upload`, { method: 'POST', headers: { 'x-plugboard-token': server.token, 'x-file-name': 'big.zip', origin: base() }, body: randomBytes(4 * MAX_UPLOAD) });
+    const res = await fetch(`${base()}/upload`, {
+      method: 'POST',
+      headers: { 'x-plugboard-token': server.token, 'x-file-name': 'big.zip', origin: base() },
+      body: randomBytes(4 * MAX_UPLOAD),
+    });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: 'the file is larger than the upload limit of 64 KiB' });
     expect(readdirSync(uploadsDir)).toEqual([]);
@@ -221,7 +240,10 @@ describe('plugboard serve with misbehaving clients', () => {
   it('refuses a streamed upload that grows over the limit with 413 naming the limit, and keeps none of it', async () => {
     const parts = Array.from({ length: 16 }, () => randomBytes(16 * 1024));
     const { response } = chunkedUpload(parts);
-    expect(await response).toEqual({ status: 413, body: JSON.stringify({ error: 'the file is larger than the upload limit of 64 KiB' }) });
+    expect(await response).toEqual({
+      status: 413,
+      body: JSON.stringify({ error: 'the file is larger than the upload limit of 64 KiB' }),
+    });
     await until(() => readdirSync(uploadsDir).length === 0);
     await stillServes();
   });
@@ -231,7 +253,11 @@ describe('plugboard serve with misbehaving clients', () => {
     rmSync(uploadsDir, { recursive: true, force: true });
     writeFileSync(uploadsDir, 'not a folder');
     const before = logged.length;
-    const res = await fetch(`${base()}/upload`, { method: 'POST', headers: { 'x-plugboard-token': server.token, 'x-file-name': 'a.zip', origin: base() }, body: 'PK' });
+    const res = await fetch(`${base()}/upload`, {
+      method: 'POST',
+      headers: { 'x-plugboard-token': server.token, 'x-file-name': 'a.zip', origin: base() },
+      body: 'PK',
+    });
     expect(res.status).toBe(500);
     expect(await res.text()).toBe('internal error: the server logged the details');
     expect(logged.slice(before).join('\n')).toMatch(/POST \/upload: .*(EEXIST|ENOTDIR)/);
@@ -241,7 +267,11 @@ describe('plugboard serve with misbehaving clients', () => {
 
   it('makes the uploads folder again if something removed it', async () => {
     rmSync(uploadsDir, { recursive: true, force: true });
-    const res = await fetch(`${base()}/upload`, { method: 'POST', headers: { 'x-plugboard-token': server.token, 'x-file-name': 'a.zip', origin: base() }, body: 'PK' });
+    const res = await fetch(`${base()}/upload`, {
+      method: 'POST',
+      headers: { 'x-plugboard-token': server.token, 'x-file-name': 'a.zip', origin: base() },
+      body: 'PK',
+    });
     expect(res.status).toBe(200);
     expect(uploadedFiles()).toHaveLength(1);
     rmSync(uploadsDir, { recursive: true, force: true });

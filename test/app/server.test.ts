@@ -91,7 +91,9 @@ describe('plugboard serve', () => {
 
   it('refuses a WebSocket without the token, from another origin, or for another host name', async () => {
     const stale = await connect({ token: 'wrong' });
-    const closed = await new Promise<[number, string]>((resolve) => stale.once('close', (code, reason) => resolve([code, String(reason)])));
+    const closed = await new Promise<[number, string]>((resolve) =>
+      stale.once('close', (code, reason) => resolve([code, String(reason)])),
+    );
     expect(closed).toEqual([4401, 'wrong or missing token: open the URL plugboard serve printed']);
     await expect(connect({ origin: 'https://evil.example' })).rejects.toThrow('refused 403');
     await expect(connect({ host: `attacker.example:${server.port}` })).rejects.toThrow('refused 403');
@@ -102,8 +104,12 @@ describe('plugboard serve', () => {
     const c = rpc(ws);
     const list = await c.call('plugins.list', {});
     expect(list).toEqual(expect.objectContaining({ kind: 'result', ok: true }));
-    expect(await c.call('plugins.nuke', {})).toEqual(expect.objectContaining({ ok: false, error: 'unknown command "plugins.nuke"' }));
-    expect(await c.call('plugins.setEnabled', { id: 'hello' })).toEqual(expect.objectContaining({ ok: false, error: expect.stringMatching(/^plugins\.setEnabled: enabled: /) }));
+    expect(await c.call('plugins.nuke', {})).toEqual(
+      expect.objectContaining({ ok: false, error: 'unknown command "plugins.nuke"' }),
+    );
+    expect(await c.call('plugins.setEnabled', { id: 'hello' })).toEqual(
+      expect.objectContaining({ ok: false, error: expect.stringMatching(/^plugins\.setEnabled: enabled: /) }),
+    );
     ws.close();
   });
 
@@ -112,7 +118,9 @@ describe('plugboard serve', () => {
     const b = await connect();
     const bRpc = rpc(b);
     const conv = (await a.call('chat.create', {})) as { value: { id: string } };
-    const sent = (await a.call('chat.send', { conversationId: conv.value.id, text: '/hello:say_hello name=web' })) as { ok: boolean };
+    const sent = (await a.call('chat.send', { conversationId: conv.value.id, text: '/hello:say_hello name=web' })) as {
+      ok: boolean;
+    };
     expect(sent.ok).toBe(true);
     const end = await bRpc.event((e) => e.name === 'chat.turn' && (e.payload as { type: string }).type === 'end');
     expect(JSON.stringify(end)).toContain('web');
@@ -124,40 +132,71 @@ describe('plugboard serve', () => {
     const src = tmpDir('upload');
     const bundle = await writeZip(path.join(src, 'echo.mcpb'), folderItems(path.join(FIXTURES, 'mcpb-echo')));
     const headers = { 'x-plugboard-token': server.token, 'x-file-name': 'echo.mcpb', origin: base() };
-    const refused = await fetch(`${base()}/upload`, { method: 'POST', headers: { ...headers, 'x-plugboard-token': 'nope' }, body: readFileSync(bundle) });
+    const refused = await fetch(`${base()}/upload`, {
+      method: 'POST',
+      headers: { ...headers, 'x-plugboard-token': 'nope' },
+      body: readFileSync(bundle),
+    });
     expect(refused.status).toBe(401);
-    const cross = await fetch(`${base()}/upload`, { method: 'POST', headers: { ...headers, origin: 'https://evil.example' }, body: readFileSync(bundle) });
+    const cross = await fetch(`${base()}/upload`, {
+      method: 'POST',
+      headers: { ...headers, origin: 'https://evil.example' },
+      body: readFileSync(bundle),
+    });
     expect(cross.status).toBe(403);
     const res = await fetch(`${base()}/upload`, { method: 'POST', headers, body: readFileSync(bundle) });
     expect(res.status).toBe(200);
     const { uploadId } = (await res.json()) as { uploadId: string };
     expect(readdirSync(uploadsDir)).toHaveLength(1);
     const c = rpc(await connect());
-    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as { value: { token: string } };
-    expect(preview).toEqual(expect.objectContaining({ ok: true, value: expect.objectContaining({ ok: true, preview: expect.objectContaining({ id: 'mcpb-echo' }) }) }));
+    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as {
+      value: { token: string };
+    };
+    expect(preview).toEqual(
+      expect.objectContaining({
+        ok: true,
+        value: expect.objectContaining({ ok: true, preview: expect.objectContaining({ id: 'mcpb-echo' }) }),
+      }),
+    );
     // Dropping the preview deletes the upload.
-    expect(await c.call('install.cancel', { token: preview.value.token })).toEqual(expect.objectContaining({ ok: true }));
+    expect(await c.call('install.cancel', { token: preview.value.token })).toEqual(
+      expect.objectContaining({ ok: true }),
+    );
     expect(readdirSync(uploadsDir)).toEqual([]);
   });
 
   it('deletes an upload once it is installed', async () => {
     const src = tmpDir('upload');
     const bundle = await writeZip(path.join(src, 'echo.mcpb'), folderItems(path.join(FIXTURES, 'mcpb-echo')));
-    const res = await fetch(`${base()}/upload`, { method: 'POST', headers: { 'x-plugboard-token': server.token, 'x-file-name': 'echo.mcpb', origin: base() }, body: readFileSync(bundle) });
+    const res = await fetch(`${base()}/upload`, {
+      method: 'POST',
+      headers: { 'x-plugboard-token': server.token, 'x-file-name': 'echo.mcpb', origin: base() },
+      body: readFileSync(bundle),
+    });
     const { uploadId } = (await res.json()) as { uploadId: string };
     const c = rpc(await connect());
-    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as { value: { token: string } };
+    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as {
+      value: { token: string };
+    };
     const done = await c.call('install.commit', { token: preview.value.token, grants: [], replace: true });
-    expect(done).toEqual(expect.objectContaining({ ok: true, value: expect.objectContaining({ ok: true, id: 'mcpb-echo' }) }));
+    expect(done).toEqual(
+      expect.objectContaining({ ok: true, value: expect.objectContaining({ ok: true, id: 'mcpb-echo' }) }),
+    );
     expect(readdirSync(uploadsDir)).toEqual([]);
   });
 
   it('deletes an upload the preview refuses', async () => {
-    const res = await fetch(`${base()}/upload`, { method: 'POST', headers: { 'x-plugboard-token': server.token, 'x-file-name': 'broken.zip', origin: base() }, body: 'not a zip at all' });
+    const res = await fetch(`${base()}/upload`, {
+      method: 'POST',
+      headers: { 'x-plugboard-token': server.token, 'x-file-name': 'broken.zip', origin: base() },
+      body: 'not a zip at all',
+    });
     const { uploadId } = (await res.json()) as { uploadId: string };
     expect(readdirSync(uploadsDir)).toHaveLength(1);
     const c = rpc(await connect());
-    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as { value: { ok: boolean; message: string } };
+    const preview = (await c.call('install.preview', { source: { kind: 'upload', uploadId } })) as {
+      value: { ok: boolean; message: string };
+    };
     expect(preview.value.ok).toBe(false);
     expect(preview.value.message).toMatch(/broken\.zip/);
     expect(readdirSync(uploadsDir)).toEqual([]);

@@ -27,7 +27,10 @@ afterAll(async () => {
 });
 
 const paletteNames = async (): Promise<string[]> =>
-  (await app.backend.invoke('palette.list', {})).filter((e) => e.plugin === 'mcp-dynamic').map((e) => e.name).sort();
+  (await app.backend.invoke('palette.list', {}))
+    .filter((e) => e.plugin === 'mcp-dynamic')
+    .map((e) => e.name)
+    .sort();
 
 async function call(tool: string, args: Record<string, unknown>): Promise<string> {
   const c = await app.backend.invoke('chat.create', {});
@@ -40,13 +43,23 @@ async function call(tool: string, args: Record<string, unknown>): Promise<string
 it('follows a tool list that changes at run time', async () => {
   expect(await call('add_tool', { name: 'fresh' })).toBe('added fresh');
   await expect.poll(paletteNames).toEqual(['add_tool', 'fresh', 'list_added', 'remove_tool']);
-  const changes = events.filter((e) => e.name === 'plugins.changed' && e.payload.id === 'mcp-dynamic' && e.payload.reason === 'tools');
-  expect(changes.map((e) => e.payload)).toContainEqual({ id: 'mcp-dynamic', reason: 'tools', tools: { added: ['fresh'], removed: [] } });
-  expect((await app.backend.invoke('plugins.detail', { id: 'mcp-dynamic' }))?.tools.map((t) => t.name)).toContain('fresh');
+  const changes = events.filter(
+    (e) => e.name === 'plugins.changed' && e.payload.id === 'mcp-dynamic' && e.payload.reason === 'tools',
+  );
+  expect(changes.map((e) => e.payload)).toContainEqual({
+    id: 'mcp-dynamic',
+    reason: 'tools',
+    tools: { added: ['fresh'], removed: [] },
+  });
+  expect((await app.backend.invoke('plugins.detail', { id: 'mcp-dynamic' }))?.tools.map((t) => t.name)).toContain(
+    'fresh',
+  );
   expect(await call('fresh', {})).toBe('I am fresh');
   const log = await app.backend.invoke('plugins.logs', { id: 'mcp-dynamic' });
   // The first announcement (at launch) is not a change worth a log line; this one is.
-  expect(log.map((l) => l.message).filter((m) => m.startsWith('tools changed'))).toEqual(['tools changed: added fresh']);
+  expect(log.map((l) => l.message).filter((m) => m.startsWith('tools changed'))).toEqual([
+    'tools changed: added fresh',
+  ]);
 
   expect(await call('remove_tool', { name: 'fresh' })).toBe('removed fresh');
   await expect.poll(paletteNames).toEqual(['add_tool', 'list_added', 'remove_tool']);

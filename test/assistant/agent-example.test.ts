@@ -18,12 +18,24 @@ let model: ModelServer;
 beforeAll(async () => {
   app = await assistantApp('assistant-agent-example');
   model = await ModelServer.start();
-  expect((await app.registry.install(path.join(REPO, 'examples', 'ollama-agent'), { grant: 'requested' })).ok).toBe(true);
-  expect((await app.registry.configure('ollama-agent', { AGENT_BASE_URL: model.baseURL, AGENT_MODEL: 'scripted-model' })).ok).toBe(true);
+  expect((await app.registry.install(path.join(REPO, 'examples', 'ollama-agent'), { grant: 'requested' })).ok).toBe(
+    true,
+  );
+  expect(
+    (await app.registry.configure('ollama-agent', { AGENT_BASE_URL: model.baseURL, AGENT_MODEL: 'scripted-model' })).ok,
+  ).toBe(true);
   const echo = fixturePlugin({
     script: 'gassist',
     id: 'echoer',
-    manifest: { functions: [{ name: 'echo', description: 'Say the text back', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] },
+    manifest: {
+      functions: [
+        {
+          name: 'echo',
+          description: 'Say the text back',
+          parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        },
+      ],
+    },
   });
   expect((await app.registry.install(echo)).ok).toBe(true);
   await app.registry.setToolPolicy('echoer', 'echo', 'allow');
@@ -43,8 +55,23 @@ describe('the example agent plugin', () => {
     model.script(toolCalls({ name: 'echoer__echo', arguments: { text: 'ping' } }), text('The echo said ping.'));
     const c = await agentConversation();
     const conv = await app.turnEnded(c, await app.say(c, 'Echo ping for me'));
-    expect(conv.messages.find((m) => m.role === 'plugin')).toEqual(expect.objectContaining({ pluginId: 'echoer', tool: 'echo', args: { text: 'ping' }, status: 'done', text: 'ping' }));
-    expect(conv.messages.at(-1)).toEqual(expect.objectContaining({ role: 'assistant', text: 'The echo said ping.', status: 'done', model: 'agent:ollama-agent' }));
+    expect(conv.messages.find((m) => m.role === 'plugin')).toEqual(
+      expect.objectContaining({
+        pluginId: 'echoer',
+        tool: 'echo',
+        args: { text: 'ping' },
+        status: 'done',
+        text: 'ping',
+      }),
+    );
+    expect(conv.messages.at(-1)).toEqual(
+      expect.objectContaining({
+        role: 'assistant',
+        text: 'The echo said ping.',
+        status: 'done',
+        model: 'agent:ollama-agent',
+      }),
+    );
     // What the agent's model server was sent: the tool Plugboard offered, then the tool's result.
     const [first, second] = model.modelCalls.slice(-2);
     expect(JSON.stringify(first?.body)).toContain('echoer__echo');
@@ -60,7 +87,9 @@ describe('the example agent plugin', () => {
       const c = await agentConversation();
       const conv = await app.turnEnded(c, await app.say(c, 'hello'));
       expect(conv.messages.at(-1)).toEqual(expect.objectContaining({ status: 'error', retry: expect.any(Object) }));
-      expect(conv.messages.at(-1)?.failure?.message).toMatch(/ollama-agent is not available: no model server answers at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)/);
+      expect(conv.messages.at(-1)?.failure?.message).toMatch(
+        /ollama-agent is not available: no model server answers at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)/,
+      );
     } finally {
       await app.registry.configure('ollama-agent', { AGENT_BASE_URL: model.baseURL });
     }

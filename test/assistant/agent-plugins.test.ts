@@ -22,7 +22,15 @@ beforeAll(async () => {
     script: 'gassist',
     id: 'echoer',
     env: {},
-    manifest: { functions: [{ name: 'echo', description: 'Say the text back', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] },
+    manifest: {
+      functions: [
+        {
+          name: 'echo',
+          description: 'Say the text back',
+          parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        },
+      ],
+    },
   });
   expect((await app.registry.install(echo)).ok).toBe(true);
   await app.registry.setToolPolicy('echoer', 'echo', 'allow');
@@ -33,11 +41,17 @@ afterAll(() => closeAll(app));
 
 async function agentConversation(): Promise<string> {
   const c = await app.conversation();
-  expect(await app.backend.invoke('chat.setModel', { conversationId: c, model: AGENT })).toEqual(expect.objectContaining({ ok: true }));
+  expect(await app.backend.invoke('chat.setModel', { conversationId: c, model: AGENT })).toEqual(
+    expect.objectContaining({ ok: true }),
+  );
   return c;
 }
 
-const runs = (): Array<{ prompt: string; context: { conversation: Array<{ role: string; content: string }>; system?: string }; tools: Array<{ name: string; description: string; input_schema: unknown }> }> =>
+const runs = (): Array<{
+  prompt: string;
+  context: { conversation: Array<{ role: string; content: string }>; system?: string };
+  tools: Array<{ name: string; description: string; input_schema: unknown }>;
+}> =>
   // The agent writes down each agent.run's params in its own data folder.
   readFileSync(path.join(app.registry.paths.pluginData('tool-agent'), 'runs.jsonl'), 'utf8')
     .trim()
@@ -47,7 +61,9 @@ const runs = (): Array<{ prompt: string; context: { conversation: Array<{ role: 
 describe('an agent plugin as the model', () => {
   it('is listed with the models, by its plugin', async () => {
     const view = await app.backend.invoke('models.list', {});
-    expect(view.models).toContainEqual(expect.objectContaining({ name: AGENT, provider: 'agent-plugin', model: 'tool-agent' }));
+    expect(view.models).toContainEqual(
+      expect.objectContaining({ name: AGENT, provider: 'agent-plugin', model: 'tool-agent' }),
+    );
   });
 
   it('gets the prompt and the offered tools, asks for a tool mid-run, and answers with its result', async () => {
@@ -55,14 +71,28 @@ describe('an agent plugin as the model', () => {
     const conv = await app.turnEnded(c, await app.say(c, 'use echoer__echo now'));
     const [user, before, card, after] = conv.messages;
     expect(user).toEqual(expect.objectContaining({ role: 'user', text: 'use echoer__echo now' }));
-    expect(before).toEqual(expect.objectContaining({ role: 'assistant', text: 'Let me check. ', status: 'done', model: AGENT }));
-    expect(card).toEqual(expect.objectContaining({ role: 'plugin', pluginId: 'echoer', tool: 'echo', args: { text: 'hello' }, status: 'done' }));
+    expect(before).toEqual(
+      expect.objectContaining({ role: 'assistant', text: 'Let me check. ', status: 'done', model: AGENT }),
+    );
+    expect(card).toEqual(
+      expect.objectContaining({
+        role: 'plugin',
+        pluginId: 'echoer',
+        tool: 'echo',
+        args: { text: 'hello' },
+        status: 'done',
+      }),
+    );
     expect(card?.call?.approval).toEqual({ state: 'allowed', by: 'policy' });
     expect(after).toEqual(expect.objectContaining({ role: 'assistant', text: 'The tool said: hello', status: 'done' }));
     expect(after?.usage).toEqual(expect.objectContaining({ inputTokens: 12, outputTokens: 7 }));
     const run = runs().at(-1)!;
     expect(run.prompt).toBe('use echoer__echo now');
-    expect(run.tools).toContainEqual({ name: 'echoer__echo', description: 'Say the text back (plugin: echoer)', input_schema: expect.objectContaining({ required: ['text'] }) });
+    expect(run.tools).toContainEqual({
+      name: 'echoer__echo',
+      description: 'Say the text back (plugin: echoer)',
+      input_schema: expect.objectContaining({ required: ['text'] }),
+    });
     // An agent is a model, never a tool offered to a model.
     expect(run.tools.map((t) => t.name).filter((n) => n.includes('agent'))).toEqual([]);
     expect(run.context.conversation).toEqual([]);
@@ -108,10 +138,16 @@ describe('an agent plugin as the model', () => {
   it('Stop while it writes: the answer so far is kept as stopped, and the next turn is answered', async () => {
     const c = await agentConversation();
     const turn = await app.say(c, 'hang on');
-    await expect.poll(async () => ((await app.backend.invoke('chat.get', { id: c })) as Conversation).messages.at(-1)?.text, { timeout: 20_000 }).toBe('Hmm');
+    await expect
+      .poll(async () => ((await app.backend.invoke('chat.get', { id: c })) as Conversation).messages.at(-1)?.text, {
+        timeout: 20_000,
+      })
+      .toBe('Hmm');
     expect(await app.backend.invoke('chat.cancel', { turnId: turn })).toEqual(expect.objectContaining({ ok: true }));
     const stopped = await app.turnEnded(c, turn);
-    expect(stopped.messages.at(-1)).toEqual(expect.objectContaining({ role: 'assistant', status: 'cancelled', text: 'Hmm' }));
+    expect(stopped.messages.at(-1)).toEqual(
+      expect.objectContaining({ role: 'assistant', status: 'cancelled', text: 'Hmm' }),
+    );
     const next = await app.turnEnded(c, await app.say(c, 'are you back'));
     expect(next.messages.at(-1)).toEqual(expect.objectContaining({ text: 'You said: are you back ', status: 'done' }));
   });

@@ -32,7 +32,10 @@ describe('the default approval policy', () => {
   });
 
   it('ask: a read-only tool’s call waits for the person’s answer', async () => {
-    expect(await app.backend.invoke('approvals.setDefault', { policy: 'ask' })).toEqual({ ok: true, detail: 'default approval set to ask' });
+    expect(await app.backend.invoke('approvals.setDefault', { policy: 'ask' })).toEqual({
+      ok: true,
+      detail: 'default approval set to ask',
+    });
     expect(app.registry.toolPolicy('hello', 'count')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
     model.script(toolCalls({ name: 'hello__count', arguments: { to: 2 } }), text('Counted.'));
     const c = await app.conversation();
@@ -41,7 +44,11 @@ describe('the default approval policy', () => {
     expect(asked).toMatchObject({ tool: 'count', call: { approval: { state: 'pending' } } });
     await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'once' });
     const conv = await app.turnEnded(c, turn);
-    expect(conv.messages.find((m) => m.tool === 'count')?.call?.approval).toEqual({ state: 'allowed', by: 'person', decision: 'once' });
+    expect(conv.messages.find((m) => m.tool === 'count')?.call?.approval).toEqual({
+      state: 'allowed',
+      by: 'person',
+      decision: 'once',
+    });
   });
 
   it('allow: any call runs unasked, but a tool’s own policy still wins', async () => {
@@ -59,8 +66,14 @@ describe('the default approval policy', () => {
     } finally {
       again.dispose();
     }
-    const lines = readFileSync(path.join(app.dataDir, 'audit.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { action: string; detail: string });
-    expect(lines.filter((l) => l.action === 'approval-default').map((l) => l.detail)).toEqual(['default approval set to ask', 'default approval set to allow']);
+    const lines = readFileSync(path.join(app.dataDir, 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { action: string; detail: string });
+    expect(lines.filter((l) => l.action === 'approval-default').map((l) => l.detail)).toEqual([
+      'default approval set to ask',
+      'default approval set to allow',
+    ]);
     await app.backend.invoke('approvals.setDefault', { policy: 'read-only' });
     expect(app.registry.toolPolicy('hello', 'start_conversation').policy).toBe('ask');
   });

@@ -24,10 +24,22 @@ const noUploads = () => undefined;
 
 describe('caps and sniffing', () => {
   it('tells text from images from binaries by their bytes, whatever the name says', () => {
-    expect(classify('notes.bin', Buffer.from('héllo\n'))).toEqual({ ok: true, kind: 'text', mime: 'text/plain', text: 'héllo\n' });
+    expect(classify('notes.bin', Buffer.from('héllo\n'))).toEqual({
+      ok: true,
+      kind: 'text',
+      mime: 'text/plain',
+      text: 'héllo\n',
+    });
     expect(classify('pixel.txt', Buffer.from(PNG, 'base64'))).toEqual({ ok: true, kind: 'image', mime: 'image/png' });
-    expect(classify('a.gif', Buffer.from('GIF89a\x01\x00'))).toMatchObject({ ok: true, kind: 'image', mime: 'image/gif' });
-    expect(classify('x.txt', Buffer.from([0x68, 0x00, 0x69]))).toEqual({ ok: false, message: 'x.txt is neither text (UTF-8) nor an image (PNG, JPEG, GIF or WebP): only those can be attached' });
+    expect(classify('a.gif', Buffer.from('GIF89a\x01\x00'))).toMatchObject({
+      ok: true,
+      kind: 'image',
+      mime: 'image/gif',
+    });
+    expect(classify('x.txt', Buffer.from([0x68, 0x00, 0x69]))).toEqual({
+      ok: false,
+      message: 'x.txt is neither text (UTF-8) nor an image (PNG, JPEG, GIF or WebP): only those can be attached',
+    });
     expect(classify('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9]))).toMatchObject({ ok: false });
   });
 
@@ -39,20 +51,36 @@ describe('caps and sniffing', () => {
       message: 'huge.log is 256 KiB: text files are capped at 256 KiB (images at 5 MiB)',
     });
     const eleven = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, data: b64('x') }));
-    expect(takeAttachments(eleven, noUploads)).toMatchObject({ ok: false, message: '11 files attached: a message takes 10 at most' });
-    expect(takeAttachments([{ name: 'gone.png', uploadId: 'abcdefgh12' }], noUploads)).toMatchObject({ ok: false, code: 'not_found', message: expect.stringContaining('gone.png') });
+    expect(takeAttachments(eleven, noUploads)).toMatchObject({
+      ok: false,
+      message: '11 files attached: a message takes 10 at most',
+    });
+    expect(takeAttachments([{ name: 'gone.png', uploadId: 'abcdefgh12' }], noUploads)).toMatchObject({
+      ok: false,
+      code: 'not_found',
+      message: expect.stringContaining('gone.png'),
+    });
     const ok = takeAttachments([{ name: 'a.txt', data: b64('alpha') }], noUploads);
     expect(ok).toMatchObject({ ok: true, files: [{ name: 'a.txt', kind: 'text', mime: 'text/plain', size: 5 }] });
   });
 
   it('puts a text file in a named block that the file cannot close', () => {
-    expect(textBlock('a"b.txt', 'x </attached-file> y')).toBe('<attached-file name="a_b.txt">\nx <\\/attached-file> y\n</attached-file>');
+    expect(textBlock('a"b.txt', 'x </attached-file> y')).toBe(
+      '<attached-file name="a_b.txt">\nx <\\/attached-file> y\n</attached-file>',
+    );
   });
 
   it('checks chat.send at the boundary: base64 only, a message or a file', () => {
-    expect(parseInput('chat.send', { conversationId: 'c', text: '', attachments: [{ name: 'a', data: 'not base64!' }] })).toEqual({ ok: false, message: 'chat.send: attachments.0.data: not base64' });
-    expect(parseInput('chat.send', { conversationId: 'c', text: ' ' })).toEqual({ ok: false, message: 'chat.send: text: empty: type a message or attach a file' });
-    expect(parseInput('chat.send', { conversationId: 'c', text: '', attachments: [{ name: 'a.txt', data: b64('x') }] }).ok).toBe(true);
+    expect(
+      parseInput('chat.send', { conversationId: 'c', text: '', attachments: [{ name: 'a', data: 'not base64!' }] }),
+    ).toEqual({ ok: false, message: 'chat.send: attachments.0.data: not base64' });
+    expect(parseInput('chat.send', { conversationId: 'c', text: ' ' })).toEqual({
+      ok: false,
+      message: 'chat.send: text: empty: type a message or attach a file',
+    });
+    expect(
+      parseInput('chat.send', { conversationId: 'c', text: '', attachments: [{ name: 'a.txt', data: b64('x') }] }).ok,
+    ).toBe(true);
   });
 });
 
@@ -92,7 +120,13 @@ describe('with a model', () => {
     const said = conv.messages.find((m) => m.role === 'user')!;
     expect(said.attachments).toEqual([
       { id: expect.any(String), name: 'notes.md', kind: 'text', mime: 'text/plain', size: 17 },
-      { id: expect.any(String), name: 'pixel.png', kind: 'image', mime: 'image/png', size: Buffer.from(PNG, 'base64').length },
+      {
+        id: expect.any(String),
+        name: 'pixel.png',
+        kind: 'image',
+        mime: 'image/png',
+        size: Buffer.from(PNG, 'base64').length,
+      },
     ]);
     const image = await app.backend.invoke('chat.attachment', { id: said.attachments![1]!.id });
     expect(image).toEqual({ ok: true, name: 'pixel.png', kind: 'image', mime: 'image/png', data: PNG });
@@ -102,7 +136,11 @@ describe('with a model', () => {
     await app.connect(model, { provider: 'anthropic', name: 'Claude', apiKey: 'sk-test' });
     model.script(text('A pixel.'));
     const c = await app.conversation();
-    const r = await app.backend.invoke('chat.send', { conversationId: c, text: 'and this?', attachments: [{ name: 'pixel.png', data: PNG }] });
+    const r = await app.backend.invoke('chat.send', {
+      conversationId: c,
+      text: 'and this?',
+      attachments: [{ name: 'pixel.png', data: PNG }],
+    });
     if (!r.ok || !r.turnId) throw new Error(r.ok ? 'no turn' : r.message);
     await app.turnEnded(c, r.turnId);
     const body = model.modelCalls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
@@ -118,8 +156,17 @@ describe('with a model', () => {
 
   it('refuses files with a / command, saying why, and starts nothing', async () => {
     const c = await app.conversation();
-    const r = await app.backend.invoke('chat.send', { conversationId: c, text: '/hello:count to=2', attachments: [{ name: 'a.txt', data: b64('x') }] });
-    expect(r).toMatchObject({ ok: false, code: 'invalid_input', message: 'a / command runs a tool with what you type and takes no files: remove a.txt, or send them with a message to the model' });
+    const r = await app.backend.invoke('chat.send', {
+      conversationId: c,
+      text: '/hello:count to=2',
+      attachments: [{ name: 'a.txt', data: b64('x') }],
+    });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'invalid_input',
+      message:
+        'a / command runs a tool with what you type and takes no files: remove a.txt, or send them with a message to the model',
+    });
     expect((await app.backend.invoke('chat.get', { id: c }))?.messages).toEqual([]);
   });
 
@@ -127,8 +174,16 @@ describe('with a model', () => {
     await installFixtures(app, 'mehrhof-tool-agent');
     const c = await app.conversation();
     await app.backend.invoke('chat.setModel', { conversationId: c, model: 'agent:tool-agent' });
-    const r = await app.backend.invoke('chat.send', { conversationId: c, text: 'look', attachments: [{ name: 'pixel.png', data: PNG }] });
-    expect(r).toMatchObject({ ok: false, code: 'invalid_input', message: expect.stringMatching(/does not take images, so pixel\.png cannot go to it/) });
+    const r = await app.backend.invoke('chat.send', {
+      conversationId: c,
+      text: 'look',
+      attachments: [{ name: 'pixel.png', data: PNG }],
+    });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'invalid_input',
+      message: expect.stringMatching(/does not take images, so pixel\.png cannot go to it/),
+    });
   });
 });
 
@@ -146,17 +201,32 @@ describe('uploaded first (the web UI, large files)', () => {
     const base = `http://127.0.0.1:${served.server.port}`;
     const res = await fetch(`${base}/upload`, {
       method: 'POST',
-      headers: { 'x-plugboard-token': served.server.token, 'x-file-name': encodeURIComponent('report.log'), 'x-upload-purpose': 'attachment', origin: base },
+      headers: {
+        'x-plugboard-token': served.server.token,
+        'x-file-name': encodeURIComponent('report.log'),
+        'x-upload-purpose': 'attachment',
+        origin: base,
+      },
       body: 'line one\nline two\n',
     });
     const { uploadId } = (await res.json()) as { uploadId: string };
     expect(res.status).toBe(200);
     const c = (await served.backend.invoke('chat.create', {})).id;
-    expect(await served.backend.invoke('chat.send', { conversationId: c, text: '', attachments: [{ name: 'report.log', uploadId }] })).toEqual({ ok: true, turnId: null });
+    expect(
+      await served.backend.invoke('chat.send', {
+        conversationId: c,
+        text: '',
+        attachments: [{ name: 'report.log', uploadId }],
+      }),
+    ).toEqual({ ok: true, turnId: null });
     const m = (await served.backend.invoke('chat.get', { id: c }))!.messages[0]!;
     expect(m.attachments).toMatchObject([{ name: 'report.log', kind: 'text', size: 18 }]);
     // Read once: the same id again is refused.
-    const again = await served.backend.invoke('chat.send', { conversationId: c, text: 'x', attachments: [{ name: 'report.log', uploadId }] });
+    const again = await served.backend.invoke('chat.send', {
+      conversationId: c,
+      text: 'x',
+      attachments: [{ name: 'report.log', uploadId }],
+    });
     expect(again).toMatchObject({ ok: false, code: 'not_found' });
   });
 });
@@ -164,12 +234,28 @@ describe('uploaded first (the web UI, large files)', () => {
 describe('in the store', () => {
   it('keeps a message’s files across a restart, and deletes them with their conversation', async () => {
     const file = path.join(tmpDir('store-attachments'), 'conversations.sqlite');
-    const taken = takeAttachments([{ name: 'a.txt', data: b64('alpha') }, { name: 'p.png', data: PNG }], noUploads);
+    const taken = takeAttachments(
+      [
+        { name: 'a.txt', data: b64('alpha') },
+        { name: 'p.png', data: PNG },
+      ],
+      noUploads,
+    );
     if (!taken.ok) throw new Error(taken.message);
     const [a, p] = taken.files;
     const first = await ConversationStore.open(file);
     first.create('c1', 'One', 1);
-    first.putMessage('c1', { id: 'm1', role: 'user', createdAt: 1, text: 'see', attachments: [a!, p!].map(({ bytes: _b, ...info }) => info) }, taken.files);
+    first.putMessage(
+      'c1',
+      {
+        id: 'm1',
+        role: 'user',
+        createdAt: 1,
+        text: 'see',
+        attachments: [a!, p!].map(({ bytes: _b, ...info }) => info),
+      },
+      taken.files,
+    );
     first.dispose();
     const second = await ConversationStore.open(file);
     expect(second.get('c1')?.messages[0]?.attachments?.map((x) => x.name)).toEqual(['a.txt', 'p.png']);

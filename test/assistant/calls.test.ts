@@ -29,7 +29,8 @@ beforeAll(async () => {
 
 afterAll(() => closeAll(app, model));
 
-const card = (messages: readonly ChatMessage[], tool: string): ChatMessage | undefined => messages.find((m) => m.role === 'plugin' && m.tool === tool);
+const card = (messages: readonly ChatMessage[], tool: string): ChatMessage | undefined =>
+  messages.find((m) => m.role === 'plugin' && m.tool === tool);
 
 function audit(): Array<{ action: string; plugin: string; tool?: string; ok: boolean; detail: string }> {
   return readFileSync(path.join(app.dataDir, 'audit.log'), 'utf8')
@@ -50,25 +51,51 @@ describe('tool policies', () => {
     expect(policy('mcp-dynamic', 'remove_tool').policy).toBe('ask');
     // The plugin panel's Tools tab shows the same.
     const detail = await app.backend.invoke('plugins.detail', { id: 'mcp-dynamic' });
-    expect(detail?.tools.find((t) => t.name === 'list_added')).toEqual(expect.objectContaining({ policy: 'allow', defaultPolicy: 'allow' }));
+    expect(detail?.tools.find((t) => t.name === 'list_added')).toEqual(
+      expect.objectContaining({ policy: 'allow', defaultPolicy: 'allow' }),
+    );
   });
 
   it('a tool allowed by its policy runs without a prompt, and the audit log says the policy decided', async () => {
     model.script(toolCalls({ name: 'mcp_dynamic__list_added', arguments: {} }), text('Nothing added.'));
     const c = await app.conversation();
     const conv = await app.turnEnded(c, await app.say(c, 'What was added?'));
-    expect(card(conv.messages, 'list_added')).toEqual(expect.objectContaining({ status: 'done', text: 'none yet', call: expect.objectContaining({ approval: { state: 'allowed', by: 'policy' } }) }));
-    expect(audit().at(-1)).toEqual(expect.objectContaining({ action: 'model-call', plugin: 'mcp-dynamic', tool: 'list_added', ok: true, detail: 'allowed by policy' }));
+    expect(card(conv.messages, 'list_added')).toEqual(
+      expect.objectContaining({
+        status: 'done',
+        text: 'none yet',
+        call: expect.objectContaining({ approval: { state: 'allowed', by: 'policy' } }),
+      }),
+    );
+    expect(audit().at(-1)).toEqual(
+      expect.objectContaining({
+        action: 'model-call',
+        plugin: 'mcp-dynamic',
+        tool: 'list_added',
+        ok: true,
+        detail: 'allowed by policy',
+      }),
+    );
   });
 
   it('a tool whose policy is deny never runs; the model is told it may not call it', async () => {
-    expect(await app.backend.invoke('plugins.setToolPolicy', { id: 'hello', tool: 'say_hello', policy: 'deny' })).toEqual(expect.objectContaining({ ok: true }));
+    expect(
+      await app.backend.invoke('plugins.setToolPolicy', { id: 'hello', tool: 'say_hello', policy: 'deny' }),
+    ).toEqual(expect.objectContaining({ ok: true }));
     model.script(toolCalls({ name: 'hello__say_hello', arguments: { name: 'Ada' } }), text('Not allowed.'));
     const c = await app.conversation();
     const conv = await app.turnEnded(c, await app.say(c, 'Greet Ada'));
-    expect(card(conv.messages, 'say_hello')).toEqual(expect.objectContaining({ status: 'cancelled', text: '', call: expect.objectContaining({ approval: { state: 'denied', by: 'policy' } }) }));
+    expect(card(conv.messages, 'say_hello')).toEqual(
+      expect.objectContaining({
+        status: 'cancelled',
+        text: '',
+        call: expect.objectContaining({ approval: { state: 'denied', by: 'policy' } }),
+      }),
+    );
     expect(toolResults(model.modelCalls.at(-1)!)[0]?.text).toMatch(/may not be called by a model here/);
-    expect(audit().at(-1)).toEqual(expect.objectContaining({ tool: 'say_hello', ok: false, detail: 'denied by policy; arguments: name' }));
+    expect(audit().at(-1)).toEqual(
+      expect.objectContaining({ tool: 'say_hello', ok: false, detail: 'denied by policy; arguments: name' }),
+    );
     await app.backend.invoke('plugins.setToolPolicy', { id: 'hello', tool: 'say_hello', policy: null });
     expect(app.registry.toolPolicy('hello', 'say_hello').policy).toBe('allow');
   });
@@ -81,7 +108,13 @@ describe('tool policies', () => {
     await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'always' });
     await app.turnEnded(c, turn);
     expect(app.registry.toolPolicy('mcp-dynamic', 'add_tool').policy).toBe('allow');
-    expect(audit().filter((e) => e.action === 'tool-policy').at(-1)).toEqual(expect.objectContaining({ plugin: 'mcp-dynamic', tool: 'add_tool', detail: 'mcp-dynamic:add_tool set to allow' }));
+    expect(
+      audit()
+        .filter((e) => e.action === 'tool-policy')
+        .at(-1),
+    ).toEqual(
+      expect.objectContaining({ plugin: 'mcp-dynamic', tool: 'add_tool', detail: 'mcp-dynamic:add_tool set to allow' }),
+    );
     model.script(toolCalls({ name: 'mcp_dynamic__add_tool', arguments: { name: 'beta' } }), text('Added too.'));
     const other = await app.conversation();
     const conv = await app.turnEnded(other, await app.say(other, 'Add beta'));
@@ -94,11 +127,21 @@ describe('tool policies', () => {
     const c = await app.conversation();
     const turn = await app.say(c, 'Add a tool');
     const asked = await app.prompt(c);
-    const bad = await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'once', args: { name: 'Not A Name!' } });
-    expect(bad).toEqual(expect.objectContaining({ ok: false, code: 'invalid_arguments', message: expect.stringMatching(/name/) }));
-    expect(await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'once', args: { name: 'fixed' } })).toEqual(expect.objectContaining({ ok: true }));
+    const bad = await app.backend.invoke('chat.approve', {
+      callId: asked.call!.id,
+      decision: 'once',
+      args: { name: 'Not A Name!' },
+    });
+    expect(bad).toEqual(
+      expect.objectContaining({ ok: false, code: 'invalid_arguments', message: expect.stringMatching(/name/) }),
+    );
+    expect(
+      await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'once', args: { name: 'fixed' } }),
+    ).toEqual(expect.objectContaining({ ok: true }));
     const conv = await app.turnEnded(c, turn);
-    expect(card(conv.messages, 'add_tool')).toEqual(expect.objectContaining({ args: { name: 'fixed' }, text: 'added fixed' }));
+    expect(card(conv.messages, 'add_tool')).toEqual(
+      expect.objectContaining({ args: { name: 'fixed' }, text: 'added fixed' }),
+    );
     // The model is told what actually ran.
     const sent = JSON.stringify(model.modelCalls.at(-1)!.body);
     expect(sent).toContain('added fixed');
@@ -109,7 +152,11 @@ describe('calls the model makes at once', () => {
   it('run at once, while their prompts come one at a time', async () => {
     await app.registry.setToolPolicy('hello', 'count', 'ask');
     model.script(
-      toolCalls({ name: 'hello__count', arguments: { to: 3, delay_ms: 0 } }, { name: 'gassist_python__count_slowly', arguments: {} }, { name: 'mcp_dynamic__list_added', arguments: {} }),
+      toolCalls(
+        { name: 'hello__count', arguments: { to: 3, delay_ms: 0 } },
+        { name: 'gassist_python__count_slowly', arguments: {} },
+        { name: 'mcp_dynamic__list_added', arguments: {} },
+      ),
       text('All three ran.'),
     );
     const c = await app.conversation();
@@ -117,7 +164,8 @@ describe('calls the model makes at once', () => {
     const first = await app.prompt(c);
     expect(first.tool).toBe('count');
     // The second asked-about call waits its turn (its card says so) while the first is asked.
-    const waiting = async () => card((await app.backend.invoke('chat.get', { id: c }))!.messages, 'count_slowly')?.call?.approval.state;
+    const waiting = async () =>
+      card((await app.backend.invoke('chat.get', { id: c }))!.messages, 'count_slowly')?.call?.approval.state;
     await expect.poll(waiting).toBe('queued');
     await app.backend.invoke('chat.approve', { callId: first.call!.id, decision: 'once' });
     const second = await app.prompt(c);
@@ -130,7 +178,9 @@ describe('calls the model makes at once', () => {
       ['list_added', 'done'],
     ]);
     // All three results went back in one request, in the model's order.
-    expect(toolResults(model.modelCalls.at(-1)!).map((r) => r.id)).toEqual(conv.messages.filter((m) => m.call).map((m) => m.call!.id));
+    expect(toolResults(model.modelCalls.at(-1)!).map((r) => r.id)).toEqual(
+      conv.messages.filter((m) => m.call).map((m) => m.call!.id),
+    );
     await app.registry.setToolPolicy('hello', 'count', null);
   });
 
@@ -140,12 +190,36 @@ describe('calls the model makes at once', () => {
     // the short one would end before the long one streamed, or the long one would still be
     // waiting to start: run together, the long one streams first and is still running when the
     // short one ends. No timing is assumed: the test waits for the short card's end.
-    model.script(toolCalls({ name: 'hello__count', arguments: { to: 100, delay_ms: 2000 } }, { name: 'gassist_python__count_slowly', arguments: { n: 3 } }));
+    model.script(
+      toolCalls(
+        { name: 'hello__count', arguments: { to: 100, delay_ms: 2000 } },
+        { name: 'gassist_python__count_slowly', arguments: { n: 3 } },
+      ),
+    );
     const c = await app.conversation();
     const turn = await app.say(c, 'Count twice');
-    const cardOf = (plugin: string) => (e: (typeof app.events)[number]): string | undefined =>
-      e.name === 'chat.turn' && e.payload.type === 'start' && e.payload.turnId === turn && e.payload.message.pluginId === plugin ? e.payload.message.id : undefined;
-    await expect.poll(() => app.events.some((e) => e.name === 'chat.turn' && e.payload.type === 'end' && e.payload.turnId === turn && e.payload.message.pluginId === 'gassist-python'), { timeout: 20_000 }).toBe(true);
+    const cardOf =
+      (plugin: string) =>
+      (e: (typeof app.events)[number]): string | undefined =>
+        e.name === 'chat.turn' &&
+        e.payload.type === 'start' &&
+        e.payload.turnId === turn &&
+        e.payload.message.pluginId === plugin
+          ? e.payload.message.id
+          : undefined;
+    await expect
+      .poll(
+        () =>
+          app.events.some(
+            (e) =>
+              e.name === 'chat.turn' &&
+              e.payload.type === 'end' &&
+              e.payload.turnId === turn &&
+              e.payload.message.pluginId === 'gassist-python',
+          ),
+        { timeout: 20_000 },
+      )
+      .toBe(true);
     const long = app.events.map(cardOf('hello')).find(Boolean);
     const short = app.events.map(cardOf('gassist-python')).find(Boolean);
     const seen = app.events.flatMap((e) => {
@@ -168,7 +242,16 @@ describe('what plugins and the model get', () => {
     const dir = fixturePlugin({
       script: 'gassist',
       id: 'long-output',
-      manifest: { functions: [{ name: 'count', description: 'Count from 1 to n', parameters: { type: 'object', properties: { n: { type: 'integer' } } } }], auto_approved_tools: ['count'] },
+      manifest: {
+        functions: [
+          {
+            name: 'count',
+            description: 'Count from 1 to n',
+            parameters: { type: 'object', properties: { n: { type: 'integer' } } },
+          },
+        ],
+        auto_approved_tools: ['count'],
+      },
     });
     expect((await app.registry.install(dir)).ok).toBe(true);
     model.script(toolCalls({ name: 'long_output__count', arguments: { n: 20_000 } }), text('That was long.'));
@@ -203,15 +286,22 @@ describe('what plugins and the model get', () => {
 
   it('a tool result that keeps the session moves the conversation into passthrough; what is typed there never reaches the model', async () => {
     await app.registry.setToolPolicy('gassist-python', 'start_conversation', 'allow');
-    model.script(toolCalls({ name: 'gassist_python__start_conversation', arguments: {} }), text('You are talking to the plugin now.'));
+    model.script(
+      toolCalls({ name: 'gassist_python__start_conversation', arguments: {} }),
+      text('You are talking to the plugin now.'),
+    );
     const c = await app.conversation();
     await app.turnEnded(c, await app.say(c, 'Let me talk to the plugin'));
-    expect((await app.backend.invoke('chat.get', { id: c }))?.passthrough).toEqual(expect.objectContaining({ pluginId: 'gassist-python' }));
+    expect((await app.backend.invoke('chat.get', { id: c }))?.passthrough).toEqual(
+      expect.objectContaining({ pluginId: 'gassist-python' }),
+    );
     const secret = 'my-password-hunter2';
     const r = await app.backend.invoke('chat.send', { conversationId: c, text: secret });
     expect(r.ok).toBe(true);
     await app.turnEnded(c, (r as { turnId: string }).turnId);
-    await app.backend.invoke('chat.send', { conversationId: c, text: 'exit' }).then((x) => app.turnEnded(c, (x as { turnId: string }).turnId));
+    await app.backend
+      .invoke('chat.send', { conversationId: c, text: 'exit' })
+      .then((x) => app.turnEnded(c, (x as { turnId: string }).turnId));
     expect((await app.backend.invoke('chat.get', { id: c }))?.passthrough).toBeNull();
     model.script(text('Back with you.'));
     await app.turnEnded(c, await app.say(c, 'And now?'));

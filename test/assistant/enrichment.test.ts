@@ -47,7 +47,14 @@ describe('prompt enrichment', () => {
     // The enricher is the host's, never a tool the model may call.
     expect(offeredTools(sent).map((t) => t.name)).not.toContain('files__attach_mentions');
     expect(user.text).toBe('When is the launch? See @notes.md');
-    expect(user.enrichment).toEqual([expect.objectContaining({ plugin: 'files', ok: true, note: 'attached notes.md (33 B)', added: expect.stringContaining('The launch is on Friday.') })]);
+    expect(user.enrichment).toEqual([
+      expect.objectContaining({
+        plugin: 'files',
+        ok: true,
+        note: 'attached notes.md (33 B)',
+        added: expect.stringContaining('The launch is on Friday.'),
+      }),
+    ]);
     expect(messages.at(-1)).toEqual(expect.objectContaining({ role: 'assistant', text: 'Done.', status: 'done' }));
   });
 
@@ -70,13 +77,25 @@ describe('prompt enrichment', () => {
   });
 
   it('skips an enricher that fails and one that does not answer in time, says so, and the turn goes on', async () => {
-    const failing = fixturePlugin({ script: 'jsonrpc', id: 'enrich-fails', manifest: { prompt_enrichment: 'plan_fail', functions: [{ name: 'plan_fail' }] } });
-    const stalling = fixturePlugin({ script: 'jsonrpc', id: 'enrich-stalls', manifest: { prompt_enrichment: 'stall', functions: [{ name: 'stall' }] } });
+    const failing = fixturePlugin({
+      script: 'jsonrpc',
+      id: 'enrich-fails',
+      manifest: { prompt_enrichment: 'plan_fail', functions: [{ name: 'plan_fail' }] },
+    });
+    const stalling = fixturePlugin({
+      script: 'jsonrpc',
+      id: 'enrich-stalls',
+      manifest: { prompt_enrichment: 'stall', functions: [{ name: 'stall' }] },
+    });
     for (const dir of [failing, stalling]) expect((await app.registry.install(dir)).ok).toBe(true);
     try {
       const { user, messages } = await turn('Read @notes.md please');
       expect(user.enrichment).toEqual([
-        expect.objectContaining({ plugin: 'enrich-fails', ok: false, note: expect.stringMatching(/^skipped \(.*Execution failed/) }),
+        expect.objectContaining({
+          plugin: 'enrich-fails',
+          ok: false,
+          note: expect.stringMatching(/^skipped \(.*Execution failed/),
+        }),
         expect.objectContaining({ plugin: 'enrich-stalls', ok: false, note: 'skipped (took longer than 3 s)' }),
         expect.objectContaining({ plugin: 'files', ok: true }),
       ]);

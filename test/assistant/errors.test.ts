@@ -25,7 +25,10 @@ beforeAll(async () => {
 afterAll(() => closeAll(app, model));
 
 /** Sends `said`, lets the model answer with `step`, and gives the turn's last message. */
-async function failedTurn(said: string, ...steps: Step[]): Promise<{ conversation: string; answer: ChatMessage; messages: ChatMessage[] }> {
+async function failedTurn(
+  said: string,
+  ...steps: Step[]
+): Promise<{ conversation: string; answer: ChatMessage; messages: ChatMessage[] }> {
   model.script(...steps);
   const c = await app.conversation();
   const conv = await app.turnEnded(c, await app.say(c, said));
@@ -38,8 +41,18 @@ describe('a model that fails', () => {
     ['no access to the model (403)', fail('forbidden'), 'model_refused', /refused access \(403/],
     ['a server error (500)', fail('server-error'), 'model_error', /failed \(500.*retry in a moment/],
     ['a context too long', fail('context-too-long'), 'context_too_long', /too long for this model.*new conversation/],
-    ['a stream cut mid-answer', { type: 'reply', text: ['Half ', 'an ', 'answer'], cutAfterChunks: 2 } as Step, 'model_error', /answer broke off: the connection closed before the answer was complete/],
-    ['an error event inside the stream', { type: 'reply', text: ['a', 'b'], errorAfterChunks: 1 } as Step, 'model_error', /failed: The server had an error/],
+    [
+      'a stream cut mid-answer',
+      { type: 'reply', text: ['Half ', 'an ', 'answer'], cutAfterChunks: 2 } as Step,
+      'model_error',
+      /answer broke off: the connection closed before the answer was complete/,
+    ],
+    [
+      'an error event inside the stream',
+      { type: 'reply', text: ['a', 'b'], errorAfterChunks: 1 } as Step,
+      'model_error',
+      /failed: The server had an error/,
+    ],
   ])('%s: says so, keeps the message, offers Retry', async (_what, step, code, says) => {
     const { answer, messages } = await failedTurn('Hello?', step);
     expect(messages[0]).toEqual(expect.objectContaining({ role: 'user', text: 'Hello?' }));
@@ -51,13 +64,19 @@ describe('a model that fails', () => {
   });
 
   it('keeps the part of an answer that came before the stream was cut', async () => {
-    const { answer } = await failedTurn('Tell me', { type: 'reply', text: ['Half ', 'an ', 'answer'], cutAfterChunks: 2 });
+    const { answer } = await failedTurn('Tell me', {
+      type: 'reply',
+      text: ['Half ', 'an ', 'answer'],
+      cutAfterChunks: 2,
+    });
     expect(answer.text).toBe('Half an ');
   });
 
   it('a rate limit says how long the provider asked to wait, and Retry runs the turn again', async () => {
     const { conversation, answer } = await failedTurn('What time is it?', fail('rate-limited', { retryAfter: 7 }));
-    expect(answer.failure).toEqual(expect.objectContaining({ code: 'rate_limited', message: expect.stringMatching(/429.*wait 7 s/) }));
+    expect(answer.failure).toEqual(
+      expect.objectContaining({ code: 'rate_limited', message: expect.stringMatching(/429.*wait 7 s/) }),
+    );
     expect(answer.retry).toEqual({ afterMs: 7000 });
     model.script(text('Now it works.'));
     const r = await app.backend.invoke('chat.retry', { conversationId: conversation });
@@ -75,9 +94,16 @@ describe('a model that fails', () => {
   });
 
   it('a retry does not send the model its own broken-off answer', async () => {
-    const { conversation } = await failedTurn('Go on', { type: 'reply', text: ['Broken ', 'off ', 'here'], cutAfterChunks: 2 });
+    const { conversation } = await failedTurn('Go on', {
+      type: 'reply',
+      text: ['Broken ', 'off ', 'here'],
+      cutAfterChunks: 2,
+    });
     model.script(text('Whole answer.'));
-    const r = (await app.backend.invoke('chat.retry', { conversationId: conversation })) as { ok: true; turnId: string };
+    const r = (await app.backend.invoke('chat.retry', { conversationId: conversation })) as {
+      ok: true;
+      turnId: string;
+    };
     await app.turnEnded(conversation, r.turnId);
     expect(model.modelCalls.at(-1)!.rawBody).not.toContain('Broken off');
   });
@@ -86,7 +112,9 @@ describe('a model that fails', () => {
     model.script(text('Fine.'));
     const c = await app.conversation();
     await app.turnEnded(c, await app.say(c, 'Hi'));
-    expect(await app.backend.invoke('chat.retry', { conversationId: c })).toEqual(expect.objectContaining({ ok: false, code: 'invalid_state' }));
+    expect(await app.backend.invoke('chat.retry', { conversationId: c })).toEqual(
+      expect.objectContaining({ ok: false, code: 'invalid_state' }),
+    );
   });
 
   it('a server that is not there: unreachable, with what to check', async () => {
@@ -97,25 +125,52 @@ describe('a model that fails', () => {
     const c = await app.conversation();
     await app.backend.invoke('chat.setModel', { conversationId: c, model: 'Gone' });
     const conv = await app.turnEnded(c, await app.say(c, 'Anyone there?'));
-    expect(conv.messages.at(-1)?.failure).toEqual(expect.objectContaining({ code: 'model_unreachable', message: expect.stringMatching(/^Gone .*could not be reached.*base URL/) }));
+    expect(conv.messages.at(-1)?.failure).toEqual(
+      expect.objectContaining({
+        code: 'model_unreachable',
+        message: expect.stringMatching(/^Gone .*could not be reached.*base URL/),
+      }),
+    );
   });
 
   it('malformed JSON in tool arguments: the card says so, nothing runs, the model is told and answers', async () => {
     await app.registry.setToolPolicy('hello', 'count', 'allow');
-    const { messages } = await failedTurn('Count', toolCalls({ name: 'hello__count', arguments: '{"to": 3,,' }), text('Sorry, let me fix that.'));
+    const { messages } = await failedTurn(
+      'Count',
+      toolCalls({ name: 'hello__count', arguments: '{"to": 3,,' }),
+      text('Sorry, let me fix that.'),
+    );
     const card = messages.find((m) => m.role === 'plugin');
-    expect(card).toEqual(expect.objectContaining({ status: 'error', text: '', failure: expect.objectContaining({ code: 'invalid_arguments' }) }));
-    expect(toolResults(model.modelCalls.at(-1)!)).toEqual([expect.objectContaining({ id: card?.call?.id, text: expect.stringMatching(/^invalid_arguments: /) })]);
-    expect(messages.at(-1)).toEqual(expect.objectContaining({ role: 'assistant', status: 'done', text: 'Sorry, let me fix that.' }));
+    expect(card).toEqual(
+      expect.objectContaining({
+        status: 'error',
+        text: '',
+        failure: expect.objectContaining({ code: 'invalid_arguments' }),
+      }),
+    );
+    expect(toolResults(model.modelCalls.at(-1)!)).toEqual([
+      expect.objectContaining({ id: card?.call?.id, text: expect.stringMatching(/^invalid_arguments: /) }),
+    ]);
+    expect(messages.at(-1)).toEqual(
+      expect.objectContaining({ role: 'assistant', status: 'done', text: 'Sorry, let me fix that.' }),
+    );
   });
 
   it('arguments that break the schema are refused the same way', async () => {
-    const { messages } = await failedTurn('Count', toolCalls({ name: 'hello__count', arguments: { to: 'many' } }), text('Oops.'));
+    const { messages } = await failedTurn(
+      'Count',
+      toolCalls({ name: 'hello__count', arguments: { to: 'many' } }),
+      text('Oops.'),
+    );
     expect(messages.find((m) => m.role === 'plugin')?.failure?.code).toBe('invalid_arguments');
   });
 
   it('a failing tool goes back to the model as an error it can read; the turn goes on', async () => {
-    const { messages } = await failedTurn('Use it', toolCalls({ name: 'hello__count', arguments: { to: 3, delay_ms: 0 } }, { name: 'hello__nope', arguments: {} }), text('One worked.'));
+    const { messages } = await failedTurn(
+      'Use it',
+      toolCalls({ name: 'hello__count', arguments: { to: 3, delay_ms: 0 } }, { name: 'hello__nope', arguments: {} }),
+      text('One worked.'),
+    );
     const cards = messages.filter((m) => m.role === 'plugin');
     expect(cards.map((m) => [m.tool, m.status])).toEqual([
       ['count', 'done'],

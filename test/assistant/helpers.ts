@@ -81,12 +81,19 @@ export async function assistantApp(name: string, opts: { dataDir?: string } = {}
       return r.turnId;
     },
     async turnEnded(conversationId, turnId) {
-      await waitEvent((e) => (e.name === 'chat.turn' && e.payload.type === 'turn' && e.payload.turnId === turnId && !e.payload.running ? true : undefined), `end of turn ${turnId}`);
+      await waitEvent(
+        (e) =>
+          e.name === 'chat.turn' && e.payload.type === 'turn' && e.payload.turnId === turnId && !e.payload.running
+            ? true
+            : undefined,
+        `end of turn ${turnId}`,
+      );
       return (await app.backend.invoke('chat.get', { id: conversationId })) as Conversation;
     },
     async prompt(conversationId) {
       return waitEvent((e) => {
-        if (e.name !== 'chat.turn' || e.payload.type !== 'start' || e.payload.conversationId !== conversationId) return undefined;
+        if (e.name !== 'chat.turn' || e.payload.type !== 'start' || e.payload.conversationId !== conversationId)
+          return undefined;
         const m = e.payload.message;
         if (m.call?.approval.state !== 'pending' || prompted.has(m.id)) return undefined;
         prompted.add(m.id);

@@ -28,7 +28,8 @@ beforeAll(async () => {
 
 afterAll(() => closeAll(app, openai, anthropic));
 
-const invoke = ((...a: Parameters<AssistantApp['backend']['invoke']>) => app.backend.invoke(...a)) as AssistantApp['backend']['invoke'];
+const invoke = ((...a: Parameters<AssistantApp['backend']['invoke']>) =>
+  app.backend.invoke(...a)) as AssistantApp['backend']['invoke'];
 
 describe('without a model', () => {
   it('a plain message gets the "Connect a model" card, with the exposed tools that match what was typed', async () => {
@@ -50,7 +51,9 @@ describe('without a model', () => {
     const hits = await invoke('tools.suggest', { text: 'count to five' });
     expect(hits.map((h) => `${h.plugin}:${h.name}`)).not.toContain('hello:count');
     await app.registry.setExposed('hello', 'count', true);
-    expect((await invoke('tools.suggest', { text: 'count to five' }))[0]).toEqual(expect.objectContaining({ plugin: 'hello', name: 'count' }));
+    expect((await invoke('tools.suggest', { text: 'count to five' }))[0]).toEqual(
+      expect.objectContaining({ plugin: 'hello', name: 'count' }),
+    );
   });
 
   it('a / command still runs without a model', async () => {
@@ -62,22 +65,76 @@ describe('without a model', () => {
 
 describe('Settings → Models', () => {
   it('"Test connection" gives the latency and the models the server has, or the precise error', async () => {
-    const ok = await invoke('models.test', { provider: 'openai', baseURL: openai.baseURL, model: 'gpt-scripted', apiKey: OPENAI_KEY });
+    const ok = await invoke('models.test', {
+      provider: 'openai',
+      baseURL: openai.baseURL,
+      model: 'gpt-scripted',
+      apiKey: OPENAI_KEY,
+    });
     expect(ok).toEqual({ ok: true, latencyMs: expect.any(Number), models: ['gpt-scripted', 'gpt-other'] });
-    const wrongKey = await invoke('models.test', { provider: 'openai', baseURL: openai.baseURL, model: 'gpt-scripted', apiKey: 'sk-wrong-0000000000' });
-    expect(wrongKey).toEqual(expect.objectContaining({ ok: false, code: 'model_refused', message: expect.stringMatching(/refused the API key \(401\)/) }));
+    const wrongKey = await invoke('models.test', {
+      provider: 'openai',
+      baseURL: openai.baseURL,
+      model: 'gpt-scripted',
+      apiKey: 'sk-wrong-0000000000',
+    });
+    expect(wrongKey).toEqual(
+      expect.objectContaining({
+        ok: false,
+        code: 'model_refused',
+        message: expect.stringMatching(/refused the API key \(401\)/),
+      }),
+    );
     expect(JSON.stringify(wrongKey)).not.toContain('sk-wrong-0000000000');
-    const wrongModel = await invoke('models.test', { provider: 'openai', baseURL: openai.baseURL, model: 'gpt-nope', apiKey: OPENAI_KEY });
-    expect(wrongModel).toEqual(expect.objectContaining({ ok: false, message: expect.stringMatching(/has no model "gpt-nope" \(it has: gpt-scripted, gpt-other\)/) }));
-    const claude = await invoke('models.test', { provider: 'anthropic', baseURL: anthropic.baseURL, model: 'claude-scripted', apiKey: ANTHROPIC_KEY });
+    const wrongModel = await invoke('models.test', {
+      provider: 'openai',
+      baseURL: openai.baseURL,
+      model: 'gpt-nope',
+      apiKey: OPENAI_KEY,
+    });
+    expect(wrongModel).toEqual(
+      expect.objectContaining({
+        ok: false,
+        message: expect.stringMatching(/has no model "gpt-nope" \(it has: gpt-scripted, gpt-other\)/),
+      }),
+    );
+    const claude = await invoke('models.test', {
+      provider: 'anthropic',
+      baseURL: anthropic.baseURL,
+      model: 'claude-scripted',
+      apiKey: ANTHROPIC_KEY,
+    });
     expect(claude).toEqual(expect.objectContaining({ ok: true, models: ['claude-scripted'] }));
     const noUrl = await invoke('models.test', { provider: 'openai-compatible', baseURL: null, model: 'x' });
-    expect(noUrl).toEqual(expect.objectContaining({ ok: false, code: 'invalid_input', message: expect.stringMatching(/needs its base URL/) }));
+    expect(noUrl).toEqual(
+      expect.objectContaining({
+        ok: false,
+        code: 'invalid_input',
+        message: expect.stringMatching(/needs its base URL/),
+      }),
+    );
   });
 
   it('saves models with their keys in the secret store, never in models.json or the audit log', async () => {
-    expect(await invoke('models.save', { name: 'GPT', provider: 'openai', baseURL: openai.baseURL, model: 'gpt-scripted', apiKey: OPENAI_KEY })).toEqual(expect.objectContaining({ ok: true }));
-    expect(await invoke('models.save', { name: 'Claude', provider: 'anthropic', baseURL: anthropic.baseURL, model: 'claude-scripted', apiKey: ANTHROPIC_KEY, makeDefault: true })).toEqual(expect.objectContaining({ ok: true }));
+    expect(
+      await invoke('models.save', {
+        name: 'GPT',
+        provider: 'openai',
+        baseURL: openai.baseURL,
+        model: 'gpt-scripted',
+        apiKey: OPENAI_KEY,
+      }),
+    ).toEqual(expect.objectContaining({ ok: true }));
+    expect(
+      await invoke('models.save', {
+        name: 'Claude',
+        provider: 'anthropic',
+        baseURL: anthropic.baseURL,
+        model: 'claude-scripted',
+        apiKey: ANTHROPIC_KEY,
+        makeDefault: true,
+      }),
+    ).toEqual(expect.objectContaining({ ok: true }));
     const view = await invoke('models.list', {});
     expect(view.defaultModel).toBe('Claude');
     expect(view.models.map((m) => [m.name, m.provider, m.hasKey, m.isDefault])).toEqual([
@@ -104,7 +161,12 @@ describe('Settings → Models', () => {
   it('refuses a bad model with what was wrong: a duplicate name, a base URL that is not one', async () => {
     const dup = await invoke('models.save', { name: 'GPT', provider: 'openai', baseURL: null, model: 'gpt-4.1' });
     expect(dup).toEqual(expect.objectContaining({ ok: false, message: expect.stringMatching(/"GPT"/) }));
-    const badUrl = await invoke('models.save', { name: 'Bad', provider: 'openai-compatible', baseURL: 'localhost:11434', model: 'llama3' });
+    const badUrl = await invoke('models.save', {
+      name: 'Bad',
+      provider: 'openai-compatible',
+      baseURL: 'localhost:11434',
+      model: 'llama3',
+    });
     expect(badUrl).toEqual(expect.objectContaining({ ok: false, message: expect.stringMatching(/base URL/) }));
     expect((await invoke('models.list', {})).models.map((m) => m.name)).toEqual(['GPT', 'Claude']);
   });
@@ -126,12 +188,22 @@ describe('Settings → Models', () => {
   });
 
   it('edits a model (renamed, key kept) and removes one (its key goes with it)', async () => {
-    expect(await invoke('models.save', { name: 'GPT mini', previousName: 'GPT', provider: 'openai', baseURL: openai.baseURL, model: 'gpt-other' })).toEqual(expect.objectContaining({ ok: true }));
+    expect(
+      await invoke('models.save', {
+        name: 'GPT mini',
+        previousName: 'GPT',
+        provider: 'openai',
+        baseURL: openai.baseURL,
+        model: 'gpt-other',
+      }),
+    ).toEqual(expect.objectContaining({ ok: true }));
     expect(await invoke('models.test', { name: 'GPT mini' })).toEqual(expect.objectContaining({ ok: true }));
     expect(await invoke('models.remove', { name: 'GPT mini' })).toEqual(expect.objectContaining({ ok: true }));
     expect(readFileSync(path.join(app.dataDir, 'secrets.json'), 'utf8')).not.toContain(OPENAI_KEY);
     expect((await invoke('models.list', {})).models.map((m) => m.name)).toEqual(['Claude']);
-    expect(await invoke('models.remove', { name: 'GPT mini' })).toEqual(expect.objectContaining({ ok: false, code: 'not_found' }));
+    expect(await invoke('models.remove', { name: 'GPT mini' })).toEqual(
+      expect.objectContaining({ ok: false, code: 'not_found' }),
+    );
   });
 });
 
@@ -155,6 +227,10 @@ describe('servers running on this computer', () => {
   });
 
   it('the app probes Ollama, LM Studio and llama.cpp on their usual ports, on loopback only', () => {
-    expect(LOCAL_SERVERS.map((s) => new URL(s.baseURL)).map((u) => `${u.hostname}:${u.port}`)).toEqual(['127.0.0.1:11434', '127.0.0.1:1234', '127.0.0.1:8080']);
+    expect(LOCAL_SERVERS.map((s) => new URL(s.baseURL)).map((u) => `${u.hostname}:${u.port}`)).toEqual([
+      '127.0.0.1:11434',
+      '127.0.0.1:1234',
+      '127.0.0.1:8080',
+    ]);
   });
 });

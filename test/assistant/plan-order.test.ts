@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { readPlan } from '../../src/main/assistant/plans/plan-order';
 
 const plan = (tasks: unknown[], explanation?: string) => ({ plan: { tasks, ...(explanation ? { explanation } : {}) } });
-const task = (id: string | number, dependencies: Array<string | number> = [], priority?: number) => ({ id, description: `do ${id}`, dependencies, ...(priority === undefined ? {} : { priority }) });
+const task = (id: string | number, dependencies: Array<string | number> = [], priority?: number) => ({
+  id,
+  description: `do ${id}`,
+  dependencies,
+  ...(priority === undefined ? {} : { priority }),
+});
 
 describe('readPlan', () => {
   it('puts each task after the tasks it depends on; among ready ones, priority, then the planner’s order', () => {
@@ -27,7 +32,11 @@ describe('readPlan', () => {
     ['a task without a description', plan([{ id: 'a' }]), /plan\.tasks\.0\.description/],
     ['a task listed twice', plan([task('a'), task('a')]), /lists task a twice/],
     ['a dependency it does not list', plan([task('a', ['z'])]), /task a depends on z, which the plan does not list/],
-    ['tasks in a circle', plan([task('a', ['b']), task('b', ['a']), task('c')]), /depend on each other in a circle: a, b/],
+    [
+      'tasks in a circle',
+      plan([task('a', ['b']), task('b', ['a']), task('c')]),
+      /depend on each other in a circle: a, b/,
+    ],
   ])('refuses %s, saying what is wrong', (_what, answer, says) => {
     const r = readPlan(answer);
     expect(r.ok).toBe(false);

@@ -34,7 +34,11 @@ afterAll(() => closeAll(app, model));
 
 async function plan(said: string): Promise<ChatMessage[]> {
   const c = await app.conversation();
-  const r = (await app.backend.invoke('chat.send', { conversationId: c, text: said })) as { ok: boolean; turnId: string; message?: string };
+  const r = (await app.backend.invoke('chat.send', { conversationId: c, text: said })) as {
+    ok: boolean;
+    turnId: string;
+    message?: string;
+  };
   expect(r.ok, r.message).toBe(true);
   return (await app.turnEnded(c, r.turnId)).messages;
 }
@@ -43,13 +47,23 @@ describe('/plan', () => {
   it('without a planner installed, says what to install', async () => {
     const c = await app.conversation();
     const r = await app.backend.invoke('chat.send', { conversationId: c, text: '/plan write a report' });
-    expect(r).toEqual(expect.objectContaining({ ok: false, code: 'not_found', message: expect.stringMatching(/no plugin makes plans: install one that answers create_plan/) }));
+    expect(r).toEqual(
+      expect.objectContaining({
+        ok: false,
+        code: 'not_found',
+        message: expect.stringMatching(/no plugin makes plans: install one that answers create_plan/),
+      }),
+    );
   });
 
   describe('with the example planner', () => {
     beforeAll(async () => {
-      expect((await app.registry.install(path.join(REPO, 'examples', 'model-planner'), { grant: 'requested' })).ok).toBe(true);
-      expect((await app.registry.configure('model-planner', { base_url: model.baseURL, model: 'scripted-model' })).ok).toBe(true);
+      expect(
+        (await app.registry.install(path.join(REPO, 'examples', 'model-planner'), { grant: 'requested' })).ok,
+      ).toBe(true);
+      expect(
+        (await app.registry.configure('model-planner', { base_url: model.baseURL, model: 'scripted-model' })).ok,
+      ).toBe(true);
     });
 
     it('shows the plan as a checklist, runs each task after the ones it needs, streams it, and tells the planner what is done', async () => {
@@ -62,11 +76,17 @@ describe('/plan', () => {
         ['t1', 'done'],
         ['t2', 'done'],
       ]);
-      expect(checklist?.text).toBe('Facts first, then the summary.\n\n- [x] List the facts\n- [x] Write the summary\n\n2 of 2 tasks done.');
+      expect(checklist?.text).toBe(
+        'Facts first, then the summary.\n\n- [x] List the facts\n- [x] Write the summary\n\n2 of 2 tasks done.',
+      );
       expect(checklist?.status).toBe('done');
-      expect(first).toEqual(expect.objectContaining({ role: 'plugin', pluginId: 'model-planner', tool: 'execute_task', status: 'done' }));
+      expect(first).toEqual(
+        expect.objectContaining({ role: 'plugin', pluginId: 'model-planner', tool: 'execute_task', status: 'done' }),
+      );
       expect(first?.text).toContain('Fact A. Fact B.');
-      expect(second?.args).toEqual(expect.objectContaining({ prompt: 'Write the summary', context: { task_id: 't2', completed_tasks: ['t1'] } }));
+      expect(second?.args).toEqual(
+        expect.objectContaining({ prompt: 'Write the summary', context: { task_id: 't2', completed_tasks: ['t1'] } }),
+      );
       // The model was asked to plan the request, then to do t1, then t2 with t1's result before it.
       const [planned, did1, did2] = model.modelCalls.slice(-3);
       expect(lastUserText(planned!)).toBe('summarise the facts');
@@ -80,7 +100,10 @@ describe('/plan', () => {
     it('asks before each task; a denied task skips the tasks that need it, and says so', async () => {
       model.script(text(PLAN));
       const c = await app.conversation();
-      const r = (await app.backend.invoke('chat.send', { conversationId: c, text: '/plan summarise the facts' })) as { ok: true; turnId: string };
+      const r = (await app.backend.invoke('chat.send', { conversationId: c, text: '/plan summarise the facts' })) as {
+        ok: true;
+        turnId: string;
+      };
       const asked = await app.prompt(c);
       expect(asked.args).toEqual(expect.objectContaining({ prompt: 'List the facts' }));
       await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'deny' });

@@ -18,11 +18,17 @@ import { assistantApp, closeAll, installFixtures, type AssistantApp } from './he
 let app: AssistantApp;
 let model: ModelServer;
 
-const fn = (name: string, description: string) => ({ name, description, parameters: { type: 'object', properties: { value: { type: 'string', description: 'What to work on' } } } });
+const fn = (name: string, description: string) => ({
+  name,
+  description,
+  parameters: { type: 'object', properties: { value: { type: 'string', description: 'What to work on' } } },
+});
 
 /** A plugin with 150 tools, among them a few that matter to the tests. */
 function manyTools(): string {
-  const noise = Array.from({ length: 146 }, (_, i) => fn(`widget_${i}`, `Adjusts widget number ${i} of the assembly line`));
+  const noise = Array.from({ length: 146 }, (_, i) =>
+    fn(`widget_${i}`, `Adjusts widget number ${i} of the assembly line`),
+  );
   return fixturePlugin({
     script: 'gassist',
     id: 'toolbox',
@@ -33,7 +39,11 @@ function manyTools(): string {
         fn('currency_convert', 'Convert an amount between currencies'),
         fn('translate_text', 'Translate text into another language'),
         ...noise,
-        { name: 'echo', description: 'Say the text back, word for word', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+        {
+          name: 'echo',
+          description: 'Say the text back, word for word',
+          parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+        },
       ],
     },
   });
@@ -42,7 +52,11 @@ function manyTools(): string {
 beforeAll(async () => {
   app = await assistantApp('assistant-requests');
   await installFixtures(app, 'mcp-dynamic');
-  const noted = fixturePlugin({ script: 'gassist', id: 'noted', manifest: { functions: [fn('echo', 'Say it back')], system_instructions: 'Noted: always quote the user.' } });
+  const noted = fixturePlugin({
+    script: 'gassist',
+    id: 'noted',
+    manifest: { functions: [fn('echo', 'Say it back')], system_instructions: 'Noted: always quote the user.' },
+  });
   for (const dir of [noted, manyTools()]) expect((await app.registry.install(dir)).ok).toBe(true);
   // The bundled plugins have instructions of their own: out of the way.
   for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.setEnabled(id, false);
@@ -68,7 +82,9 @@ describe('system instructions', () => {
     expect(system).toContain('Noted: always quote the user.');
     expect(system).toContain('Call list_added before you remove a tool.');
     expect(system.indexOf('MCP dynamic')).toBeLessThan(system.indexOf('noted'));
-    expect(messages.at(-1)?.request).toEqual(expect.objectContaining({ instructionsFrom: ['mcp-dynamic', 'noted'], instructionsLeftOut: [] }));
+    expect(messages.at(-1)?.request).toEqual(
+      expect.objectContaining({ instructionsFrom: ['mcp-dynamic', 'noted'], instructionsLeftOut: [] }),
+    );
   });
 
   it('leaves out a plugin whose tools are not offered', async () => {
@@ -115,7 +131,9 @@ describe('many tools', () => {
     const [, second, third] = model.modelCalls.slice(-3);
     expect(offeredTools(model.modelCalls.at(-3)!).map((t) => t.name)).not.toContain('toolbox__echo');
     expect(offeredTools(second!).map((t) => t.name)).toContain('toolbox__echo');
-    expect(messages.find((m) => m.tool === 'echo')).toEqual(expect.objectContaining({ status: 'done', text: '10 EUR' }));
+    expect(messages.find((m) => m.tool === 'echo')).toEqual(
+      expect.objectContaining({ status: 'done', text: '10 EUR' }),
+    );
     expect(toolResults(third!).at(-1)?.text).toBe('10 EUR');
   });
 
@@ -139,7 +157,10 @@ describe('many tools', () => {
 describe('ask_user', () => {
   it('asks the person on a card; a choice that is not offered is refused; the answer is the result', async () => {
     await app.registry.setExposed('toolbox', undefined, false);
-    model.script(toolCalls({ name: 'ask_user', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } }), text('Blue it is.'));
+    model.script(
+      toolCalls({ name: 'ask_user', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } }),
+      text('Blue it is.'),
+    );
     const c = await app.conversation();
     const turnId = await app.say(c, 'Paint it');
     const card = await new Promise<ChatMessage>((resolve) => {
@@ -151,11 +172,19 @@ describe('ask_user', () => {
       });
     });
     expect(card.call?.question).toEqual({ question: 'Which colour?', choices: ['red', 'blue'] });
-    expect(await app.backend.invoke('chat.answer', { callId: card.call!.id, answer: 'green' })).toEqual(expect.objectContaining({ ok: false, message: 'not one of the choices: green' }));
-    expect(await app.backend.invoke('chat.answer', { callId: card.call!.id, answer: ['red', 'blue'] })).toEqual(expect.objectContaining({ ok: false, message: 'pick one of the choices' }));
-    expect(await app.backend.invoke('chat.answer', { callId: card.call!.id, answer: 'blue' })).toEqual(expect.objectContaining({ ok: true }));
+    expect(await app.backend.invoke('chat.answer', { callId: card.call!.id, answer: 'green' })).toEqual(
+      expect.objectContaining({ ok: false, message: 'not one of the choices: green' }),
+    );
+    expect(await app.backend.invoke('chat.answer', { callId: card.call!.id, answer: ['red', 'blue'] })).toEqual(
+      expect.objectContaining({ ok: false, message: 'pick one of the choices' }),
+    );
+    expect(await app.backend.invoke('chat.answer', { callId: card.call!.id, answer: 'blue' })).toEqual(
+      expect.objectContaining({ ok: true }),
+    );
     const conv = await app.turnEnded(c, turnId);
-    expect(conv.messages.find((m) => m.id === card.id)).toEqual(expect.objectContaining({ status: 'done', text: 'blue' }));
+    expect(conv.messages.find((m) => m.id === card.id)).toEqual(
+      expect.objectContaining({ status: 'done', text: 'blue' }),
+    );
     expect(toolResults(model.modelCalls.at(-1)!).at(-1)?.text).toBe('blue');
     // Not a plugin call: nothing in the audit log.
     expect(readFileSync(path.join(app.dataDir, 'audit.log'), 'utf8')).not.toMatch(/ask_user/);
@@ -171,7 +200,11 @@ describe('tokens', () => {
     expect(estimated).toEqual({ inputTokens: expect.any(Number), outputTokens: 4, estimated: true });
     model.script({ type: 'reply', text: 'Exact.', usage: { input: 100, output: 7 } });
     conv = await app.turnEnded(c, await app.say(c, 'And now?'));
-    expect(conv.tokens).toEqual({ inputTokens: (estimated?.inputTokens ?? 0) + 100, outputTokens: 11, estimated: true });
+    expect(conv.tokens).toEqual({
+      inputTokens: (estimated?.inputTokens ?? 0) + 100,
+      outputTokens: 11,
+      estimated: true,
+    });
     const byModel = await app.backend.invoke('models.usage', {});
     expect(byModel).toEqual([expect.objectContaining({ model: 'Scripted', estimated: true })]);
     expect(byModel[0]?.inputTokens).toBeGreaterThanOrEqual(conv.tokens.inputTokens);
@@ -193,8 +226,14 @@ describe('user commands', () => {
     });
     expect((await app.registry.install(dir)).ok).toBe(true);
     const c = await app.conversation();
-    for (const [tool, args] of [['echo', { text: 'PIN 4411' }], ['count', { n: 2 }]] as const) {
-      const r = (await app.backend.invoke('chat.invoke', { conversationId: c, plugin: 'commands', tool, args })) as { ok: true; turnId: string };
+    for (const [tool, args] of [
+      ['echo', { text: 'PIN 4411' }],
+      ['count', { n: 2 }],
+    ] as const) {
+      const r = (await app.backend.invoke('chat.invoke', { conversationId: c, plugin: 'commands', tool, args })) as {
+        ok: true;
+        turnId: string;
+      };
       await app.turnEnded(c, r.turnId);
     }
     model.script(text('Noted.'));
@@ -204,8 +243,12 @@ describe('user commands', () => {
     expect(sent).toContain('counted to 2');
     expect(sent).not.toContain('4411');
     // Neither command is a tool the model is offered.
-    expect(offeredTools(model.modelCalls.at(-1)!).map((t) => t.name)).not.toEqual(expect.arrayContaining(['commands__echo']));
-    expect(offeredTools(model.modelCalls.at(-1)!).map((t) => t.name)).not.toEqual(expect.arrayContaining(['commands__count']));
+    expect(offeredTools(model.modelCalls.at(-1)!).map((t) => t.name)).not.toEqual(
+      expect.arrayContaining(['commands__echo']),
+    );
+    expect(offeredTools(model.modelCalls.at(-1)!).map((t) => t.name)).not.toEqual(
+      expect.arrayContaining(['commands__count']),
+    );
     await app.registry.uninstall('commands');
   });
 });

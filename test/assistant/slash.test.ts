@@ -13,7 +13,7 @@ describe('typed commands, read like a shell', () => {
     ['/files:write path=a.txt content="multi-line\nvalue"', { path: 'a.txt', content: 'multi-line\nvalue' }],
     ['/t text="two words"', { text: 'two words' }],
     ["/t text='two words'", { text: 'two words' }],
-    ["/t text='keeps \\n and \"inner\" quotes'", { text: 'keeps \\n and "inner" quotes' }],
+    ['/t text=\'keeps \\n and "inner" quotes\'', { text: 'keeps \\n and "inner" quotes' }],
     ['/t text="say \\"hi\\" \\\\ back"', { text: 'say "hi" \\ back' }],
     ['/t text="a\\nb"', { text: 'a\\nb' }],
     ['/t text=two\\ words', { text: 'two words' }],
@@ -32,7 +32,10 @@ describe('typed commands, read like a shell', () => {
   });
 
   it('reads the plugin and the tool', () => {
-    expect(parseSlash('/hello:count to=3')).toEqual({ ok: true, call: { plugin: 'hello', tool: 'count', args: { to: 3 } } });
+    expect(parseSlash('/hello:count to=3')).toEqual({
+      ok: true,
+      call: { plugin: 'hello', tool: 'count', args: { to: 3 } },
+    });
     expect(parseSlash('count')).toEqual({ ok: true, call: { plugin: null, tool: 'count', args: {} } });
   });
 

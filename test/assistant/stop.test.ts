@@ -26,7 +26,8 @@ afterAll(() => closeAll(app, model));
 /** Resolves once `messageId`'s text has grown (a stream event for it arrived). */
 function streamed(turnId: string, pick: (messageId: string) => boolean): Promise<void> {
   return new Promise((resolve) => {
-    const hit = (e: (typeof app.events)[number]): boolean => e.name === 'chat.turn' && e.payload.type === 'stream' && e.payload.turnId === turnId && pick(e.payload.messageId);
+    const hit = (e: (typeof app.events)[number]): boolean =>
+      e.name === 'chat.turn' && e.payload.type === 'stream' && e.payload.turnId === turnId && pick(e.payload.messageId);
     if (app.events.some(hit)) return resolve();
     const sub = app.backend.onDidEvent((e) => {
       if (!hit(e)) return;
@@ -62,18 +63,38 @@ describe('Stop', () => {
     await app.backend.invoke('chat.cancel', { turnId: turn });
     const conv = await app.turnEnded(c, turn);
     const card = conv.messages.find((m) => m.id === asked.id);
-    expect(card).toEqual(expect.objectContaining({ status: 'cancelled', call: expect.objectContaining({ approval: { state: 'denied', by: 'policy' } }) }));
+    expect(card).toEqual(
+      expect.objectContaining({
+        status: 'cancelled',
+        call: expect.objectContaining({ approval: { state: 'denied', by: 'policy' } }),
+      }),
+    );
     expect(card?.failure?.message).toMatch(/stopped before the call was decided/);
-    expect(await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'once' })).toEqual(expect.objectContaining({ ok: false, code: 'invalid_state' }));
+    expect(await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'once' })).toEqual(
+      expect.objectContaining({ ok: false, code: 'invalid_state' }),
+    );
     expect(model.modelCalls.length).toBe(calls);
     expect(app.registry.passthroughSessions()).toEqual([]);
   });
 
   it('while calls run: every running call is cancelled at once, their output so far kept', async () => {
-    model.script(toolCalls({ name: 'hello__count', arguments: { to: 100, delay_ms: 100 } }, { name: 'gassist_python__count_slowly', arguments: { n: 100 } }));
+    model.script(
+      toolCalls(
+        { name: 'hello__count', arguments: { to: 100, delay_ms: 100 } },
+        { name: 'gassist_python__count_slowly', arguments: { n: 100 } },
+      ),
+    );
     const c = await app.conversation();
     const turn = await app.say(c, 'Count a lot');
-    const cards = (): string[] => app.events.flatMap((e) => (e.name === 'chat.turn' && e.payload.turnId === turn && e.payload.type === 'start' && e.payload.message.role === 'plugin' ? [e.payload.message.id] : []));
+    const cards = (): string[] =>
+      app.events.flatMap((e) =>
+        e.name === 'chat.turn' &&
+        e.payload.turnId === turn &&
+        e.payload.type === 'start' &&
+        e.payload.message.role === 'plugin'
+          ? [e.payload.message.id]
+          : [],
+      );
     await streamed(turn, (id) => cards()[0] === id);
     await streamed(turn, (id) => cards()[1] === id);
     const calls = model.modelCalls.length;
@@ -136,7 +157,9 @@ describe('a prompt that waits', () => {
     model.script(text('Yes.'));
     const r = (await app.backend.invoke('chat.retry', { conversationId: c })) as { ok: boolean; turnId: string };
     expect(r.ok).toBe(true);
-    expect((await app.turnEnded(c, r.turnId)).messages.at(-1)).toEqual(expect.objectContaining({ text: 'Yes.', status: 'done' }));
+    expect((await app.turnEnded(c, r.turnId)).messages.at(-1)).toEqual(
+      expect.objectContaining({ text: 'Yes.', status: 'done' }),
+    );
   });
 
   it('is never approved by an app that closes: after a restart it reads as refused', async () => {
@@ -147,7 +170,12 @@ describe('a prompt that waits', () => {
     await app.close();
     app = await assistantApp('assistant-stop', { dataDir: app.dataDir });
     const card = (await get(c)).messages.find((m) => m.id === asked.id);
-    expect(card).toEqual(expect.objectContaining({ status: 'cancelled', call: expect.objectContaining({ approval: { state: 'denied', by: 'policy' } }) }));
+    expect(card).toEqual(
+      expect.objectContaining({
+        status: 'cancelled',
+        call: expect.objectContaining({ approval: { state: 'denied', by: 'policy' } }),
+      }),
+    );
     expect(card?.failure?.message).toMatch(/Plugboard (closed|stopped) while this ran/);
     expect((await get(c)).runningTurns).toEqual([]);
     // And nothing ran: no passthrough session was opened.

@@ -31,9 +31,19 @@ describe('a model turn', () => {
     const turn = await app.say(c, 'Say hello');
     const conv = await app.turnEnded(c, turn);
     const answer = conv.messages.at(-1);
-    expect(answer).toEqual(expect.objectContaining({ role: 'assistant', text: 'Hello there.', status: 'done', model: 'Scripted', usage: { inputTokens: 42, outputTokens: 3 } }));
+    expect(answer).toEqual(
+      expect.objectContaining({
+        role: 'assistant',
+        text: 'Hello there.',
+        status: 'done',
+        model: 'Scripted',
+        usage: { inputTokens: 42, outputTokens: 3 },
+      }),
+    );
     // It streamed: pieces arrived before the end.
-    const pieces = app.events.filter((e) => e.name === 'chat.turn' && e.payload.type === 'stream' && e.payload.turnId === turn);
+    const pieces = app.events.filter(
+      (e) => e.name === 'chat.turn' && e.payload.type === 'stream' && e.payload.turnId === turn,
+    );
     expect(pieces.length).toBeGreaterThan(0);
     const [req] = model.modelCalls.slice(-1);
     expect(req?.body).toEqual(expect.objectContaining({ model: 'scripted-model', stream: true }));
@@ -49,26 +59,43 @@ describe('a model turn', () => {
     const names = offered.map((t) => t.name);
     expect(names).toContain('hello__say_hello');
     expect(names).not.toContain('hello__count');
-    expect(offered.find((t) => t.name === 'hello__say_hello')?.schema).toEqual(expect.objectContaining({ properties: expect.objectContaining({ name: expect.anything() }) }));
+    expect(offered.find((t) => t.name === 'hello__say_hello')?.schema).toEqual(
+      expect.objectContaining({ properties: expect.objectContaining({ name: expect.anything() }) }),
+    );
     await app.registry.setExposed('hello', 'count', true);
   });
 
   it('asks before a call, runs it once allowed, streams it into its card and sends the result back', async () => {
-    model.script(toolCalls({ name: 'hello__count', arguments: { to: 3, delay_ms: 0 } }), (req) => text(`Counted: ${toolResults(req).at(-1)?.text.trim().split('\n').at(-1)}`));
+    model.script(toolCalls({ name: 'hello__count', arguments: { to: 3, delay_ms: 0 } }), (req) =>
+      text(`Counted: ${toolResults(req).at(-1)?.text.trim().split('\n').at(-1)}`),
+    );
     const c = await app.conversation();
     const turn = await app.say(c, 'Count to three');
     const card = await app.prompt(c);
-    expect(card).toEqual(expect.objectContaining({ role: 'plugin', pluginId: 'hello', tool: 'count', args: { to: 3, delay_ms: 0 } }));
+    expect(card).toEqual(
+      expect.objectContaining({ role: 'plugin', pluginId: 'hello', tool: 'count', args: { to: 3, delay_ms: 0 } }),
+    );
     expect(card.call).toEqual(expect.objectContaining({ name: 'hello__count', approval: { state: 'pending' } }));
-    expect(await app.backend.invoke('chat.approve', { callId: card.call!.id, decision: 'once' })).toEqual(expect.objectContaining({ ok: true }));
+    expect(await app.backend.invoke('chat.approve', { callId: card.call!.id, decision: 'once' })).toEqual(
+      expect.objectContaining({ ok: true }),
+    );
     const conv = await app.turnEnded(c, turn);
     const done = conv.messages.find((m) => m.id === card.id);
     expect(done?.status).toBe('done');
     expect(done?.text).toMatch(/1\n2\n3/);
-    expect(done?.call).toEqual(expect.objectContaining({ approval: { state: 'allowed', by: 'person', decision: 'once' }, durationMs: expect.any(Number) }));
+    expect(done?.call).toEqual(
+      expect.objectContaining({
+        approval: { state: 'allowed', by: 'person', decision: 'once' },
+        durationMs: expect.any(Number),
+      }),
+    );
     const results = toolResults(model.modelCalls.at(-1)!);
-    expect(results).toEqual([expect.objectContaining({ id: card.call!.id, isError: false, text: expect.stringMatching(/3/) })]);
-    expect(conv.messages.at(-1)).toEqual(expect.objectContaining({ role: 'assistant', status: 'done', text: expect.stringMatching(/^Counted:/) }));
+    expect(results).toEqual([
+      expect.objectContaining({ id: card.call!.id, isError: false, text: expect.stringMatching(/3/) }),
+    ]);
+    expect(conv.messages.at(-1)).toEqual(
+      expect.objectContaining({ role: 'assistant', status: 'done', text: expect.stringMatching(/^Counted:/) }),
+    );
     // "Allow once" allowed that call only: the policy is still ask.
     expect(app.registry.toolPolicy('hello', 'count').policy).toBe('ask');
   });
@@ -81,8 +108,16 @@ describe('a model turn', () => {
     await app.backend.invoke('chat.approve', { callId: card.call!.id, decision: 'deny' });
     const conv = await app.turnEnded(c, turn);
     const denied = conv.messages.find((m) => m.id === card.id);
-    expect(denied).toEqual(expect.objectContaining({ status: 'cancelled', text: '', call: expect.objectContaining({ approval: { state: 'denied', by: 'person', decision: 'deny' } }) }));
-    expect(toolResults(model.modelCalls.at(-1)!)).toEqual([expect.objectContaining({ id: card.call!.id, text: 'the user denied this call' })]);
+    expect(denied).toEqual(
+      expect.objectContaining({
+        status: 'cancelled',
+        text: '',
+        call: expect.objectContaining({ approval: { state: 'denied', by: 'person', decision: 'deny' } }),
+      }),
+    );
+    expect(toolResults(model.modelCalls.at(-1)!)).toEqual([
+      expect.objectContaining({ id: card.call!.id, text: 'the user denied this call' }),
+    ]);
   });
 
   it('refuses a tool that is switched off, even when the model names it: it gets a refusal, never a call', async () => {
@@ -91,9 +126,17 @@ describe('a model turn', () => {
     const c = await app.conversation();
     const conv = await app.turnEnded(c, await app.say(c, 'Greet Ada'));
     const card = conv.messages.find((m) => m.role === 'plugin');
-    expect(card).toEqual(expect.objectContaining({ status: 'error', text: '', failure: expect.objectContaining({ code: 'tool_not_exposed' }) }));
+    expect(card).toEqual(
+      expect.objectContaining({
+        status: 'error',
+        text: '',
+        failure: expect.objectContaining({ code: 'tool_not_exposed' }),
+      }),
+    );
     // OpenAI's wire has no error flag on a tool message: the text says it.
-    expect(toolResults(model.modelCalls.at(-1)!)).toEqual([expect.objectContaining({ id: card?.call?.id, text: expect.stringMatching(/tool_not_exposed.*say_hello/) })]);
+    expect(toolResults(model.modelCalls.at(-1)!)).toEqual([
+      expect.objectContaining({ id: card?.call?.id, text: expect.stringMatching(/tool_not_exposed.*say_hello/) }),
+    ]);
     await app.registry.setExposed('hello', 'say_hello', true);
   });
 

@@ -35,7 +35,10 @@ describe('the built plugboard command', () => {
 
     // An edit shows in the very next call.
     const help = path.join(root, 'src', 'main', 'cli', 'help.ts');
-    writeFileSync(help, readFileSync(help, 'utf8').replace('Calls one function of a plugin', 'Calls exactly one function of a plugin'));
+    writeFileSync(
+      help,
+      readFileSync(help, 'utf8').replace('Calls one function of a plugin', 'Calls exactly one function of a plugin'),
+    );
     const edited = await plugboard(['call', '--help'], { root });
     expect(edited.code).toBe(0);
     expect(edited.stderr).toBe('plugboard: src/main/cli/help.ts changed since the CLI was built; building it\n');
@@ -47,12 +50,16 @@ describe('the built plugboard command', () => {
     writeFileSync(path.join(root, 'out'), 'a file where the build folder would go');
     const r = await plugboard(['call', '--help'], { root });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^plugboard: the CLI is not built yet; building it\nplugboard: building the CLI failed \(.*ENOTDIR.*\); running the sources through tsx\n$/);
+    expect(r.stderr).toMatch(
+      /^plugboard: the CLI is not built yet; building it\nplugboard: building the CLI failed \(.*ENOTDIR.*\); running the sources through tsx\n$/,
+    );
     expect(r.stdout).toMatch(/^Usage: plugboard call <plugin> <function>/);
   });
 
   it('ends quietly when the reader of its output has gone, as `plugboard … | head` does', async () => {
-    const child = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), '--help'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy(); // closed before the command writes a byte
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));

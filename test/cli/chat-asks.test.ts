@@ -21,13 +21,28 @@ const pb = (...args: string[]) => pbIn(data, args);
 beforeAll(async () => {
   data = path.join(tmpDir('cli-chat-asks'), 'data');
   model = await ModelServer.start();
-  expect((await pb('models', 'add', 'Scripted', '--provider', 'openai-compatible', '--base-url', model.baseURL, '--model', 'scripted-model')).code).toBe(0);
+  expect(
+    (
+      await pb(
+        'models',
+        'add',
+        'Scripted',
+        '--provider',
+        'openai-compatible',
+        '--base-url',
+        model.baseURL,
+        '--model',
+        'scripted-model',
+      )
+    ).code,
+  ).toBe(0);
   expect((await pb('plugins', 'install', path.join(FIXTURES, 'mcp-asks'))).code).toBe(0);
   // The person allowed these tools for models, so the calls run without a prompt (an MCP
   // server's tools are known once it has run).
   const registry = await PluginRegistry.open({ dataDir: data, nodeModules: path.join(REPO, 'node_modules') });
   expect((await registry.start('mcp-asks')).ok).toBe(true);
-  for (const tool of ['book', 'summarize']) expect((await registry.setToolPolicy('mcp-asks', tool, 'allow')).ok).toBe(true);
+  for (const tool of ['book', 'summarize'])
+    expect((await registry.setToolPolicy('mcp-asks', tool, 'allow')).ok).toBe(true);
   await registry.shutdown();
   registry.dispose();
 });
@@ -38,21 +53,40 @@ afterAll(async () => {
 });
 
 it('declines a server’s form without a terminal (--approve none), and the server hears decline', async () => {
-  model.script(toolCalls({ id: 'call_book', name: 'mcp_asks__book', arguments: { restaurant: 'Chez Marie' } }), text('It was declined.'));
+  model.script(
+    toolCalls({ id: 'call_book', name: 'mcp_asks__book', arguments: { restaurant: 'Chez Marie' } }),
+    text('It was declined.'),
+  );
   const r = await pb('chat', 'Book a table', '--json');
   expect(r.code, r.stderr).toBe(0);
-  expect(toolResults(model.modelCalls.at(-1)!)[0]).toEqual(expect.objectContaining({ id: 'call_book', text: '{"action":"decline"}' }));
+  expect(toolResults(model.modelCalls.at(-1)!)[0]).toEqual(
+    expect.objectContaining({ id: 'call_book', text: '{"action":"decline"}' }),
+  );
 });
 
 it('refuses sampling without anyone to approve it, and --approve all lets the model write the reply', async () => {
-  model.script(toolCalls({ id: 'call_sum', name: 'mcp_asks__summarize', arguments: { text: 'Cats sleep.' } }), text('No summary.'));
+  model.script(
+    toolCalls({ id: 'call_sum', name: 'mcp_asks__summarize', arguments: { text: 'Cats sleep.' } }),
+    text('No summary.'),
+  );
   const none = await pb('chat', 'Summarize', '--json');
   expect(none.code, none.stderr).toBe(0);
-  expect(toolResults(model.modelCalls.at(-1)!)[0]?.text).toMatch(/sampling failed: .*sampling is not allowed here \(nobody is there to approve it\)/);
+  expect(toolResults(model.modelCalls.at(-1)!)[0]?.text).toMatch(
+    /sampling failed: .*sampling is not allowed here \(nobody is there to approve it\)/,
+  );
 
-  model.script(toolCalls({ id: 'call_sum2', name: 'mcp_asks__summarize', arguments: { text: 'Cats sleep.' } }), text('Cats nap.'), text('Summarized.'));
+  model.script(
+    toolCalls({ id: 'call_sum2', name: 'mcp_asks__summarize', arguments: { text: 'Cats sleep.' } }),
+    text('Cats nap.'),
+    text('Summarized.'),
+  );
   const all = await pb('chat', 'Summarize', '--approve', 'all', '--json');
   expect(all.code, all.stderr).toBe(0);
   const result = toolResults(model.modelCalls.at(-1)!)[0]?.text ?? '';
-  expect(JSON.parse(result)).toEqual({ role: 'assistant', content: { type: 'text', text: 'Cats nap.' }, model: 'scripted-model', stopReason: 'endTurn' });
+  expect(JSON.parse(result)).toEqual({
+    role: 'assistant',
+    content: { type: 'text', text: 'Cats nap.' },
+    model: 'scripted-model',
+    stopReason: 'endTurn',
+  });
 });

@@ -84,7 +84,10 @@ export class PtyRun {
 
   /** Waits until `pattern` has been shown `times` times in all; rejects with the screen after `ms`. */
   waitFor(pattern: string | RegExp, times = 1, ms = 30_000): Promise<void> {
-    const count = (): number => (typeof pattern === 'string' ? this.output.split(pattern).length - 1 : (this.output.match(new RegExp(pattern, 'g')) ?? []).length);
+    const count = (): number =>
+      typeof pattern === 'string'
+        ? this.output.split(pattern).length - 1
+        : (this.output.match(new RegExp(pattern, 'g')) ?? []).length;
     return new Promise((resolve, reject) => {
       const check = (): void => {
         if (count() < times) return;
@@ -94,7 +97,11 @@ export class PtyRun {
       };
       const timer = setTimeout(() => {
         this.watchers.delete(check);
-        reject(new Error(`the terminal did not show ${String(pattern)} ${times}× within ${ms} ms; it shows:\n${this.output}`));
+        reject(
+          new Error(
+            `the terminal did not show ${String(pattern)} ${times}× within ${ms} ms; it shows:\n${this.output}`,
+          ),
+        );
       }, ms);
       this.watchers.add(check);
       check();

@@ -22,7 +22,17 @@ const CONVERSATION = /conversation [0-9a-f-]{36} \(continue it: plugboard chat -
 beforeAll(async () => {
   data = path.join(tmpDir('cli-chat-tty'), 'data');
   model = await ModelServer.start();
-  const add = await pbIn(data, ['models', 'add', 'Scripted', '--provider', 'openai-compatible', '--base-url', model.baseURL, '--model', 'scripted-model']);
+  const add = await pbIn(data, [
+    'models',
+    'add',
+    'Scripted',
+    '--provider',
+    'openai-compatible',
+    '--base-url',
+    model.baseURL,
+    '--model',
+    'scripted-model',
+  ]);
   expect(add.code, add.stderr).toBe(0);
 });
 
@@ -57,7 +67,9 @@ describe('plugboard chat on a terminal', () => {
     await r.waitFor(READY);
     r.write('Add milk\r');
     await r.waitFor('d: Deny › ');
-    expect(r.output).toContain('allow todo:add {"title":"milk"}?   o: Allow once   c: Allow for this conversation   a: Always allow   d: Deny › ');
+    expect(r.output).toContain(
+      'allow todo:add {"title":"milk"}?   o: Allow once   c: Allow for this conversation   a: Always allow   d: Deny › ',
+    );
     r.write('c');
     await promptAfter(r, /Added milk\./);
     expect(r.output).toContain('d: Deny › Allow for this conversation\n');
@@ -74,7 +86,11 @@ describe('plugboard chat on a terminal', () => {
 
   it('asks the model’s questions on the terminal: a choice by its number (a wrong one asked again), words as typed', async () => {
     model.script(
-      toolCalls({ id: 'call_colour', name: 'ask_user', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } }),
+      toolCalls({
+        id: 'call_colour',
+        name: 'ask_user',
+        arguments: { question: 'Which colour?', choices: ['red', 'blue'] },
+      }),
       text('Blue it is.'),
       toolCalls({ id: 'call_guests', name: 'ask_user', arguments: { question: 'For how many people?' } }),
       text('A table for four.'),
@@ -89,13 +105,17 @@ describe('plugboard chat on a terminal', () => {
     expect(r.output).toContain('type a number from 1 to 2, or one of the choices');
     r.write('2\r');
     await promptAfter(r, /Blue it is\./);
-    expect(toolResults(model.modelCalls.at(-1)!).at(-1)).toEqual(expect.objectContaining({ id: 'call_colour', text: 'blue' }));
+    expect(toolResults(model.modelCalls.at(-1)!).at(-1)).toEqual(
+      expect.objectContaining({ id: 'call_colour', text: 'blue' }),
+    );
     r.write('Book a table\r');
     await r.waitFor('answer › ');
     expect(r.output).toContain('? For how many people?\n');
     r.write('four of us\r');
     await promptAfter(r, /A table for four\./);
-    expect(toolResults(model.modelCalls.at(-1)!).at(-1)).toEqual(expect.objectContaining({ id: 'call_guests', text: 'four of us' }));
+    expect(toolResults(model.modelCalls.at(-1)!).at(-1)).toEqual(
+      expect.objectContaining({ id: 'call_guests', text: 'four of us' }),
+    );
     r.write('exit\r');
     expect(await r.exited).toBe(0);
   });
@@ -155,7 +175,9 @@ describe('plugboard chat on a terminal', () => {
     await r.waitFor(READY);
     r.write('Count to two\r');
     await promptAfter(r, /Counted\./);
-    expect(pluginsOf(data).map((p) => p.args)).toEqual(expect.arrayContaining([expect.stringContaining('plugins/hello/plugin.mjs')]));
+    expect(pluginsOf(data).map((p) => p.args)).toEqual(
+      expect.arrayContaining([expect.stringContaining('plugins/hello/plugin.mjs')]),
+    );
     r.kill('SIGTERM');
     expect(await r.exited).toBe(1);
     expect(r.output).toMatch(CONVERSATION);
@@ -171,7 +193,10 @@ describe('plugboard chat on a terminal', () => {
     r.kill('SIGTERM');
     expect(await r.exited).toBe(1);
     expect(r.output).toContain('cancelled: interrupted: the turn was stopped, and the command quit');
-    await model.waitFor(() => model.modelCalls.at(-1)?.outcome === 'client-closed', 'the stopped request closed by the client');
+    await model.waitFor(
+      () => model.modelCalls.at(-1)?.outcome === 'client-closed',
+      'the stopped request closed by the client',
+    );
   });
 
   it('Ctrl-C during a turn stops the model’s request, and the command exits 1, its plugins stopped', async () => {
@@ -184,6 +209,9 @@ describe('plugboard chat on a terminal', () => {
     expect(r.output).toContain('stopping the turn… (Ctrl-C again to quit)');
     expect(r.output).toMatch(/cancelled: /);
     expect(r.output).toMatch(CONVERSATION);
-    await model.waitFor(() => model.modelCalls.at(-1)?.outcome === 'client-closed', 'the stopped request closed by the client');
+    await model.waitFor(
+      () => model.modelCalls.at(-1)?.outcome === 'client-closed',
+      'the stopped request closed by the client',
+    );
   });
 });

@@ -33,7 +33,8 @@ function joined(r: Run): Array<Record<string, unknown>> {
   for (const l of r.lines) {
     const last = out.at(-1);
     if (last && l.type === 'text' && last.type === 'text') last.delta = `${String(last.delta)}${String(l.delta)}`;
-    else if (last && l.type === 'tool_stream' && last.type === 'tool_stream' && last.id === l.id) last.data = `${String(last.data)}${String(l.data)}`;
+    else if (last && l.type === 'tool_stream' && last.type === 'tool_stream' && last.id === l.id)
+      last.data = `${String(last.data)}${String(l.data)}`;
     else out.push({ ...l });
   }
   return out;
@@ -53,7 +54,17 @@ beforeAll(async () => {
   data = path.join(tmpDir('cli-chat'), 'data');
   model = await ModelServer.start();
   other = await ModelServer.start({ models: ['other-model'] });
-  const add = await pb('models', 'add', 'Scripted', '--provider', 'openai-compatible', '--base-url', model.baseURL, '--model', 'scripted-model');
+  const add = await pb(
+    'models',
+    'add',
+    'Scripted',
+    '--provider',
+    'openai-compatible',
+    '--base-url',
+    model.baseURL,
+    '--model',
+    'scripted-model',
+  );
   expect(add.code, add.stderr).toBe(0);
 });
 
@@ -70,7 +81,13 @@ describe('plugboard chat', () => {
     const empty = path.join(tmpDir('cli-chat-none'), 'data');
     const json = await pbIn(empty, ['chat', 'hi', '--json']);
     expect(json.code).toBe(1);
-    expect(json.lines).toEqual([{ type: 'error', code: 'no_model', message: expect.stringMatching(/^no model is configured: add one with `plugboard models add NAME --provider/) }]);
+    expect(json.lines).toEqual([
+      {
+        type: 'error',
+        code: 'no_model',
+        message: expect.stringMatching(/^no model is configured: add one with `plugboard models add NAME --provider/),
+      },
+    ]);
     const human = await pbIn(empty, ['chat', 'hi']);
     expect([human.code, human.stdout]).toEqual([1, '']);
     expect(human.stderr).toMatch(/^no_model: no model is configured: add one with `plugboard models add /);
@@ -91,8 +108,17 @@ describe('plugboard chat', () => {
 
   it('--json: text, tool calls allowed by policy and by --approve all, their output, usage, done, in order', async () => {
     model.script(
-      { type: 'reply', text: ['Counting.'], toolCalls: [{ id: 'call_count', name: 'hello__count', arguments: { to: 3, delay_ms: 0 } }], usage: { input: 100, output: 5 } },
-      { type: 'reply', toolCalls: [{ id: 'call_add', name: 'todo__add', arguments: { title: 'milk' } }], usage: { input: 200, output: 6 } },
+      {
+        type: 'reply',
+        text: ['Counting.'],
+        toolCalls: [{ id: 'call_count', name: 'hello__count', arguments: { to: 3, delay_ms: 0 } }],
+        usage: { input: 100, output: 5 },
+      },
+      {
+        type: 'reply',
+        toolCalls: [{ id: 'call_add', name: 'todo__add', arguments: { title: 'milk' } }],
+        usage: { input: 200, output: 6 },
+      },
       { type: 'reply', text: ['Done: ', 'counted and added.'], usage: { input: 300, output: 7 } },
     );
     const r = await pb('chat', 'Count to three, then add milk to the plan', '--approve', 'all', '--json');
@@ -120,7 +146,10 @@ describe('plugboard chat', () => {
   });
 
   it('denies the calls that would ask without a terminal (--approve none by default), and tells the model', async () => {
-    model.script(toolCalls({ id: 'call_denied', name: 'todo__add', arguments: { title: 'eggs' } }), text('I may not add it.'));
+    model.script(
+      toolCalls({ id: 'call_denied', name: 'todo__add', arguments: { title: 'eggs' } }),
+      text('I may not add it.'),
+    );
     const r = await pb('chat', 'Add eggs', '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(joined(r).filter((l) => l.type !== 'usage')).toEqual([
@@ -129,23 +158,43 @@ describe('plugboard chat', () => {
       { type: 'text', delta: 'I may not add it.' },
       { type: 'done', text: 'I may not add it.', conversation: expect.stringMatching(UUID) },
     ]);
-    expect(toolResults(model.modelCalls.at(-1)!)[0]).toEqual(expect.objectContaining({ id: 'call_denied', text: expect.stringMatching(/^the user denied this call/) }));
+    expect(toolResults(model.modelCalls.at(-1)!)[0]).toEqual(
+      expect.objectContaining({ id: 'call_denied', text: expect.stringMatching(/^the user denied this call/) }),
+    );
   });
 
   it('shows tool calls to people as short lines on stderr, saying who decided', async () => {
-    model.script(toolCalls({ name: 'hello__count', arguments: { to: 2, delay_ms: 0 } }, { name: 'todo__add', arguments: { title: 'tea' } }), text('Counted; tea was refused.'));
+    model.script(
+      toolCalls(
+        { name: 'hello__count', arguments: { to: 2, delay_ms: 0 } },
+        { name: 'todo__add', arguments: { title: 'tea' } },
+      ),
+      text('Counted; tea was refused.'),
+    );
     const r = await pb('chat', 'Count to two and add tea', '--approve', 'none');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('Counted; tea was refused.\n');
     const lines = r.stderr.split('\n');
     expect(lines).toEqual(
-      expect.arrayContaining(['→ hello:count {"to":2,"delay_ms":0}', "  allowed by the tool's policy", expect.stringMatching(/^✓ hello:count \d+ ms$/), '→ todo:add {"title":"tea"}', '  denied by --approve none']),
+      expect.arrayContaining([
+        '→ hello:count {"to":2,"delay_ms":0}',
+        "  allowed by the tool's policy",
+        expect.stringMatching(/^✓ hello:count \d+ ms$/),
+        '→ todo:add {"title":"tea"}',
+        '  denied by --approve none',
+      ]),
     );
-    expect(lines.indexOf('→ hello:count {"to":2,"delay_ms":0}')).toBeLessThan(lines.indexOf("  allowed by the tool's policy"));
+    expect(lines.indexOf('→ hello:count {"to":2,"delay_ms":0}')).toBeLessThan(
+      lines.indexOf("  allowed by the tool's policy"),
+    );
   });
 
   it('answers a question from the model at once without a terminal: the user is not available', async () => {
-    const ask = { id: 'call_ask', name: 'ask_user', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } };
+    const ask = {
+      id: 'call_ask',
+      name: 'ask_user',
+      arguments: { question: 'Which colour?', choices: ['red', 'blue'] },
+    };
     model.script(toolCalls(ask), text('I will pick blue, then.'));
     const r = await pb('chat', 'Paint the fence', '--json');
     expect(r.code, r.stderr).toBe(0);
@@ -154,16 +203,30 @@ describe('plugboard chat', () => {
       { type: 'tool_call', id: 'call_ask', plugin: 'assistant', tool: 'ask_user', arguments: ask.arguments },
       { type: 'approval', id: 'call_ask', decision: 'allowed', by: 'policy' },
     ]);
-    expect(lines.find((l) => l.type === 'tool_result')).toEqual({ type: 'tool_result', id: 'call_ask', success: true, output: expect.stringMatching(/^The user is not available to answer/) });
-    expect(lines.at(-1)).toEqual({ type: 'done', text: 'I will pick blue, then.', conversation: expect.stringMatching(UUID) });
+    expect(lines.find((l) => l.type === 'tool_result')).toEqual({
+      type: 'tool_result',
+      id: 'call_ask',
+      success: true,
+      output: expect.stringMatching(/^The user is not available to answer/),
+    });
+    expect(lines.at(-1)).toEqual({
+      type: 'done',
+      text: 'I will pick blue, then.',
+      conversation: expect.stringMatching(UUID),
+    });
     // The model was told, and went on: the question did not hold the turn.
-    expect(toolResults(model.modelCalls.at(-1)!)[0]).toEqual(expect.objectContaining({ id: 'call_ask', text: expect.stringMatching(/^The user is not available to answer/) }));
+    expect(toolResults(model.modelCalls.at(-1)!)[0]).toEqual(
+      expect.objectContaining({ id: 'call_ask', text: expect.stringMatching(/^The user is not available to answer/) }),
+    );
     // People see the question and that nobody answered it.
     model.script(toolCalls({ ...ask, id: 'call_ask2' }), text('Blue.'));
     const human = await pb('chat', 'Paint the gate');
     expect(human.code, human.stderr).toBe(0);
     expect(human.stderr.split('\n')).toEqual(
-      expect.arrayContaining(['? Which colour? (red / blue)', '  not answered: nobody is at a terminal here, and the model was told the user is not available']),
+      expect.arrayContaining([
+        '? Which colour? (red / blue)',
+        '  not answered: nobody is at a terminal here, and the model was told the user is not available',
+      ]),
     );
   });
 
@@ -177,7 +240,11 @@ describe('plugboard chat', () => {
     // --json keeps the documented fields only.
     model.script({ type: 'reply', text: ['Guessed.'], noUsage: true });
     const json = await pb('chat', 'Hi', '--json');
-    expect(json.lines.at(-2)).toEqual({ type: 'usage', input_tokens: expect.any(Number), output_tokens: expect.any(Number) });
+    expect(json.lines.at(-2)).toEqual({
+      type: 'usage',
+      input_tokens: expect.any(Number),
+      output_tokens: expect.any(Number),
+    });
   });
 
   it('--conversation continues one: the model receives the earlier messages', async () => {
@@ -185,7 +252,9 @@ describe('plugboard chat', () => {
     const r = await pb('chat', 'Who did you greet?', '--conversation', conversation, '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(r.lines.at(-1)).toEqual({ type: 'done', text: 'Still Ada.', conversation });
-    const sent = (model.modelCalls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }).messages.filter((m) => m.role !== 'system');
+    const sent = (
+      model.modelCalls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> }
+    ).messages.filter((m) => m.role !== 'system');
     expect(sent.map((m) => [m.role, m.content])).toEqual([
       ['user', 'Say hello to Ada'],
       ['assistant', 'Hello, Ada.'],
@@ -194,7 +263,17 @@ describe('plugboard chat', () => {
   });
 
   it('--model sets the conversation’s model, which it keeps when continued', async () => {
-    const add = await pb('models', 'add', 'Other', '--provider', 'openai-compatible', '--base-url', other.baseURL, '--model', 'other-model');
+    const add = await pb(
+      'models',
+      'add',
+      'Other',
+      '--provider',
+      'openai-compatible',
+      '--base-url',
+      other.baseURL,
+      '--model',
+      'other-model',
+    );
     expect(add.code, add.stderr).toBe(0);
     other.script(text('From the other model.'), text('Again from it.'));
     const first = await pb('chat', 'Which model?', '--model', 'Other', '--json');
@@ -209,12 +288,25 @@ describe('plugboard chat', () => {
     model.script(fail('unauthorized'));
     const refused = await pb('chat', 'hi', '--json');
     expect(refused.code).toBe(1);
-    expect(refused.lines.at(-1)).toEqual({ type: 'error', code: 'model_refused', message: expect.stringMatching(/refused the API key \(401\)/) });
+    expect(refused.lines.at(-1)).toEqual({
+      type: 'error',
+      code: 'model_refused',
+      message: expect.stringMatching(/refused the API key \(401\)/),
+    });
     const human = await pb('chat', 'hi', '--model', 'Nobody');
     expect([human.code, human.stdout]).toEqual([1, '']);
     expect(human.stderr).toMatch(/^no_model: no model is named "Nobody" \(configured: Scripted, Other\)/);
     const lost = await pb('chat', 'hi', '--conversation', 'no-such-conversation', '--json');
-    expect([lost.code, lost.lines]).toEqual([1, [{ type: 'error', code: 'not_found', message: expect.stringMatching(/^no conversation no-such-conversation in /) }]]);
+    expect([lost.code, lost.lines]).toEqual([
+      1,
+      [
+        {
+          type: 'error',
+          code: 'not_found',
+          message: expect.stringMatching(/^no conversation no-such-conversation in /),
+        },
+      ],
+    ]);
   });
 
   it('has help: both commands are listed, each with its options', async () => {
@@ -222,11 +314,17 @@ describe('plugboard chat', () => {
     expect(main.stdout).toMatch(/\n {2}chat +talk to the assistant/);
     expect(main.stdout).toMatch(/\n {2}models +add, list, test and remove the models/);
     const chat = await pb('chat', '--help');
-    expect([chat.code, chat.stdout]).toEqual([0, expect.stringMatching(/^Usage: plugboard chat \[MESSAGE\] \[options\][^]*--conversation ID[^]*--approve MODE/)]);
+    expect([chat.code, chat.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^Usage: plugboard chat \[MESSAGE\] \[options\][^]*--conversation ID[^]*--approve MODE/),
+    ]);
     // What happens to the model's questions where nobody can answer is said before it happens.
     expect(chat.stdout).toContain('the model is told at once that the user is not available');
     const models = await pb('models', '--help');
-    expect([models.code, models.stdout]).toEqual([0, expect.stringMatching(/^Usage: plugboard models <command>[^]*--api-key-env VAR/)]);
+    expect([models.code, models.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^Usage: plugboard models <command>[^]*--api-key-env VAR/),
+    ]);
   });
 
   it('exits 2 on usage errors, naming what was wrong', async () => {
@@ -249,7 +347,9 @@ describe('plugboard chat', () => {
     model.script(toolCalls({ id: 'call_list', name: 'mcp_dynamic__list_added', arguments: {} }), text('Nothing yet.'));
     const r = await pb('chat', 'What was added?', '--json');
     expect(r.code, r.stderr).toBe(0);
-    expect(offeredTools(model.modelCalls.at(-2)!).map((t) => t.name)).toEqual(expect.arrayContaining(['mcp_dynamic__list_added', 'hello__count']));
+    expect(offeredTools(model.modelCalls.at(-2)!).map((t) => t.name)).toEqual(
+      expect.arrayContaining(['mcp_dynamic__list_added', 'hello__count']),
+    );
     expect(joined(r).slice(0, 2)).toEqual([
       { type: 'tool_call', id: 'call_list', plugin: 'mcp-dynamic', tool: 'list_added', arguments: {} },
       // Read-only (its MCP annotations): allowed by its default policy.

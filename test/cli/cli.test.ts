@@ -52,7 +52,14 @@ describe('plugboard CLI', () => {
     const r = await plugboard(['call', fx('rterm-echo'), 'upper', '--args', '{"text":"quiet"}', ...SHARES_LIB]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('QUIET\n');
-    const s = await plugboard(['call', fx('planner-executor'), 'execute_task', '--args', '{"prompt":"x","chunks":2}', ...SHARES_LIB]);
+    const s = await plugboard([
+      'call',
+      fx('planner-executor'),
+      'execute_task',
+      '--args',
+      '{"prompt":"x","chunks":2}',
+      ...SHARES_LIB,
+    ]);
     expect(s.stdout.startsWith('part 1 part 2 \n')).toBe(true);
   });
 
@@ -66,7 +73,17 @@ describe('plugboard CLI', () => {
   });
 
   it('holds a passthrough conversation with --input turns', async () => {
-    const r = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', '--input', 'exit', '--json', ...SHARES_LIB]);
+    const r = await plugboard([
+      'call',
+      fx('gassist-node'),
+      'start_conversation',
+      '--input',
+      'hello',
+      '--input',
+      'exit',
+      '--json',
+      ...SHARES_LIB,
+    ]);
     expect(r.code).toBe(0);
     const completes = r.lines.filter((l) => l.type === 'complete');
     expect(completes.map((c) => [c.data, c.keep_session])).toEqual([
@@ -77,34 +94,85 @@ describe('plugboard CLI', () => {
   });
 
   it('hints at --input only after the last turn, when no turn is left queued', async () => {
-    const queued = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', ...SHARES_LIB]);
+    const queued = await plugboard([
+      'call',
+      fx('gassist-node'),
+      'start_conversation',
+      '--input',
+      'hello',
+      ...SHARES_LIB,
+    ]);
     expect(queued.code).toBe(0);
     expect(queued.stderr.match(/send the next turn with --input/g)).toHaveLength(1);
-    const none = await plugboard(['call', fx('gassist-node'), 'start_conversation', '--input', 'hello', '--input', 'exit', ...SHARES_LIB]);
+    const none = await plugboard([
+      'call',
+      fx('gassist-node'),
+      'start_conversation',
+      '--input',
+      'hello',
+      '--input',
+      'exit',
+      ...SHARES_LIB,
+    ]);
     expect(none.stderr).not.toMatch(/send the next turn/);
   });
 
   it('refuses --input turns after the plugin ended the session', async () => {
-    const r = await plugboard(['call', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '--input', 'more', '--json', ...SHARES_LIB]);
+    const r = await plugboard([
+      'call',
+      fx('gassist-node'),
+      'echo',
+      '--args',
+      '{"text":"x"}',
+      '--input',
+      'more',
+      '--json',
+      ...SHARES_LIB,
+    ]);
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'cancelled', message: expect.stringMatching(/ended the passthrough session before --input 1 of 1/) }));
+    expect(r.lines.at(-1)).toEqual(
+      expect.objectContaining({
+        type: 'error',
+        code: 'cancelled',
+        message: expect.stringMatching(/ended the passthrough session before --input 1 of 1/),
+      }),
+    );
   });
 
   it('applies --timeout-ms as the inactivity timeout', async () => {
     const dir = tmpDir('cli-hang');
-    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'hangs', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'] }));
+    writeFileSync(
+      path.join(dir, 'plugboard.json'),
+      JSON.stringify({ id: 'hangs', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'] }),
+    );
     writeFileSync(path.join(dir, 'plugin.mjs'), `import '${path.join(FIXTURES, 'lib', 'gassist.mjs')}';\n`);
     const r = await plugboard(['call', dir, 'hang', '--timeout-ms', '400', '--json', ...SHARES_LIB]);
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'timeout', message: expect.stringMatching(/400 ms/) }));
+    expect(r.lines.at(-1)).toEqual(
+      expect.objectContaining({ type: 'error', code: 'timeout', message: expect.stringMatching(/400 ms/) }),
+    );
   });
 
   it('names a manifest error and exits 1', async () => {
     const dir = tmpDir('cli-bad');
-    writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ name: 'x', executable: 'x.py', protocol_version: '2.0', functions: [{ name: 'f', parameters: { type: 'array' } }] }));
+    writeFileSync(
+      path.join(dir, 'manifest.json'),
+      JSON.stringify({
+        name: 'x',
+        executable: 'x.py',
+        protocol_version: '2.0',
+        functions: [{ name: 'f', parameters: { type: 'array' } }],
+      }),
+    );
     const r = await plugboard(['call', dir, 'f', '--json']);
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'launch_failed', message: expect.stringContaining('functions[0].parameters.type: expected "object"') }));
+    expect(r.lines.at(-1)).toEqual(
+      expect.objectContaining({
+        type: 'error',
+        code: 'launch_failed',
+        message: expect.stringContaining('functions[0].parameters.type: expected "object"'),
+      }),
+    );
   });
 
   it('checks a plugin of each dialect and passes', async () => {
@@ -113,18 +181,30 @@ describe('plugboard CLI', () => {
       const r = await plugboard(['check', fx(name), '--json', '--no-sandbox']);
       const out = r.lines[0] as { ok: boolean; checks: Array<{ name: string; status: string }> };
       expect([name, r.code, out.ok]).toEqual([name, 0, true]);
-      expect(out.checks.map((c) => c.name)).toEqual(expect.arrayContaining(['manifest', 'launch', 'handshake', 'tools', 'ping', 'shutdown', 'cleanup']));
+      expect(out.checks.map((c) => c.name)).toEqual(
+        expect.arrayContaining(['manifest', 'launch', 'handshake', 'tools', 'ping', 'shutdown', 'cleanup']),
+      );
     }
   });
 
   it('fails check for a plugin that ignores shutdown, and for one that leaves children running', async () => {
     const dir = tmpDir('cli-stubborn');
-    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'stubborn', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], env: { FIXTURE_MODE: 'ignore-shutdown' } }));
+    writeFileSync(
+      path.join(dir, 'plugboard.json'),
+      JSON.stringify({
+        id: 'stubborn',
+        protocol: 'gassist-v2',
+        command: ['node', 'plugin.mjs'],
+        env: { FIXTURE_MODE: 'ignore-shutdown' },
+      }),
+    );
     // A self-contained copy: on Linux the check runs it in the sandbox, where only its folder shows.
     cpSync(path.join(FIXTURES, 'lib', 'gassist.mjs'), path.join(dir, 'plugin.mjs'));
     const r = await plugboard(['check', dir]);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/FAIL {2}shutdown {3}still running 500 ms after shutdown and stdin closing: it needed SIGTERM/);
+    expect(r.stdout).toMatch(
+      /FAIL {2}shutdown {3}still running 500 ms after shutdown and stdin closing: it needed SIGTERM/,
+    );
   });
 
   it('says when a plugin id is neither installed nor a folder', async () => {
@@ -135,7 +215,17 @@ describe('plugboard CLI', () => {
   });
 
   it('benchmarks a plugin and reports percentiles as JSON', async () => {
-    const r = await plugboard(['bench', fx('gassist-node'), 'echo', '--args', '{"text":"x"}', '-n', '200', '--json', ...SHARES_LIB]);
+    const r = await plugboard([
+      'bench',
+      fx('gassist-node'),
+      'echo',
+      '--args',
+      '{"text":"x"}',
+      '-n',
+      '200',
+      '--json',
+      ...SHARES_LIB,
+    ]);
     expect(r.code).toBe(0);
     const b = r.lines[0] as Record<string, number>;
     expect(b.n).toBe(200);

@@ -22,7 +22,11 @@ beforeAll(() => {
   GREETER = serverProject(root, 'greeter');
   config = writeClaudeConfig(root, {
     echo: { command: 'node', args: [ECHO] },
-    'Greeter Server': { command: 'node', args: [GREETER, '--greeting', 'Ahoy'], env: { ECHO_TOKEN: TOKEN, ECHO_HOME: '/home/ada' } },
+    'Greeter Server': {
+      command: 'node',
+      args: [GREETER, '--greeting', 'Ahoy'],
+      env: { ECHO_TOKEN: TOKEN, ECHO_HOME: '/home/ada' },
+    },
     remote: { url: 'https://mcp.example.com/mcp', disabled: true },
   });
 });
@@ -63,33 +67,70 @@ describe('plugboard plugins import', () => {
     expect([echo.code, echo.stdout, echo.stderr]).toEqual([0, 'Hi, Ada!\n', '']);
     const list = await plugboard(['plugins', 'list', '--json', '--data-dir', data]);
     const echoRow = (list.lines[0] as unknown as Array<Record<string, unknown>>).find((x) => x.id === 'echo');
-    expect(echoRow).toEqual(expect.objectContaining({ granted: ['fs.read'], settings: [expect.objectContaining({ key: 'server_folder', default: path.join(root, 'code', 'echo') })] }));
+    expect(echoRow).toEqual(
+      expect.objectContaining({
+        granted: ['fs.read'],
+        settings: [expect.objectContaining({ key: 'server_folder', default: path.join(root, 'code', 'echo') })],
+      }),
+    );
     const who = await plugboard(['call', 'greeter-server', 'whoami', '--json', '--data-dir', data]);
     expect(who.code).toBe(0);
-    expect(who.lines.at(-1)).toEqual(expect.objectContaining({ type: 'complete', success: true, data: expect.objectContaining({ greeting: 'Ahoy', home: '/home/ada', hasToken: true }) }));
+    expect(who.lines.at(-1)).toEqual(
+      expect.objectContaining({
+        type: 'complete',
+        success: true,
+        data: expect.objectContaining({ greeting: 'Ahoy', home: '/home/ada', hasToken: true }),
+      }),
+    );
   });
 
   it('installs only the servers named, with the secrets named', async () => {
     const data = path.join(root, 'only-data');
-    const r = await plugboard(['plugins', 'import', config, '--only', 'greeter-server', '--secret=', '--data-dir', data]);
+    const r = await plugboard([
+      'plugins',
+      'import',
+      config,
+      '--only',
+      'greeter-server',
+      '--secret=',
+      '--data-dir',
+      data,
+    ]);
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toMatch(/\ninstalled greeter-server 0\.0\.0 \(folder, 1 entries, \d+ bytes\)\n$/);
     expect(readdirSync(path.join(data, 'plugins'))).toEqual(['greeter-server']);
     // --secret= keeps nothing secret: the person chose to leave the value in the plugin's env.
-    expect(JSON.parse(readFileSync(path.join(data, 'plugins', 'greeter-server', 'plugboard.json'), 'utf8')).env).toEqual({ ECHO_TOKEN: TOKEN, ECHO_HOME: '/home/ada' });
+    expect(
+      JSON.parse(readFileSync(path.join(data, 'plugins', 'greeter-server', 'plugboard.json'), 'utf8')).env,
+    ).toEqual({ ECHO_TOKEN: TOKEN, ECHO_HOME: '/home/ada' });
 
     const wrong = await plugboard(['plugins', 'import', config, '--only', 'nope', '--data-dir', data]);
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toBe('refused: claude_desktop_config.json has no server "nope"; it has: echo, greeter-server (“Greeter Server”), remote\n');
+    expect(wrong.stderr).toBe(
+      'refused: claude_desktop_config.json has no server "nope"; it has: echo, greeter-server (“Greeter Server”), remote\n',
+    );
   });
 
   it('refuses a malformed file with the line and field, and installs nothing', async () => {
     const bad = path.join(root, 'mcp.json');
-    writeFileSync(bad, '{\n  "mcpServers": {\n    "x": {\n      "command": "npx",\n      "env": { "A": ["b"] }\n    }\n  }\n}\n');
+    writeFileSync(
+      bad,
+      '{\n  "mcpServers": {\n    "x": {\n      "command": "npx",\n      "env": { "A": ["b"] }\n    }\n  }\n}\n',
+    );
     const data = path.join(root, 'bad-data');
     const r = await plugboard(['plugins', 'import', bad, '--data-dir', data]);
-    expect([r.code, r.stderr]).toEqual([1, 'refused: mcp.json line 5: mcpServers.x.env.A: expected a string, got a list\n']);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      'refused: mcp.json line 5: mcpServers.x.env.A: expected a string, got a list\n',
+    ]);
     const j = await plugboard(['plugins', 'import', bad, '--json', '--data-dir', data]);
-    expect(j.lines).toEqual([{ ok: false, code: 'invalid_input', error: 'mcp.json line 5: mcpServers.x.env.A: expected a string, got a list', at: { file: bad, line: 5, column: 16, field: 'mcpServers.x.env.A' } }]);
+    expect(j.lines).toEqual([
+      {
+        ok: false,
+        code: 'invalid_input',
+        error: 'mcp.json line 5: mcpServers.x.env.A: expected a string, got a list',
+        at: { file: bad, line: 5, column: 16, field: 'mcpServers.x.env.A' },
+      },
+    ]);
   });
 });

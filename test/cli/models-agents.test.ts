@@ -30,7 +30,14 @@ describe('agent plugins as models in the CLI', () => {
     expect(json.code, json.stderr).toBe(0);
     expect(json.lines[0]?.models).toEqual([]);
     expect(json.lines[0]?.agents).toEqual([
-      { name: 'agent:fixture-agent', kind: 'agent', plugin: 'fixture-agent', title: 'fixture-agent', available: false, reason: 'disabled (plugboard plugins enable fixture-agent)' },
+      {
+        name: 'agent:fixture-agent',
+        kind: 'agent',
+        plugin: 'fixture-agent',
+        title: 'fixture-agent',
+        available: false,
+        reason: 'disabled (plugboard plugins enable fixture-agent)',
+      },
       { name: 'agent:tool-agent', kind: 'agent', plugin: 'tool-agent', title: 'tool-agent', available: true },
     ]);
     const human = await pb('models', 'list');
@@ -38,7 +45,11 @@ describe('agent plugins as models in the CLI', () => {
     const lines = human.stdout.split('\n');
     expect(lines).toContain('Agent plugins, models too (plugboard chat --model NAME):');
     expect(lines).toContainEqual(expect.stringMatching(/^ {2}agent:tool-agent +agent +tool-agent +yes$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}agent:fixture-agent +agent +fixture-agent +no: disabled \(plugboard plugins enable fixture-agent\)$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        /^ {2}agent:fixture-agent +agent +fixture-agent +no: disabled \(plugboard plugins enable fixture-agent\)$/,
+      ),
+    );
     // Listing starts no plugin.
     expect(pluginsOf(data)).toEqual([]);
   });
@@ -50,7 +61,11 @@ describe('agent plugins as models in the CLI', () => {
     // Streamed word by word, as the agent sent it.
     expect(pieces.length).toBeGreaterThan(1);
     expect(pieces.join('').trim()).toBe('You said: hello there');
-    expect(r.lines.at(-1)).toEqual({ type: 'done', text: expect.stringMatching(/^You said: hello there\s*$/), conversation: expect.any(String) });
+    expect(r.lines.at(-1)).toEqual({
+      type: 'done',
+      text: expect.stringMatching(/^You said: hello there\s*$/),
+      conversation: expect.any(String),
+    });
     // The agent's process was stopped before the command exited.
     expect(pluginsOf(data)).toEqual([]);
   });

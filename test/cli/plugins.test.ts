@@ -26,13 +26,18 @@ describe('plugboard plugins', () => {
   it('installs a G-Assist folder and calls it by id', async () => {
     const r = await pb('plugins', 'install', path.join(FIXTURES, 'gassist-python'));
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^installed gassist-python 1\.0\.0 \(folder, \d+ entries, \d+ bytes\)\ngranted: conversation\.read, passthrough\n$/);
+    expect(r.stdout).toMatch(
+      /^installed gassist-python 1\.0\.0 \(folder, \d+ entries, \d+ bytes\)\ngranted: conversation\.read, passthrough\n$/,
+    );
     const call = await pb('call', 'gassist-python', 'say_hello', '--args', '{"name":"Ada"}');
     expect([call.code, call.stdout]).toEqual([0, 'Hello, Ada!\n']);
   });
 
   it('installs a wrapped zip and a flat zip, and calls them by id', async () => {
-    const wrapped = await writeZip(path.join(src, 'Weather Plugin.zip'), folderItems(path.join(FIXTURES, 'gassist-python'), 'weather/'));
+    const wrapped = await writeZip(
+      path.join(src, 'Weather Plugin.zip'),
+      folderItems(path.join(FIXTURES, 'gassist-python'), 'weather/'),
+    );
     const flat = await writeZip(path.join(src, 'greeter.zip'), folderItems(path.join(FIXTURES, 'gassist-python')));
     expect((await pb('plugins', 'install', wrapped)).code).toBe(0);
     expect((await pb('plugins', 'install', flat)).code).toBe(0);
@@ -58,17 +63,38 @@ describe('plugboard plugins', () => {
     expect(r.code).toBe(0);
     const rows = r.lines[0] as unknown as Array<Record<string, unknown>>;
     const ids = rows.map((x) => x.id);
-    expect(ids).toEqual(expect.arrayContaining(['hello', 'terminal', 'files', 'todo', 'gassist-python', 'weather', 'greeter', 'mcpb-echo']));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'hello',
+        'terminal',
+        'files',
+        'todo',
+        'gassist-python',
+        'weather',
+        'greeter',
+        'mcpb-echo',
+      ]),
+    );
     const mcpb = rows.find((x) => x.id === 'mcpb-echo');
-    expect(mcpb).toEqual(expect.objectContaining({ source: 'installed', dialect: 'mcp', requested: ['secrets'], granted: ['secrets'] }));
-    expect((mcpb?.settings as Array<{ key: string; value: string }>).find((s) => s.key === 'token')?.value).toBe('••••••••');
+    expect(mcpb).toEqual(
+      expect.objectContaining({ source: 'installed', dialect: 'mcp', requested: ['secrets'], granted: ['secrets'] }),
+    );
+    expect((mcpb?.settings as Array<{ key: string; value: string }>).find((s) => s.key === 'token')?.value).toBe(
+      '••••••••',
+    );
   });
 
   it('switches a tool off and on; a call to it is refused with tool_not_exposed', async () => {
     expect((await pb('plugins', 'unexpose', 'greeter:say_hello')).stdout).toBe('greeter:say_hello unexposed\n');
     const call = await pb('call', 'greeter', 'say_hello', '--json');
     expect(call.code).toBe(1);
-    expect(call.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'tool_not_exposed', message: 'greeter:say_hello is switched off' }));
+    expect(call.lines.at(-1)).toEqual(
+      expect.objectContaining({
+        type: 'error',
+        code: 'tool_not_exposed',
+        message: 'greeter:say_hello is switched off',
+      }),
+    );
     expect((await pb('plugins', 'expose', 'greeter:say_hello')).code).toBe(0);
     expect((await pb('call', 'greeter', 'say_hello')).code).toBe(0);
   });
@@ -79,7 +105,11 @@ describe('plugboard plugins', () => {
     expect(dup.stderr).toMatch(/^refused: a plugin "gassist-python" is installed already/);
     const grant = await pb('plugins', 'grant', 'greeter', 'net', '--json');
     expect(grant.code).toBe(1);
-    expect(grant.lines[0]).toEqual({ ok: false, code: 'invalid_input', error: 'greeter does not request net (it requests: conversation.read, passthrough)' });
+    expect(grant.lines[0]).toEqual({
+      ok: false,
+      code: 'invalid_input',
+      error: 'greeter does not request net (it requests: conversation.read, passthrough)',
+    });
     const bad = await pb('plugins', 'config', 'mcpb-echo', 'nope=1');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/mcpb-echo has no setting "nope"/);

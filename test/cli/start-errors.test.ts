@@ -21,11 +21,17 @@ describe('a corrupt state.json', () => {
     mkdirSync(ui);
     writeFileSync(path.join(ui, 'index.html'), '<!doctype html>');
     process.env.PLUGBOARD_RENDERER_DIR = ui;
-    for (const args of [['serve', '--data-dir', data], ['plugins', 'list', '--data-dir', data]]) {
+    for (const args of [
+      ['serve', '--data-dir', data],
+      ['plugins', 'list', '--data-dir', data],
+    ]) {
       const r = await plugboard(args, { timeoutMs: 60_000 });
       expect(r.code).toBe(1);
       // The CLI may first say it rebuilds itself from changed sources: that line is not the error.
-      const lines = r.stderr.trim().split('\n').filter((l) => !/changed since the CLI was built/.test(l));
+      const lines = r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !/changed since the CLI was built/.test(l));
       expect(lines).toHaveLength(1);
       expect(lines[0]).toBe(
         `plugboard ${args[0]}: ${path.join(data, 'state.json')} is not valid JSON (${/\((.*)\): fix it/.exec(lines[0] ?? '')?.[1]}): fix it, or move it aside to start over with what it held (it is kept as it is until then)`,

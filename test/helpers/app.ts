@@ -21,8 +21,18 @@ export interface TestApp {
 
 export async function openApp(dataDir: string, opts: { uploadsDir?: string } = {}): Promise<TestApp> {
   // The app's node_modules, as the app gives them to plugins (PLUGBOARD_NODE_MODULES).
-  const registry = await PluginRegistry.open({ dataDir, bundledDir: path.join(REPO, 'plugins'), nodeModules: path.join(REPO, 'node_modules'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
-  const backend = await Backend.create({ registry, version: 'test', transport: 'websocket', ...(opts.uploadsDir ? { uploadsDir: opts.uploadsDir } : {}) });
+  const registry = await PluginRegistry.open({
+    dataDir,
+    bundledDir: path.join(REPO, 'plugins'),
+    nodeModules: path.join(REPO, 'node_modules'),
+    env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+  });
+  const backend = await Backend.create({
+    registry,
+    version: 'test',
+    transport: 'websocket',
+    ...(opts.uploadsDir ? { uploadsDir: opts.uploadsDir } : {}),
+  });
   return {
     registry,
     backend,
@@ -41,7 +51,10 @@ export interface ServedApp extends TestApp {
 }
 
 /** The backend behind `serve`, wired as `plugboard serve` wires them (one uploads folder for both). */
-export async function serveApp(name: string, opts: Pick<ServeOptions, 'maxUploadBytes' | 'log' | 'uploadQuotaBytes' | 'uploadMaxAgeMs'> = {}): Promise<ServedApp> {
+export async function serveApp(
+  name: string,
+  opts: Pick<ServeOptions, 'maxUploadBytes' | 'log' | 'uploadQuotaBytes' | 'uploadMaxAgeMs'> = {},
+): Promise<ServedApp> {
   const root = tmpDir(name);
   const staticDir = path.join(root, 'renderer');
   mkdirSync(staticDir);

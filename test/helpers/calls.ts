@@ -14,11 +14,21 @@ export interface Collected {
   ms: number;
 }
 
-export async function collect(sup: PluginSupervisor, tool: string, args: Record<string, unknown> = {}, opts: CallOptions = {}): Promise<Collected> {
+export async function collect(
+  sup: PluginSupervisor,
+  tool: string,
+  args: Record<string, unknown> = {},
+  opts: CallOptions = {},
+): Promise<Collected> {
   const events: CallEvent[] = [];
   const t0 = performance.now();
   const outcome = await sup.call(tool, args, { ...opts, onEvent: (e) => events.push(e) }).done;
-  return { outcome, events, chunks: events.filter((e) => e.type === 'stream').map((e) => (e as { data: unknown }).data), ms: performance.now() - t0 };
+  return {
+    outcome,
+    events,
+    chunks: events.filter((e) => e.type === 'stream').map((e) => (e as { data: unknown }).data),
+    ms: performance.now() - t0,
+  };
 }
 
 export function specOf(dir: string): PluginSpec {
@@ -50,11 +60,17 @@ export class RecordingHost extends PluginHost {
    */
   async bindingFor(spec: PluginSpec, opts: AddSpecOptions = {}): Promise<LaunchBinding> {
     const mark = { [TEST_RUN_MARK.split('=')[0] as string]: TEST_RUN_MARK.split('=')[1] as string };
-    return { plan: await this.plan(spec, opts.settings ?? {}, mark), allowedCapabilities: opts.allowedCapabilities ?? spec.capabilities };
+    return {
+      plan: await this.plan(spec, opts.settings ?? {}, mark),
+      allowedCapabilities: opts.allowedCapabilities ?? spec.capabilities,
+    };
   }
 
   async addSpec(spec: PluginSpec, opts: AddSpecOptions = {}): Promise<PluginSupervisor> {
-    return this.add(spec, { binding: await this.bindingFor(spec, opts), ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}) });
+    return this.add(spec, {
+      binding: await this.bindingFor(spec, opts),
+      ...(opts.enabled !== undefined ? { enabled: opts.enabled } : {}),
+    });
   }
 
   async addDir(dir: string, opts: AddSpecOptions = {}): Promise<PluginSupervisor> {
@@ -66,7 +82,10 @@ export class RecordingHost extends PluginHost {
   }
 
   states(pluginId: string, since = 0): HealthState[] {
-    return this.health.slice(since).filter((h) => h.pluginId === pluginId).map((h) => h.state);
+    return this.health
+      .slice(since)
+      .filter((h) => h.pluginId === pluginId)
+      .map((h) => h.state);
   }
 
   /** The position of an event in the record: wait for what follows it with `since`. */
@@ -85,7 +104,11 @@ export class RecordingHost extends PluginHost {
       if (hit) return resolve(hit);
       const timer = setTimeout(() => {
         sub.dispose();
-        reject(new Error(`${pluginId} did not reach ${state} within ${ms} ms (states: ${this.states(pluginId).join(' → ')})`));
+        reject(
+          new Error(
+            `${pluginId} did not reach ${state} within ${ms} ms (states: ${this.states(pluginId).join(' → ')})`,
+          ),
+        );
       }, ms);
       const sub = this.onDidChangeHealth((h) => {
         if (h.pluginId === pluginId && h.state === state) {

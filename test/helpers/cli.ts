@@ -11,10 +11,18 @@ export interface Run {
 }
 
 /** Runs the real `plugboard` command as a child process; `root` is the checkout (default: this one). */
-export function plugboard(args: string[], opts: { npx?: boolean; timeoutMs?: number; root?: string; cwd?: string } = {}): Promise<Run> {
-  const [cmd, pre] = opts.npx ? ['npx', ['--no-install', 'plugboard']] : [process.execPath, [path.join(opts.root ?? REPO, 'bin', 'plugboard.mjs')]];
+export function plugboard(
+  args: string[],
+  opts: { npx?: boolean; timeoutMs?: number; root?: string; cwd?: string } = {},
+): Promise<Run> {
+  const [cmd, pre] = opts.npx
+    ? ['npx', ['--no-install', 'plugboard']]
+    : [process.execPath, [path.join(opts.root ?? REPO, 'bin', 'plugboard.mjs')]];
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd as string, [...(pre as string[]), ...args], { cwd: opts.cwd ?? REPO, env: { ...process.env, NO_COLOR: '1' } });
+    const child = spawn(cmd as string, [...(pre as string[]), ...args], {
+      cwd: opts.cwd ?? REPO,
+      env: { ...process.env, NO_COLOR: '1' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -25,9 +33,13 @@ export function plugboard(args: string[], opts: { npx?: boolean; timeoutMs?: num
     }, opts.timeoutMs ?? 20_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      const lines = args.includes('--json') ? stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+      const lines = args.includes('--json')
+        ? stdout
+            .split('\n')
+            .filter(Boolean)
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [];
       resolve({ code, stdout, stderr, lines });
     });
   });
 }
-

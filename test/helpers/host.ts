@@ -13,7 +13,9 @@ export function useTestHost(): RecordingHost {
     await host.shutdown();
     expect(await leftovers()).toEqual([]);
     // The state machine was never asked for a move it does not allow.
-    expect(host.logs.filter((l) => /illegal health change/.test(l.message)).map((l) => `${l.pluginId}: ${l.message}`)).toEqual([]);
+    expect(
+      host.logs.filter((l) => /illegal health change/.test(l.message)).map((l) => `${l.pluginId}: ${l.message}`),
+    ).toEqual([]);
   });
   afterAll(() => {
     host.dispose();

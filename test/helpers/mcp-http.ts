@@ -10,7 +10,9 @@ export interface HttpServer {
 
 /** Starts the server; resolves with its URL once it listens. The caller kills `proc`. */
 export function startMcpHttp(args: string[] = []): Promise<HttpServer> {
-  const proc = spawn(process.execPath, [path.join(FIXTURES, 'mcp-http', 'server.mjs'), ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [path.join(FIXTURES, 'mcp-http', 'server.mjs'), ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout?.on('data', (d) => {

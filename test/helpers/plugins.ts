@@ -57,11 +57,23 @@ export function fixturePlugin(opts: FixtureOptions): string {
  * A G-Assist plugin that writes down every message and signal it gets, one line per event
  * prefixed with its pid (test/fixtures/lib/gassist-recorder.mjs).
  */
-export function recorderPlugin(id: string, env: Record<string, string>, timeouts: Record<string, unknown> = {}): { dir: string; record: string } {
+export function recorderPlugin(
+  id: string,
+  env: Record<string, string>,
+  timeouts: Record<string, unknown> = {},
+): { dir: string; record: string } {
   const dir = tmpDir(id);
   const record = path.join(dir, 'record.log');
   cpSync(path.join(FIXTURES, 'lib', 'gassist-recorder.mjs'), path.join(dir, 'plugin.mjs'));
-  const manifest = { id, name: id, version: '1.0.0', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'], env: { ...env, RECORD_FILE: record }, timeouts };
+  const manifest = {
+    id,
+    name: id,
+    version: '1.0.0',
+    protocol: 'gassist-v2',
+    command: ['node', 'plugin.mjs'],
+    env: { ...env, RECORD_FILE: record },
+    timeouts,
+  };
   writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
   return { dir, record };
 }

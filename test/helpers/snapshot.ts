@@ -20,7 +20,10 @@ export function snapshot(root: string, ignore: (rel: string) => boolean = () => 
         out[`${r}/`] = `dir ${(st.mode & 0o777).toString(8)}`;
         walk(r);
       } else if (st.isSymbolicLink()) out[r] = 'link';
-      else out[r] = `${(st.mode & 0o777).toString(8)} ${createHash('sha256').update(readFileSync(path.join(root, r))).digest('hex')}`;
+      else
+        out[r] = `${(st.mode & 0o777).toString(8)} ${createHash('sha256')
+          .update(readFileSync(path.join(root, r)))
+          .digest('hex')}`;
     }
   };
   walk('');

@@ -20,7 +20,11 @@ export function zipBuffer(items: ZipItem[]): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   for (const it of items) {
     if (it.dir) zip.addEmptyDirectory(it.name, { mode: it.mode ?? 0o40755 });
-    else zip.addBuffer(Buffer.isBuffer(it.data) ? it.data : Buffer.from(it.data ?? ''), it.name, { mode: it.mode ?? 0o100644, compress: !it.store });
+    else
+      zip.addBuffer(Buffer.isBuffer(it.data) ? it.data : Buffer.from(it.data ?? ''), it.name, {
+        mode: it.mode ?? 0o100644,
+        compress: !it.store,
+      });
   }
   zip.end();
   return new Promise((resolve, reject) => {
@@ -57,7 +61,8 @@ export function folderItems(dir: string, prefix = ''): ZipItem[] {
       const r = rel ? `${rel}/${name}` : name;
       const st = statSync(path.join(dir, r));
       if (st.isDirectory()) walk(r);
-      else out.push({ name: `${prefix}${r}`, data: readFileSync(path.join(dir, r)), mode: 0o100000 | (st.mode & 0o777) });
+      else
+        out.push({ name: `${prefix}${r}`, data: readFileSync(path.join(dir, r)), mode: 0o100000 | (st.mode & 0o777) });
     }
   };
   walk('');

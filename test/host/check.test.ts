@@ -16,7 +16,10 @@ const item = (items: CheckItem[], name: CheckItem['name']): CheckItem | undefine
 /** A G-Assist plugin that starts a helper process living `lingerMs` past the plugin (-1: forever). */
 function parentWithChild(lingerMs: number): string {
   const dir = tmpDir('lingering');
-  writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'lingering', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'] }));
+  writeFileSync(
+    path.join(dir, 'plugboard.json'),
+    JSON.stringify({ id: 'lingering', protocol: 'gassist-v2', command: ['node', 'plugin.mjs'] }),
+  );
   // The parent's pid comes as an argument: on a busy machine the child may only start running
   // after its parent is gone, when process.ppid is already someone else.
   const child = `const p = Number(process.argv[1]); setInterval(() => { if (process.ppid !== p && ${lingerMs} >= 0) setTimeout(() => process.exit(0), ${lingerMs}); }, 50);`;
@@ -39,13 +42,19 @@ function echoManifest(): Record<string, unknown> & { user_config: Record<string,
 describe('check', () => {
   it('gives a plugin’s children a grace period to exit before calling them orphans', async () => {
     const { items } = await checkPlugin(parentWithChild(1400));
-    expect(item(items, 'cleanup')).toEqual({ name: 'cleanup', status: 'pass', detail: 'nothing of the plugin is left running' });
+    expect(item(items, 'cleanup')).toEqual({
+      name: 'cleanup',
+      status: 'pass',
+      detail: 'nothing of the plugin is left running',
+    });
   }, 30_000);
 
   it('still fails children that outlive the grace period', async () => {
     const { items } = await checkPlugin(parentWithChild(-1));
     expect(item(items, 'cleanup')?.status).toBe('fail');
-    expect(item(items, 'cleanup')?.detail).toBe(`processes the plugin started were still running ${ORPHAN_GRACE_MS} ms after it exited (Plugboard killed them); stop your children on exit`);
+    expect(item(items, 'cleanup')?.detail).toBe(
+      `processes the plugin started were still running ${ORPHAN_GRACE_MS} ms after it exited (Plugboard killed them); stop your children on exit`,
+    );
   }, 30_000);
 
   it('takes an MCP server’s tools from tools/list without warning about ones the manifest does not list', async () => {
@@ -54,28 +63,47 @@ describe('check', () => {
     const m = echoManifest();
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ ...m, tools: [{ name: 'greet' }] }));
     const { items } = await checkPlugin(dir);
-    expect(item(items, 'tools')).toEqual({ name: 'tools', status: 'pass', detail: "2 announced by the server's tools/list: greet, whoami" });
+    expect(item(items, 'tools')).toEqual({
+      name: 'tools',
+      status: 'pass',
+      detail: "2 announced by the server's tools/list: greet, whoami",
+    });
   });
 
   it('does not judge the exit code of a one-shot rterm plugin closed after its handshake', async () => {
-    const dir = fixturePlugin({ script: 'rterm', id: 'rt-eof', mode: 'exit-1-on-eof', env: { CAPS: 'fs.read' }, manifest: { capabilities: ['fs.read'] } });
+    const dir = fixturePlugin({
+      script: 'rterm',
+      id: 'rt-eof',
+      mode: 'exit-1-on-eof',
+      env: { CAPS: 'fs.read' },
+      manifest: { capabilities: ['fs.read'] },
+    });
     const { items } = await checkPlugin(dir);
     const shutdown = item(items, 'shutdown');
     expect(shutdown?.status).toBe('pass');
-    expect(shutdown?.detail).toMatch(/^exited \d+ ms after stdin closed on a handshake-only session \(code 1, not judged: it was sent no request\)$/);
+    expect(shutdown?.detail).toMatch(
+      /^exited \d+ ms after stdin closed on a handshake-only session \(code 1, not judged: it was sent no request\)$/,
+    );
   });
 
   it('checks --set values against the plugin’s settings, with the messages of plugins config', async () => {
     const dir = tmpDir('mcpb-settings');
     cpSync(path.join(FIXTURES, 'mcpb-echo'), dir, { recursive: true });
     const m = echoManifest();
-    const userConfig = { ...m.user_config, count: { type: 'number', title: 'Count', min: 1 }, folder: { type: 'directory', title: 'Folder' } };
+    const userConfig = {
+      ...m.user_config,
+      count: { type: 'number', title: 'Count', min: 1 },
+      folder: { type: 'directory', title: 'Folder' },
+    };
     writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ ...m, user_config: userConfig }));
-    const launch = async (set: Record<string, unknown>): Promise<string | undefined> => item((await checkPlugin(dir, { set })).items, 'launch')?.detail;
+    const launch = async (set: Record<string, unknown>): Promise<string | undefined> =>
+      item((await checkPlugin(dir, { set })).items, 'launch')?.detail;
     expect(await launch({ count: 'abc' })).toBe('--set count: expected a number, got "abc"');
     expect(await launch({ count: '0' })).toBe('--set count: 0 is below the minimum 1');
     expect(await launch({ folder: '/no/such/dir' })).toBe('--set folder: /no/such/dir does not exist');
-    expect(await launch({ nope: '1' })).toBe('--set mcpb-echo has no setting "nope" (it has: greeting, token, count, folder)');
+    expect(await launch({ nope: '1' })).toBe(
+      '--set mcpb-echo has no setting "nope" (it has: greeting, token, count, folder)',
+    );
     const ok = await checkPlugin(dir, { set: { count: '3', folder: dir, greeting: 'Servus' } });
     expect(ok.items.every((i) => i.status !== 'fail')).toBe(true);
   });

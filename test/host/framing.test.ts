@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LengthPrefixedDecoder, lengthPrefixedEncoder, NdjsonDecoder, ndjsonEncoder, type Decoder, type FrameSink } from '../../src/main/host/framing';
+import {
+  LengthPrefixedDecoder,
+  lengthPrefixedEncoder,
+  NdjsonDecoder,
+  ndjsonEncoder,
+  type Decoder,
+  type FrameSink,
+} from '../../src/main/host/framing';
 
 function collect(): { sink: FrameSink; messages: unknown[]; junk: string[] } {
   const messages: unknown[] = [];

@@ -103,7 +103,10 @@ describe('G-Assist V2 dialect', () => {
   });
 
   it('fails input that is not acknowledged in time with timeout, and kills the plugin', async () => {
-    const dir = fixturePlugin({ script: 'gassist', manifest: { timeouts: { inputAckMs: 300, restartDelaysMs: [50] } } });
+    const dir = fixturePlugin({
+      script: 'gassist',
+      manifest: { timeouts: { inputAckMs: 300, restartDelaysMs: [50] } },
+    });
     const sup = await host.addDir(dir);
     await collect(sup, 'start_conversation');
     const pid = sup.health.pid;

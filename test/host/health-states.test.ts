@@ -16,7 +16,12 @@ import { FIXTURES, fixturePlugin } from '../helpers/plugins';
 /** A reporter already in `from` (reached along allowed edges from `stopped`). */
 function reporterIn(from: HealthState): { reporter: HealthReporter; refused: string[]; events: HealthEvent[] } {
   const refused: string[] = [];
-  const reporter = new HealthReporter('p', () => null, 'stopped', (a, b) => refused.push(`${a} → ${b}`));
+  const reporter = new HealthReporter(
+    'p',
+    () => null,
+    'stopped',
+    (a, b) => refused.push(`${a} → ${b}`),
+  );
   const path: Record<HealthState, HealthState[]> = {
     stopped: [],
     starting: ['starting'],
@@ -34,7 +39,9 @@ function reporterIn(from: HealthState): { reporter: HealthReporter; refused: str
   return { reporter, refused, events };
 }
 
-const pairs = HEALTH_STATES.flatMap((from) => HEALTH_STATES.filter((to) => to !== from).map((to) => [from, to] as const));
+const pairs = HEALTH_STATES.flatMap((from) =>
+  HEALTH_STATES.filter((to) => to !== from).map((to) => [from, to] as const),
+);
 
 describe('the health state machine', () => {
   it('lets every state be left for disabled, and disabled only for stopped', () => {
@@ -50,7 +57,8 @@ describe('the health state machine', () => {
     expect(reporter.state).toBe(to);
     expect(moved).toEqual([expect.objectContaining({ from, to, reason: 'why' })]);
     // busy and ready may be held back for the quiet window; every other state is sent at once.
-    if (to !== 'busy' && to !== 'ready') expect(events.at(-1)).toEqual(expect.objectContaining({ state: to, reason: 'why' }));
+    if (to !== 'busy' && to !== 'ready')
+      expect(events.at(-1)).toEqual(expect.objectContaining({ state: to, reason: 'why' }));
     expect(refused).toEqual([]);
     reporter.dispose();
   });
@@ -97,18 +105,31 @@ async function reached(seen: string[], steps: string[]): Promise<void> {
 
 describe('health transitions of real plugins', () => {
   it('a persistent plugin: started, called, killed, restarted, stopped', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'hs-persistent', manifest: { timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'hs-persistent', manifest: { timeouts: QUICK } }),
+    );
     const seen = record(sup);
     expect((await sup.start()).ok).toBe(true);
     expect((await collect(sup, 'echo', { text: 'x' })).outcome.ok).toBe(true);
     process.kill(sup.health.pid as number, 'SIGKILL');
-    await reached(seen, ['stopped>starting', 'starting>ready', 'ready>busy', 'busy>ready', 'ready>crashed', 'crashed>restarting', 'restarting>starting', 'starting>ready']);
+    await reached(seen, [
+      'stopped>starting',
+      'starting>ready',
+      'ready>busy',
+      'busy>ready',
+      'ready>crashed',
+      'crashed>restarting',
+      'restarting>starting',
+      'starting>ready',
+    ]);
     await sup.stop();
     expect(seen.at(-1)).toBe('ready>stopped');
   });
 
   it('a plugin that keeps dying: crashed, then failed; a person starts it again', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'hs-failing', manifest: { timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'hs-failing', manifest: { timeouts: QUICK } }),
+    );
     const seen = record(sup);
     await sup.start();
     const crashes = (): number => seen.filter((t) => t === 'ready>crashed').length;
@@ -131,7 +152,9 @@ describe('health transitions of real plugins', () => {
   });
 
   it('a call past its deadline: busy, then unresponsive', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'hs-deadline', manifest: { timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'hs-deadline', manifest: { timeouts: QUICK } }),
+    );
     const seen = record(sup);
     await sup.start();
     expect(expectFailure((await collect(sup, 'hang', {}, { inactivityMs: 100 })).outcome).code).toBe('timeout');
@@ -139,7 +162,9 @@ describe('health transitions of real plugins', () => {
   });
 
   it('a call it cannot stop: cancelled, so the plugin is recycled (busy, then restarting)', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'hs-recycle', manifest: { timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'hs-recycle', manifest: { timeouts: QUICK } }),
+    );
     const seen = record(sup);
     await sup.start();
     const h = sup.call('hang', {});
@@ -160,7 +185,9 @@ describe('health transitions of real plugins', () => {
   });
 
   it('a plugin that cannot launch: starting, then failed; a stop from failed', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'hs-nolaunch', manifest: { command: ['no-such-program-anywhere'] } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'hs-nolaunch', manifest: { command: ['no-such-program-anywhere'] } }),
+    );
     const seen = record(sup);
     expect((await sup.start()).ok).toBe(false);
     await sup.stop();

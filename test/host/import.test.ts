@@ -48,14 +48,18 @@ describe('reading other apps’ MCP configs', () => {
     ]);
     // The preview never carries a value.
     expect(JSON.stringify(c.previews)).not.toContain('9f8e7d6c5b4a39281706f5e4d3c2b1a0');
-    expect(byKey(c.previews, 'github').env).toEqual([{ name: 'GITHUB_PERSONAL_ACCESS_TOKEN', secret: true, reason: 'the name contains TOKEN', source: 'value' }]);
+    expect(byKey(c.previews, 'github').env).toEqual([
+      { name: 'GITHUB_PERSONAL_ACCESS_TOKEN', secret: true, reason: 'the name contains TOKEN', source: 'value' },
+    ]);
   });
 
   it('reads VS Code’s mcp.json with comments and trailing commas, its inputs, placeholders and remote servers', () => {
     const c = read('.vscode/mcp.json');
     expect(c.app).toBe('vscode');
     const perplexity = byKey(c.previews, 'perplexity');
-    expect(perplexity.env).toEqual([{ name: 'PERPLEXITY_API_KEY', secret: true, reason: 'VS Code asks for it as a password', source: 'asked' }]);
+    expect(perplexity.env).toEqual([
+      { name: 'PERPLEXITY_API_KEY', secret: true, reason: 'VS Code asks for it as a password', source: 'asked' },
+    ]);
     const notes = byKey(c.previews, 'notes');
     expect(notes.warnings).toEqual(['"envFile" is not imported; set what it provides as settings after the import']);
     const remote = byKey(c.previews, 'github-remote');
@@ -82,7 +86,9 @@ describe('reading other apps’ MCP configs', () => {
       ['linear', 'sse', false],
     ]);
     // DEFAULT_MINIMUM_TOKENS holds a number of tokens, not a token: the name test goes by words.
-    expect(byKey(cursor.previews, 'context7').env[0]).toEqual(expect.objectContaining({ name: 'DEFAULT_MINIMUM_TOKENS' }));
+    expect(byKey(cursor.previews, 'context7').env[0]).toEqual(
+      expect.objectContaining({ name: 'DEFAULT_MINIMUM_TOKENS' }),
+    );
 
     const cherry = read('cherry-studio/mcp-export.json');
     expect(cherry.app).toBe('cherry-studio');
@@ -113,24 +119,34 @@ describe('reading other apps’ MCP configs', () => {
     expect(bad('a.json', '{\n  "mcpServers": {\n    "x": { "command": "npx" \n    "y": {}\n  }\n}')).toBe(
       'a.json line 4, column 5: not valid JSON (comma expected)',
     );
-    expect(bad('b.json', '{\n  "mcpServers": {\n    "x": {\n      "command": "npx",\n      "args": "-y pkg"\n    }\n  }\n}')).toBe(
-      'b.json line 5: mcpServers.x.args: expected a list of strings',
-    );
-    expect(bad('c.json', '{\n  "mcpServers": {\n    "x": {\n      "command": "npx",\n      "args": ["-y", 3]\n    }\n  }\n}')).toBe(
-      'c.json line 5: mcpServers.x.args[1]: expected a string, got number',
-    );
+    expect(
+      bad('b.json', '{\n  "mcpServers": {\n    "x": {\n      "command": "npx",\n      "args": "-y pkg"\n    }\n  }\n}'),
+    ).toBe('b.json line 5: mcpServers.x.args: expected a list of strings');
+    expect(
+      bad(
+        'c.json',
+        '{\n  "mcpServers": {\n    "x": {\n      "command": "npx",\n      "args": ["-y", 3]\n    }\n  }\n}',
+      ),
+    ).toBe('c.json line 5: mcpServers.x.args[1]: expected a string, got number');
     expect(bad('d.json', '{ "servers": { "x": { "type": "websocket", "url": "ws://h" } } }')).toBe(
       'd.json line 1: servers.x.type: "websocket" is not a transport Plugboard knows (stdio, http, streamableHttp, sse)',
     );
-    expect(bad('e.json', '{ "mcpServers": { "x": { "args": ["a"] } } }')).toBe('e.json line 1: mcpServers.x.command: missing: a local server needs the command that starts it');
+    expect(bad('e.json', '{ "mcpServers": { "x": { "args": ["a"] } } }')).toBe(
+      'e.json line 1: mcpServers.x.command: missing: a local server needs the command that starts it',
+    );
     expect(bad('f.json', '{ "theme": "dark" }')).toMatch(/^f\.json line 1: \(top level\): no MCP servers here/);
     expect(bad('g.json', '')).toBe('g.json line 1, column 1: not valid JSON (value expected)');
   });
 
   it('guesses secrets by name and by value, and leaves ordinary values alone', () => {
-    expect(guessSecret('AWS_ACCESS_KEY_ID', `AKIA${'ABCDEFGHIJKLMNOP'}`)).toEqual({ secret: true, reason: 'the value looks like an AWS access key' });
+    expect(guessSecret('AWS_ACCESS_KEY_ID', `AKIA${'ABCDEFGHIJKLMNOP'}`)).toEqual({
+      secret: true,
+      reason: 'the value looks like an AWS access key',
+    });
     expect(secretByValue(`ghp_${'a1B2c3D4e5'.repeat(4)}`).reason).toBe('the value looks like a GitHub token');
-    expect(secretByValue('postgres://app:hunter2@db.local/app').reason).toBe('the value is a URL with a password in it');
+    expect(secretByValue('postgres://app:hunter2@db.local/app').reason).toBe(
+      'the value is a URL with a password in it',
+    );
     expect(guessSecret('apiKey', 'x').secret).toBe(true);
     for (const [name, value] of [
       ['ALLOWED_DIRS', '/Users/ada/Documents/projects/2024'],
@@ -151,7 +167,15 @@ describe('writing a plugin for an imported server', () => {
     const file = path.join(dir, 'claude_desktop_config.json');
     writeFileSync(
       file,
-      JSON.stringify({ mcpServers: { 'Echo Server': { command: 'node', args: [server, '--greeting', 'Ahoy'], env: { ECHO_TOKEN: 'tok-42-secret-value', ECHO_HOME: '/home/ada' } } } }),
+      JSON.stringify({
+        mcpServers: {
+          'Echo Server': {
+            command: 'node',
+            args: [server, '--greeting', 'Ahoy'],
+            env: { ECHO_TOKEN: 'tok-42-secret-value', ECHO_HOME: '/home/ada' },
+          },
+        },
+      }),
     );
     const c = readMcpConfig(file);
     if (!c.ok) throw new Error(c.message);
@@ -168,7 +192,13 @@ describe('writing a plugin for an imported server', () => {
     const m = loadManifest(dest);
     if (!m.ok) throw new Error(m.errors.join('\n'));
     expect(m.spec).toEqual(
-      expect.objectContaining({ id: 'echo-server', name: 'Echo Server', dialect: 'mcp', command: ['node', server, '--greeting', 'Ahoy'], env: { ECHO_HOME: '/home/ada' } }),
+      expect.objectContaining({
+        id: 'echo-server',
+        name: 'Echo Server',
+        dialect: 'mcp',
+        command: ['node', server, '--greeting', 'Ahoy'],
+        env: { ECHO_HOME: '/home/ada' },
+      }),
     );
     expect(m.spec.settings).toEqual([
       expect.objectContaining({ key: 'ECHO_TOKEN', sensitive: true, required: true, env: 'ECHO_TOKEN' }),
@@ -180,7 +210,12 @@ describe('writing a plugin for an imported server', () => {
     // The registry would put the secret in the store and hand it over at launch.
     const sup = await host.addSpec(m.spec, { settings: w.secrets });
     const r = await collect(sup, 'whoami', {});
-    expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: expect.objectContaining({ greeting: 'Ahoy', home: '/home/ada', hasToken: true }) }) });
+    expect(r.outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({
+        data: expect.objectContaining({ greeting: 'Ahoy', home: '/home/ada', hasToken: true }),
+      }),
+    });
   });
 
   it('turns VS Code inputs and placeholders into settings and Plugboard placeholders', () => {
@@ -192,7 +227,14 @@ describe('writing a plugin for an imported server', () => {
     const m = loadManifest(w.dir);
     if (!m.ok) throw new Error(m.errors.join('\n'));
     expect(m.spec.settings).toEqual([
-      expect.objectContaining({ key: 'perplexity_key', title: 'PERPLEXITY_API_KEY', description: 'Perplexity API Key', sensitive: true, required: true, env: 'PERPLEXITY_API_KEY' }),
+      expect.objectContaining({
+        key: 'perplexity_key',
+        title: 'PERPLEXITY_API_KEY',
+        description: 'Perplexity API Key',
+        sensitive: true,
+        required: true,
+        env: 'PERPLEXITY_API_KEY',
+      }),
     ]);
     expect(m.spec.timeouts.handshakeMs).toBe(120_000);
 
@@ -200,16 +242,28 @@ describe('writing a plugin for an imported server', () => {
     if (!notes.ok) throw new Error(notes.message);
     const spec = loadManifest(notes.dir);
     if (!spec.ok) throw new Error(spec.errors.join('\n'));
-    expect(spec.spec.command).toEqual(['python', '-m', 'notes_server', '--root', `${path.join(DIR)}/notes`, '--cache', '${HOME}/.cache/notes']);
+    expect(spec.spec.command).toEqual([
+      'python',
+      '-m',
+      'notes_server',
+      '--root',
+      `${path.join(DIR)}/notes`,
+      '--cache',
+      '${HOME}/.cache/notes',
+    ]);
   });
 
   it('refuses what cannot run, a key that is not there, and a folder that is not empty', () => {
     const c = read('cherry-studio/mcp-export.json');
     const dest = tmpDir('import-refuse');
     const sse = writeImportedPlugin(read('.cursor/mcp.json'), 'linear', path.join(dest, 'a'));
-    expect(!sse.ok && sse.message).toMatch(/^linear cannot be imported: this server speaks the older HTTP\+SSE transport at https:\/\/mcp\.linear\.app\/sse/);
+    expect(!sse.ok && sse.message).toMatch(
+      /^linear cannot be imported: this server speaks the older HTTP\+SSE transport at https:\/\/mcp\.linear\.app\/sse/,
+    );
     const missing = writeImportedPlugin(c, 'nope', path.join(dest, 'b'));
-    expect(!missing.ok && missing.message).toBe('mcp-export.json has no server "nope" (it has: kN3dX9_pLq2, Zr4tW8mB1cY, hQ7vM2xJ0aS)');
+    expect(!missing.ok && missing.message).toBe(
+      'mcp-export.json has no server "nope" (it has: kN3dX9_pLq2, Zr4tW8mB1cY, hQ7vM2xJ0aS)',
+    );
     writeFileSync(path.join(dest, 'keep.txt'), 'x');
     const full = writeImportedPlugin(c, 'Zr4tW8mB1cY', dest);
     expect(!full.ok && full.message).toMatch(/is not empty/);
@@ -217,6 +271,8 @@ describe('writing a plugin for an imported server', () => {
     // The person may keep a flagged value as plain env instead.
     const plain = writeImportedPlugin(c, 'Zr4tW8mB1cY', path.join(dest, 'c'), { secret: [] });
     if (!plain.ok) throw new Error(plain.message);
-    expect(JSON.parse(readFileSync(plain.manifestPath, 'utf8')).env).toEqual({ BRAVE_API_KEY: 'BSAb1C2d3E4f5G6h7I8j9K0lMnOpQrStUv' });
+    expect(JSON.parse(readFileSync(plain.manifestPath, 'utf8')).env).toEqual({
+      BRAVE_API_KEY: 'BSAb1C2d3E4f5G6h7I8j9K0lMnOpQrStUv',
+    });
   });
 });

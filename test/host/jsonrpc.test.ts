@@ -18,9 +18,16 @@ describe('JSON-RPC dialect: Mehrhof', () => {
     const fetched = await collect(sup, 'provider.fetch', { id: 'PROJ-1' });
     expect(fetched.outcome).toEqual({
       ok: true,
-      value: { success: true, data: { id: 'PROJ-1', title: 'Task PROJ-1', status: 'open', provider: 'fixture-provider' }, keepSession: false },
+      value: {
+        success: true,
+        data: { id: 'PROJ-1', title: 'Task PROJ-1', status: 'open', provider: 'fixture-provider' },
+        keepSession: false,
+      },
     });
-    expect((await collect(sup, 'provider.match', { input: 'fx:1' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { matches: true } }) });
+    expect((await collect(sup, 'provider.match', { input: 'fx:1' })).outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: { matches: true } }),
+    });
   });
 
   it('treats a result that carries {error} as a failure', async () => {
@@ -42,21 +49,39 @@ describe('JSON-RPC dialect: Mehrhof', () => {
     ]);
     // The `complete` stream event did not end the call: the response the plugin sent after it
     // (100 ms later) did, and its result is the call's result.
-    expect(r.outcome).toEqual({ ok: true, value: { success: true, data: { status: 'complete', tokens_used: 3 }, keepSession: false } });
+    expect(r.outcome).toEqual({
+      ok: true,
+      value: { success: true, data: { status: 'complete', tokens_used: 3 }, keepSession: false },
+    });
     expect(r.events.map((e) => e.type)).toEqual(['stream', 'stream', 'stream', 'stream', 'stream', 'complete']);
-    expect(r.events.at(-1)).toEqual(expect.objectContaining({ type: 'complete', data: { status: 'complete', tokens_used: 3 } }));
+    expect(r.events.at(-1)).toEqual(
+      expect.objectContaining({ type: 'complete', data: { status: 'complete', tokens_used: 3 } }),
+    );
   });
 
   it('reads error codes in the plugin’s own dialect (Mehrhof -32003 = authentication error)', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'jsonrpc', mode: 'init-error', manifest: { init: { method: 'provider.init' }, rpc_flavor: 'mehrhof' } }));
+    const sup = await host.addDir(
+      fixturePlugin({
+        script: 'jsonrpc',
+        mode: 'init-error',
+        manifest: { init: { method: 'provider.init' }, rpc_flavor: 'mehrhof' },
+      }),
+    );
     const f = expectFailure((await collect(sup, 'echo', {})).outcome);
     expect(f.code).toBe('handshake_failed');
-    expect(f.message).toMatch(/provider\.init failed: Authentication error: API key not set \[-32003 authentication error\]/);
+    expect(f.message).toMatch(
+      /provider\.init failed: Authentication error: API key not set \[-32003 authentication error\]/,
+    );
   });
 
   it('counts a ping answered with an error, or with an error inside its result, as alive', async () => {
     for (const mode of ['ping-error', 'ping-in-result']) {
-      const dir = fixturePlugin({ script: 'jsonrpc', mode, id: `jr-${mode}`, manifest: { timeouts: { pingIntervalMs: 100, pingTimeoutMs: 100 } } });
+      const dir = fixturePlugin({
+        script: 'jsonrpc',
+        mode,
+        id: `jr-${mode}`,
+        manifest: { timeouts: { pingIntervalMs: 100, pingTimeoutMs: 100 } },
+      });
       const sup = await host.addDir(dir);
       await sup.start();
       // An answered ping shows as a round trip; the plugin is still there, never restarted.
@@ -67,7 +92,11 @@ describe('JSON-RPC dialect: Mehrhof', () => {
   });
 
   it('notes once that a plugin never answers ping, and does not kill it', async () => {
-    const dir = fixturePlugin({ script: 'jsonrpc', mode: 'ping-silent', manifest: { timeouts: { pingIntervalMs: 100, pingTimeoutMs: 100 } } });
+    const dir = fixturePlugin({
+      script: 'jsonrpc',
+      mode: 'ping-silent',
+      manifest: { timeouts: { pingIntervalMs: 100, pingTimeoutMs: 100 } },
+    });
     const sup = await host.addDir(dir);
     await sup.start();
     const noted = () => host.logs.filter((l) => l.pluginId === sup.spec.id && /does not answer ping/.test(l.message));
@@ -78,9 +107,16 @@ describe('JSON-RPC dialect: Mehrhof', () => {
   });
 
   it('speaks length-prefixed framing when the manifest says so', async () => {
-    const dir = fixturePlugin({ script: 'jsonrpc', env: { FRAMING: 'length-prefixed' }, manifest: { framing: 'length-prefixed' } });
+    const dir = fixturePlugin({
+      script: 'jsonrpc',
+      env: { FRAMING: 'length-prefixed' },
+      manifest: { framing: 'length-prefixed' },
+    });
     const sup = await host.addDir(dir);
-    expect((await collect(sup, 'echo', { hello: 'world' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { hello: 'world' } }) });
+    expect((await collect(sup, 'echo', { hello: 'world' })).outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: { hello: 'world' } }),
+    });
   });
 });
 
@@ -115,7 +151,13 @@ describe('JSON-RPC dialect: planner/executor', () => {
     const plan = planLaunch({ spec });
     if (!plan.ok) throw new Error(plan.message);
     const noop = () => {};
-    const inst = await Instance.launch({ spec, plan, dialect: DIALECT_FACTORIES.jsonrpc, allowedCapabilities: [], hooks: { diagnostic: noop, pluginLog: noop, stderr: noop, toolsChanged: noop } });
+    const inst = await Instance.launch({
+      spec,
+      plan,
+      dialect: DIALECT_FACTORIES.jsonrpc,
+      allowedCapabilities: [],
+      hooks: { diagnostic: noop, pluginLog: noop, stderr: noop, toolsChanged: noop },
+    });
     if (!(inst instanceof Instance)) throw new Error(inst.message);
     const session = inst.session as JsonRpcSession;
     const out = await session.callBatch(
@@ -138,14 +180,26 @@ describe('JSON-RPC dialect: planner/executor', () => {
 describe('JSON-RPC dialect: Mehrhof workflow', () => {
   it('initializes with workflow.init and answers guards and effects (a blocked guard is an answer, not a failure)', async () => {
     const dir = fixturePlugin({ script: 'jsonrpc', id: 'wf' });
-    writeFileSync(path.join(dir, 'plugin.yaml'), 'version: "1"\nname: wf\ntype: workflow\nexecutable:\n  command: ["node", "./plugin.mjs"]\n');
+    writeFileSync(
+      path.join(dir, 'plugin.yaml'),
+      'version: "1"\nname: wf\ntype: workflow\nexecutable:\n  command: ["node", "./plugin.mjs"]\n',
+    );
     rmSync(path.join(dir, 'plugboard.json'));
     const sup = await host.addDir(dir);
     expect(sup.spec.init?.method).toBe('workflow.init');
-    const blocked = await collect(sup, 'workflow.evaluateGuard', { guard: 'requiresApproval', context: { labels: ['critical'] } });
-    expect(blocked.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { allowed: false, reason: 'Critical tasks need approval' } }) });
+    const blocked = await collect(sup, 'workflow.evaluateGuard', {
+      guard: 'requiresApproval',
+      context: { labels: ['critical'] },
+    });
+    expect(blocked.outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: { allowed: false, reason: 'Critical tasks need approval' } }),
+    });
     const effect = await collect(sup, 'workflow.executeEffect', { effect: 'notify' });
-    expect(effect.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { success: true, message: 'Notification sent' } }) });
+    expect(effect.outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: { success: true, message: 'Notification sent' } }),
+    });
   });
 });
 
@@ -158,19 +212,29 @@ describe('JSON-RPC dialect: requests within a running call (an agent’s tool re
     // The plugin takes one call at a time: a second call would queue behind `stall`. Until the
     // call runs (the plugin launching), a request has nothing to belong to and is refused.
     let answer: unknown;
-    await expect.poll(async () => (answer = await run.request!('agent.tool_result', { tool_id: 'call_9', result: 'r' })).ok, { timeout: 20_000 }).toBe(true);
+    await expect
+      .poll(async () => (answer = await run.request!('agent.tool_result', { tool_id: 'call_9', result: 'r' })).ok, {
+        timeout: 20_000,
+      })
+      .toBe(true);
     // The agent answered it (it waits on no call_9, and says so).
     expect(answer).toEqual({ ok: true, value: { acknowledged: false } });
     run.cancel('done');
     expect(expectFailure(await run.done).code).toBe('cancelled');
     // Once the call has ended, there is nothing for a request to belong to.
     const late = await run.request!('agent.tool_result', { tool_id: 'call_9', result: 'r' });
-    expect(late).toEqual(expect.objectContaining({ ok: false, code: 'invalid_state', message: expect.stringMatching(/not running/) }));
+    expect(late).toEqual(
+      expect.objectContaining({ ok: false, code: 'invalid_state', message: expect.stringMatching(/not running/) }),
+    );
   });
 
   it('a held call’s deadlines stand still: it outlives an unheld one started with it, and times out once released', async () => {
-    const held = await host.addDir(fixturePlugin({ script: 'jsonrpc', id: 'jr-held', manifest: { timeouts: TIMEOUTS } }));
-    const free = await host.addDir(fixturePlugin({ script: 'jsonrpc', id: 'jr-free', manifest: { timeouts: TIMEOUTS } }));
+    const held = await host.addDir(
+      fixturePlugin({ script: 'jsonrpc', id: 'jr-held', manifest: { timeouts: TIMEOUTS } }),
+    );
+    const free = await host.addDir(
+      fixturePlugin({ script: 'jsonrpc', id: 'jr-free', manifest: { timeouts: TIMEOUTS } }),
+    );
     const a = held.call('stall', {});
     a.hold?.(true);
     const b = free.call('stall', {});

@@ -35,7 +35,11 @@ function mcpb(dir: string, userConfig: Record<string, unknown>, args: string[]):
     manifest_version: '0.3',
     name: 'defaults',
     version: '1.0.0',
-    server: { type: 'node', entry_point: 'server/index.js', mcp_config: { command: 'node', args: ['${__dirname}/server/index.js', ...args] } },
+    server: {
+      type: 'node',
+      entry_point: 'server/index.js',
+      mcp_config: { command: 'node', args: ['${__dirname}/server/index.js', ...args] },
+    },
     user_config: userConfig,
   };
   writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
@@ -51,13 +55,19 @@ describe('commands as users write them', () => {
     const plan = planLaunch({ spec, parentEnv });
     expect(plan.ok && plan.args).toEqual([server, '--greeting', 'Moin']);
     const sup = await host.addSpec(spec);
-    expect((await collect(sup, 'greet', { name: 'Ada' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'Moin, Ada!' }) });
+    expect((await collect(sup, 'greet', { name: 'Ada' })).outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: 'Moin, Ada!' }),
+    });
   });
 
   it('starts `python3 -m package` from the plugin folder', async () => {
     const sup = await host.addDir(path.join(FIXTURES, 'python-module'));
     const r = await collect(sup, 'echo', { a: 1 });
-    expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: { echoed: { a: 1 }, module: '__main__', package: 'echo_server' } }) });
+    expect(r.outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: { echoed: { a: 1 }, module: '__main__', package: 'echo_server' } }),
+    });
   });
 
   it('checks paths after placeholders are substituted: ${HOME}/.. cannot climb out', () => {
@@ -66,8 +76,12 @@ describe('commands as users write them', () => {
       const p = planLaunch({ spec: plugin(dir, { command }), parentEnv });
       return p.ok ? 'ok' : p.message;
     };
-    expect(msg(['${HOME}/../../bin/sh'])).toBe('command: "${HOME}/../../bin/sh" leaves ${HOME} (it resolves to /bin/sh)');
-    expect(msg(['node', '${__dirname}/../x.js'])).toBe(`args[0]: "\${__dirname}/../x.js" leaves the plugin folder (it resolves to ${path.join(path.dirname(dir), 'x.js')})`);
+    expect(msg(['${HOME}/../../bin/sh'])).toBe(
+      'command: "${HOME}/../../bin/sh" leaves ${HOME} (it resolves to /bin/sh)',
+    );
+    expect(msg(['node', '${__dirname}/../x.js'])).toBe(
+      `args[0]: "\${__dirname}/../x.js" leaves the plugin folder (it resolves to ${path.join(path.dirname(dir), 'x.js')})`,
+    );
     expect(msg(['node', '-e', '1', '${HOME}/notes'])).toBe('ok');
   });
 });
@@ -84,12 +98,18 @@ describe('first-run launchers', () => {
       120_000,
     ]);
     expect(what(['/usr/local/bin/npx', '--package=@scope/tools', 'tool-a'])?.[1]).toBe('@scope/tools');
-    expect(what(['bunx', '@upstash/context7-mcp'])?.[0]).toBe('installing @upstash/context7-mcp with bunx on first run');
+    expect(what(['bunx', '@upstash/context7-mcp'])?.[0]).toBe(
+      'installing @upstash/context7-mcp with bunx on first run',
+    );
     expect(what(['pnpm', 'dlx', 'some-server'])?.[0]).toBe('installing some-server with pnpm dlx on first run');
     expect(what(['uvx', '--from', 'git+https://example.com/x', 'x-server'])?.[1]).toBe('git+https://example.com/x');
     expect(what(['uvx', 'mcp-server-time', '--local-timezone=UTC'])?.[1]).toBe('mcp-server-time');
-    expect(what(['uv', 'run', 'server.py'])?.[0]).toBe('preparing the Python environment of its package with uv run on first run');
-    expect(what(['docker', 'run', '-i', '--rm', '-e', 'GITHUB_TOKEN', '-v', '/a:/b', 'ghcr.io/github/github-mcp-server'])).toEqual([
+    expect(what(['uv', 'run', 'server.py'])?.[0]).toBe(
+      'preparing the Python environment of its package with uv run on first run',
+    );
+    expect(
+      what(['docker', 'run', '-i', '--rm', '-e', 'GITHUB_TOKEN', '-v', '/a:/b', 'ghcr.io/github/github-mcp-server']),
+    ).toEqual([
       'pulling ghcr.io/github/github-mcp-server with docker run on first run',
       'ghcr.io/github/github-mcp-server',
       300_000,
@@ -105,7 +125,9 @@ describe('first-run launchers', () => {
     expect(spec.timeouts.handshakeMs).toBe(120_000);
     // It downloads: the network is requested, so it is shown before granting and the sandbox opens it.
     expect(spec.capabilities).toEqual(['net']);
-    expect(plugin(dir, { command: ['npx', '-y', 'x'], timeouts: { handshakeMs: 9000 } }).timeouts.handshakeMs).toBe(9000);
+    expect(plugin(dir, { command: ['npx', '-y', 'x'], timeouts: { handshakeMs: 9000 } }).timeouts.handshakeMs).toBe(
+      9000,
+    );
     expect(plugin(dir, { command: ['node', 'x.js'] }).timeouts.handshakeMs).toBe(5000);
     const plan = planLaunch({ spec, parentEnv });
     expect(plan.ok && plan.note).toBe('installing @modelcontextprotocol/server-everything with npx on first run');
@@ -116,7 +138,10 @@ describe('first-run launchers', () => {
     // Stands in for npx on its first run: the download outlasts the usual 5 s handshake deadline.
     const npx = path.join(dir, 'bin', 'npx');
     mkdirSync(path.dirname(npx));
-    writeFileSync(npx, `#!/bin/sh\nsleep 6\nexec node ${JSON.stringify(path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs'))}\n`);
+    writeFileSync(
+      npx,
+      `#!/bin/sh\nsleep 6\nexec node ${JSON.stringify(path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs'))}\n`,
+    );
     chmodSync(npx, 0o755);
     const sup = await host.addSpec(plugin(path.join(dir, 'plugin'), { command: [npx, '-y', '@example/echo-server'] }));
     const r = await collect(sup, 'greet', { name: 'late' });
@@ -140,7 +165,9 @@ describe("the login shell's PATH", () => {
   it('resolves a launcher the app’s own PATH lacks, once, and gives the child that PATH', async () => {
     const { home, tools } = homeWithProfile('echo run >> "$HOME/runs"\nexport PATH="TOOLS:$PATH"\n');
     const env = { PATH: '/usr/bin:/bin', HOME: home };
-    const spec = plugin(tmpDir('login'), { command: ['fancy-launcher', path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs')] });
+    const spec = plugin(tmpDir('login'), {
+      command: ['fancy-launcher', path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs')],
+    });
     const miss = planLaunch({ spec, parentEnv: env });
     expect(!miss.ok && miss.message).toBe('"fancy-launcher" was not found on PATH');
     const plan = await planLaunchWithShellPath({ spec, parentEnv: env }, { shell: '/bin/bash' });
@@ -157,7 +184,9 @@ describe("the login shell's PATH", () => {
     const env = { PATH: '/usr/bin:/bin', HOME: home };
     const spec = plugin(tmpDir('login-miss'), { command: ['no-such-launcher-xyz'] });
     const plan = await planLaunchWithShellPath({ spec, parentEnv: env }, { shell: '/bin/bash' });
-    expect(!plan.ok && plan.message).toBe('"no-such-launcher-xyz" was not found on PATH (nor on the PATH of the login shell /bin/bash)');
+    expect(!plan.ok && plan.message).toBe(
+      '"no-such-launcher-xyz" was not found on PATH (nor on the PATH of the login shell /bin/bash)',
+    );
     // The PATH searched, in the failure: the login shell's first, then the app's own.
     const searched = (!plan.ok && plan.details?.pathSearched?.split(':')) || [];
     expect(searched[0]).toBe(tools);
@@ -167,7 +196,11 @@ describe("the login shell's PATH", () => {
   it('gives up on a login shell that hangs, by its deadline, and leaves nothing of it running', async () => {
     const { home } = homeWithProfile('echo $$ > "$HOME/pid"\nsleep 60\n');
     const r = await loginShellPath({ shell: '/bin/bash', env: { PATH: '/usr/bin:/bin', HOME: home }, timeoutMs: 500 });
-    expect(r).toEqual({ ok: false, shell: '/bin/bash', reason: 'the login shell /bin/bash did not print its environment within 500 ms' });
+    expect(r).toEqual({
+      ok: false,
+      shell: '/bin/bash',
+      reason: 'the login shell /bin/bash did not print its environment within 500 ms',
+    });
     const pid = Number(readFileSync(path.join(home, 'pid'), 'utf8'));
     const until = Date.now() + 3000;
     while (isAlive(pid) && Date.now() < until) await new Promise((res) => setTimeout(res, 20));
@@ -195,7 +228,9 @@ describe('MCPB setting defaults', () => {
 
     const bare = tmpDir('mcpb-bare-home');
     const missing = planLaunch({ spec, parentEnv: { ...parentEnv, HOME: bare } });
-    expect(!missing.ok && missing.message).toBe(`setting workspace (Workspace): ${path.join(bare, 'Documents')} does not exist`);
+    expect(!missing.ok && missing.message).toBe(
+      `setting workspace (Workspace): ${path.join(bare, 'Documents')} does not exist`,
+    );
   });
 
   it('refuses defaults that refer to each other in a circle, naming it', () => {

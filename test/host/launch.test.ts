@@ -16,15 +16,33 @@ function spec(dir: string, command: string[], extra: Partial<PluginSpec> = {}): 
   return { ...r.spec, ...extra };
 }
 
-const parentEnv = { PATH: process.env.PATH ?? '', HOME: '/home/ada', LANG: 'C.UTF-8', LC_ALL: 'C', AWS_SECRET_ACCESS_KEY: 'leak', OPENAI_API_KEY: 'leak', TMPDIR: '/tmp' };
+const parentEnv = {
+  PATH: process.env.PATH ?? '',
+  HOME: '/home/ada',
+  LANG: 'C.UTF-8',
+  LC_ALL: 'C',
+  AWS_SECRET_ACCESS_KEY: 'leak',
+  OPENAI_API_KEY: 'leak',
+  TMPDIR: '/tmp',
+};
 
 describe('plugin environment', () => {
   it('passes only allow-listed parent variables', () => {
-    expect(allowedParentEnv(parentEnv, 'linux')).toEqual({ PATH: parentEnv.PATH, HOME: '/home/ada', LANG: 'C.UTF-8', LC_ALL: 'C', TMPDIR: '/tmp' });
+    expect(allowedParentEnv(parentEnv, 'linux')).toEqual({
+      PATH: parentEnv.PATH,
+      HOME: '/home/ada',
+      LANG: 'C.UTF-8',
+      LC_ALL: 'C',
+      TMPDIR: '/tmp',
+    });
   });
 
   it('adds manifest env, settings, PYTHONUNBUFFERED and libs/ on PYTHONPATH for Python', () => {
-    const plan = planLaunch({ spec: loadManifestOk(path.join(FIXTURES, 'mehrhof-provider')), parentEnv, settings: { FIXTURE_PREFIX: 'Ticket' } });
+    const plan = planLaunch({
+      spec: loadManifestOk(path.join(FIXTURES, 'mehrhof-provider')),
+      parentEnv,
+      settings: { FIXTURE_PREFIX: 'Ticket' },
+    });
     if (!plan.ok) throw new Error(plan.message);
     expect(plan.env.FIXTURE_PREFIX).toBe('Ticket');
     expect(plan.env.PYTHONUNBUFFERED).toBe('1');
@@ -35,7 +53,11 @@ describe('plugin environment', () => {
   });
 
   it('substitutes MCPB placeholders at launch', () => {
-    const plan = planLaunch({ spec: loadManifestOk(path.join(FIXTURES, 'mcpb-echo')), parentEnv, settings: { greeting: 'Ahoy', token: 's3cret' } });
+    const plan = planLaunch({
+      spec: loadManifestOk(path.join(FIXTURES, 'mcpb-echo')),
+      parentEnv,
+      settings: { greeting: 'Ahoy', token: 's3cret' },
+    });
     if (!plan.ok) throw new Error(plan.message);
     expect(plan.args).toEqual([path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs'), '--greeting', 'Ahoy']);
     expect(plan.env.ECHO_HOME).toBe('/home/ada');
@@ -47,7 +69,9 @@ describe('plugin environment', () => {
     s.settings = s.settings.map((x) => ({ ...x, required: true, default: undefined }) as typeof x);
     const plan = planLaunch({ spec: s, parentEnv });
     expect(plan.ok).toBe(false);
-    expect(!plan.ok && plan.message).toMatch(/required settings are not set: greeting \(Greeting\), token \(API token\)/);
+    expect(!plan.ok && plan.message).toMatch(
+      /required settings are not set: greeting \(Greeting\), token \(API token\)/,
+    );
   });
 });
 
@@ -85,7 +109,9 @@ describe('command resolution', () => {
     if (plan.ok) return;
     expect(plan.code).toBe('launch_failed');
     expect(plan.message).toMatch(/no Python interpreter \(python3 or python\) was found on PATH/);
-    expect(plan.details).toEqual(expect.objectContaining({ pathSearched: '/nonexistent/bin', cwd: dir, command: ['plugin.py'] }));
+    expect(plan.details).toEqual(
+      expect.objectContaining({ pathSearched: '/nonexistent/bin', cwd: dir, command: ['plugin.py'] }),
+    );
   });
 
   it('refuses a program that is not on PATH, one that is not executable, and scripts outside the folder', () => {
@@ -101,7 +127,9 @@ describe('command resolution', () => {
     expect(msg(['no-such-program-xyz'])).toBe('"no-such-program-xyz" was not found on PATH');
     expect(msg(['./tool.sh'])).toBe('"./tool.sh" is not executable (mode 0644); run chmod +x on it');
     expect(msg(['python3', '../../escape.py'])).toMatch(/^script "..\/..\/escape.py" does not exist/);
-    expect(msg(['python3', 'sub/link.py'])).toMatch(/^script "sub\/link.py" resolves to \/etc\/hostname, outside the plugin folder/);
+    expect(msg(['python3', 'sub/link.py'])).toMatch(
+      /^script "sub\/link.py" resolves to \/etc\/hostname, outside the plugin folder/,
+    );
     expect(msg(['node', '-e', 'console.log(1)'])).toBe('ok');
   });
 });

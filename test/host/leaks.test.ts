@@ -23,7 +23,11 @@ afterAll(async () => {
   cleanupFixtures();
 });
 
-async function many(_sup: PluginSupervisor, n: number, make: (i: number) => Promise<CallOutcome>): Promise<CallOutcome[]> {
+async function many(
+  _sup: PluginSupervisor,
+  n: number,
+  make: (i: number) => Promise<CallOutcome>,
+): Promise<CallOutcome[]> {
   const out: CallOutcome[] = [];
   for (let i = 0; i < n; i++) out.push(await make(i));
   return out;
@@ -73,7 +77,9 @@ async function until(what: string, cond: () => boolean, ms = 15_000): Promise<vo
 describe(`no pending-entry leaks after ${N} calls of every kind`, { timeout: 120_000 }, () => {
   it('G-Assist: executes completed by notification, unknown functions in both forms, plugin errors, passthrough turns', async () => {
     const node = await host.addDir(fixturePlugin({ script: 'gassist', id: 'leak-ga-node' }));
-    const py = await host.addDir(fixturePlugin({ script: 'gassist', id: 'leak-ga-resp', env: { GASSIST_UNKNOWN: 'response' } }));
+    const py = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'leak-ga-resp', env: { GASSIST_UNKNOWN: 'response' } }),
+    );
     expect(okCount(await many(node, N, (i) => node.call('echo', { text: String(i) }).done))).toBe(N);
     expect(codes(await many(node, N, () => node.call('nope', {}).done))).toEqual(new Set(['plugin_error']));
     expect(codes(await many(py, N, () => py.call('nope', {}).done))).toEqual(new Set(['plugin_error']));
@@ -91,7 +97,9 @@ describe(`no pending-entry leaks after ${N} calls of every kind`, { timeout: 120
     expect(okCount(await many(sup, N, (i) => sup.call('echo', { i }).done))).toBe(N);
     expect(codes(await many(sup, N, () => sup.call('result_error', {}).done))).toEqual(new Set(['plugin_error']));
     expect(codes(await many(sup, N, () => sup.call('missing_method', {}).done))).toEqual(new Set(['plugin_error']));
-    expect(okCount(await many(planner, N, () => planner.call('execute_task', { prompt: 'p', chunks: 2 }).done))).toBe(N);
+    expect(okCount(await many(planner, N, () => planner.call('execute_task', { prompt: 'p', chunks: 2 }).done))).toBe(
+      N,
+    );
     expect(await settledPending(sup)).toBe(0);
     expect(await settledPending(planner)).toBe(0);
   });
@@ -106,13 +114,22 @@ describe(`no pending-entry leaks after ${N} calls of every kind`, { timeout: 120
 
   it('timeouts, crashes and cancels, each of which restarts the plugin', async () => {
     // Built here rather than through the host, to see every protocol session of every process.
-    const spec = specOf(fixturePlugin({ script: 'gassist', id: 'leak-ga-bad', manifest: { timeouts: { restartDelaysMs: [0, 0, 0, 0] } } }));
+    const spec = specOf(
+      fixturePlugin({
+        script: 'gassist',
+        id: 'leak-ga-bad',
+        manifest: { timeouts: { restartDelaysMs: [0, 0, 0, 0] } },
+      }),
+    );
     const { dialect, sessions } = trackingDialect(DIALECT_FACTORIES[spec.dialect]);
     const [markName, markValue] = TEST_RUN_MARK.split('=') as [string, string];
     const sup = new PluginSupervisor({
       spec,
       dialect,
-      binding: { allowedCapabilities: spec.capabilities, plan: planLaunch({ spec, parentEnv: process.env, hostEnv: { [markName]: markValue } }) },
+      binding: {
+        allowedCapabilities: spec.capabilities,
+        plan: planLaunch({ spec, parentEnv: process.env, hostEnv: { [markName]: markValue } }),
+      },
     });
     const rounds = 30;
     try {
@@ -134,7 +151,9 @@ describe(`no pending-entry leaks after ${N} calls of every kind`, { timeout: 120
       // Every session but the running plugin's is disposed once its process's stop has run…
       await until('sessions of stopped processes disposed', () => sessions.filter((t) => !t.disposed).length === 1);
       // …and none, disposed or running, holds an entry (the running one's idle ping is allowed to land).
-      await until('no session holding an entry', () => sessions.every((t) => t.session.pendingCount === 0), 5000).catch(() => undefined);
+      await until('no session holding an entry', () => sessions.every((t) => t.session.pendingCount === 0), 5000).catch(
+        () => undefined,
+      );
       expect(sessions.map((t) => t.session.pendingCount)).toEqual(sessions.map(() => 0));
     } finally {
       await sup.shutdown();

@@ -33,11 +33,19 @@ const gassist = (functions: unknown[]) => ({
 describe('G-Assist manifest.json', () => {
   it('reads both parameter shapes into JSON Schemas, with the folder name as id', () => {
     const dir = path.join(tmpDir('ga'), 'My Folder');
-    write(dir, 'manifest.json', gassist([
-      { name: 'flat', description: 'f', tags: ['a'], properties: { q: { type: 'string' } }, required: ['q'] },
-      { name: 'nested', description: 'n', parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: [] } },
-      { name: 'on_input', description: 'passthrough handler' },
-    ]));
+    write(
+      dir,
+      'manifest.json',
+      gassist([
+        { name: 'flat', description: 'f', tags: ['a'], properties: { q: { type: 'string' } }, required: ['q'] },
+        {
+          name: 'nested',
+          description: 'n',
+          parameters: { type: 'object', properties: { n: { type: 'integer' } }, required: [] },
+        },
+        { name: 'on_input', description: 'passthrough handler' },
+      ]),
+    );
     const r = loadManifest(dir);
     if (!r.ok) throw new Error(r.errors.join('\n'));
     expect(r.spec.id).toBe('my-folder');
@@ -46,24 +54,38 @@ describe('G-Assist manifest.json', () => {
     expect(r.spec.framing).toBe('length-prefixed');
     expect(r.spec.persistent).toBe(true);
     expect(r.spec.tools.map((t) => t.name)).toEqual(['flat', 'nested']);
-    expect(r.spec.tools[0]?.parameters).toEqual({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
+    expect(r.spec.tools[0]?.parameters).toEqual({
+      type: 'object',
+      properties: { q: { type: 'string' } },
+      required: ['q'],
+    });
     expect(r.spec.tools[0]?.tags).toEqual(['a']);
-    expect(r.spec.tools[1]?.parameters).toEqual({ type: 'object', properties: { n: { type: 'integer' } }, required: [] });
+    expect(r.spec.tools[1]?.parameters).toEqual({
+      type: 'object',
+      properties: { n: { type: 'integer' } },
+      required: [],
+    });
   });
 
   it('names the exact field at fault', () => {
-    const dir = write(tmpDir('ga-bad'), 'manifest.json', gassist([
-      { name: 'a', properties: {} },
-      { name: 'b', properties: {} },
-      { name: 'c', parameters: { type: 'array' } },
-    ]));
+    const dir = write(
+      tmpDir('ga-bad'),
+      'manifest.json',
+      gassist([
+        { name: 'a', properties: {} },
+        { name: 'b', properties: {} },
+        { name: 'c', parameters: { type: 'array' } },
+      ]),
+    );
     expect(errorsOf(dir)).toEqual(['functions[2].parameters.type: expected "object"']);
   });
 
   it('refuses V1 manifests and duplicate functions with a reason', () => {
     const v1 = gassist([]) as Record<string, unknown>;
     delete v1.protocol_version;
-    expect(errorsOf(write(tmpDir('ga-v1'), 'manifest.json', v1))[0]).toMatch(/^protocol_version: missing: this is a G-Assist V1 manifest/);
+    expect(errorsOf(write(tmpDir('ga-v1'), 'manifest.json', v1))[0]).toMatch(
+      /^protocol_version: missing: this is a G-Assist V1 manifest/,
+    );
     expect(errorsOf(write(tmpDir('ga-dup'), 'manifest.json', gassist([{ name: 'x' }, { name: 'x' }])))).toEqual([
       'functions[1].name: "x" is declared twice',
     ]);
@@ -83,7 +105,13 @@ describe('Mehrhof plugin.yaml', () => {
     expect(r.spec.rpcFlavor).toBe('mehrhof');
     expect(r.spec.init).toEqual({ method: 'provider.init', params: { config: {} } });
     expect(r.spec.command).toEqual(['python3', './provider.py']);
-    expect(r.spec.tools.map((t) => t.name)).toEqual(['provider.match', 'provider.parse', 'provider.fetch', 'provider.snapshot', 'provider.list']);
+    expect(r.spec.tools.map((t) => t.name)).toEqual([
+      'provider.match',
+      'provider.parse',
+      'provider.fetch',
+      'provider.snapshot',
+      'provider.list',
+    ]);
     expect(r.spec.settings).toEqual([
       expect.objectContaining({ key: 'FIXTURE_PREFIX', env: 'FIXTURE_PREFIX', default: 'Task', required: false }),
     ]);
@@ -91,8 +119,16 @@ describe('Mehrhof plugin.yaml', () => {
 
   it('gives agent and workflow plugins their method sets', () => {
     const agent = loadManifest(path.join(FIXTURES, 'mehrhof-agent'));
-    expect(agent.ok && agent.spec.tools.map((t) => t.name)).toEqual(['agent.available', 'agent.run', 'agent.tool_result']);
-    const dir = write(tmpDir('wf'), 'plugin.yaml', 'version: "1"\nname: guard\ntype: workflow\nexecutable:\n  path: ./wf.sh\n');
+    expect(agent.ok && agent.spec.tools.map((t) => t.name)).toEqual([
+      'agent.available',
+      'agent.run',
+      'agent.tool_result',
+    ]);
+    const dir = write(
+      tmpDir('wf'),
+      'plugin.yaml',
+      'version: "1"\nname: guard\ntype: workflow\nexecutable:\n  path: ./wf.sh\n',
+    );
     const wf = loadManifest(dir);
     expect(wf.ok && wf.spec.tools.map((t) => t.name)).toEqual(['workflow.evaluateGuard', 'workflow.executeEffect']);
     expect(wf.ok && wf.spec.command).toEqual(['./wf.sh']);
@@ -150,7 +186,11 @@ describe('MCPB manifest.json', () => {
       manifest_version: '0.2',
       name: 'p',
       version: '1.0.0',
-      server: { type: 'binary', entry_point: 'bin/p', mcp_config: { command: 'bin/p', args: ['--x'], platform_overrides: { linux: { command: 'bin/p-linux' } } } },
+      server: {
+        type: 'binary',
+        entry_point: 'bin/p',
+        mcp_config: { command: 'bin/p', args: ['--x'], platform_overrides: { linux: { command: 'bin/p-linux' } } },
+      },
     };
     const r = loadManifest(write(tmpDir('mcpb'), 'manifest.json', m));
     expect(r.ok && r.spec.command).toEqual(process.platform === 'linux' ? ['bin/p-linux', '--x'] : ['bin/p', '--x']);
@@ -162,12 +202,23 @@ describe('MCPB manifest.json', () => {
   });
 
   it('requests the folders and files its user_config asks for (read; write for folders), so the person can grant them', () => {
-    const base = { manifest_version: '0.2', name: 'fs', version: '1.0.0', server: { type: 'node', entry_point: 'server/index.js', mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'] } } };
+    const base = {
+      manifest_version: '0.2',
+      name: 'fs',
+      version: '1.0.0',
+      server: {
+        type: 'node',
+        entry_point: 'server/index.js',
+        mcp_config: { command: 'node', args: ['${__dirname}/server/index.js'] },
+      },
+    };
     const caps = (user_config: Record<string, unknown>) => {
       const r = loadManifest(write(tmpDir('mcpb-caps'), 'manifest.json', { ...base, user_config }));
       return r.ok ? r.spec.capabilities : r;
     };
-    expect(caps({ allowed_directories: { type: 'directory', title: 'Folders', multiple: true, required: true } })).toEqual(['fs.read', 'fs.write']);
+    expect(
+      caps({ allowed_directories: { type: 'directory', title: 'Folders', multiple: true, required: true } }),
+    ).toEqual(['fs.read', 'fs.write']);
     expect(caps({ config_file: { type: 'file', title: 'Config' } })).toEqual(['fs.read']);
     expect(caps({ greeting: { type: 'string', title: 'Greeting' } })).toEqual([]);
   });
@@ -185,7 +236,9 @@ describe('plugboard.json', () => {
       command: ['node', 'x.mjs'],
       env: { A: 'b' },
       persistent: false,
-      functions: [{ name: 'go', description: 'g', parameters: { type: 'object', properties: { n: { type: 'number' } } } }],
+      functions: [
+        { name: 'go', description: 'g', parameters: { type: 'object', properties: { n: { type: 'number' } } } },
+      ],
       capabilities: ['net'],
       timeouts: { callInactivityMs: 1234, restartDelaysMs: [10, 20] },
       settings: { TOKEN: { type: 'string', sensitive: true, required: true, env: 'MY_TOKEN' } },
@@ -197,12 +250,21 @@ describe('plugboard.json', () => {
     const r = loadManifest(dir);
     if (!r.ok) throw new Error(r.errors.join('\n'));
     const s = r.spec;
-    expect([s.id, s.name, s.version, s.dialect, s.framing, s.persistent]).toEqual(['my-tool', 'My tool', '2.0.0', 'jsonrpc', 'length-prefixed', false]);
+    expect([s.id, s.name, s.version, s.dialect, s.framing, s.persistent]).toEqual([
+      'my-tool',
+      'My tool',
+      '2.0.0',
+      'jsonrpc',
+      'length-prefixed',
+      false,
+    ]);
     expect(s.timeouts.callInactivityMs).toBe(1234);
     expect(s.timeouts.restartDelaysMs).toEqual([10, 20]);
     // Timeouts it does not set keep the defaults.
     expect(s.timeouts.pingIntervalMs).toBe(DEFAULT_TIMEOUTS.pingIntervalMs);
-    expect(s.settings[0]).toEqual(expect.objectContaining({ key: 'TOKEN', sensitive: true, required: true, env: 'MY_TOKEN' }));
+    expect(s.settings[0]).toEqual(
+      expect.objectContaining({ key: 'TOKEN', sensitive: true, required: true, env: 'MY_TOKEN' }),
+    );
     expect(s.userCommands).toEqual([{ name: 'status', description: 's', shareWithModel: true }]);
     expect(s.autoApprovedTools).toEqual(['go']);
     expect(s.systemInstructions).toBe('Use go.');
@@ -228,5 +290,7 @@ describe('plugboard.json', () => {
 });
 
 it('names the files it looked for when a folder has no manifest', () => {
-  expect(errorsOf(tmpDir('empty'))[0]).toMatch(/no manifest found in .*: looked for plugboard\.json, rterm-plugin\.json, plugin\.yaml, plugin\.yml, manifest\.json/);
+  expect(errorsOf(tmpDir('empty'))[0]).toMatch(
+    /no manifest found in .*: looked for plugboard\.json, rterm-plugin\.json, plugin\.yaml, plugin\.yml, manifest\.json/,
+  );
 });

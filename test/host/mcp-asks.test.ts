@@ -28,10 +28,18 @@ async function addAsks(roots: string[] = []): Promise<{ record: string }> {
 }
 
 /** The lines the server recorded, once one matches `pick` (or fails after 10 s). */
-async function recordedLine(file: string, pick: (v: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+async function recordedLine(
+  file: string,
+  pick: (v: Record<string, unknown>) => boolean,
+): Promise<Record<string, unknown>> {
   const end = Date.now() + 10_000;
   for (;;) {
-    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) : [];
+    const lines = existsSync(file)
+      ? readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+      : [];
     const hit = lines.find(pick);
     if (hit) return hit;
     if (Date.now() > end) throw new Error(`the server recorded no such line; it recorded: ${JSON.stringify(lines)}`);
@@ -52,12 +60,19 @@ describe('MCP roots', () => {
     const b = path.join(tmpDir('roots'), 'with space');
     mkdirSync(b, { recursive: true });
     const { record } = await addAsks([a]);
-    expect(dataOf(await collect(host.get('mcp-asks')!, 'roots'))).toEqual({ roots: [{ uri: pathToFileURL(a).href, name: 'projects' }] });
+    expect(dataOf(await collect(host.get('mcp-asks')!, 'roots'))).toEqual({
+      roots: [{ uri: pathToFileURL(a).href, name: 'projects' }],
+    });
 
     const binding = await host.bindingFor(specOf(path.join(FIXTURES, 'mcp-asks')));
     host.rebind('mcp-asks', { ...binding, roots: [a, b] });
     const changed = await recordedLine(record, (l) => l.rootsChanged !== undefined);
-    expect(changed.rootsChanged).toEqual({ roots: [{ uri: pathToFileURL(a).href, name: 'projects' }, { uri: pathToFileURL(b).href, name: 'with space' }] });
+    expect(changed.rootsChanged).toEqual({
+      roots: [
+        { uri: pathToFileURL(a).href, name: 'projects' },
+        { uri: pathToFileURL(b).href, name: 'with space' },
+      ],
+    });
   });
 
   it('gives no roots where none were granted', async () => {
@@ -80,8 +95,19 @@ describe('MCP elicitation', () => {
     const r = await collect(host.get('mcp-asks')!, 'book', { restaurant: 'Chez Marie' }, { owner: 'conversation-7' });
     expect(dataOf(r)).toEqual({ action: 'accept', content: { name: 'Ada', guests: 2 } });
     expect(asked).toHaveLength(1);
-    expect(asked[0]).toEqual(expect.objectContaining({ pluginId: 'mcp-asks', conversationId: 'conversation-7', message: 'Booking a table at Chez Marie: for whom, and how many?' }));
-    expect(asked[0]?.schema).toEqual(expect.objectContaining({ required: ['name', 'guests'], properties: expect.objectContaining({ guests: expect.objectContaining({ type: 'integer' }) }) }));
+    expect(asked[0]).toEqual(
+      expect.objectContaining({
+        pluginId: 'mcp-asks',
+        conversationId: 'conversation-7',
+        message: 'Booking a table at Chez Marie: for whom, and how many?',
+      }),
+    );
+    expect(asked[0]?.schema).toEqual(
+      expect.objectContaining({
+        required: ['name', 'guests'],
+        properties: expect.objectContaining({ guests: expect.objectContaining({ type: 'integer' }) }),
+      }),
+    );
   });
 
   it('declines where nobody can answer (no owner serves the requests)', async () => {
@@ -102,7 +128,10 @@ describe('MCP elicitation', () => {
 });
 
 describe('MCP sampling', () => {
-  const asks = (sample: ServerAsks['sample']): ServerAsks => ({ elicit: () => Promise.resolve({ action: 'decline' }), sample });
+  const asks = (sample: ServerAsks['sample']): ServerAsks => ({
+    elicit: () => Promise.resolve({ action: 'decline' }),
+    sample,
+  });
 
   it('returns the reply as {role, content, model, stopReason}, from the server’s messages and system prompt', async () => {
     const got: SampleRequest[] = [];
@@ -111,8 +140,18 @@ describe('MCP sampling', () => {
       return ok({ text: 'Cats sleep a lot.', model: 'scripted-1', stopReason: 'endTurn' });
     });
     const { record } = await addAsks();
-    const r = await collect(host.get('mcp-asks')!, 'summarize', { text: 'Cats sleep sixteen hours a day.' }, { owner: 'c1' });
-    expect(dataOf(r)).toEqual({ role: 'assistant', content: { type: 'text', text: 'Cats sleep a lot.' }, model: 'scripted-1', stopReason: 'endTurn' });
+    const r = await collect(
+      host.get('mcp-asks')!,
+      'summarize',
+      { text: 'Cats sleep sixteen hours a day.' },
+      { owner: 'c1' },
+    );
+    expect(dataOf(r)).toEqual({
+      role: 'assistant',
+      content: { type: 'text', text: 'Cats sleep a lot.' },
+      model: 'scripted-1',
+      stopReason: 'endTurn',
+    });
     expect(got[0]).toEqual(
       expect.objectContaining({
         conversationId: 'c1',
@@ -130,7 +169,9 @@ describe('MCP sampling', () => {
     const f = expectFailure((await collect(host.get('mcp-asks')!, 'summarize', { text: 'x' })).outcome);
     expect(f.message).toContain('the person denied the sampling request');
     const line = await recordedLine(record, (l) => l.samplingError !== undefined);
-    expect(line.samplingError).toEqual(expect.objectContaining({ message: expect.stringContaining('the person denied the sampling request') }));
+    expect(line.samplingError).toEqual(
+      expect.objectContaining({ message: expect.stringContaining('the person denied the sampling request') }),
+    );
   });
 });
 

@@ -29,7 +29,9 @@ async function startServer(args: string[] = []): Promise<HttpServer> {
 }
 
 function exited(proc: ChildProcess): Promise<void> {
-  return new Promise((resolve) => (proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve())));
+  return new Promise((resolve) =>
+    proc.exitCode !== null || proc.signalCode !== null ? resolve() : proc.once('exit', () => resolve()),
+  );
 }
 
 function remotePlugin(url: string, extra: Record<string, unknown> = {}): ReturnType<typeof specOrThrow> {
@@ -66,14 +68,22 @@ describe('remote MCP servers over Streamable HTTP', () => {
     expect(sup.tools.map((t) => t.name)).toEqual(['echo', 'whoami', 'slow', 'fail', 'boom', 'log', 'add_prompt']);
     expect(sup.tools[0]?.annotations).toEqual({ readOnlyHint: true });
 
-    expect((await collect(sup, 'echo', { text: 'over http' })).outcome).toEqual({ ok: true, value: { success: true, data: 'over http', keepSession: false } });
+    expect((await collect(sup, 'echo', { text: 'over http' })).outcome).toEqual({
+      ok: true,
+      value: { success: true, data: 'over http', keepSession: false },
+    });
     const who = await collect(sup, 'whoami');
     const seen = JSON.parse((who.outcome as { value: { data: string } }).value.data) as Record<string, string>;
     // The token reached the server in its header, and later requests carry the negotiated version.
-    expect(seen).toEqual({ authorization: 'Bearer s3cret', protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+    expect(seen).toEqual({
+      authorization: 'Bearer s3cret',
+      protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+    });
 
     expect((await collect(sup, 'log', { text: 'from afar' })).outcome.ok).toBe(true);
-    expect(host.logs.some((l) => l.pluginId === 'remote' && l.level === 'warn' && l.message.includes('remote: from afar'))).toBe(true);
+    expect(
+      host.logs.some((l) => l.pluginId === 'remote' && l.level === 'warn' && l.message.includes('remote: from afar')),
+    ).toBe(true);
   });
 
   it('lists its resources and prompts, and fills a prompt for the composer', async () => {
@@ -84,11 +94,26 @@ describe('remote MCP servers over Streamable HTTP', () => {
     // Asked of the server, which is started for it.
     expect(await catalog.resources()).toEqual({
       ok: true,
-      value: [{ uri: 'notes://today', name: 'today', title: 'Today’s notes', description: 'What happened today', mimeType: 'text/plain' }],
+      value: [
+        {
+          uri: 'notes://today',
+          name: 'today',
+          title: 'Today’s notes',
+          description: 'What happened today',
+          mimeType: 'text/plain',
+        },
+      ],
     });
     expect(await catalog.prompts()).toEqual({
       ok: true,
-      value: [{ name: 'summarize', title: 'Summarize', description: 'Summarize a topic from the notes', arguments: [{ name: 'topic', description: 'What to summarize', required: true }] }],
+      value: [
+        {
+          name: 'summarize',
+          title: 'Summarize',
+          description: 'Summarize a topic from the notes',
+          arguments: [{ name: 'topic', description: 'What to summarize', required: true }],
+        },
+      ],
     });
     const filled = await catalog.getPrompt('summarize', { topic: 'the import' });
     expect(filled).toEqual({
@@ -108,7 +133,9 @@ describe('remote MCP servers over Streamable HTTP', () => {
   it('hears prompts/list_changed from the server outside any request, and the list read then has the new prompt', async () => {
     const { url } = await startServer();
     const sup = await host.addSpec(remotePlugin(url, { headers: {}, settings: {} }));
-    const changed = new Promise<string>((resolve) => host.onDidChangeCatalog((e) => resolve(`${e.pluginId}:${e.kind}`)));
+    const changed = new Promise<string>((resolve) =>
+      host.onDidChangeCatalog((e) => resolve(`${e.pluginId}:${e.kind}`)),
+    );
     expect((await collect(sup, 'add_prompt', { name: 'recap' })).outcome.ok).toBe(true);
     expect(await changed).toBe('remote:prompts');
     const prompts = await host.catalog('remote')?.prompts();
@@ -118,7 +145,9 @@ describe('remote MCP servers over Streamable HTTP', () => {
   it('fails with the same codes as a local server: tool errors, a wrong token, a missing secret', async () => {
     const { url } = await startServer(['--token', 's3cret']);
     const sup = await host.addSpec(remotePlugin(url), { settings: { token: 's3cret' } });
-    expect(await collect(sup, 'fail').then((r) => r.outcome)).toEqual(expect.objectContaining({ ok: false, code: 'plugin_error', message: 'the remote tool could not do it' }));
+    expect(await collect(sup, 'fail').then((r) => r.outcome)).toEqual(
+      expect.objectContaining({ ok: false, code: 'plugin_error', message: 'the remote tool could not do it' }),
+    );
     const boom = (await collect(sup, 'boom')).outcome;
     expect(boom.ok === false && boom.code === 'plugin_error' && boom.message).toMatch(/kaboom/);
     await sup.stop();
@@ -126,16 +155,26 @@ describe('remote MCP servers over Streamable HTTP', () => {
     const wrong = await host.addSpec(remotePlugin(url), { settings: { token: 'nope' } });
     const refused = await wrong.start();
     expect(refused).toEqual(expect.objectContaining({ ok: false, code: 'handshake_failed' }));
-    expect(!refused.ok && refused.message).toMatch(/HTTP 401: the server refused the credentials; check the token or headers in the plugin's settings/);
+    expect(!refused.ok && refused.message).toMatch(
+      /HTTP 401: the server refused the credentials; check the token or headers in the plugin's settings/,
+    );
 
     const missing = await host.addSpec(remotePlugin(url), {});
-    expect(await missing.start()).toEqual(expect.objectContaining({ ok: false, code: 'settings_missing', message: 'required settings are not set: token (Access token)' }));
+    expect(await missing.start()).toEqual(
+      expect.objectContaining({
+        ok: false,
+        code: 'settings_missing',
+        message: 'required settings are not set: token (Access token)',
+      }),
+    );
   });
 
   it('cancels a call and enforces its deadline on the server too', async () => {
     const record = path.join(tmpDir('remote-cancel'), 'seen.log');
     const { url } = await startServer(['--record', record]);
-    const sup = await host.addSpec(remotePlugin(url, { headers: {}, settings: {}, timeouts: { callInactivityMs: 400 } }));
+    const sup = await host.addSpec(
+      remotePlugin(url, { headers: {}, settings: {}, timeouts: { callInactivityMs: 400 } }),
+    );
     const seen = (): string => (existsSync(record) ? readFileSync(record, 'utf8') : '');
     const handle = sup.call('slow', { ms: 30_000 });
     // Cancelled once the server is at work on it: the cancellation must reach the server.
@@ -155,13 +194,23 @@ describe('remote MCP servers over Streamable HTTP', () => {
   it('is unhealthy while the server cannot be reached, and comes back when it is up again', async () => {
     const first = await startServer();
     const port = new URL(first.url).port;
-    const sup = await host.addSpec(remotePlugin(first.url, { headers: {}, settings: {}, timeouts: { pingIntervalMs: 100, pingTimeoutMs: 1000, restartDelaysMs: [200, 200, 200, 200, 200] } }));
+    const sup = await host.addSpec(
+      remotePlugin(first.url, {
+        headers: {},
+        settings: {},
+        timeouts: { pingIntervalMs: 100, pingTimeoutMs: 1000, restartDelaysMs: [200, 200, 200, 200, 200] },
+      }),
+    );
     expect((await sup.start()).ok).toBe(true);
     const since = host.health.length;
     first.proc.kill('SIGKILL');
     await exited(first.proc);
     const crashed = await host.waitFor('remote', 'crashed', 10_000, since);
-    expect(crashed.failure?.message).toMatch(new RegExp(`^${first.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} could not be reached: fetch failed \\(ECONNREFUSED\\)`));
+    expect(crashed.failure?.message).toMatch(
+      new RegExp(
+        `^${first.url.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} could not be reached: fetch failed \\(ECONNREFUSED\\)`,
+      ),
+    );
     // A call meanwhile fails at once with a reason, rather than hanging.
     const during = (await collect(sup, 'echo', { text: 'anyone?' })).outcome;
     expect(during.ok).toBe(false);
@@ -177,8 +226,16 @@ describe('remote MCP servers over Streamable HTTP', () => {
 
   it('refuses a manifest that mixes a command and a url, or gives headers without one', () => {
     const dir = tmpDir('remote-bad');
-    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'x', protocol: 'mcp', command: ['node', 's.js'], url: 'http://127.0.0.1:1/mcp' }));
-    expect(loadManifest(dir)).toEqual(expect.objectContaining({ ok: false, errors: ['url: give either "command" (a local server) or "url" (a remote one), not both'] }));
+    writeFileSync(
+      path.join(dir, 'plugboard.json'),
+      JSON.stringify({ id: 'x', protocol: 'mcp', command: ['node', 's.js'], url: 'http://127.0.0.1:1/mcp' }),
+    );
+    expect(loadManifest(dir)).toEqual(
+      expect.objectContaining({
+        ok: false,
+        errors: ['url: give either "command" (a local server) or "url" (a remote one), not both'],
+      }),
+    );
     writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'x', protocol: 'jsonrpc', url: 'ftp://h/x' }));
     const r = loadManifest(dir);
     expect(!r.ok && r.errors.join('\n')).toMatch(/url: must be an http:\/\/ or https:\/\/ URL/);

@@ -24,7 +24,10 @@ describe('MCP tools that run as tasks', () => {
     expect(new Set(stages).size).toBe(stages.length);
     expect(r.chunks.at(-1)).toBe('writing the report (3)');
     // Plain tools of the same server still run as plain calls.
-    expect((await collect(sup, 'echo', { text: 'plain' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'plain' }) });
+    expect((await collect(sup, 'echo', { text: 'plain' })).outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: 'plain' }),
+    });
   });
 
   it('fails with the task’s own status message', async () => {
@@ -37,11 +40,15 @@ describe('MCP tools that run as tasks', () => {
     const file = path.join(tmpDir('tasks-cancel'), 'cancelled.log');
     const spec = { ...specOf(DIR), env: { CANCEL_FILE: file } };
     const sup = await host.addSpec(spec);
-    const handle = sup.call('research', { topic: 'forever' }, {
-      onEvent: (e) => {
-        if (e.type === 'stream') handle.cancel('enough');
+    const handle = sup.call(
+      'research',
+      { topic: 'forever' },
+      {
+        onEvent: (e) => {
+          if (e.type === 'stream') handle.cancel('enough');
+        },
       },
-    });
+    );
     const f = expectFailure(await handle.done);
     expect(f.code).toBe('cancelled');
     // The server writes the line once it sees tasks/cancel; wait for the whole line.

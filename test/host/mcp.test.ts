@@ -9,7 +9,10 @@ const host = useTestHost();
 describe('MCP dialect (official SDK client over the supervised process)', () => {
   it('lists tools with their schemas and calls one', async () => {
     const sup = await host.addDir(path.join(FIXTURES, 'mcp-echo'));
-    expect((await collect(sup, 'echo', { text: 'hi' })).outcome).toEqual({ ok: true, value: { success: true, data: 'hi', keepSession: false } });
+    expect((await collect(sup, 'echo', { text: 'hi' })).outcome).toEqual({
+      ok: true,
+      value: { success: true, data: 'hi', keepSession: false },
+    });
     const echo = sup.tools.find((t) => t.name === 'echo');
     expect(echo?.parameters).toEqual(expect.objectContaining({ type: 'object', required: ['text'] }));
     expect(sup.tools.map((t) => t.name).sort()).toEqual(['echo', 'fail', 'progress', 'slow']);
@@ -33,7 +36,12 @@ describe('MCP dialect (official SDK client over the supervised process)', () => 
     const sup = await host.addDir(path.join(FIXTURES, 'mcp-echo'));
     await sup.start();
     const f = expectFailure((await collect(sup, 'echo', { text: 42 })).outcome);
-    expect(f).toEqual(expect.objectContaining({ code: 'invalid_arguments', message: 'arguments for echo do not match its schema: arguments.text must be string' }));
+    expect(f).toEqual(
+      expect.objectContaining({
+        code: 'invalid_arguments',
+        message: 'arguments for echo do not match its schema: arguments.text must be string',
+      }),
+    );
   });
 
   it('cancels a running call at once and the server keeps serving', async () => {
@@ -52,9 +60,16 @@ describe('MCP dialect (official SDK client over the supervised process)', () => 
   });
 
   it('runs an MCPB bundle with user_config substituted into args and env', async () => {
-    const sup = await host.addDir(path.join(FIXTURES, 'mcpb-echo'), { settings: { greeting: 'Ahoy', token: 'secret' } });
-    expect((await collect(sup, 'greet', { name: 'Ada' })).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'Ahoy, Ada!' }) });
+    const sup = await host.addDir(path.join(FIXTURES, 'mcpb-echo'), {
+      settings: { greeting: 'Ahoy', token: 'secret' },
+    });
+    expect((await collect(sup, 'greet', { name: 'Ada' })).outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: 'Ahoy, Ada!' }),
+    });
     const who = await collect(sup, 'whoami', {});
-    expect(who.outcome.ok && who.outcome.value.data).toEqual(expect.objectContaining({ greeting: 'Ahoy', hasToken: true, cwd: path.join(FIXTURES, 'mcpb-echo') }));
+    expect(who.outcome.ok && who.outcome.value.data).toEqual(
+      expect.objectContaining({ greeting: 'Ahoy', hasToken: true, cwd: path.join(FIXTURES, 'mcpb-echo') }),
+    );
   });
 });

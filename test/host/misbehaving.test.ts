@@ -68,7 +68,9 @@ function heapMb(): number {
 
 describe('misbehaving plugins', () => {
   it('hang before the handshake → handshake_failed', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', mode: 'hang-before-handshake', manifest: { timeouts: { handshakeMs: 400 } } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', mode: 'hang-before-handshake', manifest: { timeouts: { handshakeMs: 400 } } }),
+    );
     const f = expectFailure((await collect(sup, 'echo', { text: 'x' })).outcome);
     expect(f.code).toBe('handshake_failed');
     expect(f.message).toMatch(/no answer to initialize within 400 ms/);
@@ -97,7 +99,9 @@ describe('misbehaving plugins', () => {
   });
 
   it('a busy plugin streaming slowly for longer than two ping intervals is not killed', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: { pingIntervalMs: 200, pingTimeoutMs: 200 } } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', manifest: { timeouts: { pingIntervalMs: 200, pingTimeoutMs: 200 } } }),
+    );
     await sup.start();
     const pid = sup.health.pid;
     const mark = host.health.length;
@@ -108,7 +112,10 @@ describe('misbehaving plugins', () => {
     // intervals with their deadlines (4 × 200 ms), and the same process all along.
     expect(r.chunks.length).toBeGreaterThanOrEqual(4);
     expect(sup.health.pid).toBe(pid);
-    const states = host.health.slice(mark).filter((h) => h.pluginId === sup.spec.id).map((h) => h.state);
+    const states = host.health
+      .slice(mark)
+      .filter((h) => h.pluginId === sup.spec.id)
+      .map((h) => h.state);
     expect(states).not.toContain('unresponsive');
     expect(sup.health.restarts).toBe(0);
     await settle();
@@ -138,9 +145,15 @@ describe('misbehaving plugins', () => {
 
   it('junk lines and junk frames are recorded, and the call goes on', async () => {
     const jr = await host.addDir(fixturePlugin({ script: 'jsonrpc', mode: 'junk-at-start' }));
-    expect((await collect(jr, 'junk', {})).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'after junk' }) });
+    expect((await collect(jr, 'junk', {})).outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: 'after junk' }),
+    });
     const ga = await host.addDir(fixturePlugin({ script: 'gassist' }));
-    expect((await collect(ga, 'junk', {})).outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'survived junk' }) });
+    expect((await collect(ga, 'junk', {})).outcome).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: 'survived junk' }),
+    });
     const junk = host.logs.filter((l) => l.source === 'host' && /ignored/.test(l.message)).map((l) => l.message);
     expect(junk.some((m) => m.includes('hello from a print statement'))).toBe(true);
     expect(junk.some((m) => m.includes('DEBUG: this is print debugging'))).toBe(true);
@@ -214,7 +227,12 @@ describe('misbehaving plugins', () => {
   it('an error with id null is surfaced', async () => {
     const sup = await host.addDir(fixturePlugin({ script: 'jsonrpc' }));
     expect((await collect(sup, 'error_null_id', {})).outcome.ok).toBe(true);
-    expect(host.logs.some((l) => l.level === 'error' && /not tied to a running request \(response with id null\): Parse error/.test(l.message))).toBe(true);
+    expect(
+      host.logs.some(
+        (l) =>
+          l.level === 'error' && /not tied to a running request \(response with id null\): Parse error/.test(l.message),
+      ),
+    ).toBe(true);
     await settle();
   });
 
@@ -270,7 +288,10 @@ describe('misbehaving plugins', () => {
 
   it('a missing interpreter → launch_failed naming the command and the PATH searched', async () => {
     const dir = tmpDir('nointerp');
-    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'nointerp', protocol: 'jsonrpc', command: ['python9.9', 'main.py'] }));
+    writeFileSync(
+      path.join(dir, 'plugboard.json'),
+      JSON.stringify({ id: 'nointerp', protocol: 'jsonrpc', command: ['python9.9', 'main.py'] }),
+    );
     const sup = await host.addDir(dir);
     const f = expectFailure((await collect(sup, 'x', {})).outcome);
     expect(f.code).toBe('launch_failed');
@@ -287,7 +308,10 @@ describe('misbehaving plugins', () => {
     const dir = tmpDir('noexec');
     writeFileSync(path.join(dir, 'run'), '#!/bin/sh\necho hi\n');
     chmodSync(path.join(dir, 'run'), 0o644);
-    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ id: 'noexec', protocol: 'jsonrpc', command: ['./run'] }));
+    writeFileSync(
+      path.join(dir, 'plugboard.json'),
+      JSON.stringify({ id: 'noexec', protocol: 'jsonrpc', command: ['./run'] }),
+    );
     const sup = await host.addDir(dir);
     const f = expectFailure((await collect(sup, 'x', {})).outcome);
     expect(f.code).toBe('launch_failed');
@@ -306,9 +330,25 @@ describe('misbehaving plugins', () => {
   });
 
   it('a handshake with a wrong protocol version or extra capabilities is refused', async () => {
-    const a = await host.addDir(fixturePlugin({ script: 'rterm', id: 'rt-v', mode: 'wrong-version', manifest: { capabilities: ['fs.read'] }, env: { CAPS: 'fs.read' } }));
+    const a = await host.addDir(
+      fixturePlugin({
+        script: 'rterm',
+        id: 'rt-v',
+        mode: 'wrong-version',
+        manifest: { capabilities: ['fs.read'] },
+        env: { CAPS: 'fs.read' },
+      }),
+    );
     expect(expectFailure((await collect(a, 'echo', { text: 'x' })).outcome).code).toBe('protocol_version_mismatch');
-    const b = await host.addDir(fixturePlugin({ script: 'rterm', id: 'rt-c', mode: 'extra-capability', manifest: { capabilities: ['fs.read'] }, env: { CAPS: 'fs.read' } }));
+    const b = await host.addDir(
+      fixturePlugin({
+        script: 'rterm',
+        id: 'rt-c',
+        mode: 'extra-capability',
+        manifest: { capabilities: ['fs.read'] },
+        env: { CAPS: 'fs.read' },
+      }),
+    );
     expect(expectFailure((await collect(b, 'echo', { text: 'x' })).outcome).code).toBe('capability_not_allowed');
     const c = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-v', mode: 'wrong-version' }));
     expect(expectFailure((await collect(c, 'echo', { text: 'x' })).outcome).code).toBe('protocol_version_mismatch');

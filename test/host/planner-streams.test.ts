@@ -25,7 +25,11 @@ describe('planner/executor streams', () => {
     h.streams.start({ stream_id: 's', task_id: 7 });
     for (const seq of [0, 1, 2]) h.streams.data({ stream_id: 's', chunk: seq, sequence: seq });
     h.streams.end({ stream_id: 's', total_chunks: 3 });
-    expect(h.chunks).toEqual([[7, 0], [7, 1], [7, 2]]);
+    expect(h.chunks).toEqual([
+      [7, 0],
+      [7, 1],
+      [7, 2],
+    ]);
     expect(h.broken).toEqual([]);
   });
 
@@ -63,7 +67,10 @@ describe('planner/executor streams', () => {
     h.streams.start({ stream_id: 'main', task_id: 2 });
     h.streams.data({ stream_id: 'main', chunk: 'second call', sequence: 1 });
     h.streams.end({ stream_id: 'main', total_chunks: 1 });
-    expect(h.chunks).toEqual([[1, 'first call'], [2, 'second call']]);
+    expect(h.chunks).toEqual([
+      [1, 'first call'],
+      [2, 'second call'],
+    ]);
     expect(h.broken).toEqual([]);
   });
 });

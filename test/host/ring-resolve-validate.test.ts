@@ -34,14 +34,30 @@ describe('command resolution', () => {
     const fakeElectron = path.join(tmpDir('bin'), 'electron');
     writeFileSync(fakeElectron, '');
     chmodSync(fakeElectron, 0o755);
-    const r = resolveCommand({ command: ['node', 'server/index.js'], dir, cwd: dir, pathEnv: '/nonexistent', execPath: fakeElectron, isElectron: true });
-    expect(r).toMatchObject({ ok: true, file: fakeElectron, args: [path.join(dir, 'server', 'index.js')], env: { ELECTRON_RUN_AS_NODE: '1' } });
+    const r = resolveCommand({
+      command: ['node', 'server/index.js'],
+      dir,
+      cwd: dir,
+      pathEnv: '/nonexistent',
+      execPath: fakeElectron,
+      isElectron: true,
+    });
+    expect(r).toMatchObject({
+      ok: true,
+      file: fakeElectron,
+      args: [path.join(dir, 'server', 'index.js')],
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    });
   });
 
   it('names the command, and that no node was found, outside Electron', () => {
     const dir = pluginDir();
     const r = resolveCommand({ command: ['node', 'server/index.js'], dir, cwd: dir, pathEnv: '/nonexistent' });
-    expect(r).toMatchObject({ ok: false, code: 'launch_failed', message: 'no node was found on PATH to run node server/index.js' });
+    expect(r).toMatchObject({
+      ok: false,
+      code: 'launch_failed',
+      message: 'no node was found on PATH to run node server/index.js',
+    });
   });
 });
 
@@ -60,7 +76,10 @@ describe('argument schemas', () => {
     expect(schemaProblem(a)).toBeUndefined();
     expect(schemaProblem(b)).toBeUndefined();
     expect(validateArguments('t', b, { n: 2 })).toBeUndefined();
-    expect(validateArguments('t', b, { n: 0 })).toMatchObject({ code: 'invalid_arguments', message: expect.stringMatching(/arguments\.n must be >= 1/) });
+    expect(validateArguments('t', b, { n: 0 })).toMatchObject({
+      code: 'invalid_arguments',
+      message: expect.stringMatching(/arguments\.n must be >= 1/),
+    });
     expect(validateArguments('t', a, {})).toMatchObject({ message: expect.stringMatching(/arguments\.n is required/) });
   });
 });

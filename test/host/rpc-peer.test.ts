@@ -11,7 +11,12 @@ interface Wire {
 }
 
 function wire(overrides: Partial<RpcHandlers> = {}): Wire {
-  const w = { sent: [] as unknown[], notifications: [] as Array<[string, unknown]>, strays: [] as Wire['strays'], invalid: [] as string[] } as Wire;
+  const w = {
+    sent: [] as unknown[],
+    notifications: [] as Array<[string, unknown]>,
+    strays: [] as Wire['strays'],
+    invalid: [] as string[],
+  } as Wire;
   w.peer = new RpcPeer((m) => w.sent.push(m), {
     notification: (m, p) => w.notifications.push([m, p]),
     stray: (id, o, why) => w.strays.push([id, o, why]),
@@ -33,7 +38,10 @@ describe('JSON-RPC peer', () => {
     w.peer.receive({ jsonrpc: '2.0', id: 2, result: 'B' });
     w.peer.receive({ jsonrpc: '2.0', id: 1, error: { code: -32000, message: 'nope', data: { type: 'TIMEOUT' } } });
     expect(await b.outcome).toEqual({ type: 'result', value: 'B' });
-    expect(await a.outcome).toEqual({ type: 'error', error: { code: -32000, message: 'nope', data: { type: 'TIMEOUT' } } });
+    expect(await a.outcome).toEqual({
+      type: 'error',
+      error: { code: -32000, message: 'nope', data: { type: 'TIMEOUT' } },
+    });
     expect(w.peer.pendingCount).toBe(0);
   });
 

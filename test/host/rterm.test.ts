@@ -18,13 +18,22 @@ const TIGHT: Record<string, Record<string, number>> = {
 
 function rterm(mode: string, id = `rt-${mode || 'ok'}`): string {
   const timeouts = { ...GENEROUS, ...(TIGHT[mode] ?? {}) };
-  return fixturePlugin({ script: 'rterm', id, mode, env: { CAPS: 'fs.read' }, manifest: { capabilities: ['fs.read'], timeouts } });
+  return fixturePlugin({
+    script: 'rterm',
+    id,
+    mode,
+    env: { CAPS: 'fs.read' },
+    manifest: { capabilities: ['fs.read'], timeouts },
+  });
 }
 
 describe('rterm.plugin.v1 dialect', () => {
   it('runs one process per call: handshake, request, response, exit', async () => {
     const sup = await host.addDir(path.join(FIXTURES, 'rterm-echo'));
-    expect((await collect(sup, 'upper', { text: 'shout' })).outcome).toEqual({ ok: true, value: { success: true, data: 'SHOUT', keepSession: false } });
+    expect((await collect(sup, 'upper', { text: 'shout' })).outcome).toEqual({
+      ok: true,
+      value: { success: true, data: 'SHOUT', keepSession: false },
+    });
     const pids: number[] = [];
     for (let i = 0; i < 2; i++) {
       const r = await collect(sup, 'pid', {});
@@ -48,7 +57,11 @@ describe('rterm.plugin.v1 dialect', () => {
       ['bad-manifest', 'handshake_failed', /manifest\.plugin_version is missing/],
       ['other-id', 'handshake_failed', /says it is "someone-else"/],
       ['wrong-version', 'protocol_version_mismatch', /rterm\.plugin\.v0/],
-      ['extra-capability', 'capability_not_allowed', /"net\.connect", which is not allowed for it \(allowed: fs\.read\)/],
+      [
+        'extra-capability',
+        'capability_not_allowed',
+        /"net\.connect", which is not allowed for it \(allowed: fs\.read\)/,
+      ],
       ['padded-capability', 'capability_not_declared', /surrounding whitespace/],
       ['duplicate-capability', 'capability_not_declared', /is a duplicate/],
       ['empty-capability', 'capability_not_declared', /is empty/],

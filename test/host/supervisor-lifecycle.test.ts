@@ -15,7 +15,9 @@ const QUICK = { restartDelaysMs: [100, 200, 300], pingIntervalMs: 200, pingTimeo
 
 describe('supervisor lifecycle', () => {
   it('a user stop cancels the calls queued behind the running one and the plugin stays stopped', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-stop-queue', manifest: { timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'ga-stop-queue', manifest: { timeouts: QUICK } }),
+    );
     await sup.start();
     const pid = sup.health.pid as number;
     const running = sup.call('count', { n: 1000, delay_ms: 20 });
@@ -32,7 +34,9 @@ describe('supervisor lifecycle', () => {
   });
 
   it('disabling with a call queued never starts the plugin again', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-disable-queue', manifest: { timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'ga-disable-queue', manifest: { timeouts: QUICK } }),
+    );
     await sup.start();
     const running = sup.call('count', { n: 1000, delay_ms: 20 });
     const queued = sup.call('echo', { text: 'must not run' });
@@ -47,7 +51,9 @@ describe('supervisor lifecycle', () => {
   });
 
   it('ending passthrough during a turn ends it for good, and lets the plugin go when the turn is done', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-pt-midturn', manifest: { persistent: false, timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'ga-pt-midturn', manifest: { persistent: false, timeouts: QUICK } }),
+    );
     const opened = await collect(sup, 'start_conversation', { topic: 'tea' });
     expect(opened.outcome.ok && opened.outcome.value.keepSession).toBe(true);
     expect(sup.inPassthrough).toBe(true);
@@ -65,7 +71,9 @@ describe('supervisor lifecycle', () => {
   });
 
   it('a plugin frozen during passthrough is reported unresponsive, once, not crashed', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-pt-frozen', manifest: { persistent: false, timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'ga-pt-frozen', manifest: { persistent: false, timeouts: QUICK } }),
+    );
     await collect(sup, 'start_conversation', {});
     expect(sup.inPassthrough).toBe(true);
     const pid = sup.health.pid as number;

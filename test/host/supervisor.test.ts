@@ -62,7 +62,9 @@ describe('supervisor', () => {
   });
 
   it('never restarts after a user stop', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-user-stop', manifest: { timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'ga-user-stop', manifest: { timeouts: QUICK } }),
+    );
     await sup.start();
     const pid = sup.health.pid as number;
     await sup.stop();
@@ -74,7 +76,9 @@ describe('supervisor', () => {
   });
 
   it('leaves nothing running when stopped while it is still starting', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-stop-starting', manifest: { timeouts: QUICK } }));
+    const sup = await host.addDir(
+      fixturePlugin({ script: 'gassist', id: 'ga-stop-starting', manifest: { timeouts: QUICK } }),
+    );
     const starting = sup.start();
     await new Promise((r) => setTimeout(r, 5));
     await sup.stop();
@@ -104,13 +108,19 @@ describe('supervisor', () => {
     expect(ready.restarts).toBe(1);
     expect(ready.recent?.[0]).toMatchObject({ state: 'unresponsive', reason: expect.stringMatching(/missed 2 pings/) });
     // And the plugin's log has the kill, with its reason.
-    expect(host.logs.filter((l) => l.pluginId === sup.spec.id).map((l) => l.message)).toContainEqual(expect.stringMatching(/^unresponsive \(was ready\): .*missed 2 pings/));
+    expect(host.logs.filter((l) => l.pluginId === sup.spec.id).map((l) => l.message)).toContainEqual(
+      expect.stringMatching(/^unresponsive \(was ready\): .*missed 2 pings/),
+    );
   });
 
   it('gives up on a silent plugin only after a second ping, sent after the first missed, also went unanswered', async () => {
     // Alive and reading, but it never answers a ping and writes nothing: no sign of life at all.
     // It writes down every ping it receives; no restart comes within the test.
-    const { dir, record } = recorderPlugin('ga-deaf', { DEAF: '1' }, { pingIntervalMs: 200, pingTimeoutMs: 1000, restartDelaysMs: [600_000] });
+    const { dir, record } = recorderPlugin(
+      'ga-deaf',
+      { DEAF: '1' },
+      { pingIntervalMs: 200, pingTimeoutMs: 1000, restartDelaysMs: [600_000] },
+    );
     const sup = await host.addDir(dir);
     await sup.start();
     const pid = sup.health.pid as number;
@@ -127,7 +137,12 @@ describe('supervisor', () => {
 
   it('fails a call that meets a frozen plugin with unresponsive, as soon as the watchdog knows', async () => {
     // Ping deadlines of 2 s leave the test seconds to place its call while the verdict is pending.
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', manifest: { timeouts: { ...QUICK, pingIntervalMs: 100, pingTimeoutMs: 2000 } } }));
+    const sup = await host.addDir(
+      fixturePlugin({
+        script: 'gassist',
+        manifest: { timeouts: { ...QUICK, pingIntervalMs: 100, pingTimeoutMs: 2000 } },
+      }),
+    );
     await sup.start();
     await until('a ping round trip', () => sup.health.pingRttMs !== null);
     // Frozen right after a call, with no ping in flight: the next ping goes unanswered.
@@ -162,7 +177,9 @@ describe('supervisor', () => {
     // Counted with the restarts and written in the plugin's log, with the reason.
     expect(sup.health.restarts).toBe(1);
     expect(sup.health.recent?.map((n) => n.state)).toEqual(['restarting']);
-    expect(host.logs.filter((l) => l.pluginId === sup.spec.id).map((l) => l.message)).toContainEqual(expect.stringMatching(/restarting \(was busy\): hang was stopped, and the plugin cannot cancel/));
+    expect(host.logs.filter((l) => l.pluginId === sup.spec.id).map((l) => l.message)).toContainEqual(
+      expect.stringMatching(/restarting \(was busy\): hang was stopped, and the plugin cannot cancel/),
+    );
   });
 
   it('cancels a call still waiting for its turn without disturbing the running one', async () => {
@@ -187,10 +204,30 @@ describe('supervisor', () => {
   });
 
   it('checks arguments against the declared schema before starting anything', async () => {
-    const sup = await host.addDir(fixturePlugin({ script: 'gassist', id: 'ga-schema', manifest: { functions: [{ name: 'echo', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false } }] } }));
+    const sup = await host.addDir(
+      fixturePlugin({
+        script: 'gassist',
+        id: 'ga-schema',
+        manifest: {
+          functions: [
+            {
+              name: 'echo',
+              parameters: {
+                type: 'object',
+                properties: { text: { type: 'string' } },
+                required: ['text'],
+                additionalProperties: false,
+              },
+            },
+          ],
+        },
+      }),
+    );
     const f = expectFailure((await collect(sup, 'echo', { txt: 'typo' })).outcome);
     expect(f.code).toBe('invalid_arguments');
-    expect(f.message).toBe('arguments for echo do not match its schema: arguments.text is required; arguments.txt is not allowed');
+    expect(f.message).toBe(
+      'arguments for echo do not match its schema: arguments.text is required; arguments.txt is not allowed',
+    );
     expect(host.states(sup.spec.id)).toEqual([]);
   });
 });

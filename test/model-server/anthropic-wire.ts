@@ -22,7 +22,8 @@ function event(type: string, value: Record<string, unknown>): string {
 
 export function anthropicStream(plan: Plan, ctx: AnthropicContext): { frames: Frame[]; errorFrame: string } {
   const frames: Frame[] = [];
-  const push = (type: string, value: Record<string, unknown>, chunk = false) => frames.push({ data: event(type, value), chunk });
+  const push = (type: string, value: Record<string, unknown>, chunk = false) =>
+    frames.push({ data: event(type, value), chunk });
   push('message_start', {
     message: {
       id: ctx.id,
@@ -32,7 +33,12 @@ export function anthropicStream(plan: Plan, ctx: AnthropicContext): { frames: Fr
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: plan.usage.input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 },
+      usage: {
+        input_tokens: plan.usage.input,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: 1,
+      },
     },
   });
   let index = 0;
@@ -45,19 +51,24 @@ export function anthropicStream(plan: Plan, ctx: AnthropicContext): { frames: Fr
   };
   if (plan.textChunks.length > 0) {
     open({ type: 'text', text: '' });
-    for (const text of plan.textChunks) push('content_block_delta', { index, delta: { type: 'text_delta', text } }, true);
+    for (const text of plan.textChunks)
+      push('content_block_delta', { index, delta: { type: 'text_delta', text } }, true);
     push('content_block_stop', { index });
     index++;
   }
   for (const call of plan.toolCalls) {
     open({ type: 'tool_use', id: call.id, name: call.name, input: {} });
     push('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: '' } });
-    for (const piece of call.fragments) push('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }, true);
+    for (const piece of call.fragments)
+      push('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: piece } }, true);
     push('content_block_stop', { index });
     index++;
   }
   if (!pinged) push('ping', {});
-  push('message_delta', { delta: { stop_reason: STOP[plan.finish], stop_sequence: null }, usage: { output_tokens: plan.usage.output } });
+  push('message_delta', {
+    delta: { stop_reason: STOP[plan.finish], stop_sequence: null },
+    usage: { output_tokens: plan.usage.output },
+  });
   push('message_stop', {});
   return { frames, errorFrame: event('error', { error: { type: 'overloaded_error', message: 'Overloaded' } }) };
 }
@@ -87,13 +98,22 @@ export function anthropicMessage(plan: Plan, ctx: AnthropicContext): JsonAnswer 
       content,
       stop_reason: STOP[plan.finish],
       stop_sequence: null,
-      usage: { input_tokens: plan.usage.input, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: plan.usage.output },
+      usage: {
+        input_tokens: plan.usage.input,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+        output_tokens: plan.usage.output,
+      },
     },
   };
 }
 
 function errorAnswer(status: number, type: string, message: string, headers: Record<string, string> = {}): JsonAnswer {
-  return { status, headers, body: { type: 'error', error: { type, message }, request_id: `req_${randomBytes(12).toString('hex')}` } };
+  return {
+    status,
+    headers,
+    body: { type: 'error', error: { type, message }, request_id: `req_${randomBytes(12).toString('hex')}` },
+  };
 }
 
 /** The status and body Anthropic answers each kind of failure with. */
@@ -105,17 +125,37 @@ export function anthropicFailure(step: FailureStep): JsonAnswer {
     case 'unauthorized':
       return errorAnswer(step.status ?? 401, 'authentication_error', said('invalid x-api-key'), headers);
     case 'forbidden':
-      return errorAnswer(step.status ?? 403, 'permission_error', said('Your API key does not have permission to use the specified resource.'), headers);
+      return errorAnswer(
+        step.status ?? 403,
+        'permission_error',
+        said('Your API key does not have permission to use the specified resource.'),
+        headers,
+      );
     case 'rate-limited':
-      Object.assign(headers, { 'anthropic-ratelimit-requests-limit': '50', 'anthropic-ratelimit-requests-remaining': '0' });
-      return errorAnswer(step.status ?? 429, 'rate_limit_error', said('Number of request tokens has exceeded your per-minute rate limit (https://docs.claude.com/en/api/rate-limits); see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.'), headers);
+      Object.assign(headers, {
+        'anthropic-ratelimit-requests-limit': '50',
+        'anthropic-ratelimit-requests-remaining': '0',
+      });
+      return errorAnswer(
+        step.status ?? 429,
+        'rate_limit_error',
+        said(
+          'Number of request tokens has exceeded your per-minute rate limit (https://docs.claude.com/en/api/rate-limits); see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.',
+        ),
+        headers,
+      );
     case 'server-error':
       return errorAnswer(step.status ?? 500, 'api_error', said('Internal server error'), headers);
     case 'overloaded':
       // Anthropic's "overloaded" status is 529, not 503.
       return errorAnswer(step.status ?? 529, 'overloaded_error', said('Overloaded'), headers);
     case 'context-too-long':
-      return errorAnswer(step.status ?? 400, 'invalid_request_error', said('prompt is too long: 208310 tokens > 200000 maximum'), headers);
+      return errorAnswer(
+        step.status ?? 400,
+        'invalid_request_error',
+        said('prompt is too long: 208310 tokens > 200000 maximum'),
+        headers,
+      );
   }
 }
 
@@ -125,7 +165,11 @@ export function anthropicMissingVersion(): JsonAnswer {
 }
 
 export function anthropicUnauthorized(apiKey: string | undefined): JsonAnswer {
-  return errorAnswer(401, 'authentication_error', apiKey === undefined ? 'x-api-key header is required' : 'invalid x-api-key');
+  return errorAnswer(
+    401,
+    'authentication_error',
+    apiKey === undefined ? 'x-api-key header is required' : 'invalid x-api-key',
+  );
 }
 
 export function anthropicBadRequest(message: string): JsonAnswer {
@@ -138,5 +182,8 @@ export function anthropicNotFound(): JsonAnswer {
 
 export function anthropicModels(models: readonly string[]): JsonAnswer {
   const data = models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
-  return { status: 200, body: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null } };
+  return {
+    status: 200,
+    body: { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null },
+  };
 }

@@ -20,9 +20,16 @@ export interface Controllable {
   readonly queued: number;
 }
 
-export function handleControl(server: Controllable, method: string, path: string, raw: string, res: ServerResponse): void {
+export function handleControl(
+  server: Controllable,
+  method: string,
+  path: string,
+  raw: string,
+  res: ServerResponse,
+): void {
   if (method === 'GET' && path === '/__health') return sendJson(res, { status: 200, body: { ok: true } });
-  if (method === 'GET' && path === '/__requests') return sendJson(res, { status: 200, body: { requests: server.requests } });
+  if (method === 'GET' && path === '/__requests')
+    return sendJson(res, { status: 200, body: { requests: server.requests } });
   if (method === 'POST' && path === '/__reset') {
     server.reset();
     return sendJson(res, { status: 200, body: { ok: true } });
@@ -32,14 +39,21 @@ export function handleControl(server: Controllable, method: string, path: string
     try {
       json = JSON.parse(raw);
     } catch (e) {
-      return sendJson(res, { status: 400, body: { error: `POST /__script: the body is not JSON: ${(e as Error).message}` } });
+      return sendJson(res, {
+        status: 400,
+        body: { error: `POST /__script: the body is not JSON: ${(e as Error).message}` },
+      });
     }
     const parsed = scriptSchema.safeParse(json);
-    if (!parsed.success) return sendJson(res, { status: 400, body: { error: `POST /__script: ${parsed.error.message}` } });
+    if (!parsed.success)
+      return sendJson(res, { status: 400, body: { error: `POST /__script: ${parsed.error.message}` } });
     if (parsed.data.replace === true) server.clearQueue();
     server.script(...parsed.data.steps);
     if (parsed.data.fallback !== undefined) server.setFallback(parsed.data.fallback);
     return sendJson(res, { status: 200, body: { queued: server.queued } });
   }
-  sendJson(res, { status: 404, body: { error: `${method} ${path}: no such control endpoint (/__script, /__requests, /__reset, /__health)` } });
+  sendJson(res, {
+    status: 404,
+    body: { error: `${method} ${path}: no such control endpoint (/__script, /__requests, /__reset, /__health)` },
+  });
 }

@@ -30,14 +30,30 @@ const PROVIDERS: Provider[] = [
     overloaded: 503,
     contextMessage: /maximum context length is 128000 tokens/,
   },
-  { name: 'openai', model: (s) => createOpenAI({ baseURL: s.baseURL, apiKey: 'sk-t' }).chat('gpt-4.1'), overloaded: 503, contextMessage: /maximum context length/ },
-  { name: 'anthropic', model: (s) => createAnthropic({ baseURL: s.baseURL, apiKey: 'sk-ant-t' })('claude-sonnet-4-5'), overloaded: 529, contextMessage: /^prompt is too long/ },
+  {
+    name: 'openai',
+    model: (s) => createOpenAI({ baseURL: s.baseURL, apiKey: 'sk-t' }).chat('gpt-4.1'),
+    overloaded: 503,
+    contextMessage: /maximum context length/,
+  },
+  {
+    name: 'anthropic',
+    model: (s) => createAnthropic({ baseURL: s.baseURL, apiKey: 'sk-ant-t' })('claude-sonnet-4-5'),
+    overloaded: 529,
+    contextMessage: /^prompt is too long/,
+  },
 ];
 
 /** Runs one streamText call and returns what the stream and onError saw. */
 async function run(server: ModelServer, p: Provider, options: { maxRetries?: number; abortSignal?: AbortSignal } = {}) {
   const errors: unknown[] = [];
-  const result = streamText({ model: p.model(server), prompt: 'hello', maxOutputTokens: 256, onError: ({ error }) => void errors.push(error), ...options });
+  const result = streamText({
+    model: p.model(server),
+    prompt: 'hello',
+    maxOutputTokens: 256,
+    onError: ({ error }) => void errors.push(error),
+    ...options,
+  });
   return { ...(await drain(result.fullStream)), errors };
 }
 
@@ -50,15 +66,18 @@ describe.each(PROVIDERS)('$name', (p) => {
   test.for([
     ['unauthorized', 401],
     ['forbidden', 403],
-  ] as const)('%s: an APICallError with status %i, not retried even with the default retries', async ([kind, status], { modelServer }) => {
-    modelServer.script(fail(kind));
-    const { parts, thrown, errors } = await run(modelServer, p);
-    expect(thrown).toBeUndefined();
-    const error = apiError(ofType(parts, 'error')[0]!.error);
-    expect(error).toMatchObject({ statusCode: status, isRetryable: false });
-    expect(errors).toEqual([error]);
-    expect(modelServer.modelCalls).toHaveLength(1);
-  });
+  ] as const)(
+    '%s: an APICallError with status %i, not retried even with the default retries',
+    async ([kind, status], { modelServer }) => {
+      modelServer.script(fail(kind));
+      const { parts, thrown, errors } = await run(modelServer, p);
+      expect(thrown).toBeUndefined();
+      const error = apiError(ofType(parts, 'error')[0]!.error);
+      expect(error).toMatchObject({ statusCode: status, isRetryable: false });
+      expect(errors).toEqual([error]);
+      expect(modelServer.modelCalls).toHaveLength(1);
+    },
+  );
 
   test('rate-limited: 429, retryable, with retry-after readable from responseHeaders', async ({ modelServer }) => {
     modelServer.script(fail('rate-limited', { retryAfter: 7 }));
@@ -71,7 +90,12 @@ describe.each(PROVIDERS)('$name', (p) => {
     modelServer.script(fail('server-error'), fail('overloaded'));
     const first = apiError(ofType((await run(modelServer, p, { maxRetries: 0 })).parts, 'error')[0]!.error);
     const second = apiError(ofType((await run(modelServer, p, { maxRetries: 0 })).parts, 'error')[0]!.error);
-    expect([first.statusCode, first.isRetryable, second.statusCode, second.isRetryable]).toEqual([500, true, p.overloaded, true]);
+    expect([first.statusCode, first.isRetryable, second.statusCode, second.isRetryable]).toEqual([
+      500,
+      true,
+      p.overloaded,
+      true,
+    ]);
   });
 
   test('context too long: a 400 in the provider’s words, not retryable', async ({ modelServer }) => {
@@ -79,16 +103,25 @@ describe.each(PROVIDERS)('$name', (p) => {
     const error = apiError(ofType((await run(modelServer, p)).parts, 'error')[0]!.error);
     expect(error).toMatchObject({ statusCode: 400, isRetryable: false });
     expect(error.message).toMatch(p.contextMessage);
-    expect(error.data).toMatchObject(p.name === 'anthropic' ? { type: 'error', error: { type: 'invalid_request_error' } } : { error: { code: 'context_length_exceeded' } });
+    expect(error.data).toMatchObject(
+      p.name === 'anthropic'
+        ? { type: 'error', error: { type: 'invalid_request_error' } }
+        : { error: { code: 'context_length_exceeded' } },
+    );
     expect(modelServer.modelCalls).toHaveLength(1);
   });
 
-  test('by default the SDK retries a retryable failure twice, honouring retry-after, then gives up with a RetryError', async ({ modelServer }) => {
+  test('by default the SDK retries a retryable failure twice, honouring retry-after, then gives up with a RetryError', async ({
+    modelServer,
+  }) => {
     modelServer.script(...[1, 2, 3].map(() => fail('rate-limited', { retryAfter: 0 })));
     const { parts } = await run(modelServer, p);
     const error = ofType(parts, 'error')[0]!.error;
     expect(RetryError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ reason: 'maxRetriesExceeded', errors: [expect.anything(), expect.anything(), expect.anything()] });
+    expect(error).toMatchObject({
+      reason: 'maxRetriesExceeded',
+      errors: [expect.anything(), expect.anything(), expect.anything()],
+    });
     expect(apiError((error as RetryError).lastError).statusCode).toBe(429);
     expect(modelServer.modelCalls).toHaveLength(3);
   });
@@ -106,7 +139,11 @@ describe.each(PROVIDERS)('$name', (p) => {
     const { parts, thrown } = await run(modelServer, p);
     expect(textOf(parts)).toEqual(['one ', 'two ']);
     // Not an error part: the read of the body fails, and the iterator rethrows it.
-    expect(apiError(thrown)).toMatchObject({ message: 'Failed to process successful response', statusCode: 200, isRetryable: true });
+    expect(apiError(thrown)).toMatchObject({
+      message: 'Failed to process successful response',
+      statusCode: 200,
+      isRetryable: true,
+    });
     expect(String((thrown as Error).cause)).toMatch(/terminated/);
     expect(modelServer.modelCalls[0]!.outcome).toBe('cut');
   });

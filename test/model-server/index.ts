@@ -14,5 +14,15 @@
  * it alone and `process.ts` starts and drives that process.
  */
 export { ModelServer, type ModelServerOptions } from './server';
-export { fail, text, toolCalls, stepSchema, scriptSchema, type ScriptInput, type ScriptStep, type Step, type StepFn } from './steps';
+export {
+  fail,
+  text,
+  toolCalls,
+  stepSchema,
+  scriptSchema,
+  type ScriptInput,
+  type ScriptStep,
+  type Step,
+  type StepFn,
+} from './steps';
 export { lastUserText, offeredTools, systemText, toolResults, type RecordedRequest } from './requests';

@@ -16,7 +16,14 @@ export function ollamaTags(models: readonly string[]): JsonAnswer {
         modified_at: '2025-01-01T00:00:00.000000000Z',
         size: 2_019_393_189,
         digest: createHash('sha256').update(name).digest('hex'),
-        details: { parent_model: '', format: 'gguf', family: 'llama', families: ['llama'], parameter_size: '3.2B', quantization_level: 'Q4_K_M' },
+        details: {
+          parent_model: '',
+          format: 'gguf',
+          family: 'llama',
+          families: ['llama'],
+          parameter_size: '3.2B',
+          quantization_level: 'Q4_K_M',
+        },
       })),
     },
   };

@@ -24,7 +24,12 @@ function usage(plan: Plan) {
     completion_tokens: output,
     total_tokens: input + output,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-    completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+    completion_tokens_details: {
+      reasoning_tokens: 0,
+      audio_tokens: 0,
+      accepted_prediction_tokens: 0,
+      rejected_prediction_tokens: 0,
+    },
   };
 }
 
@@ -44,7 +49,9 @@ export function openaiStream(plan: Plan, ctx: OpenAIContext): { frames: Frame[];
     ...(ctx.includeUsage ? { usage: null } : {}),
     ...extra,
   });
-  const frames: Frame[] = [{ data: sse(chunk({ delta: { role: 'assistant', content: '', refusal: null } })), chunk: false }];
+  const frames: Frame[] = [
+    { data: sse(chunk({ delta: { role: 'assistant', content: '', refusal: null } })), chunk: false },
+  ];
   for (const text of plan.textChunks) frames.push({ data: sse(chunk({ delta: { content: text } })), chunk: true });
   // OpenAI streams parallel calls one after the other: each opens with its id and name and empty
   // arguments, then the arguments follow in pieces under the same index.
@@ -52,19 +59,34 @@ export function openaiStream(plan: Plan, ctx: OpenAIContext): { frames: Frame[];
     const open = { index: call.index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } };
     frames.push({ data: sse(chunk({ delta: { tool_calls: [open] } })), chunk: false });
     for (const piece of call.fragments) {
-      frames.push({ data: sse(chunk({ delta: { tool_calls: [{ index: call.index, function: { arguments: piece } }] } })), chunk: true });
+      frames.push({
+        data: sse(chunk({ delta: { tool_calls: [{ index: call.index, function: { arguments: piece } }] } })),
+        chunk: true,
+      });
     }
   }
   frames.push({ data: sse(chunk({ delta: {}, finish_reason: FINISH[plan.finish] })), chunk: false });
-  if (ctx.includeUsage && !plan.noUsage) frames.push({ data: sse(chunk(undefined, { usage: usage(plan) })), chunk: false });
+  if (ctx.includeUsage && !plan.noUsage)
+    frames.push({ data: sse(chunk(undefined, { usage: usage(plan) })), chunk: false });
   frames.push({ data: 'data: [DONE]\n\n', chunk: false });
-  const errorFrame = sse({ error: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', param: null, code: null } });
+  const errorFrame = sse({
+    error: {
+      message: 'The server had an error while processing your request. Sorry about that!',
+      type: 'server_error',
+      param: null,
+      code: null,
+    },
+  });
   return { frames, errorFrame };
 }
 
 export function openaiCompletion(plan: Plan, ctx: OpenAIContext): JsonAnswer {
   const text = plan.textChunks.join('');
-  const toolCalls = plan.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.argumentsText } }));
+  const toolCalls = plan.toolCalls.map((c) => ({
+    id: c.id,
+    type: 'function',
+    function: { name: c.name, arguments: c.argumentsText },
+  }));
   const message = {
     role: 'assistant',
     content: text === '' && toolCalls.length > 0 ? null : text,
@@ -96,29 +118,98 @@ export function openaiFailure(step: FailureStep, model: string): JsonAnswer {
   const said = (usual: string) => step.message ?? usual;
   switch (step.error) {
     case 'unauthorized':
-      return { status: step.status ?? 401, headers, body: errorBody(said('Incorrect API key provided: sk-scr***ted. You can find your API key at https://platform.openai.com/account/api-keys.'), 'invalid_request_error', 'invalid_api_key') };
+      return {
+        status: step.status ?? 401,
+        headers,
+        body: errorBody(
+          said(
+            'Incorrect API key provided: sk-scr***ted. You can find your API key at https://platform.openai.com/account/api-keys.',
+          ),
+          'invalid_request_error',
+          'invalid_api_key',
+        ),
+      };
     case 'forbidden':
-      return { status: step.status ?? 403, headers, body: errorBody(said(`Project \`proj_scripted\` does not have access to model \`${model}\``), 'invalid_request_error', 'model_not_found') };
+      return {
+        status: step.status ?? 403,
+        headers,
+        body: errorBody(
+          said(`Project \`proj_scripted\` does not have access to model \`${model}\``),
+          'invalid_request_error',
+          'model_not_found',
+        ),
+      };
     case 'rate-limited':
-      Object.assign(headers, { 'x-ratelimit-limit-requests': '3', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20s' });
-      return { status: step.status ?? 429, headers, body: errorBody(said(`Rate limit reached for ${model} in organization org-scripted on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.`), 'requests', 'rate_limit_exceeded') };
+      Object.assign(headers, {
+        'x-ratelimit-limit-requests': '3',
+        'x-ratelimit-remaining-requests': '0',
+        'x-ratelimit-reset-requests': '20s',
+      });
+      return {
+        status: step.status ?? 429,
+        headers,
+        body: errorBody(
+          said(
+            `Rate limit reached for ${model} in organization org-scripted on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.`,
+          ),
+          'requests',
+          'rate_limit_exceeded',
+        ),
+      };
     case 'server-error':
-      return { status: step.status ?? 500, headers, body: errorBody(said('The server had an error while processing your request. Sorry about that!'), 'server_error', null) };
+      return {
+        status: step.status ?? 500,
+        headers,
+        body: errorBody(
+          said('The server had an error while processing your request. Sorry about that!'),
+          'server_error',
+          null,
+        ),
+      };
     case 'overloaded':
-      return { status: step.status ?? 503, headers, body: errorBody(said('The engine is currently overloaded, please try again later.'), 'server_error', null) };
+      return {
+        status: step.status ?? 503,
+        headers,
+        body: errorBody(said('The engine is currently overloaded, please try again later.'), 'server_error', null),
+      };
     case 'context-too-long':
-      return { status: step.status ?? 400, headers, body: errorBody(said("This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages."), 'invalid_request_error', 'context_length_exceeded', 'messages') };
+      return {
+        status: step.status ?? 400,
+        headers,
+        body: errorBody(
+          said(
+            "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+          ),
+          'invalid_request_error',
+          'context_length_exceeded',
+          'messages',
+        ),
+      };
   }
 }
 
 /** What OpenAI answers a key it does not know, or a request with none. */
 export function openaiUnauthorized(authorization: string | undefined): JsonAnswer {
   if (authorization === undefined || !authorization.startsWith('Bearer ')) {
-    return { status: 401, body: errorBody("You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", 'invalid_request_error', null) };
+    return {
+      status: 401,
+      body: errorBody(
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+        'invalid_request_error',
+        null,
+      ),
+    };
   }
   const key = authorization.slice('Bearer '.length);
   const shown = key.length > 8 ? `${key.slice(0, 3)}***${key.slice(-4)}` : '***';
-  return { status: 401, body: errorBody(`Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`, 'invalid_request_error', 'invalid_api_key') };
+  return {
+    status: 401,
+    body: errorBody(
+      `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      'invalid_request_error',
+      'invalid_api_key',
+    ),
+  };
 }
 
 export function openaiBadRequest(message: string, param: string | null = null): JsonAnswer {
@@ -131,5 +222,11 @@ export function openaiNotFound(method: string, path: string): JsonAnswer {
 }
 
 export function openaiModels(models: readonly string[]): JsonAnswer {
-  return { status: 200, body: { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1_735_689_600, owned_by: 'scripted' })) } };
+  return {
+    status: 200,
+    body: {
+      object: 'list',
+      data: models.map((id) => ({ id, object: 'model', created: 1_735_689_600, owned_by: 'scripted' })),
+    },
+  };
 }

@@ -49,7 +49,13 @@ export function planReply(step: ReplyStep, req: RecordedRequest, idPrefix: strin
   const textChunks = raw.map((t) => fillTemplates(t, req));
   const toolCalls = (step.toolCalls ?? []).map((c, index) => {
     const argumentsText = typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments);
-    return { index, id: c.id ?? wireId(idPrefix), name: c.name, argumentsText, fragments: fragment(argumentsText, c.fragments ?? 3) };
+    return {
+      index,
+      id: c.id ?? wireId(idPrefix),
+      name: c.name,
+      argumentsText,
+      fragments: fragment(argumentsText, c.fragments ?? 3),
+    };
   });
   const chunks = textChunks.length + toolCalls.reduce((n, c) => n + c.fragments.length, 0);
   return {

@@ -27,11 +27,19 @@ afterEach(async () => {
 test('serves a script file, takes more steps over the control endpoint, and reports what it was sent', async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'model-server-'));
   const file = path.join(dir, 'script.json');
-  writeFileSync(file, JSON.stringify({ steps: [text('from ', 'the file')], fallback: text('echo: {{last_user_text}}') }));
+  writeFileSync(
+    file,
+    JSON.stringify({ steps: [text('from ', 'the file')], fallback: text('echo: {{last_user_text}}') }),
+  );
   proc = await spawnModelServer({ scriptFile: file, apiKey: 'sk-proc', models: ['phi4'] });
   expect(proc.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
-  const model = createOpenAICompatible({ name: 'llamacpp', baseURL: proc.baseURL, apiKey: 'sk-proc', includeUsage: true })('phi4');
+  const model = createOpenAICompatible({
+    name: 'llamacpp',
+    baseURL: proc.baseURL,
+    apiKey: 'sk-proc',
+    includeUsage: true,
+  })('phi4');
   expect(await streamText({ model, prompt: 'first' }).text).toBe('from the file');
   expect(await proc.script({ steps: [text('from ', 'control')] })).toBe(1);
   expect(await streamText({ model, prompt: 'second' }).text).toBe('from control');
@@ -44,7 +52,9 @@ test('serves a script file, takes more steps over the control endpoint, and repo
     ['Bearer sk-proc', [{ role: 'user', content: 'third' }]],
   ]);
   expect(calls.every((c) => c.outcome === 'answered')).toBe(true);
-  const list = (await (await fetch(`${proc.baseURL}/models`, { headers: { authorization: 'Bearer sk-proc' } })).json()) as { data: Array<{ id: string }> };
+  const list = (await (
+    await fetch(`${proc.baseURL}/models`, { headers: { authorization: 'Bearer sk-proc' } })
+  ).json()) as { data: Array<{ id: string }> };
   expect(list.data.map((m) => m.id)).toEqual(['phi4']);
 
   const pid = proc.pid;
@@ -57,5 +67,7 @@ test('a bad script file stops the process with a message that names the file and
   dir = mkdtempSync(path.join(tmpdir(), 'model-server-'));
   const file = path.join(dir, 'bad.json');
   writeFileSync(file, JSON.stringify({ steps: [{ type: 'reply', toolCalls: [{ arguments: {} }] }] }));
-  await expect(spawnModelServer({ scriptFile: file })).rejects.toThrow(new RegExp(`exited \\(2\\).*the script ${file} is invalid.*name`, 's'));
+  await expect(spawnModelServer({ scriptFile: file })).rejects.toThrow(
+    new RegExp(`exited \\(2\\).*the script ${file} is invalid.*name`, 's'),
+  );
 });

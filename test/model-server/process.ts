@@ -92,14 +92,18 @@ function firstLine(child: ChildProcessByStdio<Writable, Readable, Readable>, tim
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => finish(new Error(`model server printed no URL within ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
+    const timer = setTimeout(
+      () => finish(new Error(`model server printed no URL within ${timeoutMs} ms; stderr: ${err}`)),
+      timeoutMs,
+    );
     const onOut = (d: Buffer) => {
       out += d.toString();
       const nl = out.indexOf('\n');
       if (nl >= 0) finish(undefined, out.slice(0, nl).trim());
     };
     const onErr = (d: Buffer) => (err += d.toString());
-    const onExit = (code: number | null) => finish(new Error(`model server exited (${code}) before printing its URL; stderr: ${err}`));
+    const onExit = (code: number | null) =>
+      finish(new Error(`model server exited (${code}) before printing its URL; stderr: ${err}`));
     function finish(e: Error | undefined, line?: string) {
       clearTimeout(timer);
       child.stdout.off('data', onOut);
@@ -127,7 +131,9 @@ export async function spawnModelServer(options: SpawnOptions = {}): Promise<Mode
     child.kill('SIGKILL');
     throw e;
   }
-  const exited = new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once('exit', () => resolve())));
+  const exited = new Promise<void>((resolve) =>
+    child.exitCode !== null ? resolve() : child.once('exit', () => resolve()),
+  );
   const client = new ModelServerClient(url);
   return Object.assign(client, {
     pid: child.pid!,

@@ -10,7 +10,12 @@ import type { Frame, JsonAnswer, Plan } from './plan';
 
 export function sendJson(res: ServerResponse, answer: JsonAnswer, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(answer.body);
-  res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers, ...answer.headers });
+  res.writeHead(answer.status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+    ...answer.headers,
+  });
   res.end(body);
 }
 
@@ -79,7 +84,12 @@ export interface StreamOptions {
 
 export async function sendStream(o: StreamOptions): Promise<void> {
   const { res, closed, frames, plan } = o;
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...o.headers });
+  res.writeHead(200, {
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+    ...o.headers,
+  });
   res.flushHeaders();
   const stop = interruption(plan);
   const stopAt = stop === undefined ? -1 : interruptionIndex(frames, stop.after);
@@ -118,7 +128,9 @@ async function interrupt(o: StreamOptions, stop: Interruption): Promise<void> {
  * taken, then answers whole. A cut drops the connection with no answer; a stall never answers;
  * an in-stream error becomes `failure` (there is no stream to put it in).
  */
-export async function sendWhole(o: Omit<StreamOptions, 'frames' | 'errorFrame'> & { answer: JsonAnswer; failure: JsonAnswer }): Promise<void> {
+export async function sendWhole(
+  o: Omit<StreamOptions, 'frames' | 'errorFrame'> & { answer: JsonAnswer; failure: JsonAnswer },
+): Promise<void> {
   const stop = interruption(o.plan);
   const chunks = o.plan.textChunks.length + o.plan.toolCalls.reduce((n, c) => n + c.fragments.length, 0);
   await pause(o.plan.chunkDelayMs * Math.max(0, chunks - 1), o.closed);

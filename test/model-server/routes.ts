@@ -17,7 +17,15 @@ import {
   anthropicUnauthorized,
 } from './anthropic-wire';
 import { ollamaTags, ollamaVersion } from './ollama-wire';
-import { openaiBadRequest, openaiCompletion, openaiFailure, openaiModels, openaiNotFound, openaiStream, openaiUnauthorized } from './openai-wire';
+import {
+  openaiBadRequest,
+  openaiCompletion,
+  openaiFailure,
+  openaiModels,
+  openaiNotFound,
+  openaiStream,
+  openaiUnauthorized,
+} from './openai-wire';
 import { planReply, type JsonAnswer } from './plan';
 import type { Api, RecordedRequest } from './requests';
 import { sendJson, sendStream, sendWhole, untilClosed } from './respond';
@@ -40,10 +48,15 @@ export interface RouteContext {
 
 const MODEL_PATHS = new Set(['/v1/chat/completions', '/v1/messages']);
 
-export function classify(method: string, path: string, headers: Record<string, string>): { api: Api; isModelCall: boolean } {
+export function classify(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): { api: Api; isModelCall: boolean } {
   const isModelCall = method === 'POST' && MODEL_PATHS.has(path);
   if (path.startsWith('/api/')) return { api: 'ollama', isModelCall };
-  if (path === '/v1/messages' || headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined) return { api: 'anthropic', isModelCall };
+  if (path === '/v1/messages' || headers['anthropic-version'] !== undefined || headers['x-api-key'] !== undefined)
+    return { api: 'anthropic', isModelCall };
   if (path.startsWith('/v1/')) return { api: 'openai', isModelCall };
   return { api: 'unknown', isModelCall };
 }
@@ -66,13 +79,15 @@ export async function route(ctx: RouteContext, x: Exchange): Promise<void> {
   if (api === 'anthropic') {
     const h = { 'request-id': rid('req_') };
     if (headers['anthropic-version'] === undefined) return sendJson(x.res, anthropicMissingVersion(), h);
-    if (ctx.apiKey !== undefined && headers['x-api-key'] !== ctx.apiKey) return sendJson(x.res, anthropicUnauthorized(headers['x-api-key']), h);
+    if (ctx.apiKey !== undefined && headers['x-api-key'] !== ctx.apiKey)
+      return sendJson(x.res, anthropicUnauthorized(headers['x-api-key']), h);
     if (method === 'GET' && path === '/v1/models') return sendJson(x.res, anthropicModels(ctx.models), h);
     if (method === 'POST' && path === '/v1/messages') return anthropicCall(ctx, x, h);
     return sendJson(x.res, anthropicNotFound(), h);
   }
   const h = { 'x-request-id': rid('req_'), 'openai-processing-ms': '1' };
-  if (ctx.apiKey !== undefined && headers.authorization !== `Bearer ${ctx.apiKey}`) return sendJson(x.res, openaiUnauthorized(headers.authorization), h);
+  if (ctx.apiKey !== undefined && headers.authorization !== `Bearer ${ctx.apiKey}`)
+    return sendJson(x.res, openaiUnauthorized(headers.authorization), h);
   if (method === 'GET' && path === '/v1/models') return sendJson(x.res, openaiModels(ctx.models), h);
   if (method === 'POST' && path === '/v1/chat/completions') return openaiCall(ctx, x, h);
   return sendJson(x.res, openaiNotFound(method, path), h);
@@ -88,30 +103,52 @@ async function step(ctx: RouteContext, x: Exchange): Promise<Step | string> {
   if (next === undefined) return `scripted model server: no step is scripted for ${where}`;
   const value = typeof next === 'function' ? await next(x.record) : next;
   const parsed = stepSchema.safeParse(value);
-  return parsed.success ? parsed.data : `scripted model server: the step for ${where} is invalid: ${parsed.error.message}`;
+  return parsed.success
+    ? parsed.data
+    : `scripted model server: the step for ${where} is invalid: ${parsed.error.message}`;
 }
 
 async function openaiCall(ctx: RouteContext, x: Exchange, headers: Record<string, string>): Promise<void> {
   const body = x.record.body;
-  if (!isObj(body)) return sendJson(x.res, openaiBadRequest('We could not parse the JSON body of your request.'), headers);
-  if (typeof body.model !== 'string') return sendJson(x.res, openaiBadRequest("you must provide a model parameter", 'model'), headers);
-  if (!Array.isArray(body.messages)) return sendJson(x.res, openaiBadRequest("Missing required parameter: 'messages'.", 'messages'), headers);
+  if (!isObj(body))
+    return sendJson(x.res, openaiBadRequest('We could not parse the JSON body of your request.'), headers);
+  if (typeof body.model !== 'string')
+    return sendJson(x.res, openaiBadRequest('you must provide a model parameter', 'model'), headers);
+  if (!Array.isArray(body.messages))
+    return sendJson(x.res, openaiBadRequest("Missing required parameter: 'messages'.", 'messages'), headers);
   const s = await step(ctx, x);
   if (typeof s === 'string') return sendJson(x.res, openaiBadRequest(s), headers);
   if (s.type === 'hang') return untilClosed(x.closed);
   if (s.type === 'error') return sendJson(x.res, openaiFailure(s, body.model), headers);
   const plan = planReply(s, x.record, 'call_');
   const streamOptions = isObj(body.stream_options) ? body.stream_options : {};
-  const wire = { id: rid('chatcmpl-'), model: body.model, created: Math.floor(Date.now() / 1000), includeUsage: streamOptions.include_usage === true };
-  const common = { res: x.res, closed: x.closed, plan, headers, onCut: () => (x.record.outcome = 'cut'), onChunk: () => x.record.chunksSentAt.push(Date.now()) };
+  const wire = {
+    id: rid('chatcmpl-'),
+    model: body.model,
+    created: Math.floor(Date.now() / 1000),
+    includeUsage: streamOptions.include_usage === true,
+  };
+  const common = {
+    res: x.res,
+    closed: x.closed,
+    plan,
+    headers,
+    onCut: () => (x.record.outcome = 'cut'),
+    onChunk: () => x.record.chunksSentAt.push(Date.now()),
+  };
   if (body.stream === true) return sendStream({ ...common, ...openaiStream(plan, wire) });
-  return sendWhole({ ...common, answer: openaiCompletion(plan, wire), failure: openaiFailure({ type: 'error', error: 'server-error' }, body.model) });
+  return sendWhole({
+    ...common,
+    answer: openaiCompletion(plan, wire),
+    failure: openaiFailure({ type: 'error', error: 'server-error' }, body.model),
+  });
 }
 
 async function anthropicCall(ctx: RouteContext, x: Exchange, headers: Record<string, string>): Promise<void> {
   const body = x.record.body;
   const bad = (m: string): JsonAnswer => anthropicBadRequest(m);
-  if (!isObj(body)) return sendJson(x.res, bad('There was an issue with the format or content of your request.'), headers);
+  if (!isObj(body))
+    return sendJson(x.res, bad('There was an issue with the format or content of your request.'), headers);
   if (typeof body.model !== 'string') return sendJson(x.res, bad('model: Field required'), headers);
   if (typeof body.max_tokens !== 'number') return sendJson(x.res, bad('max_tokens: Field required'), headers);
   if (!Array.isArray(body.messages)) return sendJson(x.res, bad('messages: Field required'), headers);
@@ -121,7 +158,18 @@ async function anthropicCall(ctx: RouteContext, x: Exchange, headers: Record<str
   if (s.type === 'error') return sendJson(x.res, anthropicFailure(s), headers);
   const plan = planReply(s, x.record, 'toolu_');
   const wire = { id: rid('msg_'), model: body.model };
-  const common = { res: x.res, closed: x.closed, plan, headers, onCut: () => (x.record.outcome = 'cut'), onChunk: () => x.record.chunksSentAt.push(Date.now()) };
+  const common = {
+    res: x.res,
+    closed: x.closed,
+    plan,
+    headers,
+    onCut: () => (x.record.outcome = 'cut'),
+    onChunk: () => x.record.chunksSentAt.push(Date.now()),
+  };
   if (body.stream === true) return sendStream({ ...common, ...anthropicStream(plan, wire) });
-  return sendWhole({ ...common, answer: anthropicMessage(plan, wire), failure: anthropicFailure({ type: 'error', error: 'overloaded' }) });
+  return sendWhole({
+    ...common,
+    answer: anthropicMessage(plan, wire),
+    failure: anthropicFailure({ type: 'error', error: 'overloaded' }),
+  });
 }

@@ -222,7 +222,8 @@ export class ModelServer implements IDisposable, RouteContext {
       await route(this, { req, res, record, closed: closed.signal });
     } catch (e) {
       // A bug in the server or a broken request: say so if the answer has not started.
-      if (!res.headersSent) sendJson(res, { status: 500, body: { error: `scripted model server: ${(e as Error).message}` } });
+      if (!res.headersSent)
+        sendJson(res, { status: 500, body: { error: `scripted model server: ${(e as Error).message}` } });
       else res.destroy();
     }
   }

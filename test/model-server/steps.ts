@@ -55,7 +55,14 @@ const replySchema = z.strictObject({
   errorAfterChunks: chunkCount.optional(),
 });
 
-export const FAILURE_KINDS = ['unauthorized', 'forbidden', 'rate-limited', 'server-error', 'overloaded', 'context-too-long'] as const;
+export const FAILURE_KINDS = [
+  'unauthorized',
+  'forbidden',
+  'rate-limited',
+  'server-error',
+  'overloaded',
+  'context-too-long',
+] as const;
 
 const failureSchema = z.strictObject({
   type: z.literal('error'),

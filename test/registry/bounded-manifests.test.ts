@@ -47,7 +47,10 @@ describe('manifest sizes', () => {
   it('refuses fields past their limits, naming each field', async () => {
     const dir = bundle('long', (m) => {
       m.description = 'd'.repeat(20_000);
-      m.tools = Array.from({ length: 3 }, (_, i) => ({ name: `t${i}`, description: i === 1 ? 'y'.repeat(12_000) : 'ok' }));
+      m.tools = Array.from({ length: 3 }, (_, i) => ({
+        name: `t${i}`,
+        description: i === 1 ? 'y'.repeat(12_000) : 'ok',
+      }));
     });
     const r = await registry.install(dir);
     expect(r.ok).toBe(false);
@@ -56,7 +59,10 @@ describe('manifest sizes', () => {
   });
 
   it('refuses more tools than the limit', async () => {
-    const dir = bundle('many', (m) => (m.tools = Array.from({ length: 1500 }, (_, i) => ({ name: `t${i}`, description: '' }))));
+    const dir = bundle(
+      'many',
+      (m) => (m.tools = Array.from({ length: 1500 }, (_, i) => ({ name: `t${i}`, description: '' }))),
+    );
     const r = await registry.install(dir);
     expect(!r.ok && r.message).toContain('tools: 1,500 entries; at most 1,000');
   });

@@ -16,7 +16,8 @@ const full = vi.hoisted(() => ({ state: false, audit: false }));
 
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof NodeFs>();
-  const enospc = (what: string): Error => Object.assign(new Error(`ENOSPC: no space left on device, write '${what}'`), { code: 'ENOSPC' });
+  const enospc = (what: string): Error =>
+    Object.assign(new Error(`ENOSPC: no space left on device, write '${what}'`), { code: 'ENOSPC' });
   const auditFds = new Set<number>();
   const openSync = ((file: string, ...rest: unknown[]) => {
     if (full.state && /state\.json\..*\.tmp$/.test(String(file))) throw enospc(String(file));
@@ -56,10 +57,22 @@ describe('a decision on a full disk', () => {
     full.state = true;
     const r = await registry.setEnabled('napper', false);
     full.state = false;
-    expect(r).toEqual(expect.objectContaining({ ok: false, code: 'io_error', message: expect.stringMatching(/^could not save "disabled": ENOSPC: no space left on device.*Nothing was changed/) }));
+    expect(r).toEqual(
+      expect.objectContaining({
+        ok: false,
+        code: 'io_error',
+        message: expect.stringMatching(
+          /^could not save "disabled": ENOSPC: no space left on device.*Nothing was changed/,
+        ),
+      }),
+    );
     expect(read('state.json')).toBe(state);
     expect(registry.isEnabled('napper')).toBe(true);
-    const added = read('audit.log').slice(audit.length).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const added = read('audit.log')
+      .slice(audit.length)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(added).toEqual([expect.objectContaining({ action: 'disable', ok: false })]);
   });
 
@@ -81,9 +94,19 @@ describe('a decision on a full disk', () => {
     full.state = true;
     const r = await registry.configure('napper', {});
     full.state = false;
-    expect(r).toEqual(expect.objectContaining({ ok: false, code: 'io_error', message: expect.stringMatching(/^could not save the settings of napper: ENOSPC/) }));
+    expect(r).toEqual(
+      expect.objectContaining({
+        ok: false,
+        code: 'io_error',
+        message: expect.stringMatching(/^could not save the settings of napper: ENOSPC/),
+      }),
+    );
     expect(read('state.json')).toBe(state);
-    const added = read('audit.log').slice(audit.length).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const added = read('audit.log')
+      .slice(audit.length)
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(added).toEqual([expect.objectContaining({ action: 'configure', ok: false })]);
   });
 
@@ -92,6 +115,8 @@ describe('a decision on a full disk', () => {
     expect((await registry.setEnabled('napper', false)).ok).toBe(true);
     expect(registry.isEnabled('napper')).toBe(false);
     const added = read('audit.log').slice(audit.length).trim().split('\n');
-    expect(added.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ action: 'disable', ok: true, detail: 'disabled' })]);
+    expect(added.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ action: 'disable', ok: true, detail: 'disabled' }),
+    ]);
   });
 });

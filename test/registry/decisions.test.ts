@@ -19,7 +19,11 @@ let registry: PluginRegistry;
 
 beforeAll(async () => {
   data = path.join(tmpDir('decisions'), 'data');
-  registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
+  registry = await PluginRegistry.open({
+    dataDir: data,
+    bundledDir: path.join(REPO, 'plugins'),
+    env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+  });
   // The rterm fixture imports the shared fixture lib relatively: install a self-contained copy.
   const rterm = path.join(tmpDir('rterm-copy'), 'rterm-echo');
   cpSync(path.join(FIXTURES, 'rterm-echo'), rterm, { recursive: true });
@@ -37,7 +41,10 @@ beforeAll(async () => {
     id: 'enricher',
     manifest: {
       prompt_enrichment: true,
-      functions: [{ name: 'enrich_prompt', parameters: { type: 'object', properties: { prompt: { type: 'string' } } } }, { name: 'echo' }],
+      functions: [
+        { name: 'enrich_prompt', parameters: { type: 'object', properties: { prompt: { type: 'string' } } } },
+        { name: 'echo' },
+      ],
       user_commands: [{ name: 'echo', description: 'Echo back', share_with_model: true }],
       auto_approved_tools: ['echo'],
       system_instructions: 'Use echo to repeat things.',
@@ -59,7 +66,9 @@ describe('exposure and enablement', () => {
   it('refuses an unexposed tool with tool_not_exposed before any process starts, and applies at once', async () => {
     await registry.setExposed('gassist-python', 'say_hello', false);
     const f = expectFailure(await registry.call('gassist-python', 'say_hello', {}).done);
-    expect(f).toEqual(expect.objectContaining({ code: 'tool_not_exposed', message: 'gassist-python:say_hello is switched off' }));
+    expect(f).toEqual(
+      expect.objectContaining({ code: 'tool_not_exposed', message: 'gassist-python:say_hello is switched off' }),
+    );
     expect(registry.health('gassist-python')?.pid).toBeNull();
     await registry.setExposed('gassist-python', 'say_hello', true);
     expect((await registry.call('gassist-python', 'say_hello', { name: 'again' }).done).ok).toBe(true);
@@ -134,14 +143,26 @@ describe('capability grants', () => {
 
   it('refuses to grant what a plugin does not request', async () => {
     const r = await registry.grant('gassist-python', ['net']);
-    expect(r).toEqual({ ok: false, code: 'invalid_input', message: 'gassist-python does not request net (it requests: conversation.read, passthrough)' });
+    expect(r).toEqual({
+      ok: false,
+      code: 'invalid_input',
+      message: 'gassist-python does not request net (it requests: conversation.read, passthrough)',
+    });
   });
 });
 
 describe('settings', () => {
   it('checks values against their type, naming the setting', async () => {
-    expect(await registry.configure('files', { roots: ['/no/such/dir'] })).toEqual({ ok: false, code: 'invalid_input', message: 'roots: /no/such/dir does not exist' });
-    expect(await registry.configure('files', { colour: 'red' })).toEqual({ ok: false, code: 'invalid_input', message: expect.stringMatching(/files has no setting "colour" \(it has: roots/) });
+    expect(await registry.configure('files', { roots: ['/no/such/dir'] })).toEqual({
+      ok: false,
+      code: 'invalid_input',
+      message: 'roots: /no/such/dir does not exist',
+    });
+    expect(await registry.configure('files', { colour: 'red' })).toEqual({
+      ok: false,
+      code: 'invalid_input',
+      message: expect.stringMatching(/files has no setting "colour" \(it has: roots/),
+    });
     expect((await registry.configure('files', { roots: [data] })).ok).toBe(true);
   });
 
@@ -160,14 +181,21 @@ describe('what the assistant gets from the registry', () => {
     const names = decl.map((d) => d.qualifiedName);
     expect(names).toContain('rterm_echo__echo');
     expect(names).not.toContain('rterm_echo__upper');
-    expect(decl.find((d) => d.qualifiedName === 'rterm_echo__echo')?.parameters).toEqual(expect.objectContaining({ required: ['text'] }));
+    expect(decl.find((d) => d.qualifiedName === 'rterm_echo__echo')?.parameters).toEqual(
+      expect.objectContaining({ required: ['text'] }),
+    );
     // a user command is not a model tool
     expect(names).not.toContain('enricher__echo');
     await registry.setExposed('rterm-echo', 'upper', true);
   });
 
   it('lists user commands, auto-approved tools and system instructions', () => {
-    expect(exposedUserCommands(registry)).toContainEqual({ plugin: 'enricher', name: 'echo', description: 'Echo back', shareWithModel: true });
+    expect(exposedUserCommands(registry)).toContainEqual({
+      plugin: 'enricher',
+      name: 'echo',
+      description: 'Echo back',
+      shareWithModel: true,
+    });
     expect(autoApprovedTools(registry)).toContain('enricher__echo');
     expect(autoApprovedTools(registry)).toContain('hello__say_hello');
     expect(registry.instructions('enricher')).toBe('Use echo to repeat things.');
@@ -176,7 +204,9 @@ describe('what the assistant gets from the registry', () => {
   it('runs the prompt through the enrichers, and does not offer the enricher function as a tool', async () => {
     const r = await enrich(registry, 'plan my day', new AbortController().signal);
     expect(r.prompt).toBe('plan my day [with context from enricher]');
-    expect(r.steps).toEqual([{ plugin: 'enricher', ok: true, note: 'added context', added: '[with context from enricher]' }]);
+    expect(r.steps).toEqual([
+      { plugin: 'enricher', ok: true, note: 'added context', added: '[with context from enricher]' },
+    ]);
     expect(exposedDeclarations(registry).map((d) => d.qualifiedName)).not.toContain('enricher__enrich_prompt');
   });
 });
@@ -190,7 +220,10 @@ describe('persistence', () => {
       expect(again.isExposed('gassist-python', 'count_slowly')).toBe(false);
       expect(again.isEnabled('enricher')).toBe(false);
       expect(again.pluginState('mcpb-echo').grants).toEqual(['secrets']);
-      expect(await again.settings.launchValues('mcpb-echo', again.record('mcpb-echo')?.spec?.settings ?? [])).toEqual({ greeting: 'Ahoy', token: 'hunter2' });
+      expect(await again.settings.launchValues('mcpb-echo', again.record('mcpb-echo')?.spec?.settings ?? [])).toEqual({
+        greeting: 'Ahoy',
+        token: 'hunter2',
+      });
     } finally {
       await again.shutdown();
       again.dispose();
@@ -201,7 +234,11 @@ describe('persistence', () => {
   it('keeps both changes when two processes write at once', async () => {
     const cli = (args: string[]) =>
       new Promise<number>((resolve) => {
-        const c = spawn(process.execPath, [path.join(REPO, 'bin', 'plugboard.mjs'), 'plugins', ...args, '--data-dir', data], { stdio: 'ignore' });
+        const c = spawn(
+          process.execPath,
+          [path.join(REPO, 'bin', 'plugboard.mjs'), 'plugins', ...args, '--data-dir', data],
+          { stdio: 'ignore' },
+        );
         c.on('close', (code) => resolve(code ?? -1));
       });
     const codes = await Promise.all([

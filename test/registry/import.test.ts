@@ -19,7 +19,11 @@ let config: string;
 beforeAll(async () => {
   root = tmpDir('registry-import');
   config = writeClaudeConfig(root, {
-    weather: { command: 'node', args: [serverProject(root, 'weather'), '--greeting', 'Sunny'], env: { WEATHER_API_KEY: IMPORT_TOKEN } },
+    weather: {
+      command: 'node',
+      args: [serverProject(root, 'weather'), '--greeting', 'Sunny'],
+      env: { WEATHER_API_KEY: IMPORT_TOKEN },
+    },
     notes: { command: 'node', args: [serverProject(root, 'notes'), '--greeting', 'Noted'] },
     // Named like a bundled plugin: its install is refused, and the others go in anyway.
     hello: { command: 'node', args: [serverProject(root, 'hello')] },
@@ -44,17 +48,30 @@ describe('import.preview and import.commit', () => {
     ]);
     expect(JSON.stringify(p)).not.toContain(IMPORT_TOKEN);
     // A config preview is not a package preview.
-    expect(await backend.invoke('install.commit', { token: p.token, grants: [], replace: false })).toEqual(expect.objectContaining({ ok: false, code: 'invalid_input' }));
+    expect(await backend.invoke('install.commit', { token: p.token, grants: [], replace: false })).toEqual(
+      expect.objectContaining({ ok: false, code: 'invalid_input' }),
+    );
 
-    const r = await backend.invoke('import.commit', { token: p.token, only: ['weather', 'notes', 'hello'], secret: ['WEATHER_API_KEY'] });
+    const r = await backend.invoke('import.commit', {
+      token: p.token,
+      only: ['weather', 'notes', 'hello'],
+      secret: ['WEATHER_API_KEY'],
+    });
     if (!r.ok) throw new Error(r.message);
     expect(r.results.map((x) => [x.key, x.ok])).toEqual([
       ['weather', true],
       ['notes', true],
       ['hello', false],
     ]);
-    expect(r.results[2]).toEqual(expect.objectContaining({ code: 'install_refused', message: '"hello" is the id of a bundled plugin; choose another id' }));
-    expect(readFileSync(path.join(root, 'data', 'plugins', 'weather', 'plugboard.json'), 'utf8')).not.toContain(IMPORT_TOKEN);
+    expect(r.results[2]).toEqual(
+      expect.objectContaining({
+        code: 'install_refused',
+        message: '"hello" is the id of a bundled plugin; choose another id',
+      }),
+    );
+    expect(readFileSync(path.join(root, 'data', 'plugins', 'weather', 'plugboard.json'), 'utf8')).not.toContain(
+      IMPORT_TOKEN,
+    );
     expect(await registry.secrets.get('weather')).toEqual({ WEATHER_API_KEY: IMPORT_TOKEN });
 
     const weather = await registry.call('weather', 'greet', { name: 'Ada' }).done;
@@ -75,32 +92,61 @@ describe('import.preview and import.commit', () => {
     const server = await startMcpHttp(['--token', IMPORT_TOKEN]);
     try {
       const file = writeClaudeConfig(tmpDir('registry-import-remote'), {
-        'Docs (remote)': { type: 'http', url: server.url, headers: { Authorization: `Bearer ${IMPORT_TOKEN}`, 'X-Client': 'plugboard-test' } },
+        'Docs (remote)': {
+          type: 'http',
+          url: server.url,
+          headers: { Authorization: `Bearer ${IMPORT_TOKEN}`, 'X-Client': 'plugboard-test' },
+        },
       });
       const p = await app.backend.invoke('import.preview', { source: { kind: 'path', path: file } });
       if (!p.ok) throw new Error(p.message);
-      expect(p.preview.servers[0]).toEqual(expect.objectContaining({ id: 'docs-remote', transport: 'http', url: server.url, runnable: true }));
+      expect(p.preview.servers[0]).toEqual(
+        expect.objectContaining({ id: 'docs-remote', transport: 'http', url: server.url, runnable: true }),
+      );
       expect(p.preview.servers[0]?.headers).toEqual([
         { name: 'Authorization', secret: true, reason: 'Authorization carries credentials' },
         { name: 'X-Client', secret: false },
       ]);
-      const r = await app.backend.invoke('import.commit', { token: p.token, only: ['Docs (remote)'], secret: ['Authorization'] });
+      const r = await app.backend.invoke('import.commit', {
+        token: p.token,
+        only: ['Docs (remote)'],
+        secret: ['Authorization'],
+      });
       expect(r.ok && r.results.map((x) => [x.key, x.ok && x.id])).toEqual([['Docs (remote)', 'docs-remote']]);
-      const manifest = JSON.parse(readFileSync(path.join(root, 'data', 'plugins', 'docs-remote', 'plugboard.json'), 'utf8')) as Record<string, unknown>;
-      expect(manifest).toEqual(expect.objectContaining({ url: server.url, headers: { Authorization: 'Bearer ${user_config.authorization}', 'X-Client': 'plugboard-test' } }));
+      const manifest = JSON.parse(
+        readFileSync(path.join(root, 'data', 'plugins', 'docs-remote', 'plugboard.json'), 'utf8'),
+      ) as Record<string, unknown>;
+      expect(manifest).toEqual(
+        expect.objectContaining({
+          url: server.url,
+          headers: { Authorization: 'Bearer ${user_config.authorization}', 'X-Client': 'plugboard-test' },
+        }),
+      );
       expect(await app.registry.secrets.get('docs-remote')).toEqual({ authorization: IMPORT_TOKEN });
       const who = await app.registry.call('docs-remote', 'whoami', {}).done;
-      expect(who.ok && JSON.parse(who.value.data as string)).toEqual(expect.objectContaining({ authorization: `Bearer ${IMPORT_TOKEN}` }));
+      expect(who.ok && JSON.parse(who.value.data as string)).toEqual(
+        expect.objectContaining({ authorization: `Bearer ${IMPORT_TOKEN}` }),
+      );
 
       // Its resources and prompts, through the contract (the composer fills in a prompt's text).
       const res = await app.backend.invoke('plugins.resources', { id: 'docs-remote' });
       expect(res.ok && res.resources.map((x) => x.uri)).toEqual(['notes://today']);
       const prompts = await app.backend.invoke('plugins.prompts', { id: 'docs-remote' });
       expect(prompts.ok && prompts.prompts.map((x) => x.name)).toEqual(['summarize']);
-      const filled = await app.backend.invoke('prompts.get', { id: 'docs-remote', name: 'summarize', args: { topic: 'Ada' } });
-      expect(filled.ok && filled.prompt.text).toBe('Summarize what the notes say about Ada.\n\nMet Ada; shipped the import.');
+      const filled = await app.backend.invoke('prompts.get', {
+        id: 'docs-remote',
+        name: 'summarize',
+        args: { topic: 'Ada' },
+      });
+      expect(filled.ok && filled.prompt.text).toBe(
+        'Summarize what the notes say about Ada.\n\nMet Ada; shipped the import.',
+      );
       expect(await app.backend.invoke('plugins.prompts', { id: 'hello' })).toEqual({ ok: true, prompts: [] });
-      expect(await app.backend.invoke('plugins.resources', { id: 'nope' })).toEqual({ ok: false, code: 'not_found', message: 'no plugin "nope"' });
+      expect(await app.backend.invoke('plugins.resources', { id: 'nope' })).toEqual({
+        ok: false,
+        code: 'not_found',
+        message: 'no plugin "nope"',
+      });
     } finally {
       server.proc.kill('SIGKILL');
     }

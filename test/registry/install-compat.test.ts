@@ -77,7 +77,9 @@ describe('folders as npm leaves them', () => {
     const out = npmInstalledFolder('link-out');
     symlinkSync('/etc', path.join(out, 'node_modules', 'etc'));
     const r = await registry.install(out);
-    expect(!r.ok && r.message).toBe('"node_modules/etc" is a symbolic link to /etc, outside the plugin folder; plugins may only link inside themselves');
+    expect(!r.ok && r.message).toBe(
+      '"node_modules/etc" is a symbolic link to /etc, outside the plugin folder; plugins may only link inside themselves',
+    );
     const dangling = npmInstalledFolder('link-nowhere');
     symlinkSync('./missing.js', path.join(dangling, 'server', 'gone.js'));
     const d = await registry.install(dangling);
@@ -102,11 +104,20 @@ describe('folders as npm leaves them', () => {
 
 describe('archives wrapped in a versioned folder', () => {
   it('installs a G-Assist plugin under its name without the version, and an MCPB bundle under its manifest name', async () => {
-    const gassist = await writeZip(path.join(src, 'weather-1.2.0.zip'), folderItems(path.join(FIXTURES, 'gassist-python'), 'weather-1.2.0/'));
+    const gassist = await writeZip(
+      path.join(src, 'weather-1.2.0.zip'),
+      folderItems(path.join(FIXTURES, 'gassist-python'), 'weather-1.2.0/'),
+    );
     const r = await registry.install(gassist);
     expect(r).toEqual(expect.objectContaining({ ok: true, id: 'weather' }));
-    expect(await registry.call('weather', 'say_hello', { name: 'release' }).done).toEqual({ ok: true, value: expect.objectContaining({ data: 'Hello, release!' }) });
-    const bundle = await writeZip(path.join(src, 'echo-v1.0.0.zip'), folderItems(path.join(FIXTURES, 'mcpb-echo'), 'mcpb-echo-1.0.0/'));
+    expect(await registry.call('weather', 'say_hello', { name: 'release' }).done).toEqual({
+      ok: true,
+      value: expect.objectContaining({ data: 'Hello, release!' }),
+    });
+    const bundle = await writeZip(
+      path.join(src, 'echo-v1.0.0.zip'),
+      folderItems(path.join(FIXTURES, 'mcpb-echo'), 'mcpb-echo-1.0.0/'),
+    );
     expect(await registry.install(bundle)).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
   });
 });

@@ -47,7 +47,9 @@ describe('install from a source that fails while copied', () => {
     const before = snapshot(data, (rel) => rel === 'audit.log');
     const r = await registry.install(src);
     expect(r.ok).toBe(false);
-    expect(!r.ok && r.message).toMatch(/^could not copy weather: EIO: i\/o error, copyfile '.*assets\/bad-sector\.bin'/);
+    expect(!r.ok && r.message).toMatch(
+      /^could not copy weather: EIO: i\/o error, copyfile '.*assets\/bad-sector\.bin'/,
+    );
     expect(snapshot(data, (rel) => rel === 'audit.log')).toEqual(before);
     expect(existsSync(path.join(data, '.staging'))).toBe(false);
     expect(registry.record('weather')).toBeUndefined();

@@ -19,7 +19,9 @@ vi.mock('node:fs', async (importOriginal) => {
       const other = path.join(path.dirname(String(to)), 'other-install');
       fs.mkdirSync(other);
       fs.writeFileSync(path.join(other, 'manifest.json'), '{"installed by":"another process"}');
-      throw Object.assign(new Error(`ENOSPC: no space left on device, rename '${String(from)}' -> '${String(to)}'`), { code: 'ENOSPC' });
+      throw Object.assign(new Error(`ENOSPC: no space left on device, rename '${String(from)}' -> '${String(to)}'`), {
+        code: 'ENOSPC',
+      });
     }
     fs.renameSync(from, to);
   };
@@ -37,8 +39,15 @@ describe('a failed install into a data directory that had no plugins folder', ()
     try {
       expect(existsSync(path.join(data, 'plugins'))).toBe(false);
       const r = await registry.install(path.join(FIXTURES, 'gassist-python'));
-      expect(r).toEqual(expect.objectContaining({ ok: false, message: expect.stringMatching(/^could not move gassist-python into place: ENOSPC/) }));
-      expect(readFileSync(path.join(data, 'plugins', 'other-install', 'manifest.json'), 'utf8')).toContain('another process');
+      expect(r).toEqual(
+        expect.objectContaining({
+          ok: false,
+          message: expect.stringMatching(/^could not move gassist-python into place: ENOSPC/),
+        }),
+      );
+      expect(readFileSync(path.join(data, 'plugins', 'other-install', 'manifest.json'), 'utf8')).toContain(
+        'another process',
+      );
       expect(existsSync(path.join(data, 'plugins', 'gassist-python'))).toBe(false);
     } finally {
       registry.dispose();

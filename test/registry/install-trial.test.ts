@@ -22,7 +22,11 @@ let data: string;
 beforeAll(async () => {
   data = path.join(tmpDir('trial'), 'data');
   const [name = '', value = ''] = TEST_RUN_MARK.split('=');
-  registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins'), env: { [name]: value } });
+  registry = await PluginRegistry.open({
+    dataDir: data,
+    bundledDir: path.join(REPO, 'plugins'),
+    env: { [name]: value },
+  });
 });
 
 afterEach(async () => {
@@ -63,7 +67,12 @@ describeSandboxed('the trial launch of an install preview', () => {
   });
 
   it('reports a plugin that exits before its handshake as handshake_failed, with the command it ran', async () => {
-    const dir = fixturePlugin({ script: 'gassist', id: 'quitter', mode: 'exit-before-handshake', manifest: { functions: [{ name: 'echo', description: 'Echo' }] } });
+    const dir = fixturePlugin({
+      script: 'gassist',
+      id: 'quitter',
+      mode: 'exit-before-handshake',
+      manifest: { functions: [{ name: 'echo', description: 'Echo' }] },
+    });
     const p = await previewOf(dir);
     expect(p.trial.status).toBe('failed');
     if (p.trial.status !== 'failed') return;
@@ -73,21 +82,37 @@ describeSandboxed('the trial launch of an install preview', () => {
   });
 
   it('gives up on a plugin that never answers at the trial deadline, saying how long it waited, and kills it', async () => {
-    const dir = fixturePlugin({ script: 'gassist', id: 'sleeper', mode: 'hang-before-handshake', manifest: { functions: [{ name: 'echo', description: 'Echo' }] } });
+    const dir = fixturePlugin({
+      script: 'gassist',
+      id: 'sleeper',
+      mode: 'hang-before-handshake',
+      manifest: { functions: [{ name: 'echo', description: 'Echo' }] },
+    });
     const t0 = Date.now();
     const p = await previewOf(dir, 800);
     expect(Date.now() - t0).toBeLessThan(8000);
-    expect(p.trial).toMatchObject({ status: 'failed', code: 'handshake_failed', message: 'no answer to initialize within 800 ms (the trial waits 1 s; installed, it gets 5 s)' });
+    expect(p.trial).toMatchObject({
+      status: 'failed',
+      code: 'handshake_failed',
+      message: 'no answer to initialize within 800 ms (the trial waits 1 s; installed, it gets 5 s)',
+    });
   });
 
   it('does not try a plugin whose required settings have no value, and says which', async () => {
     const dir = fixturePlugin({
       script: 'jsonrpc',
       id: 'keyless',
-      manifest: { persistent: true, settings: { token: { type: 'string', title: 'Token', required: true } }, functions: [{ name: 'provider.fetch' }] },
+      manifest: {
+        persistent: true,
+        settings: { token: { type: 'string', title: 'Token', required: true } },
+        functions: [{ name: 'provider.fetch' }],
+      },
     });
     const p = await previewOf(dir);
-    expect(p.trial).toEqual({ status: 'skipped', message: expect.stringMatching(/^Not tried: required settings are not set: .*[Tt]oken/) });
+    expect(p.trial).toEqual({
+      status: 'skipped',
+      message: expect.stringMatching(/^Not tried: required settings are not set: .*[Tt]oken/),
+    });
     expect(p.requiredSettings.map((s) => s.key)).toEqual(['token']);
   });
 });
@@ -97,7 +122,14 @@ function phonesHome(port: number): string {
   const dir = tmpDir('phones-home');
   writeFileSync(
     path.join(dir, 'plugboard.json'),
-    JSON.stringify({ id: 'phones-home', name: 'Phones home', version: '1.0.0', protocol: 'mcp', command: ['node', 'server.mjs'], capabilities: ['net'] }),
+    JSON.stringify({
+      id: 'phones-home',
+      name: 'Phones home',
+      version: '1.0.0',
+      protocol: 'mcp',
+      command: ['node', 'server.mjs'],
+      capabilities: ['net'],
+    }),
   );
   // It waits for its call to end either way, then exits: the trial fails, which is beside the point.
   const call = `fetch('http://127.0.0.1:${port}/trial').catch(() => undefined).finally(() => process.exit(3));`;
@@ -117,7 +149,10 @@ describeSandboxed('a package on trial, granted nothing yet', () => {
       const port = (server.address() as { port: number }).port;
       const p = await previewOf(phonesHome(port));
       expect(p.requested).toContain('net');
-      expect(p.trial).toMatchObject({ status: 'failed', message: expect.stringMatching(/tried in the sandbox with nothing granted/) });
+      expect(p.trial).toMatchObject({
+        status: 'failed',
+        message: expect.stringMatching(/tried in the sandbox with nothing granted/),
+      });
       expect(hits).toBe(0);
     } finally {
       server.close();
@@ -127,15 +162,23 @@ describeSandboxed('a package on trial, granted nothing yet', () => {
 
 describe('where plugins run unsandboxed', () => {
   it('nothing of a package runs before it is installed: the trial is skipped and says why', async () => {
-    const plain = await PluginRegistry.open({ dataDir: path.join(tmpDir('trial-plain'), 'data'), bundledDir: path.join(REPO, 'plugins'), sandbox: false });
+    const plain = await PluginRegistry.open({
+      dataDir: path.join(tmpDir('trial-plain'), 'data'),
+      bundledDir: path.join(REPO, 'plugins'),
+      sandbox: false,
+    });
     try {
       const r = await plain.preview(path.join(FIXTURES, 'mcpb-echo'));
       if (!r.ok) throw new Error(r.message);
-      expect(r.preview.trial).toEqual({ status: 'skipped', message: expect.stringMatching(/^Not tried: plugins run unsandboxed here.*nothing of a package runs before you install it/) });
+      expect(r.preview.trial).toEqual({
+        status: 'skipped',
+        message: expect.stringMatching(
+          /^Not tried: plugins run unsandboxed here.*nothing of a package runs before you install it/,
+        ),
+      });
     } finally {
       await plain.shutdown();
       plain.dispose();
     }
   });
 });
-

@@ -19,14 +19,28 @@ let src: string;
 let registry: PluginRegistry;
 
 const manifestOf = (name: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ manifestVersion: 1, name, version: '1.0.0', description: 'test', executable: 'plugin.py', persistent: false, protocol_version: '2.0', functions: [{ name: 'say_hello', properties: {} }], ...extra });
+  JSON.stringify({
+    manifestVersion: 1,
+    name,
+    version: '1.0.0',
+    description: 'test',
+    executable: 'plugin.py',
+    persistent: false,
+    protocol_version: '2.0',
+    functions: [{ name: 'say_hello', properties: {} }],
+    ...extra,
+  });
 
 beforeAll(async () => {
   sandbox = tmpDir('registry');
   data = path.join(sandbox, 'data');
   src = path.join(sandbox, 'src');
   mkdirSync(src, { recursive: true });
-  registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins'), limits: { maxEntries: 4096 } });
+  registry = await PluginRegistry.open({
+    dataDir: data,
+    bundledDir: path.join(REPO, 'plugins'),
+    limits: { maxEntries: 4096 },
+  });
   // Something installed already, whose state a refused install must not touch.
   const r = await registry.install(path.join(FIXTURES, 'gassist-python'));
   expect(r.ok).toBe(true);
@@ -41,7 +55,11 @@ afterAll(async () => {
 });
 
 /** Runs a refused install and checks that nothing but one audit line changed anywhere. */
-async function expectRefused(source: string, message: RegExp, opts: { replace?: boolean; reg?: PluginRegistry } = {}): Promise<void> {
+async function expectRefused(
+  source: string,
+  message: RegExp,
+  opts: { replace?: boolean; reg?: PluginRegistry } = {},
+): Promise<void> {
   const reg = opts.reg ?? registry;
   const ignoreAudit = (rel: string) => rel === 'data/audit.log';
   const before = snapshot(sandbox, ignoreAudit);
@@ -54,7 +72,9 @@ async function expectRefused(source: string, message: RegExp, opts: { replace?: 
   expect(auditAfter.startsWith(auditBefore)).toBe(true);
   const added = auditAfter.slice(auditBefore.length).trim().split('\n');
   expect(added).toHaveLength(1);
-  expect(JSON.parse(added[0] as string)).toEqual(expect.objectContaining({ action: 'install', ok: false, detail: expect.stringMatching(message) }));
+  expect(JSON.parse(added[0] as string)).toEqual(
+    expect.objectContaining({ action: 'install', ok: false, detail: expect.stringMatching(message) }),
+  );
 }
 
 function escapeRegExp(text: string): string {
@@ -76,7 +96,10 @@ const files = (extra: ZipItem[] = []): ZipItem[] => [
 
 describe('install refusals leave the data directory exactly as it was', () => {
   it('refuses a zip entry that escapes with ../', async () => {
-    const zip = await writeZip(path.join(src, 'escape.zip'), files([{ name: 'xx/evil.txt', data: 'x' }]), { from: 'xx/evil.txt', to: '../evil.txt' });
+    const zip = await writeZip(path.join(src, 'escape.zip'), files([{ name: 'xx/evil.txt', data: 'x' }]), {
+      from: 'xx/evil.txt',
+      to: '../evil.txt',
+    });
     await expectRefused(zip, /zip entry "\.\.\/evil\.txt" escapes the plugin folder/);
   });
 
@@ -85,13 +108,19 @@ describe('install refusals leave the data directory exactly as it was', () => {
     // sandbox covers it too.
     const target = path.join(sandbox, 'owned.txt');
     const harmless = `x${target.slice(1)}`;
-    const zip = await writeZip(path.join(src, 'absolute.zip'), files([{ name: harmless, data: 'x' }]), { from: harmless, to: target });
+    const zip = await writeZip(path.join(src, 'absolute.zip'), files([{ name: harmless, data: 'x' }]), {
+      from: harmless,
+      to: target,
+    });
     await expectRefused(zip, new RegExp(`zip entry "${escapeRegExp(target)}" has an absolute path`));
     expect(existsSync(target)).toBe(false);
   });
 
   it('refuses a symbolic link in a zip and in a folder', async () => {
-    const zip = await writeZip(path.join(src, 'link.zip'), files([{ name: 'libs/sneaky', data: '/etc/passwd', mode: 0o120777 }]));
+    const zip = await writeZip(
+      path.join(src, 'link.zip'),
+      files([{ name: 'libs/sneaky', data: '/etc/passwd', mode: 0o120777 }]),
+    );
     await expectRefused(zip, /zip entry "libs\/sneaky" is a symbolic link/);
     const dir = pyPlugin(path.join(src, 'linked'));
     symlinkSync('/etc/passwd', path.join(dir, 'passwd'));
@@ -100,7 +129,10 @@ describe('install refusals leave the data directory exactly as it was', () => {
 
   it('refuses more than 4,096 entries', async () => {
     const many = Array.from({ length: 4097 }, (_, i) => ({ name: `data/${i}.txt`, data: String(i) }));
-    await expectRefused(await writeZip(path.join(src, 'many.zip'), files(many)), /has 4099 entries, more than the 4096 allowed/);
+    await expectRefused(
+      await writeZip(path.join(src, 'many.zip'), files(many)),
+      /has 4099 entries, more than the 4096 allowed/,
+    );
   });
 
   it('refuses more bytes than the limit, which is configurable', async () => {
@@ -118,8 +150,14 @@ describe('install refusals leave the data directory exactly as it was', () => {
   });
 
   it('refuses the compression ratio of a zip bomb', async () => {
-    const zip = await writeZip(path.join(src, 'bomb.zip'), files([{ name: 'zeros.bin', data: Buffer.alloc(8 * 1024 * 1024) }]));
-    await expectRefused(zip, /zip entry "zeros\.bin" expands \d+ times \(8\.0 MiB from \d+ bytes\): refused as a zip bomb/);
+    const zip = await writeZip(
+      path.join(src, 'bomb.zip'),
+      files([{ name: 'zeros.bin', data: Buffer.alloc(8 * 1024 * 1024) }]),
+    );
+    await expectRefused(
+      zip,
+      /zip entry "zeros\.bin" expands \d+ times \(8\.0 MiB from \d+ bytes\): refused as a zip bomb/,
+    );
   });
 
   it('refuses an archive with a corrupt entry, naming the entry', async () => {
@@ -136,11 +174,17 @@ describe('install refusals leave the data directory exactly as it was', () => {
 
   it('refuses an archive with no manifest, naming the files looked for', async () => {
     const zip = await writeZip(path.join(src, 'nomanifest.zip'), [{ name: 'README.md', data: '# hi' }]);
-    await expectRefused(zip, /no manifest found in nomanifest\.zip: looked for plugboard\.json, rterm-plugin\.json, plugin\.yaml, plugin\.yml, manifest\.json/);
+    await expectRefused(
+      zip,
+      /no manifest found in nomanifest\.zip: looked for plugboard\.json, rterm-plugin\.json, plugin\.yaml, plugin\.yml, manifest\.json/,
+    );
   });
 
   it('refuses an invalid manifest, naming the field', async () => {
-    const dir = pyPlugin(path.join(src, 'badfield'), manifestOf('badfield', { functions: [{ name: 'a', parameters: { type: 'array' } }] }));
+    const dir = pyPlugin(
+      path.join(src, 'badfield'),
+      manifestOf('badfield', { functions: [{ name: 'a', parameters: { type: 'array' } }] }),
+    );
     await expectRefused(dir, /functions\[0\]\.parameters\.type: expected "object"/);
   });
 
@@ -150,17 +194,30 @@ describe('install refusals leave the data directory exactly as it was', () => {
     // Checked after substitution: `${HOME}/../../bin/sh` is /bin/sh, not a path inside HOME.
     const home = path.join(src, 'home-escape');
     mkdirSync(home);
-    writeFileSync(path.join(home, 'plugboard.json'), JSON.stringify({ id: 'home-escape', protocol: 'jsonrpc', command: ['${HOME}/../../bin/sh'] }));
+    writeFileSync(
+      path.join(home, 'plugboard.json'),
+      JSON.stringify({ id: 'home-escape', protocol: 'jsonrpc', command: ['${HOME}/../../bin/sh'] }),
+    );
     await expectRefused(home, /the executable "\$\{HOME\}\/\.\.\/\.\.\/bin\/sh" leaves \$\{HOME\}/);
     const up = path.join(src, 'dirname-escape');
     mkdirSync(up);
-    writeFileSync(path.join(up, 'plugboard.json'), JSON.stringify({ id: 'dirname-escape', protocol: 'jsonrpc', command: ['node', '${__dirname}/../shared/server.js'] }));
+    writeFileSync(
+      path.join(up, 'plugboard.json'),
+      JSON.stringify({
+        id: 'dirname-escape',
+        protocol: 'jsonrpc',
+        command: ['node', '${__dirname}/../shared/server.js'],
+      }),
+    );
     await expectRefused(up, /the argument "\$\{__dirname\}\/\.\.\/shared\/server\.js" leaves the plugin folder/);
   });
 
   it('refuses a duplicate id unless replacing is asked for', async () => {
     const dir = pyPlugin(path.join(src, 'gassist-python'));
-    await expectRefused(dir, /a plugin "gassist-python" is installed already \(version 1\.0\.0\); replace it to upgrade/);
+    await expectRefused(
+      dir,
+      /a plugin "gassist-python" is installed already \(version 1\.0\.0\); replace it to upgrade/,
+    );
   });
 
   it('refuses the id of a bundled plugin, even with replace', async () => {
@@ -170,7 +227,10 @@ describe('install refusals leave the data directory exactly as it was', () => {
 
   it('refuses what is not a plugin at all', async () => {
     writeFileSync(path.join(src, 'notes.txt'), 'hello');
-    await expectRefused(path.join(src, 'notes.txt'), /notes\.txt is not a plugin folder, a \.zip, or an \.mcpb\/\.dxt bundle/);
+    await expectRefused(
+      path.join(src, 'notes.txt'),
+      /notes\.txt is not a plugin folder, a \.zip, or an \.mcpb\/\.dxt bundle/,
+    );
     writeFileSync(path.join(src, 'broken.zip'), 'PK not really');
     await expectRefused(path.join(src, 'broken.zip'), /broken\.zip is not a readable zip archive/);
   });
@@ -178,9 +238,19 @@ describe('install refusals leave the data directory exactly as it was', () => {
 
 describe('installs that go through', () => {
   it('installs a wrapped zip (content in one top-level folder), named after that folder', async () => {
-    const zip = await writeZip(path.join(src, 'download (1).zip'), folderItems(path.join(FIXTURES, 'gassist-python'), 'weather-plugin/'));
+    const zip = await writeZip(
+      path.join(src, 'download (1).zip'),
+      folderItems(path.join(FIXTURES, 'gassist-python'), 'weather-plugin/'),
+    );
     const r = await registry.install(zip);
-    expect(r).toEqual(expect.objectContaining({ ok: true, id: 'weather-plugin', upgraded: false, granted: ['conversation.read', 'passthrough'] }));
+    expect(r).toEqual(
+      expect.objectContaining({
+        ok: true,
+        id: 'weather-plugin',
+        upgraded: false,
+        granted: ['conversation.read', 'passthrough'],
+      }),
+    );
     const o = await registry.call('weather-plugin', 'say_hello', { name: 'zip' }).done;
     expect(o).toEqual({ ok: true, value: expect.objectContaining({ data: 'Hello, zip!' }) });
   });
@@ -196,7 +266,12 @@ describe('installs that go through', () => {
     expect(preview).toEqual(
       expect.objectContaining({
         ok: true,
-        preview: expect.objectContaining({ id: 'mcpb-echo', dialect: 'mcp', requested: ['secrets'], tools: [expect.objectContaining({ name: 'greet' }), expect.objectContaining({ name: 'whoami' })] }),
+        preview: expect.objectContaining({
+          id: 'mcpb-echo',
+          dialect: 'mcp',
+          requested: ['secrets'],
+          tools: [expect.objectContaining({ name: 'greet' }), expect.objectContaining({ name: 'whoami' })],
+        }),
       }),
     );
     expect(snapshot(data)['.staging/']).toBeUndefined();
@@ -212,7 +287,15 @@ describe('installs that go through', () => {
     const m = JSON.parse(readFileSync(path.join(v2, 'manifest.json'), 'utf8'));
     writeFileSync(path.join(v2, 'manifest.json'), JSON.stringify({ ...m, version: '2.0.0' }));
     const r = await registry.install(v2, { replace: true });
-    expect(r).toEqual(expect.objectContaining({ ok: true, upgraded: true, version: '2.0.0', granted: ['conversation.read'], newlyRequested: ['passthrough'] }));
+    expect(r).toEqual(
+      expect.objectContaining({
+        ok: true,
+        upgraded: true,
+        version: '2.0.0',
+        granted: ['conversation.read'],
+        newlyRequested: ['passthrough'],
+      }),
+    );
     expect(registry.record('gassist-python')?.spec?.version).toBe('2.0.0');
     expect(registry.isExposed('gassist-python', 'count_slowly')).toBe(false);
     expect(registry.pluginState('gassist-python').grants).toEqual(['conversation.read']);
@@ -232,9 +315,21 @@ describe('installs that go through', () => {
   });
 
   it('records every change in the audit log, refusals included', () => {
-    const lines = readFileSync(path.join(data, 'audit.log'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { action: string; ok: boolean });
+    const lines = readFileSync(path.join(data, 'audit.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { action: string; ok: boolean });
     const actions = new Set(lines.map((l) => `${l.action}:${l.ok}`));
-    for (const a of ['install:true', 'install:false', 'upgrade:true', 'uninstall:true', 'uninstall:false', 'unexpose:true', 'revoke:true', 'configure:true']) {
+    for (const a of [
+      'install:true',
+      'install:false',
+      'upgrade:true',
+      'uninstall:true',
+      'uninstall:false',
+      'unexpose:true',
+      'revoke:true',
+      'configure:true',
+    ]) {
       expect(actions).toContain(a);
     }
   });

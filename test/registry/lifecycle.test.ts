@@ -55,7 +55,11 @@ describe('plugin lifecycle in the registry', () => {
 
   it('never repeats a secret typed wrong, in its answer or in the audit log', async () => {
     const r = await registry.configure('keyed', { pin: 'hunter2-not-a-number' });
-    expect(r).toEqual({ ok: false, code: 'invalid_input', message: 'pin: the value given is not a valid number (not shown: the setting is secret)' });
+    expect(r).toEqual({
+      ok: false,
+      code: 'invalid_input',
+      message: 'pin: the value given is not a valid number (not shown: the setting is secret)',
+    });
     expect(readFileSync(path.join(data, 'audit.log'), 'utf8')).not.toContain('hunter2');
   });
 
@@ -69,7 +73,11 @@ describe('plugin lifecycle in the registry', () => {
     await new FileSecretStore(path.join(data, 'secrets.json')).set('keyed', 'pin', '1234');
     expect((await registry.install(keyedPlugin('keyed'))).ok).toBe(true);
     expect(registry.missingSettings('keyed')).toEqual(['pin']);
-    expect((await registry.settings.view('keyed', registry.record('keyed')?.spec?.settings ?? [])).find((s) => s.key === 'pin')?.isSet).toBe(false);
+    expect(
+      (await registry.settings.view('keyed', registry.record('keyed')?.spec?.settings ?? [])).find(
+        (s) => s.key === 'pin',
+      )?.isSet,
+    ).toBe(false);
   });
 });
 

@@ -33,7 +33,9 @@ async function killDuringNap(mode: 'sandbox' | 'no-sandbox', expected: RegExp): 
   await host.waitFor((l) => l.some((x) => x.startsWith('napping')), 30_000);
   expect(host.lines.find((l) => l.startsWith('napping'))).toContain(`"available":${mode === 'sandbox'}`);
   const running = (): string[] => pluginProcesses().map((p) => p.args);
-  await expect.poll(running, { timeout: 10_000 }).toEqual(expect.arrayContaining([expect.stringMatching(expected), 'sleep 600']));
+  await expect
+    .poll(running, { timeout: 10_000 })
+    .toEqual(expect.arrayContaining([expect.stringMatching(expected), 'sleep 600']));
   const before = running();
   host.proc.kill('SIGKILL');
   expect((await host.closed(10_000)).signal).toBe('SIGKILL');
@@ -47,10 +49,13 @@ describe('a host killed during a call', () => {
     expect(await leftovers(10_000)).toEqual([]);
   });
 
-  it.skipIf(!support.available)(`leaves no plugin process behind, sandboxed: bwrap's --die-with-parent${support.available ? '' : ` (skipped: ${support.reason})`}`, async () => {
-    await killDuringNap('sandbox', /^\S*bwrap .* -- \S*python3 .*plugin\.py$/);
-    expect(await leftovers(10_000)).toEqual([]);
-  });
+  it.skipIf(!support.available)(
+    `leaves no plugin process behind, sandboxed: bwrap's --die-with-parent${support.available ? '' : ` (skipped: ${support.reason})`}`,
+    async () => {
+      await killDuringNap('sandbox', /^\S*bwrap .* -- \S*python3 .*plugin\.py$/);
+      expect(await leftovers(10_000)).toEqual([]);
+    },
+  );
 });
 
 /** A process of our own in a group of its own, as a plugin is. */
@@ -81,7 +86,10 @@ describe('a start after a run whose reaper died too', () => {
       { pid: ours.pid, pgid: ours.pid, start, plugin: 'napper' },
       { pid: reused.pid, pgid: reused.pid, start: wrongStart, plugin: 'other' },
     ];
-    writeFileSync(path.join(data, 'processes', `${leftBy.pid}-0a0b0c0d.json`), JSON.stringify({ host: leftBy, processes }));
+    writeFileSync(
+      path.join(data, 'processes', `${leftBy.pid}-0a0b0c0d.json`),
+      JSON.stringify({ host: leftBy, processes }),
+    );
 
     const registry = await PluginRegistry.open({ dataDir: data });
     try {
@@ -108,7 +116,13 @@ describe('a start after a run whose reaper died too', () => {
     mkdirSync(path.join(data, 'processes'));
     const me = { pid: process.pid, start: startTimeOf(process.pid), boot: bootId() };
     const file = path.join(data, 'processes', `${process.pid}-01020304.json`);
-    writeFileSync(file, JSON.stringify({ host: me, processes: [{ pid: plugin.pid, pgid: plugin.pid, start: startTimeOf(plugin.pid as number), plugin: 'p' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        host: me,
+        processes: [{ pid: plugin.pid, pgid: plugin.pid, start: startTimeOf(plugin.pid as number), plugin: 'p' }],
+      }),
+    );
     const registry = await PluginRegistry.open({ dataDir: data });
     try {
       expect(isAlive(plugin.pid as number)).toBe(true);
@@ -123,13 +137,20 @@ describe('a start after a run whose reaper died too', () => {
 describe('the pid registry while a host runs', () => {
   it('names each running plugin process with its start time, and forgets it once it is gone', async () => {
     const data = tmpDir('pid-registry');
-    const registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'test', 'fixtures', 'orphans'), sandbox: false });
+    const registry = await PluginRegistry.open({
+      dataDir: data,
+      bundledDir: path.join(REPO, 'test', 'fixtures', 'orphans'),
+      sandbox: false,
+    });
     try {
       expect((await registry.start('napper')).ok).toBe(true);
       const pid = registry.health('napper')?.pid as number;
       const files = readdirSync(path.join(data, 'processes'));
       expect(files).toEqual([expect.stringMatching(new RegExp(`^${process.pid}-[0-9a-f]{8}\\.json$`))]);
-      const rec = JSON.parse(readFileSync(path.join(data, 'processes', files[0] as string), 'utf8')) as { host: { pid: number }; processes: unknown[] };
+      const rec = JSON.parse(readFileSync(path.join(data, 'processes', files[0] as string), 'utf8')) as {
+        host: { pid: number };
+        processes: unknown[];
+      };
       expect(rec.host.pid).toBe(process.pid);
       expect(rec.processes).toEqual([{ pid, pgid: pid, start: startTimeOf(pid), plugin: 'napper' }]);
       await registry.stop('napper');

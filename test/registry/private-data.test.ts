@@ -6,7 +6,16 @@
  * real zips, real processes (a live one owns a staging folder that must be kept).
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bootId, startTimeOf } from '../../src/main/fs';
@@ -45,7 +54,8 @@ describe('installed code is nobody else’s to change', () => {
   it('masks the modes of a copied folder the same way', async () => {
     const src = path.join(tmpDir('modes-folder'), 'open-plugin');
     mkdirSync(src);
-    for (const f of ['manifest.json', 'plugin.py']) writeFileSync(path.join(src, f), readFileSync(path.join(FIXTURES, 'gassist-python', f)));
+    for (const f of ['manifest.json', 'plugin.py'])
+      writeFileSync(path.join(src, f), readFileSync(path.join(FIXTURES, 'gassist-python', f)));
     writeFileSync(path.join(src, 'tool.sh'), '#!/bin/sh\n');
     chmodSync(path.join(src, 'tool.sh'), 0o4777);
     chmodSync(path.join(src, 'plugin.py'), 0o666);
@@ -69,7 +79,8 @@ describe('the data directory is its owner’s alone', () => {
       expect((await registry.install(path.join(FIXTURES, 'mcpb-echo'))).ok).toBe(true);
       expect((await registry.configure('mcpb-echo', { token: 'hunter22' })).ok).toBe(true);
       expect(modeOf(data)).toBe('700');
-      for (const f of ['state.json', 'secrets.json', 'audit.log']) expect([f, modeOf(path.join(data, f))]).toEqual([f, '600']);
+      for (const f of ['state.json', 'secrets.json', 'audit.log'])
+        expect([f, modeOf(path.join(data, f))]).toEqual([f, '600']);
     } finally {
       registry.dispose();
     }
@@ -86,8 +97,14 @@ describe('the data directory is its owner’s alone', () => {
     const registry = await openAt(data);
     try {
       expect(modeOf(data)).toBe('700');
-      for (const f of ['state.json', 'audit.log', 'conversations.sqlite']) expect([f, modeOf(path.join(data, f))]).toEqual([f, '600']);
-      expect(registry.startupNotes).toEqual(expect.arrayContaining([`${data} was readable by others (mode 755); made 700`, `${path.join(data, 'state.json')} was readable by others (mode 644); made 600`]));
+      for (const f of ['state.json', 'audit.log', 'conversations.sqlite'])
+        expect([f, modeOf(path.join(data, f))]).toEqual([f, '600']);
+      expect(registry.startupNotes).toEqual(
+        expect.arrayContaining([
+          `${data} was readable by others (mode 755); made 700`,
+          `${path.join(data, 'state.json')} was readable by others (mode 644); made 600`,
+        ]),
+      );
     } finally {
       registry.dispose();
     }
@@ -101,7 +118,12 @@ describe('the data directory is its owner’s alone', () => {
 });
 
 /** A staging folder as a killed install leaves it: an owner file naming the process that made it. */
-function leftover(data: string, name: string, owner: object, files: Record<string, string> = { 'unpacked/big.bin': 'x'.repeat(1024) }): string {
+function leftover(
+  data: string,
+  name: string,
+  owner: object,
+  files: Record<string, string> = { 'unpacked/big.bin': 'x'.repeat(1024) },
+): string {
   const dir = path.join(data, '.staging', name);
   for (const [rel, text] of Object.entries(files)) {
     mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
@@ -128,7 +150,11 @@ describe('a start after killed installs', () => {
     const killedInstall = leftover(data, 'install-aaaaaa', dead);
     const killedRemoval = leftover(data, 'removing-bbbbbb', dead);
     const killedUpgrade = leftover(data, 'previous-cccccc', dead, { 'weather/manifest.json': '{}' });
-    const live = leftover(data, 'install-dddddd', { pid: process.pid, start: startTimeOf(process.pid), boot: bootId() });
+    const live = leftover(data, 'install-dddddd', {
+      pid: process.pid,
+      start: startTimeOf(process.pid),
+      boot: bootId(),
+    });
     // Made by an older Plugboard (no owner file): kept while recent, removed once an hour old.
     const oldUnowned = path.join(data, '.staging', 'install-eeeeee');
     const newUnowned = path.join(data, '.staging', 'install-ffffff');

@@ -39,7 +39,10 @@ describe('a plugin that prints its secret back', () => {
       // The failure still says what happened, with the key's place named instead of its value.
       expect(!outcome.ok && outcome.details?.command).toEqual(expect.arrayContaining(['--api-key', '[secret token]']));
       expect(!outcome.ok && outcome.details?.stderrTail).toEqual(
-        expect.arrayContaining([expect.stringContaining('--api-key [secret token]'), 'error: the key [secret token] was refused by the service']),
+        expect.arrayContaining([
+          expect.stringContaining('--api-key [secret token]'),
+          'error: the key [secret token] was refused by the service',
+        ]),
       );
       expect(shown).not.toContain(KEY);
       await expect.poll(() => seen.some((s) => s.includes('[secret token]'))).toBe(true);
@@ -54,7 +57,12 @@ describe('a plugin that prints its secret back', () => {
   it('is warned about by check, whose report shows the key nowhere', async () => {
     const r = await checkPlugin(LEAKY, { set: { token: KEY }, allowedCapabilities: ['secrets'] });
     const manifest = r.items.find((i) => i.name === 'manifest');
-    expect(manifest).toEqual(expect.objectContaining({ status: 'warn', detail: expect.stringContaining('the secret setting token is passed in the command line') }));
+    expect(manifest).toEqual(
+      expect.objectContaining({
+        status: 'warn',
+        detail: expect.stringContaining('the secret setting token is passed in the command line'),
+      }),
+    );
     expect(r.items.find((i) => i.name === 'handshake')?.status).toBe('fail');
     expect(JSON.stringify(r.items)).toContain('[secret token]');
     expect(JSON.stringify(r.items)).not.toContain(KEY);

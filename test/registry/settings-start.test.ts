@@ -14,7 +14,11 @@ let registry: PluginRegistry;
 const TOKEN = { token: { type: 'string', title: 'Token', required: true, env: 'FIXTURE_TOKEN' } };
 
 beforeAll(async () => {
-  registry = await PluginRegistry.open({ dataDir: path.join(tmpDir('settings-start'), 'data'), bundledDir: path.join(REPO, 'plugins'), sandbox: false });
+  registry = await PluginRegistry.open({
+    dataDir: path.join(tmpDir('settings-start'), 'data'),
+    bundledDir: path.join(REPO, 'plugins'),
+    sandbox: false,
+  });
 });
 
 afterAll(async () => {
@@ -45,7 +49,11 @@ const inState = (state: HealthState) => (h: HealthEvent) => h.state === state;
 
 describe('saving settings a plugin lacked', () => {
   it('starts a persistent plugin that failed for a missing setting, and its failure is gone', async () => {
-    const dir = fixturePlugin({ script: 'jsonrpc', id: 'needs-token', manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] } });
+    const dir = fixturePlugin({
+      script: 'jsonrpc',
+      id: 'needs-token',
+      manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] },
+    });
     expect((await registry.install(dir)).ok).toBe(true);
     const started = await registry.start('needs-token');
     expect(started).toMatchObject({ ok: false, code: 'settings_missing' });
@@ -64,10 +72,18 @@ describe('saving settings a plugin lacked', () => {
 
   it('a second save while the first one is still starting the plugin wins: no launch keeps the old values', async () => {
     // Its handshake never comes: the start the first save makes is still under way at the second.
-    const dir = fixturePlugin({ script: 'gassist', id: 'quick-saves', mode: 'hang-before-handshake', manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] } });
+    const dir = fixturePlugin({
+      script: 'gassist',
+      id: 'quick-saves',
+      mode: 'hang-before-handshake',
+      manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] },
+    });
     expect((await registry.install(dir)).ok).toBe(true);
     await registry.start('quick-saves');
-    expect(await registry.configure('quick-saves', { token: 'abc' })).toEqual({ ok: true, detail: 'set token; starting it' });
+    expect(await registry.configure('quick-saves', { token: 'abc' })).toEqual({
+      ok: true,
+      detail: 'set token; starting it',
+    });
     // At once, while that start is under way: the setting goes again.
     expect((await registry.configure('quick-saves', { token: null })).ok).toBe(true);
     const last = await healthWhere('quick-saves', (h) => h.state === 'failed' || h.state === 'ready');
@@ -77,13 +93,20 @@ describe('saving settings a plugin lacked', () => {
   });
 
   it('clears the failure of a one-shot plugin, which then runs on its next call', async () => {
-    const dir = fixturePlugin({ script: 'gassist', id: 'oneshot-token', manifest: { persistent: false, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] } });
+    const dir = fixturePlugin({
+      script: 'gassist',
+      id: 'oneshot-token',
+      manifest: { persistent: false, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] },
+    });
     expect((await registry.install(dir)).ok).toBe(true);
     const first = await registry.call('oneshot-token', 'echo', { text: 'hi' }).done;
     expect(first).toMatchObject({ ok: false, code: 'settings_missing' });
     await healthWhere('oneshot-token', inState('failed'));
 
-    expect(await registry.configure('oneshot-token', { token: 'abc' })).toEqual({ ok: true, detail: 'set token; the old error is cleared' });
+    expect(await registry.configure('oneshot-token', { token: 'abc' })).toEqual({
+      ok: true,
+      detail: 'set token; the old error is cleared',
+    });
     const rest = await healthWhere('oneshot-token', inState('stopped'));
     expect(rest.failure).toBeUndefined();
     expect(rest.reason).toBe('settings saved: it starts on its next call');
@@ -92,7 +115,11 @@ describe('saving settings a plugin lacked', () => {
   });
 
   it('leaves a plugin the person shut down stopped, and does not start a disabled one', async () => {
-    const dir = fixturePlugin({ script: 'jsonrpc', id: 'stopped-on-purpose', manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] } });
+    const dir = fixturePlugin({
+      script: 'jsonrpc',
+      id: 'stopped-on-purpose',
+      manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] },
+    });
     expect((await registry.install(dir)).ok).toBe(true);
     expect((await registry.configure('stopped-on-purpose', { token: 'one' })).ok).toBe(true);
     await healthWhere('stopped-on-purpose', inState('ready'));
@@ -100,7 +127,11 @@ describe('saving settings a plugin lacked', () => {
     expect(await registry.configure('stopped-on-purpose', { token: 'two' })).toEqual({ ok: true, detail: 'set token' });
     expect(registry.health('stopped-on-purpose')?.state).toBe('stopped');
 
-    const off = fixturePlugin({ script: 'jsonrpc', id: 'disabled-token', manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] } });
+    const off = fixturePlugin({
+      script: 'jsonrpc',
+      id: 'disabled-token',
+      manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] },
+    });
     expect((await registry.install(off)).ok).toBe(true);
     expect((await registry.setEnabled('disabled-token', false)).ok).toBe(true);
     expect(await registry.configure('disabled-token', { token: 'abc' })).toEqual({ ok: true, detail: 'set token' });

@@ -4,8 +4,18 @@ import { canRetry, isThinking, retryable } from '../../src/renderer/src/stores/c
 import { NO_RUNNING, withFrame } from '../../src/renderer/src/stores/chat/running';
 
 const user = (id: string): ChatMessage => ({ id, role: 'user', createdAt: 1, text: 'Count to three' });
-const answer = (id: string, turnId: string, status: ChatMessage['status'], extra: Partial<ChatMessage> = {}): ChatMessage => ({ id, role: 'assistant', createdAt: 2, text: 'Hi', turnId, status, model: 'Local', ...extra });
-const card = (id: string, turnId: string, status: ChatMessage['status'], state: 'queued' | 'pending' | 'allowed' | 'denied' = 'allowed'): ChatMessage => ({
+const answer = (
+  id: string,
+  turnId: string,
+  status: ChatMessage['status'],
+  extra: Partial<ChatMessage> = {},
+): ChatMessage => ({ id, role: 'assistant', createdAt: 2, text: 'Hi', turnId, status, model: 'Local', ...extra });
+const card = (
+  id: string,
+  turnId: string,
+  status: ChatMessage['status'],
+  state: 'queued' | 'pending' | 'allowed' | 'denied' = 'allowed',
+): ChatMessage => ({
   id,
   role: 'plugin',
   createdAt: 3,
@@ -31,7 +41,9 @@ describe('the thinking row', () => {
 
   it('goes once the answer streams, and while a prompt waits (the card says what happens)', () => {
     expect(isThinking(running, 'c1', ['u1', 'a1'], byId(user('u1'), answer('a1', 't1', 'streaming')))).toBe(false);
-    expect(isThinking(running, 'c1', ['u1', 'p1'], byId(user('u1'), card('p1', 't1', 'streaming', 'pending')))).toBe(false);
+    expect(isThinking(running, 'c1', ['u1', 'p1'], byId(user('u1'), card('p1', 't1', 'streaming', 'pending')))).toBe(
+      false,
+    );
   });
 
   it('comes back between rounds: the calls ended and the model decides what next', () => {
@@ -62,7 +74,9 @@ describe('Retry', () => {
     const failed = answer('a1', 't1', 'error');
     expect(retryable(['u1', 'a1'], byId(user('u1'), failed))).toBe('a1');
     expect(retryable(['u1', 'a1', 'n1'], byId(user('u1'), failed, note))).toBe('a1');
-    expect(retryable(['u1', 'a1', 'u2', 'a2'], byId(user('u1'), failed, user('u2'), answer('a2', 't2', 'done')))).toBeNull();
+    expect(
+      retryable(['u1', 'a1', 'u2', 'a2'], byId(user('u1'), failed, user('u2'), answer('a2', 't2', 'done'))),
+    ).toBeNull();
     expect(retryable([], {})).toBeNull();
   });
 });

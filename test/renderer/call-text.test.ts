@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/shared/contract';
 import type { ApprovalState } from '../../src/shared/assistant';
-import { argsLine, callPhase, cutNote, decidedBy, formatDuration } from '../../src/renderer/src/features/chat/calls/call-text';
+import {
+  argsLine,
+  callPhase,
+  cutNote,
+  decidedBy,
+  formatDuration,
+} from '../../src/renderer/src/features/chat/calls/call-text';
 import { usageText, waitText } from '../../src/renderer/src/features/chat/answer-text';
 import { policyOption } from '../../src/renderer/src/features/plugins/policy-text';
 
-const card = (status: ChatMessage['status'], approval: ApprovalState, extra: Partial<ChatMessage> = {}): ChatMessage => ({
+const card = (
+  status: ChatMessage['status'],
+  approval: ApprovalState,
+  extra: Partial<ChatMessage> = {},
+): ChatMessage => ({
   id: 'p1',
   role: 'plugin',
   createdAt: 1,
@@ -26,14 +36,24 @@ describe('a tool-call card', () => {
     expect(callPhase(card('error', { state: 'denied', by: 'policy' }))).toBe('failed');
     expect(callPhase(card('cancelled', { state: 'denied', by: 'person', decision: 'deny' }))).toBe('denied');
     // Stopped while the prompt waited: refused, but because of the Stop, which the failure says.
-    expect(callPhase(card('cancelled', { state: 'denied', by: 'policy' }, { failure: { ok: false, code: 'cancelled', message: 'stopped before the call was decided' } }))).toBe('stopped');
+    expect(
+      callPhase(
+        card(
+          'cancelled',
+          { state: 'denied', by: 'policy' },
+          { failure: { ok: false, code: 'cancelled', message: 'stopped before the call was decided' } },
+        ),
+      ),
+    ).toBe('stopped');
     expect(callPhase(card('cancelled', { state: 'allowed', by: 'person', decision: 'once' }))).toBe('stopped');
   });
 
   it('says who allowed it, in the person’s words', () => {
     expect(decidedBy({ state: 'allowed', by: 'policy' })).toBe('allowed by policy');
     expect(decidedBy({ state: 'allowed', by: 'person', decision: 'once' })).toBe('you allowed it once');
-    expect(decidedBy({ state: 'allowed', by: 'person', decision: 'conversation' })).toBe('allowed for this conversation');
+    expect(decidedBy({ state: 'allowed', by: 'person', decision: 'conversation' })).toBe(
+      'allowed for this conversation',
+    );
     expect(decidedBy({ state: 'allowed', by: 'person', decision: 'always' })).toBe('you always allow it');
     expect(decidedBy({ state: 'denied', by: 'person', decision: 'deny' })).toBe('you denied it');
     expect(decidedBy({ state: 'denied', by: 'policy' })).toBe('denied by policy');

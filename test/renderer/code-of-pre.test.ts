@@ -8,7 +8,12 @@ const code = (className: string[] | undefined, text: string): Element => ({
   properties: className ? { className } : {},
   children: [{ type: 'text', value: text }],
 });
-const pre = (...children: Element['children']): Element => ({ type: 'element', tagName: 'pre', properties: {}, children });
+const pre = (...children: Element['children']): Element => ({
+  type: 'element',
+  tagName: 'pre',
+  properties: {},
+  children,
+});
 
 describe('a fenced block as react-markdown hands it over', () => {
   it('gives its code without the newline before the closing fence, and its language', () => {

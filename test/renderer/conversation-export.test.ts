@@ -26,9 +26,36 @@ const conv: Conversation = {
         { id: 'f2', name: 'photo.png', kind: 'image', mime: 'image/png', size: 3 * 1024 * 1024 },
       ],
     },
-    { id: 'p', role: 'plugin', createdAt: at + 1, text: 'a.txt\n```\nb.txt', pluginId: 'terminal', tool: 'run', args: { command: 'ls' }, status: 'done' },
-    { id: 's', role: 'plugin', createdAt: at + 2, text: '1\n2\n', pluginId: 'hello', tool: 'count', status: 'cancelled', failure: failure('cancelled', 'stopped by the user') },
-    { id: 'f', role: 'plugin', createdAt: at + 3, text: '', pluginId: 'hello', tool: 'count', status: 'error', failure: failure('invalid_arguments', 'to: must be a number') },
+    {
+      id: 'p',
+      role: 'plugin',
+      createdAt: at + 1,
+      text: 'a.txt\n```\nb.txt',
+      pluginId: 'terminal',
+      tool: 'run',
+      args: { command: 'ls' },
+      status: 'done',
+    },
+    {
+      id: 's',
+      role: 'plugin',
+      createdAt: at + 2,
+      text: '1\n2\n',
+      pluginId: 'hello',
+      tool: 'count',
+      status: 'cancelled',
+      failure: failure('cancelled', 'stopped by the user'),
+    },
+    {
+      id: 'f',
+      role: 'plugin',
+      createdAt: at + 3,
+      text: '',
+      pluginId: 'hello',
+      tool: 'count',
+      status: 'error',
+      failure: failure('invalid_arguments', 'to: must be a number'),
+    },
   ],
 };
 
@@ -57,7 +84,11 @@ describe('conversation export', () => {
   });
 
   it('writes JSON with every stored message and field, and a format tag', () => {
-    const parsed = JSON.parse(conversationJson(conv, at)) as { format: string; version: number; conversation: Conversation };
+    const parsed = JSON.parse(conversationJson(conv, at)) as {
+      format: string;
+      version: number;
+      conversation: Conversation;
+    };
     expect(parsed.format).toBe('plugboard.conversation');
     expect(parsed.version).toBe(1);
     expect(parsed.conversation.messages).toEqual(conv.messages);

@@ -4,7 +4,12 @@ import { mergeSnapshot } from '../../src/renderer/src/stores/chat/merge';
 import type { LocalSend } from '../../src/renderer/src/stores/chat/state';
 
 const user = (id: string, text: string): ChatMessage => ({ id, role: 'user', createdAt: 1, text });
-const plugin = (id: string, text: string, status: ChatMessage['status'], extra: Partial<ChatMessage> = {}): ChatMessage => ({
+const plugin = (
+  id: string,
+  text: string,
+  status: ChatMessage['status'],
+  extra: Partial<ChatMessage> = {},
+): ChatMessage => ({
   id,
   role: 'plugin',
   createdAt: 2,
@@ -17,7 +22,17 @@ const plugin = (id: string, text: string, status: ChatMessage['status'], extra: 
 });
 
 function snapshot(messages: ChatMessage[]): Conversation {
-  return { id: 'c1', title: 'Test', updatedAt: 3, messageCount: messages.length, messages, passthrough: null, model: null, runningTurns: [], tokens: { inputTokens: 0, outputTokens: 0, estimated: false } };
+  return {
+    id: 'c1',
+    title: 'Test',
+    updatedAt: 3,
+    messageCount: messages.length,
+    messages,
+    passthrough: null,
+    model: null,
+    runningTurns: [],
+    tokens: { inputTokens: 0, outputTokens: 0, estimated: false },
+  };
 }
 
 function byId(...messages: ChatMessage[]): Record<string, ChatMessage> {

@@ -1,9 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { checkDraft, checkText, draftOf, newDraft, saveInput, testInput, withProvider } from '../../src/renderer/src/features/settings/model-form';
+import {
+  checkDraft,
+  checkText,
+  draftOf,
+  newDraft,
+  saveInput,
+  testInput,
+  withProvider,
+} from '../../src/renderer/src/features/settings/model-form';
 
 describe('the model form', () => {
   it('starts on an OpenAI-compatible server at Ollama’s address, the default when it is the first model', () => {
-    expect(newDraft(true)).toEqual(expect.objectContaining({ provider: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1', makeDefault: true }));
+    expect(newDraft(true)).toEqual(
+      expect.objectContaining({
+        provider: 'openai-compatible',
+        baseURL: 'http://127.0.0.1:11434/v1',
+        makeDefault: true,
+      }),
+    );
     expect(newDraft(false).makeDefault).toBe(false);
   });
 
@@ -23,7 +37,13 @@ describe('the model form', () => {
   });
 
   it('saves under the name typed, else the model id; an empty base URL is the provider’s own', () => {
-    expect(saveInput({ ...withProvider(newDraft(false), 'openai'), model: 'gpt-4.1-mini', apiKey: 'sk-1' })).toEqual({ name: 'gpt-4.1-mini', provider: 'openai', baseURL: null, model: 'gpt-4.1-mini', apiKey: 'sk-1' });
+    expect(saveInput({ ...withProvider(newDraft(false), 'openai'), model: 'gpt-4.1-mini', apiKey: 'sk-1' })).toEqual({
+      name: 'gpt-4.1-mini',
+      provider: 'openai',
+      baseURL: null,
+      model: 'gpt-4.1-mini',
+      apiKey: 'sk-1',
+    });
     expect(saveInput({ ...newDraft(true), name: ' Local ', model: 'llama3.2' })).toEqual({
       name: 'Local',
       provider: 'openai-compatible',
@@ -34,7 +54,14 @@ describe('the model form', () => {
   });
 
   it('editing keeps the stored key unless one is typed or it is removed, and never shows it', () => {
-    const saved = draftOf({ name: 'Claude', provider: 'anthropic', baseURL: null, model: 'claude-sonnet-4-5', hasKey: true, isDefault: false });
+    const saved = draftOf({
+      name: 'Claude',
+      provider: 'anthropic',
+      baseURL: null,
+      model: 'claude-sonnet-4-5',
+      hasKey: true,
+      isDefault: false,
+    });
     expect(saved.apiKey).toBe('');
     expect(saveInput(saved)).not.toHaveProperty('apiKey');
     expect(saveInput(saved).previousName).toBe('Claude');
@@ -43,10 +70,30 @@ describe('the model form', () => {
   });
 
   it('tests what the form holds, with the stored key of the model being edited', () => {
-    const saved = draftOf({ name: 'GPT', provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'gpt-x', hasKey: true, isDefault: true });
-    expect(testInput(saved)).toEqual({ name: 'GPT', provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'gpt-x' });
-    expect(testInput({ ...saved, apiKey: 'sk-typed' })).toEqual({ provider: 'openai', baseURL: 'http://127.0.0.1:9/v1', model: 'gpt-x', apiKey: 'sk-typed' });
-    expect(testInput({ ...newDraft(true) })).toEqual({ provider: 'openai-compatible', baseURL: 'http://127.0.0.1:11434/v1' });
+    const saved = draftOf({
+      name: 'GPT',
+      provider: 'openai',
+      baseURL: 'http://127.0.0.1:9/v1',
+      model: 'gpt-x',
+      hasKey: true,
+      isDefault: true,
+    });
+    expect(testInput(saved)).toEqual({
+      name: 'GPT',
+      provider: 'openai',
+      baseURL: 'http://127.0.0.1:9/v1',
+      model: 'gpt-x',
+    });
+    expect(testInput({ ...saved, apiKey: 'sk-typed' })).toEqual({
+      provider: 'openai',
+      baseURL: 'http://127.0.0.1:9/v1',
+      model: 'gpt-x',
+      apiKey: 'sk-typed',
+    });
+    expect(testInput({ ...newDraft(true) })).toEqual({
+      provider: 'openai-compatible',
+      baseURL: 'http://127.0.0.1:11434/v1',
+    });
   });
 
   it('reports a test as the latency and the models found', () => {

@@ -12,7 +12,9 @@ import { entryStatus } from '../../src/renderer/src/stores/palette-status';
 import { hasParameters } from '../../src/renderer/src/stores/palette-entry';
 import { promptArgs, promptEntry, promptSources, typedPrompt } from '../../src/renderer/src/stores/prompt-entries';
 
-const plugin = (over: Partial<PluginView> & { state?: PluginView['health']['state']; code?: string } = {}): PluginView => {
+const plugin = (
+  over: Partial<PluginView> & { state?: PluginView['health']['state']; code?: string } = {},
+): PluginView => {
   const { state = 'ready', code, ...rest } = over;
   return {
     id: 'notes',
@@ -30,7 +32,16 @@ const plugin = (over: Partial<PluginView> & { state?: PluginView['health']['stat
     requested: [],
     granted: [],
     needsSettings: [],
-    health: { pluginId: 'notes', state, reason: '', pingRttMs: null, restarts: 0, pid: null, at: 0, ...(code ? { failure: { code, message: 'x' } } : {}) } as PluginView['health'],
+    health: {
+      pluginId: 'notes',
+      state,
+      reason: '',
+      pingRttMs: null,
+      restarts: 0,
+      pid: null,
+      at: 0,
+      ...(code ? { failure: { code, message: 'x' } } : {}),
+    } as PluginView['health'],
     ...rest,
   };
 };
@@ -48,8 +59,20 @@ const releaseNotes: PromptView = {
 describe('MCP prompts as palette entries', () => {
   it('are entries of kind prompt, with their arguments as a schema of strings the form asks for', () => {
     const e = promptEntry(plugin(), releaseNotes);
-    expect(e).toEqual(expect.objectContaining({ kind: 'prompt', plugin: 'notes', pluginName: 'Notes', name: 'release_notes', description: 'Draft the release notes of a version' }));
-    expect(e.parameters).toEqual({ type: 'object', properties: { version: { type: 'string', description: 'The version' }, audience: { type: 'string' } }, required: ['version'] });
+    expect(e).toEqual(
+      expect.objectContaining({
+        kind: 'prompt',
+        plugin: 'notes',
+        pluginName: 'Notes',
+        name: 'release_notes',
+        description: 'Draft the release notes of a version',
+      }),
+    );
+    expect(e.parameters).toEqual({
+      type: 'object',
+      properties: { version: { type: 'string', description: 'The version' }, audience: { type: 'string' } },
+      required: ['version'],
+    });
     expect(hasParameters(e)).toBe(true);
     const fields = fieldsOf(e.parameters);
     expect(fields.map((f) => [f.key, f.required])).toEqual([
@@ -79,7 +102,10 @@ describe('MCP prompts as palette entries', () => {
   });
 
   it('typed as /plugin:name (Tab completes them) are found, so the text is not sent as a call', () => {
-    const entries = [promptEntry(plugin(), releaseNotes), { ...promptEntry(plugin(), { name: 'note', arguments: [] }), kind: 'tool' as const }];
+    const entries = [
+      promptEntry(plugin(), releaseNotes),
+      { ...promptEntry(plugin(), { name: 'note', arguments: [] }), kind: 'tool' as const },
+    ];
     expect(typedPrompt('/notes:release_notes', entries)?.name).toBe('release_notes');
     expect(typedPrompt('/notes:release_notes version=2 ', entries)?.name).toBe('release_notes');
     // A tool of the same plugin, another plugin's name, or words are not prompts.
@@ -95,10 +121,22 @@ describe('MCP prompts as palette entries', () => {
 
 describe('the state of a tool’s plugin in the palette', () => {
   it('says failed with the failure’s code, needs settings with their names, and stopped for a stopped persistent plugin', () => {
-    expect(entryStatus(plugin({ state: 'failed', code: 'launch_failed' }))).toEqual({ badge: 'failed', description: 'failed: launch_failed', tone: 'bad' });
+    expect(entryStatus(plugin({ state: 'failed', code: 'launch_failed' }))).toEqual({
+      badge: 'failed',
+      description: 'failed: launch_failed',
+      tone: 'bad',
+    });
     expect(entryStatus(plugin({ state: 'crashed' }))?.description).toBe('failed: crashed');
-    expect(entryStatus(plugin({ state: 'stopped', needsSettings: ['API_KEY'] }))).toEqual({ badge: 'settings', description: 'needs settings (API_KEY)', tone: 'warn' });
-    expect(entryStatus(plugin({ state: 'stopped' }))).toEqual({ badge: 'stopped', description: 'plugin stopped', tone: 'idle' });
+    expect(entryStatus(plugin({ state: 'stopped', needsSettings: ['API_KEY'] }))).toEqual({
+      badge: 'settings',
+      description: 'needs settings (API_KEY)',
+      tone: 'warn',
+    });
+    expect(entryStatus(plugin({ state: 'stopped' }))).toEqual({
+      badge: 'stopped',
+      description: 'plugin stopped',
+      tone: 'idle',
+    });
   });
 
   it('says nothing of a plugin that runs, or of one that starts for each call', () => {
@@ -111,7 +149,17 @@ describe('the state of a tool’s plugin in the palette', () => {
 
 describe('what the exposed tools cost every request', () => {
   const tool = (name: string, declarationTokens: number, exposed: boolean, userCommand = false): ToolView =>
-    ({ name, description: '', parameters: {}, exposed, autoApproved: false, policy: 'ask', defaultPolicy: 'ask', userCommand, declarationTokens }) as ToolView;
+    ({
+      name,
+      description: '',
+      parameters: {},
+      exposed,
+      autoApproved: false,
+      policy: 'ask',
+      defaultPolicy: 'ask',
+      userCommand,
+      declarationTokens,
+    }) as ToolView;
 
   it('adds the exposed tools only, and a switch flipped changes the total', () => {
     const tools = [tool('a', 120, true), tool('b', 1300, true), tool('c', 50, false)];

@@ -44,16 +44,37 @@ describe('palette search', () => {
 describe('palette ranking', () => {
   // The bundled plugins as they are: fuzzy scores alone put terminal and files tools among hello's.
   const bundled = [
-    entry('terminal', 'Terminal', 'run', 'Run one shell command (bash -lc on Linux and macOS, PowerShell on Windows) and stream its output.'),
-    entry('terminal', 'Terminal', 'open_shell', 'Open an interactive shell for the user: what they type next goes straight to the shell.'),
-    entry('files', 'Files', 'write', 'Create a text file, or replace its whole content. Missing parent folders are created.'),
-    entry('files', 'Files', 'list', 'List the files and folders in a folder. Without a path, list the folders shared with this plugin.'),
+    entry(
+      'terminal',
+      'Terminal',
+      'run',
+      'Run one shell command (bash -lc on Linux and macOS, PowerShell on Windows) and stream its output.',
+    ),
+    entry(
+      'terminal',
+      'Terminal',
+      'open_shell',
+      'Open an interactive shell for the user: what they type next goes straight to the shell.',
+    ),
+    entry(
+      'files',
+      'Files',
+      'write',
+      'Create a text file, or replace its whole content. Missing parent folders are created.',
+    ),
+    entry(
+      'files',
+      'Files',
+      'list',
+      'List the files and folders in a folder. Without a path, list the folders shared with this plugin.',
+    ),
     entry('hello', 'Hello', 'count', 'Count from 1 up to a number, streaming one line per number.'),
     entry('hello', 'Hello', 'say_hello', 'Greet the user, by name when one is given.'),
     entry('hello', 'Hello', 'start_conversation', 'Start a direct conversation with the user (passthrough).'),
     entry('todo', 'Todo list', 'list_items', 'Items'),
   ];
-  const ranked = (query: string): string[] => searchPalette(bundled, paletteIndex(bundled), query).map((e) => `${e.plugin}:${e.name}`);
+  const ranked = (query: string): string[] =>
+    searchPalette(bundled, paletteIndex(bundled), query).map((e) => `${e.plugin}:${e.name}`);
 
   it('offers only the plugin named exactly, not tools whose descriptions look alike', () => {
     expect(ranked('hello').sort()).toEqual(['hello:count', 'hello:say_hello', 'hello:start_conversation']);

@@ -27,6 +27,7 @@ describe('the plain view of fenced output', () => {
   });
 
   it('leaves text that does not open with a fence as it is', () => {
-    for (const text of ['plain\n```\ncode\n```\n', '``not a fence\n', '']) expect(unfence(text)).toEqual({ body: text, fenced: false });
+    for (const text of ['plain\n```\ncode\n```\n', '``not a fence\n', ''])
+      expect(unfence(text)).toEqual({ body: text, fenced: false });
   });
 });

@@ -35,6 +35,9 @@ describe('plugin row figures', () => {
 
   it('does not mix the old process’s poll into the new one’s figures', () => {
     const parts = rowFigures(health('starting', 200, { pingRttMs: null }), lastPoll);
-    expect(parts).toEqual([['pid', '200'], ['restarts', '1']]);
+    expect(parts).toEqual([
+      ['pid', '200'],
+      ['restarts', '1'],
+    ]);
   });
 });

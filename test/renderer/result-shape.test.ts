@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { exitLabel, exitStatusOf, exitText, resultView, summaryOf, tableOf, TABLE_MAX_COLUMNS } from '../../src/renderer/src/features/chat/results/result-shape';
+import {
+  exitLabel,
+  exitStatusOf,
+  exitText,
+  resultView,
+  summaryOf,
+  tableOf,
+  TABLE_MAX_COLUMNS,
+} from '../../src/renderer/src/features/chat/results/result-shape';
 
 describe('how a structured result is shown', () => {
   it('is a table for an array of flat objects, with columns in the order keys first appear', () => {
@@ -13,7 +21,11 @@ describe('how a structured result is shown', () => {
 
   it('is a table named by its key for an object that only wraps rows, as MCP structuredContent does', () => {
     const processes = [{ pid: 1 }, { pid: 2 }];
-    expect(resultView({ processes })).toEqual({ kind: 'table', table: { columns: ['pid'], rows: processes }, title: 'processes' });
+    expect(resultView({ processes })).toEqual({
+      kind: 'table',
+      table: { columns: ['pid'], rows: processes },
+      title: 'processes',
+    });
     expect(resultView({ processes, total: 2 })).toEqual({ kind: 'tree' });
   });
 
@@ -67,11 +79,14 @@ describe('a command’s exit status', () => {
     expect(exitStatusOf({ returncode: 2 })?.code).toBe(2);
   });
 
-  it.each([['a string', 'exit 3'], ['no code', { output: 'x' }], ['a code that is not an integer', { exit_code: '3' }], ['an array', [{ exit_code: 1 }]], ['null', null]])(
-    'is absent for %s',
-    (_, result) => {
-      expect(exitStatusOf(result)).toBeNull();
-      expect(exitLabel(result)).toBe('');
-    },
-  );
+  it.each([
+    ['a string', 'exit 3'],
+    ['no code', { output: 'x' }],
+    ['a code that is not an integer', { exit_code: '3' }],
+    ['an array', [{ exit_code: 1 }]],
+    ['null', null],
+  ])('is absent for %s', (_, result) => {
+    expect(exitStatusOf(result)).toBeNull();
+    expect(exitLabel(result)).toBe('');
+  });
 });

@@ -59,7 +59,13 @@ describe('running turns, from the server’s turn frames', () => {
 
   it('leaves the index it was given as it was: the store swaps indexes, it does not edit one', () => {
     const before = fold([['c1', 't1', true]]);
-    fold([['c1', 't1', false], ['c1', 't2', true]], before);
+    fold(
+      [
+        ['c1', 't1', false],
+        ['c1', 't2', true],
+      ],
+      before,
+    );
     expect(runningTurns(before, 'c1')).toEqual(['t1']);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsOf, initialValues, toArgs, valuesFrom, WHOLE, type FormField } from '../../src/renderer/src/features/chat/schema-form';
+import {
+  fieldsOf,
+  initialValues,
+  toArgs,
+  valuesFrom,
+  WHOLE,
+  type FormField,
+} from '../../src/renderer/src/features/chat/schema-form';
 
 const schema = {
   type: 'object',
@@ -58,7 +65,9 @@ describe('initialValues', () => {
   });
 
   it('preselects the only option of a required enum', () => {
-    expect(initialValues(fieldsOf({ type: 'object', properties: { mode: { enum: ['fast'] } }, required: ['mode'] }))).toEqual({ mode: '0' });
+    expect(
+      initialValues(fieldsOf({ type: 'object', properties: { mode: { enum: ['fast'] } }, required: ['mode'] })),
+    ).toEqual({ mode: '0' });
   });
 });
 
@@ -68,7 +77,10 @@ describe('toArgs', () => {
 
   it('turns the form into typed arguments, leaving out optional fields left empty', () => {
     const r = toArgs(fields, { ...filled, ratio: '0.5', loud: true, tags: ' a \n\n b ', options: '{"x": 1}' });
-    expect(r).toEqual({ ok: true, args: { name: 'Ada', count: 3, ratio: 0.5, loud: true, colour: 'green', tags: ['a', 'b'], options: { x: 1 } } });
+    expect(r).toEqual({
+      ok: true,
+      args: { name: 'Ada', count: 3, ratio: 0.5, loud: true, colour: 'green', tags: ['a', 'b'], options: { x: 1 } },
+    });
   });
 
   it('leaves an optional flag with no default out when it is off: absent and false can differ', () => {
@@ -106,7 +118,9 @@ describe('a form filled from a call’s arguments (the approval card)', () => {
     const fields = fieldsOf(schema);
     const args = { name: 'Ada', count: 7, colour: 'red', tags: ['a', 'b'], options: { deep: true } };
     const values = valuesFrom(fields, args);
-    expect(values).toEqual(expect.objectContaining({ name: 'Ada', count: '7', colour: '0', tags: 'a\nb', loud: false, ratio: '' }));
+    expect(values).toEqual(
+      expect.objectContaining({ name: 'Ada', count: '7', colour: '0', tags: 'a\nb', loud: false, ratio: '' }),
+    );
     // No defaults are filled in: count's default (3) would change what the model asked for.
     expect(toArgs(fields, values)).toEqual({ ok: true, args });
   });

@@ -2,12 +2,20 @@
 import { describe, expect, it } from 'vitest';
 import { plainSnippet } from '../../src/renderer/src/features/conversations/snippet';
 
-const marked = (s: { text: string; marks: [number, number][] }): string[] => s.marks.map(([a, b]) => s.text.slice(a, b));
+const marked = (s: { text: string; marks: [number, number][] }): string[] =>
+  s.marks.map(([a, b]) => s.text.slice(a, b));
 
 describe('search snippets', () => {
   it('drops emphasis and code marks and keeps the matched words marked', () => {
     const text = 'Ask me to *count to 5*, or `files:list`';
-    const s = plainSnippet({ text, marks: [[11, 16], [17, 19], [28, 33]] });
+    const s = plainSnippet({
+      text,
+      marks: [
+        [11, 16],
+        [17, 19],
+        [28, 33],
+      ],
+    });
     expect(s.text).toBe('Ask me to count to 5, or files:list');
     expect(marked(s)).toEqual(['count', 'to', 'files']);
   });

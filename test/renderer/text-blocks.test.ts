@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BLOCK, blocksOf, emptyCuts, GROUP, HARD, LOOSE, piecesOf, updateCuts } from '../../src/renderer/src/features/chat/text-blocks';
+import {
+  BLOCK,
+  blocksOf,
+  emptyCuts,
+  GROUP,
+  HARD,
+  LOOSE,
+  piecesOf,
+  updateCuts,
+} from '../../src/renderer/src/features/chat/text-blocks';
 
 function split(text: string): string[] {
   const c = emptyCuts();
@@ -87,7 +96,8 @@ describe('PlainText block cuts', () => {
 });
 
 describe('PlainText groups', () => {
-  const lines = (from: number, to: number): string => Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join('');
+  const lines = (from: number, to: number): string =>
+    Array.from({ length: to - from }, (_, i) => `line ${from + i}\n`).join('');
 
   it('give back exactly the text while it streams, with a bounded number of loose blocks', () => {
     const whole = lines(0, 60_000);

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/shared/contract';
 import { appendCapped, withCappedText } from '../../src/renderer/src/stores/chat/text-cap';
-import { KEEP_HEAD_CHARS as HEAD, MAX_TEXT_CHARS as TEXT_MAX, omittedLine as omissionLine } from '../../src/shared/bounded-text';
+import {
+  KEEP_HEAD_CHARS as HEAD,
+  MAX_TEXT_CHARS as TEXT_MAX,
+  omittedLine as omissionLine,
+} from '../../src/shared/bounded-text';
 
 const LINE = /\n… \[(\d+) characters of output not kept\] …\n/;
 

@@ -27,7 +27,8 @@ function picked(dir: string, extra: Record<string, string> = {}): File[] {
     }
   };
   walk('');
-  for (const [r, text] of Object.entries(extra)) out.push(withPath(new File([text], path.basename(r)), `${folder}/${r}`));
+  for (const [r, text] of Object.entries(extra))
+    out.push(withPath(new File([text], path.basename(r)), `${folder}/${r}`));
   return out;
 }
 
@@ -52,21 +53,34 @@ describe('packing a chosen folder in the web UI', () => {
     writeFileSync(zip, Buffer.from(await r.zip.arrayBuffer()));
 
     // Python's zipfile checks every CRC.
-    const names = spawnSync('python3', ['-c', 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print("\\n".join(z.namelist()))', zip], { encoding: 'utf8' });
+    const names = spawnSync(
+      'python3',
+      [
+        '-c',
+        'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None; print("\\n".join(z.namelist()))',
+        zip,
+      ],
+      { encoding: 'utf8' },
+    );
     expect(names.stderr).toBe('');
     const listed = names.stdout.trim().split('\n').sort();
     expect(listed).toContain('mcpb-echo/manifest.json');
     expect(listed).toContain('mcpb-echo/server/ünïcode.txt');
     expect(listed.filter((n) => /\.git\/|node_modules\/\.bin|notes\//.test(n))).toEqual([]);
 
-    const registry = await PluginRegistry.open({ dataDir: path.join(tmpDir('packed-data'), 'data'), bundledDir: path.join(REPO, 'plugins') });
+    const registry = await PluginRegistry.open({
+      dataDir: path.join(tmpDir('packed-data'), 'data'),
+      bundledDir: path.join(REPO, 'plugins'),
+    });
     try {
       const preview = await registry.preview(zip);
       expect(preview.ok && preview.preview.trial).toMatchObject({ status: 'ok', tools: 2 });
       const installed = await registry.install(zip);
       expect(installed.ok).toBe(true);
       const dir = registry.record('mcpb-echo')?.dir ?? '';
-      expect(readFileSync(path.join(dir, 'server', 'index.mjs'), 'utf8')).toBe(readFileSync(path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs'), 'utf8'));
+      expect(readFileSync(path.join(dir, 'server', 'index.mjs'), 'utf8')).toBe(
+        readFileSync(path.join(FIXTURES, 'mcpb-echo', 'server', 'index.mjs'), 'utf8'),
+      );
     } finally {
       await registry.shutdown();
       registry.dispose();
@@ -74,6 +88,9 @@ describe('packing a chosen folder in the web UI', () => {
   });
 
   it('says so when the folder is empty', async () => {
-    expect(await packFolder([])).toEqual({ ok: false, message: 'The folder is empty: pick a plugin folder, with its manifest inside.' });
+    expect(await packFolder([])).toEqual({
+      ok: false,
+      message: 'The folder is empty: pick a plugin folder, with its manifest inside.',
+    });
   });
 });

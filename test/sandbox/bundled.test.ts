@@ -23,7 +23,9 @@ async function shown(id: string, tool: string, args: Record<string, unknown> = {
   const events: CallEvent[] = [];
   const o = await registry.call(id, tool, args, { onEvent: (e) => events.push(e) }).done;
   if (!o.ok) throw new Error(`${id}:${tool}: ${describeFailure(o)}`);
-  const chunks = events.flatMap((e) => (e.type === 'stream' ? [typeof e.data === 'string' ? e.data : JSON.stringify(e.data)] : []));
+  const chunks = events.flatMap((e) =>
+    e.type === 'stream' ? [typeof e.data === 'string' ? e.data : JSON.stringify(e.data)] : [],
+  );
   const data = o.value.data;
   return chunks.join('') + (typeof data === 'string' ? data : JSON.stringify(data));
 }
@@ -42,7 +44,12 @@ describeSandboxed('bundled plugins in the sandbox', () => {
     elsewhere = path.join(root, 'elsewhere.txt');
     writeFileSync(elsewhere, 'not shared\n');
     writeFileSync(path.join(shared, 'readme.txt'), 'shared with the files plugin\n');
-    registry = await PluginRegistry.open({ dataDir: path.join(root, 'data'), bundledDir: path.join(REPO, 'plugins'), nodeModules: path.join(REPO, 'node_modules'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
+    registry = await PluginRegistry.open({
+      dataDir: path.join(root, 'data'),
+      bundledDir: path.join(REPO, 'plugins'),
+      nodeModules: path.join(REPO, 'node_modules'),
+      env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+    });
     expect((await registry.configure('files', { roots: [shared] })).ok).toBe(true);
   });
 
@@ -60,13 +67,19 @@ describeSandboxed('bundled plugins in the sandbox', () => {
 
   it('todo keeps its plan in its own data folder', async () => {
     expect(await shown('todo', 'add', { title: 'sandbox the plugins' })).toContain('sandbox the plugins');
-    expect(readFileSync(path.join(registry.paths.pluginData('todo'), 'todo.json'), 'utf8')).toContain('sandbox the plugins');
+    expect(readFileSync(path.join(registry.paths.pluginData('todo'), 'todo.json'), 'utf8')).toContain(
+      'sandbox the plugins',
+    );
     expect(await shown('todo', 'list')).toContain('sandbox the plugins');
   });
 
   it('files reads and writes its shared folder, and nothing else exists for it', async () => {
-    expect(await shown('files', 'read', { path: path.join(shared, 'readme.txt') })).toContain('shared with the files plugin');
-    expect(await shown('files', 'write', { path: path.join(shared, 'new.txt'), content: 'written in the sandbox\n' })).toContain('written in the sandbox');
+    expect(await shown('files', 'read', { path: path.join(shared, 'readme.txt') })).toContain(
+      'shared with the files plugin',
+    );
+    expect(
+      await shown('files', 'write', { path: path.join(shared, 'new.txt'), content: 'written in the sandbox\n' }),
+    ).toContain('written in the sandbox');
     expect(readFileSync(path.join(shared, 'new.txt'), 'utf8')).toBe('written in the sandbox\n');
     expect(await refusal('files', 'read', { path: elsewhere })).toMatch(/outside the folders shared/);
     expect(await shown('files', 'undo', { path: path.join(shared, 'new.txt') })).toBeTruthy();
@@ -74,17 +87,25 @@ describeSandboxed('bundled plugins in the sandbox', () => {
 
   it('files with fs.write revoked reads its folder but cannot change it', async () => {
     expect((await registry.revoke('files', ['fs.write'])).ok).toBe(true);
-    expect(await shown('files', 'read', { path: path.join(shared, 'readme.txt') })).toContain('shared with the files plugin');
-    expect(await refusal('files', 'write', { path: path.join(shared, 'readme.txt'), content: 'changed\n' })).toMatch(/EROFS: read-only file system/);
+    expect(await shown('files', 'read', { path: path.join(shared, 'readme.txt') })).toContain(
+      'shared with the files plugin',
+    );
+    expect(await refusal('files', 'write', { path: path.join(shared, 'readme.txt'), content: 'changed\n' })).toMatch(
+      /EROFS: read-only file system/,
+    );
     expect(readFileSync(path.join(shared, 'readme.txt'), 'utf8')).toBe('shared with the files plugin\n');
     expect((await registry.grant('files', ['fs.write'])).ok).toBe(true);
   });
 
   it('the terminal runs commands in a shell (node-pty), inside the same sandbox', async () => {
-    const out = await shown('terminal', 'run', { command: 'echo "pid $$"; echo "home $HOME"; cat /proc/1/cmdline | tr "\\0" " "; echo' });
+    const out = await shown('terminal', 'run', {
+      command: 'echo "pid $$"; echo "home $HOME"; cat /proc/1/cmdline | tr "\\0" " "; echo',
+    });
     expect(out).toContain(`home ${registry.paths.pluginData('terminal')}`);
     expect(out).toContain('bwrap');
-    const probe = await shown('terminal', 'run', { command: `cat ${registry.paths.state} ${elsewhere} 2>&1; echo "exit $?"` });
+    const probe = await shown('terminal', 'run', {
+      command: `cat ${registry.paths.state} ${elsewhere} 2>&1; echo "exit $?"`,
+    });
     expect(probe).toContain('No such file or directory');
     expect(probe).not.toContain('not shared');
   });

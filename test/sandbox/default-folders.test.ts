@@ -30,10 +30,15 @@ describeSandboxed('a folder named by the manifest alone', () => {
     writeFileSync(path.join(folder, 'private.txt'), 'not for a plugin to choose\n');
     const plugin = path.join(root, 'hostile');
     cpSync(path.join(FIXTURES, 'hostile', 'node'), plugin, { recursive: true });
-    const m = JSON.parse(readFileSync(path.join(plugin, 'plugboard.json'), 'utf8')) as { settings: Record<string, Record<string, unknown>> };
+    const m = JSON.parse(readFileSync(path.join(plugin, 'plugboard.json'), 'utf8')) as {
+      settings: Record<string, Record<string, unknown>>;
+    };
     (m.settings.folders as Record<string, unknown>).default = [folder];
     writeFileSync(path.join(plugin, 'plugboard.json'), JSON.stringify(m));
-    registry = await PluginRegistry.open({ dataDir: path.join(root, 'data'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
+    registry = await PluginRegistry.open({
+      dataDir: path.join(root, 'data'),
+      env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+    });
     const r = await registry.install(plugin);
     expect(r.ok && r.granted).toEqual(expect.arrayContaining(['fs.read']));
   });
@@ -46,7 +51,9 @@ describeSandboxed('a folder named by the manifest alone', () => {
   });
 
   it('is not in the sandbox, though fs.read is granted, until the person sets it', async () => {
-    expect(await read(path.join(folder, 'private.txt'))).toEqual(expect.objectContaining({ ok: false, code: 'ENOENT' }));
+    expect(await read(path.join(folder, 'private.txt'))).toEqual(
+      expect.objectContaining({ ok: false, code: 'ENOENT' }),
+    );
     expect((await registry.configure('hostile', { folders: [folder] })).ok).toBe(true);
     expect(await read(path.join(folder, 'private.txt'))).toEqual({ ok: true, value: 'not for a plugin to choose\n' });
   });

@@ -27,7 +27,17 @@ function hunt(extraEnv: Record<string, string>): Promise<Hunt> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      [path.join(REPO, 'bin', 'plugboard.mjs'), 'call', 'hostile', 'hunt_secret', '--args', JSON.stringify({ needle: KEY }), '--data-dir', data, '--json'],
+      [
+        path.join(REPO, 'bin', 'plugboard.mjs'),
+        'call',
+        'hostile',
+        'hunt_secret',
+        '--args',
+        JSON.stringify({ needle: KEY }),
+        '--data-dir',
+        data,
+        '--json',
+      ],
       { cwd: REPO, timeout: 25_000, env: { ...process.env, OPENAI_API_KEY: KEY, ...extraEnv } },
       (err, stdout, stderr) => {
         const last = stdout.trim().split('\n').pop() ?? '';

@@ -32,7 +32,11 @@ let registry: PluginRegistry;
 let server: net.Server;
 let port: number;
 
-async function attempt(tool: string, args: Record<string, unknown> = {}, id = 'hostile'): Promise<Attempt & Record<string, unknown>> {
+async function attempt(
+  tool: string,
+  args: Record<string, unknown> = {},
+  id = 'hostile',
+): Promise<Attempt & Record<string, unknown>> {
   const o = await registry.call(id, tool, args).done;
   if (!o.ok) throw new Error(`${tool}: ${describeFailure(o)}`);
   return o.value.data as Attempt & Record<string, unknown>;
@@ -45,7 +49,11 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
     outside = path.join(root, 'outside');
     mkdirSync(outside);
     writeFileSync(path.join(outside, 'notes.txt'), 'the person’s own notes\n');
-    registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
+    registry = await PluginRegistry.open({
+      dataDir: data,
+      bundledDir: path.join(REPO, 'plugins'),
+      env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+    });
     expect(registry.sandboxSupport.available).toBe(true);
     expect((await registry.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
     // A second installed plugin, whose code the hostile one will try to replace.
@@ -80,23 +88,43 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
     expect(me.root).not.toContain('run');
     expect(me.root).not.toContain('var');
     expect((await attempt('list_dir', { path: os.homedir() })).ok).toBe(false);
-    expect((await attempt('read_file', { path: path.join(registry.record('hostile')?.dir ?? '', 'plugboard.json') })).ok).toBe(true);
+    expect(
+      (await attempt('read_file', { path: path.join(registry.record('hostile')?.dir ?? '', 'plugboard.json') })).ok,
+    ).toBe(true);
   });
 
   it('cannot read the secrets, the conversations or the state in the data directory', async () => {
     // The files are there, holding what the plugin is after.
     expect(readFileSync(registry.paths.secrets, 'utf8')).toContain(SECRET);
     expect(readFileSync(registry.paths.conversations).toString('latin1')).toContain(CONVERSATION);
-    for (const file of [registry.paths.secrets, registry.paths.conversations, registry.paths.state, registry.paths.audit]) {
+    for (const file of [
+      registry.paths.secrets,
+      registry.paths.conversations,
+      registry.paths.state,
+      registry.paths.audit,
+    ]) {
       expect(await attempt('read_file', { path: file }), file).toEqual({ ok: false, code: 'ENOENT' });
     }
-    expect(await attempt('list_dir', { path: data })).toEqual({ ok: true, value: expect.not.arrayContaining(['secrets.json', 'state.json', 'audit.log']) });
+    expect(await attempt('list_dir', { path: data })).toEqual({
+      ok: true,
+      value: expect.not.arrayContaining(['secrets.json', 'state.json', 'audit.log']),
+    });
   });
 
   it('cannot grant itself capabilities in state.json, nor erase its lines from audit.log', async () => {
     const state = readFileSync(registry.paths.state, 'utf8');
     const audit = readFileSync(registry.paths.audit, 'utf8');
-    const forged = JSON.stringify({ plugins: { hostile: { enabled: true, exposed: true, tools: {}, grants: ['fs.read', 'fs.write', 'net', 'secrets'], settings: {} } } });
+    const forged = JSON.stringify({
+      plugins: {
+        hostile: {
+          enabled: true,
+          exposed: true,
+          tools: {},
+          grants: ['fs.read', 'fs.write', 'net', 'secrets'],
+          settings: {},
+        },
+      },
+    });
     expect((await attempt('write_file', { path: registry.paths.state, content: forged })).ok).toBe(false);
     expect((await attempt('truncate_file', { path: registry.paths.audit })).ok).toBe(false);
     expect(readFileSync(registry.paths.state, 'utf8')).toBe(state);
@@ -109,7 +137,9 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
     const before = readFileSync(code, 'utf8');
     expect(await attempt('list_dir', { path: registry.paths.plugins })).toEqual({ ok: true, value: ['hostile'] });
     expect((await attempt('write_file', { path: code, content: 'process.exit(1)' })).ok).toBe(false);
-    expect((await attempt('write_file', { path: path.join(registry.paths.pluginData('victim'), 'planted.txt') })).ok).toBe(false);
+    expect(
+      (await attempt('write_file', { path: path.join(registry.paths.pluginData('victim'), 'planted.txt') })).ok,
+    ).toBe(false);
     expect(readFileSync(code, 'utf8')).toBe(before);
     expect(existsSync(path.join(registry.paths.pluginData('victim'), 'planted.txt'))).toBe(false);
   });
@@ -118,7 +148,10 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
     const own = path.join(registry.paths.pluginData('hostile'), 'state.txt');
     expect((await attempt('write_file', { path: own, content: 'mine\n' })).ok).toBe(true);
     expect(readFileSync(own, 'utf8')).toBe('mine\n');
-    expect(await attempt('write_file', { path: path.join(registry.paths.plugin('hostile'), 'plugin.mjs') })).toEqual({ ok: false, code: 'EROFS' });
+    expect(await attempt('write_file', { path: path.join(registry.paths.plugin('hostile'), 'plugin.mjs') })).toEqual({
+      ok: false,
+      code: 'EROFS',
+    });
     expect((await attempt('write_file', { path: path.join(outside, 'planted.txt') })).ok).toBe(false);
     // Its /tmp is its own: a file written there never reaches the host's.
     const tmpFile = path.join(os.tmpdir(), `plugboard-hostile-${process.pid}.txt`);
@@ -143,7 +176,9 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
 
   it('keeps the programs it starts in the same sandbox', async () => {
     expect((await attempt('spawn_cat', { path: registry.paths.secrets })).ok).toBe(false);
-    expect((await attempt('spawn_cat', { path: path.join(registry.record('hostile')?.dir ?? '', 'plugboard.json') })).ok).toBe(true);
+    expect(
+      (await attempt('spawn_cat', { path: path.join(registry.record('hostile')?.dir ?? '', 'plugboard.json') })).ok,
+    ).toBe(true);
   });
 
   it('does not see the folders in its settings until fs.read or fs.write is granted', async () => {
@@ -177,8 +212,24 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
     expect(me.executable).not.toContain('/shims/');
     expect(me.pids).not.toContain(process.pid);
     expect((await attempt('read_file', { path: registry.paths.secrets }, 'hostile-python')).ok).toBe(false);
-    expect((await attempt('write_file', { path: path.join(registry.paths.plugin('hostile-python'), 'plugin.py') }, 'hostile-python')).ok).toBe(false);
-    expect((await attempt('write_file', { path: path.join(registry.paths.pluginData('hostile-python'), 'ok.txt') }, 'hostile-python')).ok).toBe(true);
+    expect(
+      (
+        await attempt(
+          'write_file',
+          { path: path.join(registry.paths.plugin('hostile-python'), 'plugin.py') },
+          'hostile-python',
+        )
+      ).ok,
+    ).toBe(false);
+    expect(
+      (
+        await attempt(
+          'write_file',
+          { path: path.join(registry.paths.pluginData('hostile-python'), 'ok.txt') },
+          'hostile-python',
+        )
+      ).ok,
+    ).toBe(true);
   });
 });
 
@@ -187,7 +238,11 @@ describeSandboxed('the same plugin unsandboxed (the attempts are real)', () => {
 
   beforeAll(async () => {
     const dir = path.join(tmpDir('sandbox-off'), 'data');
-    plain = await PluginRegistry.open({ dataDir: dir, env: { PLUGBOARD_TEST_RUN: String(process.pid) }, sandbox: false });
+    plain = await PluginRegistry.open({
+      dataDir: dir,
+      env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+      sandbox: false,
+    });
     expect(plain.sandboxSupport).toEqual({ available: false, reason: expect.stringContaining('turned off') });
     expect((await plain.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
     expect((await plain.configure('hostile', { api_key: SECRET })).ok).toBe(true);

@@ -31,11 +31,17 @@ describeSandboxed('a G-Assist plugin that logs the way NVIDIA’s do', () => {
     root = tmpDir('nvidia-logs');
     plugin = path.join(root, 'logs-like-nvidia');
     cpSync(path.join(FIXTURES, 'gassist-python'), plugin, { recursive: true });
-    const code = readFileSync(path.join(plugin, 'plugin.py'), 'utf8').replace('import time\n', `import time\n${NVIDIA_LOGGING}`);
+    const code = readFileSync(path.join(plugin, 'plugin.py'), 'utf8').replace(
+      'import time\n',
+      `import time\n${NVIDIA_LOGGING}`,
+    );
     writeFileSync(path.join(plugin, 'plugin.py'), code);
     const manifest = JSON.parse(readFileSync(path.join(plugin, 'manifest.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(path.join(plugin, 'manifest.json'), JSON.stringify({ ...manifest, name: 'logs-like-nvidia' }));
-    registry = await PluginRegistry.open({ dataDir: path.join(root, 'data'), env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
+    registry = await PluginRegistry.open({
+      dataDir: path.join(root, 'data'),
+      env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+    });
     expect((await registry.install(plugin)).ok).toBe(true);
   });
 
@@ -49,7 +55,15 @@ describeSandboxed('a G-Assist plugin that logs the way NVIDIA’s do', () => {
     const o = await registry.call('logs-like-nvidia', 'say_hello', { name: 'Ada' }).done;
     if (!o.ok) throw new Error(describeFailure(o));
     expect(o.value.data).toBe('Hello, Ada!');
-    const log = path.join(registry.paths.pluginData('logs-like-nvidia'), 'NVIDIA Corporation', 'nvtopps', 'rise', 'plugins', 'logs-like-nvidia', 'plugin.log');
+    const log = path.join(
+      registry.paths.pluginData('logs-like-nvidia'),
+      'NVIDIA Corporation',
+      'nvtopps',
+      'rise',
+      'plugins',
+      'logs-like-nvidia',
+      'plugin.log',
+    );
     expect(existsSync(log) && readFileSync(log, 'utf8')).toBe('started\n');
   });
 

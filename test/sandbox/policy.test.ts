@@ -24,11 +24,31 @@ let own: string;
 let pluginDir: string;
 
 function shPlan(script: string): LaunchPlan {
-  return { ok: true, file: '/bin/sh', args: ['-c', script], cwd: pluginDir, env: { PATH: '/usr/bin:/bin', KEEP: 'kept' }, displayCommand: ['/bin/sh', '-c', '…'], pathSearched: '' };
+  return {
+    ok: true,
+    file: '/bin/sh',
+    args: ['-c', script],
+    cwd: pluginDir,
+    env: { PATH: '/usr/bin:/bin', KEEP: 'kept' },
+    displayCommand: ['/bin/sh', '-c', '…'],
+    pathSearched: '',
+  };
 }
 
 function policy(extra: Partial<SandboxPolicy> = {}): SandboxPolicy {
-  return { bwrap: '/usr/bin/bwrap', pluginDir, dataDir: own, hiddenRoot: data, readPaths: [], writePaths: [], net: false, extraReadOnly: [], system: systemEntries(), realPath: (p) => realpathSync(p), ...extra };
+  return {
+    bwrap: '/usr/bin/bwrap',
+    pluginDir,
+    dataDir: own,
+    hiddenRoot: data,
+    readPaths: [],
+    writePaths: [],
+    net: false,
+    extraReadOnly: [],
+    system: systemEntries(),
+    realPath: (p) => realpathSync(p),
+    ...extra,
+  };
 }
 
 /** Runs a shell script in a real sandbox; its output, stderr included. */
@@ -55,14 +75,20 @@ beforeAll(() => {
 
 describeSandboxed('what a sandboxed plugin sees', () => {
   it('a granted folder holding the data directory shows all of it but the data directory', () => {
-    const out = runIn({ writePaths: [root] }, `cat ${root}/folder/a.txt ${data}/secrets.json; ls -A ${data}; echo x > ${data}/planted || echo refused`);
+    const out = runIn(
+      { writePaths: [root] },
+      `cat ${root}/folder/a.txt ${data}/secrets.json; ls -A ${data}; echo x > ${data}/planted || echo refused`,
+    );
     expect(out).toContain('FOLDER-CONTENT');
     expect(out).not.toContain('SECRET-VALUE');
     expect(out).toContain('refused');
   });
 
   it('the same through a symlink to it', () => {
-    const out = runIn({ readPaths: [path.join(root, 'alias')] }, `cat ${root}/alias/folder/a.txt ${root}/alias/data/secrets.json ${root}/alias/data/plugins/other/code.js`);
+    const out = runIn(
+      { readPaths: [path.join(root, 'alias')] },
+      `cat ${root}/alias/folder/a.txt ${root}/alias/data/secrets.json ${root}/alias/data/plugins/other/code.js`,
+    );
     expect(out).toContain('FOLDER-CONTENT');
     expect(out).not.toContain('SECRET-VALUE');
     expect(out).not.toContain('OTHER-CODE');
@@ -74,7 +100,10 @@ describeSandboxed('what a sandboxed plugin sees', () => {
   });
 
   it('with the whole file system granted: still a private /proc, the data directory hidden, its own folder read-only', () => {
-    const out = runIn({ writePaths: ['/'] }, `ls /proc | grep -c '^[0-9]'; cat ${data}/secrets.json; touch ${pluginDir}/x || echo plugin-folder-refused; touch ${own}/x && echo own-ok`);
+    const out = runIn(
+      { writePaths: ['/'] },
+      `ls /proc | grep -c '^[0-9]'; cat ${data}/secrets.json; touch ${pluginDir}/x || echo plugin-folder-refused; touch ${own}/x && echo own-ok`,
+    );
     expect(Number(out.split('\n')[0])).toBeLessThan(10);
     expect(out).not.toContain('SECRET-VALUE');
     expect(out).toContain('plugin-folder-refused');
@@ -95,7 +124,12 @@ describe('the wrapped plan', () => {
   it('runs unsandboxed, saying why, where the sandbox does not work', () => {
     const plan = planLaunch({
       spec: specOf(path.join(FIXTURES, 'hostile', 'node')),
-      sandbox: { grants: [], dataDir: own, hiddenRoot: data, support: { available: false, reason: 'bwrap is not installed' } },
+      sandbox: {
+        grants: [],
+        dataDir: own,
+        hiddenRoot: data,
+        support: { available: false, reason: 'bwrap is not installed' },
+      },
     });
     if (!plan.ok) throw new Error(plan.message);
     expect(plan.sandbox).toEqual({ active: false, reason: 'bwrap is not installed' });
@@ -112,11 +146,28 @@ describe('asking an interpreter where it lives', () => {
     writeFileSync(path.join(dir, 'bin', 'python3'), `#!/bin/sh\ntouch ${ran}\n`);
     chmodSync(path.join(dir, 'bin', 'python3'), 0o755);
     writeFileSync(path.join(dir, 'plugin.py'), '');
-    const manifest = { id: 'ships-python', protocol: 'jsonrpc', command: ['python3', 'plugin.py'], env: { PATH: '${__dirname}/bin:/usr/bin:/bin' } };
+    const manifest = {
+      id: 'ships-python',
+      protocol: 'jsonrpc',
+      command: ['python3', 'plugin.py'],
+      env: { PATH: '${__dirname}/bin:/usr/bin:/bin' },
+    };
     writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
-    const plan = planLaunch({ spec: specOf(dir), sandbox: { grants: [], dataDir: own, hiddenRoot: data, support: { available: true, bwrap: '/usr/bin/bwrap', version: null } } });
+    const plan = planLaunch({
+      spec: specOf(dir),
+      sandbox: {
+        grants: [],
+        dataDir: own,
+        hiddenRoot: data,
+        support: { available: true, bwrap: '/usr/bin/bwrap', version: null },
+      },
+    });
     if (!plan.ok) throw new Error(plan.message);
-    expect(plan.args.slice(plan.args.indexOf('--'))).toEqual(['--', realpathSync(path.join(dir, 'bin', 'python3')), realpathSync(path.join(dir, 'plugin.py'))]);
+    expect(plan.args.slice(plan.args.indexOf('--'))).toEqual([
+      '--',
+      realpathSync(path.join(dir, 'bin', 'python3')),
+      realpathSync(path.join(dir, 'plugin.py')),
+    ]);
     expect(existsSync(ran)).toBe(false);
   });
 });
@@ -127,49 +178,86 @@ describe('the app’s own runtime standing in for node', () => {
     mkdirSync(app);
     const binary = path.join(app, 'plugboard');
     cpSync('/bin/true', binary);
-    const facts = interpreterFacts(binary, { pathEnv: '', hostEnv: {}, home: '/nonexistent-home', untrusted: [], hostRuntime: binary });
+    const facts = interpreterFacts(binary, {
+      pathEnv: '',
+      hostEnv: {},
+      home: '/nonexistent-home',
+      untrusted: [],
+      hostRuntime: binary,
+    });
     expect(facts).toEqual({ file: binary, roots: [binary, realpathSync(app)] });
   });
 });
 
 describe('the probe', () => {
   it('says the sandbox exists on Linux only', () => {
-    expect(probeSandbox({ platform: 'darwin' })).toEqual({ available: false, reason: expect.stringContaining('Linux only (this is darwin)') });
+    expect(probeSandbox({ platform: 'darwin' })).toEqual({
+      available: false,
+      reason: expect.stringContaining('Linux only (this is darwin)'),
+    });
   });
 
   it('says when it is turned off', () => {
-    expect(probeSandbox({ env: { ...process.env, PLUGBOARD_SANDBOX: 'off' }, platform: 'linux' })).toEqual({ available: false, reason: 'turned off by PLUGBOARD_SANDBOX=off' });
+    expect(probeSandbox({ env: { ...process.env, PLUGBOARD_SANDBOX: 'off' }, platform: 'linux' })).toEqual({
+      available: false,
+      reason: 'turned off by PLUGBOARD_SANDBOX=off',
+    });
   });
 
   it('says bwrap is not installed, and where it looked', () => {
     const empty = tmpDir('no-bwrap');
-    expect(probeSandbox({ env: { PATH: empty }, platform: 'linux', fallbackPath: '' })).toEqual({ available: false, reason: `bwrap is not installed (install the bubblewrap package; looked on ${empty})` });
+    expect(probeSandbox({ env: { PATH: empty }, platform: 'linux', fallbackPath: '' })).toEqual({
+      available: false,
+      reason: `bwrap is not installed (install the bubblewrap package; looked on ${empty})`,
+    });
   });
 
   it('says user namespaces are unavailable when bwrap cannot create them', () => {
     // Disabling user namespaces would change the whole machine: this bwrap fails as the real one
     // does where they are off (Ubuntu's AppArmor restriction, a hardened kernel).
     const dir = tmpDir('fake-bwrap');
-    writeFileSync(path.join(dir, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
+    writeFileSync(
+      path.join(dir, 'bwrap'),
+      '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n',
+    );
     chmodSync(path.join(dir, 'bwrap'), 0o755);
     const r = probeSandbox({ env: { PATH: dir }, platform: 'linux', fallbackPath: '' });
-    expect(r).toEqual({ available: false, reason: `user namespaces are not available to bwrap here (${path.join(dir, 'bwrap')}): bwrap: setting up uid map: Permission denied` });
+    expect(r).toEqual({
+      available: false,
+      reason: `user namespaces are not available to bwrap here (${path.join(dir, 'bwrap')}): bwrap: setting up uid map: Permission denied`,
+    });
   });
 });
 
 describe('folders shown for grants and interpreters', () => {
-  const folder = (key: string): SettingSpec => ({ key, type: 'directory', title: key, description: '', required: false, sensitive: false, multiple: true });
+  const folder = (key: string): SettingSpec => ({
+    key,
+    type: 'directory',
+    title: key,
+    description: '',
+    required: false,
+    sensitive: false,
+    multiple: true,
+  });
 
   it('shows the folders of directory settings only as granted: none, read-only, writable', () => {
     const settings = [folder('roots'), { ...folder('name'), type: 'string' as const }];
     const values = { roots: ['~/Documents', '/srv/shared'], name: '/not/a/folder/setting' };
     expect(grantedFolders(settings, values, [], '/home/u')).toEqual({ readPaths: [], writePaths: [] });
-    expect(grantedFolders(settings, values, ['fs.read'], '/home/u')).toEqual({ readPaths: ['/home/u/Documents', '/srv/shared'], writePaths: [] });
-    expect(grantedFolders(settings, values, ['fs.read', 'fs.write'], '/home/u')).toEqual({ readPaths: [], writePaths: ['/home/u/Documents', '/srv/shared'] });
+    expect(grantedFolders(settings, values, ['fs.read'], '/home/u')).toEqual({
+      readPaths: ['/home/u/Documents', '/srv/shared'],
+      writePaths: [],
+    });
+    expect(grantedFolders(settings, values, ['fs.read', 'fs.write'], '/home/u')).toEqual({
+      readPaths: [],
+      writePaths: ['/home/u/Documents', '/srv/shared'],
+    });
   });
 
   it('shows an interpreter’s install prefix, never the home folder nor a hidden folder right in it', () => {
-    expect(installRoot('/home/u/.pyenv/versions/3.12.1/bin/python3.12', '/home/u')).toBe('/home/u/.pyenv/versions/3.12.1');
+    expect(installRoot('/home/u/.pyenv/versions/3.12.1/bin/python3.12', '/home/u')).toBe(
+      '/home/u/.pyenv/versions/3.12.1',
+    );
     expect(installRoot('/home/u/miniconda3/bin/python3', '/home/u')).toBe('/home/u/miniconda3');
     expect(installRoot('/home/u/bin/node', '/home/u')).toBe('/home/u/bin');
     expect(installRoot('/home/u/.local/bin/node', '/home/u')).toBe('/home/u/.local/bin');

@@ -36,7 +36,8 @@ async function start(mode: string): Promise<{ proc: PluginProcess; events: () =>
   const events = (): string[] => (existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n') : []);
   // Wait until the plugin itself runs (not only bwrap) before stopping it.
   await expect.poll(() => events()[0], { timeout: 10_000 }).toBe('started');
-  if (mode.includes('child')) await expect.poll(() => events().some((e) => e.startsWith('child ')), { timeout: 5000 }).toBe(true);
+  if (mode.includes('child'))
+    await expect.poll(() => events().some((e) => e.startsWith('child ')), { timeout: 5000 }).toBe(true);
   return { proc, events };
 }
 

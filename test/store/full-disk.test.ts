@@ -17,14 +17,20 @@ import { filesIn, mountTmpfs, unmount } from './helpers';
 
 const mnt = path.join(tmpDir('full-disk'), 'tmpfs');
 const mounted = mountTmpfs(mnt, '4m');
-if (!mounted) console.warn('full-disk.test: a tmpfs cannot be mounted here (not root); the real full-disk case is skipped');
+if (!mounted)
+  console.warn('full-disk.test: a tmpfs cannot be mounted here (not root); the real full-disk case is skipped');
 
 afterAll(() => {
   if (mounted) unmount(mnt);
   cleanupFixtures();
 });
 
-const message = (i: number): ChatMessage => ({ id: `m${i}`, role: 'user', createdAt: i, text: `message ${i} `.repeat(400) });
+const message = (i: number): ChatMessage => ({
+  id: `m${i}`,
+  role: 'user',
+  createdAt: i,
+  text: `message ${i} `.repeat(400),
+});
 
 /** Fills the file system holding `file` to the last byte. */
 function fill(file: string): void {
@@ -50,39 +56,52 @@ function writeUntilRefused(s: ConversationStore, from: number): { refused: numbe
 }
 
 describe('a full disk', () => {
-  it.runIf(mounted)('keeps the app running and the unsaved messages readable, leaves no file behind, and writes them once space is free', async () => {
-    const file = path.join(mnt, 'conversations.sqlite');
-    const s = await ConversationStore.open(file);
-    const states: SaveState[] = [];
-    s.onDidChangeSaveState((st) => states.push(st));
-    s.create('c', 'On a small disk', 1);
-    for (let i = 0; i < 20; i++) expect(s.putMessage('c', message(i))).toEqual({ ok: true });
-    fill(path.join(mnt, 'hog'));
+  it.runIf(mounted)(
+    'keeps the app running and the unsaved messages readable, leaves no file behind, and writes them once space is free',
+    async () => {
+      const file = path.join(mnt, 'conversations.sqlite');
+      const s = await ConversationStore.open(file);
+      const states: SaveState[] = [];
+      s.onDidChangeSaveState((st) => states.push(st));
+      s.create('c', 'On a small disk', 1);
+      for (let i = 0; i < 20; i++) expect(s.putMessage('c', message(i))).toEqual({ ok: true });
+      fill(path.join(mnt, 'hog'));
 
-    const { refused, outcome } = writeUntilRefused(s, 20);
-    expect(outcome).toEqual({ ok: false, code: 'io_error', message: expect.stringContaining(`could not be saved to ${file} (database or disk is full)`) });
-    expect(outcome.ok || outcome.message).not.toContain('\n');
-    // More while the disk is full: each kept, in order, each refused with the same clear failure.
-    for (let i = refused + 1; i < refused + 4; i++) expect(s.putMessage('c', message(i)).ok).toBe(false);
-    expect(s.saveState).toEqual({ unsaved: 4, failure: expect.objectContaining({ code: 'io_error' }) });
-    expect(states.at(-1)?.unsaved).toBe(4);
-    const expected = Array.from({ length: refused + 4 }, (_, i) => `m${i}`);
-    expect(s.get('c')?.messages.map((m) => m.id)).toEqual(expected);
-    expect(s.list()).toEqual([expect.objectContaining({ id: 'c', messageCount: expected.length })]);
-    expect(filesIn(mnt)).toEqual(['conversations.sqlite', 'conversations.sqlite-shm', 'conversations.sqlite-wal', 'conversations.sqlite.owner', 'hog']);
+      const { refused, outcome } = writeUntilRefused(s, 20);
+      expect(outcome).toEqual({
+        ok: false,
+        code: 'io_error',
+        message: expect.stringContaining(`could not be saved to ${file} (database or disk is full)`),
+      });
+      expect(outcome.ok || outcome.message).not.toContain('\n');
+      // More while the disk is full: each kept, in order, each refused with the same clear failure.
+      for (let i = refused + 1; i < refused + 4; i++) expect(s.putMessage('c', message(i)).ok).toBe(false);
+      expect(s.saveState).toEqual({ unsaved: 4, failure: expect.objectContaining({ code: 'io_error' }) });
+      expect(states.at(-1)?.unsaved).toBe(4);
+      const expected = Array.from({ length: refused + 4 }, (_, i) => `m${i}`);
+      expect(s.get('c')?.messages.map((m) => m.id)).toEqual(expected);
+      expect(s.list()).toEqual([expect.objectContaining({ id: 'c', messageCount: expected.length })]);
+      expect(filesIn(mnt)).toEqual([
+        'conversations.sqlite',
+        'conversations.sqlite-shm',
+        'conversations.sqlite-wal',
+        'conversations.sqlite.owner',
+        'hog',
+      ]);
 
-    rmSync(path.join(mnt, 'hog'));
-    // The retry loop writes them without being asked.
-    await expect.poll(() => s.saveState, { timeout: 40_000, interval: 100 }).toEqual({ unsaved: 0, failure: null });
-    expect(states.at(-1)).toEqual({ unsaved: 0, failure: null });
-    s.dispose();
-    expect(filesIn(mnt)).toEqual(['conversations.sqlite']);
+      rmSync(path.join(mnt, 'hog'));
+      // The retry loop writes them without being asked.
+      await expect.poll(() => s.saveState, { timeout: 40_000, interval: 100 }).toEqual({ unsaved: 0, failure: null });
+      expect(states.at(-1)).toEqual({ unsaved: 0, failure: null });
+      s.dispose();
+      expect(filesIn(mnt)).toEqual(['conversations.sqlite']);
 
-    const again = await ConversationStore.open(file);
-    expect(again.get('c')?.messages.map((m) => m.id)).toEqual(expected);
-    expect(again.get('c')?.messages.at(-1)?.text).toBe(message(refused + 3).text);
-    again.dispose();
-  });
+      const again = await ConversationStore.open(file);
+      expect(again.get('c')?.messages.map((m) => m.id)).toEqual(expected);
+      expect(again.get('c')?.messages.at(-1)?.text).toBe(message(refused + 3).text);
+      again.dispose();
+    },
+  );
 
   it('that never frees up: closing the store reports, in one line, what could not be saved', async () => {
     const file = path.join(tmpDir('size-cap'), 'conversations.sqlite');
@@ -94,7 +113,11 @@ describe('a full disk', () => {
     expect(s.get('c')?.messages).toHaveLength(refused + 1);
     expect(s.flush().ok).toBe(false);
     s.dispose();
-    expect(reports).toEqual([expect.stringMatching(/^1 unsaved change\(s\) to the conversations are lost: conversations could not be saved to .*\(database or disk is full\)/)]);
+    expect(reports).toEqual([
+      expect.stringMatching(
+        /^1 unsaved change\(s\) to the conversations are lost: conversations could not be saved to .*\(database or disk is full\)/,
+      ),
+    ]);
     expect(reports[0]).not.toContain('\n');
     const again = await ConversationStore.open(file);
     expect(again.get('c')?.messages.map((m) => m.id)).toEqual(Array.from({ length: refused }, (_, i) => `m${i}`));

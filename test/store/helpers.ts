@@ -19,7 +19,11 @@ export interface Child {
 
 /** Runs test/store/child.ts, or another script of the tests (through tsx), with `args`. */
 export function startChild(args: string[], script = CHILD, env: NodeJS.ProcessEnv = process.env): Child {
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'], env });
+  const proc = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: REPO,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    env,
+  });
   const lines: string[] = [];
   let partial = '';
   let err = '';
@@ -31,7 +35,9 @@ export function startChild(args: string[], script = CHILD, env: NodeJS.ProcessEn
     for (const w of waiters) w();
   });
   proc.stderr?.setEncoding('utf8').on('data', (d: string) => (err += d));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.on('close', (code, signal) => resolve({ code, signal })));
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.on('close', (code, signal) => resolve({ code, signal })),
+  );
   return {
     proc,
     lines,
@@ -46,7 +52,11 @@ export function startChild(args: string[], script = CHILD, env: NodeJS.ProcessEn
         };
         const t = setTimeout(() => {
           waiters.delete(check);
-          reject(new Error(`child ${args.join(' ')}: condition not met in ${ms} ms; stdout ${lines.length} lines; stderr: ${err}`));
+          reject(
+            new Error(
+              `child ${args.join(' ')}: condition not met in ${ms} ms; stdout ${lines.length} lines; stderr: ${err}`,
+            ),
+          );
         }, ms);
         waiters.add(check);
         void done.then(() => check());

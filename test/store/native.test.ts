@@ -13,13 +13,20 @@ import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 
 afterAll(() => cleanupFixtures());
 
-const nodeBuild = path.join(path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node');
+const nodeBuild = path.join(
+  path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json')),
+  'build',
+  'Release',
+  'better_sqlite3.node',
+);
 
 describe('the native build of better-sqlite3', () => {
   it('is the default one under Node, and the one named by PLUGBOARD_SQLITE_BINDING under Electron', () => {
     const env = { PLUGBOARD_SQLITE_BINDING: '/opt/electron-build/better_sqlite3.node' };
     expect(nativeOptions({ versions: { node: '20.20.2' }, env })).toEqual({});
-    expect(nativeOptions({ versions: { node: '22.20.0', electron: '45.4.1' }, env })).toEqual({ nativeBinding: env.PLUGBOARD_SQLITE_BINDING });
+    expect(nativeOptions({ versions: { node: '22.20.0', electron: '45.4.1' }, env })).toEqual({
+      nativeBinding: env.PLUGBOARD_SQLITE_BINDING,
+    });
     // The packaged app: electron-builder rebuilt node_modules for Electron, the default is right.
     expect(nativeOptions({ versions: { node: '22.20.0', electron: '45.4.1' }, env: {} })).toEqual({});
   });
@@ -37,6 +44,8 @@ describe('the native build of better-sqlite3', () => {
     const dir = tmpDir('native');
     const bad = path.join(dir, 'better_sqlite3.node');
     writeFileSync(bad, 'not a shared library');
-    expect(() => connect(path.join(dir, 'x.sqlite'), { nativeBinding: bad })).toThrow(/^better-sqlite3's native module cannot be loaded by this Node v\d+.*file too short.*Run `npm rebuild better-sqlite3`/);
+    expect(() => connect(path.join(dir, 'x.sqlite'), { nativeBinding: bad })).toThrow(
+      /^better-sqlite3's native module cannot be loaded by this Node v\d+.*file too short.*Run `npm rebuild better-sqlite3`/,
+    );
   });
 });

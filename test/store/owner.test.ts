@@ -68,7 +68,11 @@ describe('a second Plugboard on the same data directory', () => {
     const { code } = await second.closed(20_000);
     s.dispose();
     expect(code).toBe(3);
-    expect(second.stderr()).toMatch(new RegExp(`^the conversations in .* are open in another Plugboard \\(process ${process.pid}\\): .*\\.owner\\.\\n$`));
+    expect(second.stderr()).toMatch(
+      new RegExp(
+        `^the conversations in .* are open in another Plugboard \\(process ${process.pid}\\): .*\\.owner\\.\\n$`,
+      ),
+    );
   });
 });
 

@@ -18,7 +18,8 @@ async function goodStore(): Promise<string> {
   const s = await ConversationStore.open(file);
   for (let c = 0; c < 5; c++) {
     s.create(`c${c}`, `Conversation ${c}`, c);
-    for (let m = 0; m < 40; m++) s.putMessage(`c${c}`, { id: `c${c}-m${m}`, role: 'user', createdAt: m, text: `message ${m} `.repeat(100) });
+    for (let m = 0; m < 40; m++)
+      s.putMessage(`c${c}`, { id: `c${c}-m${m}`, role: 'user', createdAt: m, text: `message ${m} `.repeat(100) });
   }
   s.dispose();
   return file;

@@ -13,7 +13,16 @@ import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 
 afterAll(() => cleanupFixtures());
 
-const card = (text: string, status: ChatMessage['status']): ChatMessage => ({ id: 'card', role: 'plugin', createdAt: 2, text, status, pluginId: 'p', tool: 't', args: {} });
+const card = (text: string, status: ChatMessage['status']): ChatMessage => ({
+  id: 'card',
+  role: 'plugin',
+  createdAt: 2,
+  text,
+  status,
+  pluginId: 'p',
+  tool: 't',
+  args: {},
+});
 
 /** What the file itself holds for message `id` (another connection: the store's reads apply waiting writes). */
 function inFile(file: string, id: string): string | undefined {

@@ -17,7 +17,13 @@ import { fileBytes, filesIn } from './helpers';
 
 afterAll(() => cleanupFixtures());
 
-const user = (id: string, text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({ id, role: 'user', createdAt: 1, text, ...extra });
+const user = (id: string, text: string, extra: Partial<ChatMessage> = {}): ChatMessage => ({
+  id,
+  role: 'user',
+  createdAt: 1,
+  text,
+  ...extra,
+});
 
 function storeFile(): string {
   return path.join(tmpDir('store'), 'conversations.sqlite');
@@ -44,8 +50,27 @@ describe('conversations on disk', () => {
     a.create('c1', 'First', 100);
     a.create('c2', 'Second', 200);
     expect(a.putMessage('c1', user('m1', 'hello'))).toEqual({ ok: true });
-    a.putMessage('c1', { id: 'm2', role: 'plugin', createdAt: 2, text: 'partial', status: 'streaming', pluginId: 'p', tool: 't', args: { n: 1 } });
-    a.putMessage('c1', { id: 'm2', role: 'plugin', createdAt: 2, text: 'all of it', status: 'done', pluginId: 'p', tool: 't', args: { n: 1 }, result: { rows: [1, 2] } });
+    a.putMessage('c1', {
+      id: 'm2',
+      role: 'plugin',
+      createdAt: 2,
+      text: 'partial',
+      status: 'streaming',
+      pluginId: 'p',
+      tool: 't',
+      args: { n: 1 },
+    });
+    a.putMessage('c1', {
+      id: 'm2',
+      role: 'plugin',
+      createdAt: 2,
+      text: 'all of it',
+      status: 'done',
+      pluginId: 'p',
+      tool: 't',
+      args: { n: 1 },
+      result: { rows: [1, 2] },
+    });
     expect(a.rename('c2', 'Renamed')).toBe(true);
     expect(a.rename('nope', 'x')).toBe(false);
     a.putMessage('gone', user('m3', 'to a conversation that does not exist'));
@@ -58,7 +83,9 @@ describe('conversations on disk', () => {
     expect(b.list()).toEqual(before.list);
     expect(b.get('c1')).toEqual(before.c1);
     expect(b.get('c1')?.messages.map((m) => m.text)).toEqual(['hello', 'all of it']);
-    expect(b.get('c1')?.messages[1]).toEqual(expect.objectContaining({ status: 'done', result: { rows: [1, 2] }, args: { n: 1 } }));
+    expect(b.get('c1')?.messages[1]).toEqual(
+      expect.objectContaining({ status: 'done', result: { rows: [1, 2] }, args: { n: 1 } }),
+    );
     expect(b.get('c2')).toEqual(expect.objectContaining({ title: 'Renamed', messageCount: 0 }));
     expect(b.get('gone')).toBeNull();
     b.dispose();
@@ -69,7 +96,14 @@ describe('conversations on disk', () => {
     const s = await ConversationStore.open(file);
     s.create('c', 'Setup', 1);
     s.putMessage('c', user('in', 'my key is sk-live-SECRET-4242', { passthrough: true }));
-    s.putMessage('c', { id: 'out', role: 'plugin', createdAt: 1, text: 'saved sk-live-SECRET-4242', result: { key: 'sk-live-SECRET-4242' }, passthrough: true });
+    s.putMessage('c', {
+      id: 'out',
+      role: 'plugin',
+      createdAt: 1,
+      text: 'saved sk-live-SECRET-4242',
+      result: { key: 'sk-live-SECRET-4242' },
+      passthrough: true,
+    });
     expect(fileBytes(file)).not.toContain('SECRET-4242');
     expect(s.get('c')?.messages.map((m) => [m.text, m.result])).toEqual([
       ['', undefined],
@@ -91,7 +125,15 @@ describe('conversations on disk', () => {
     expect(s.delete('doomed-conversation')).toBe(true);
     expect(s.delete('doomed-conversation')).toBe(false);
     const bytes = fileBytes(file);
-    for (const gone of ['doomed-conversation', 'doomed-message', 'Quetzalcoatlus', 'quetzalcoatlus', 'wingspan', 'enormous']) expect(bytes).not.toContain(gone);
+    for (const gone of [
+      'doomed-conversation',
+      'doomed-message',
+      'Quetzalcoatlus',
+      'quetzalcoatlus',
+      'wingspan',
+      'enormous',
+    ])
+      expect(bytes).not.toContain(gone);
     expect(s.search('wingspan')).toEqual([]);
     expect(s.search('azhdarchids').map((h) => h.conversationId)).toEqual(['kept']);
     s.dispose();
@@ -138,7 +180,25 @@ describe('search', () => {
     const s = await ConversationStore.open(storeFile());
     s.create('c', 'Notes', 1);
     s.putMessage('c', user('m', 'AND OR NOT near "quoted" col:value (paren) star* a^b'));
-    for (const q of ['"', '""', 'AND', 'OR NOT', '(', ')', '*', 'NEAR(a b)', 'col:value', '^', "don't", '', '   ', '\u0000', '-x', '+', '{a b}']) {
+    for (const q of [
+      '"',
+      '""',
+      'AND',
+      'OR NOT',
+      '(',
+      ')',
+      '*',
+      'NEAR(a b)',
+      'col:value',
+      '^',
+      "don't",
+      '',
+      '   ',
+      '\u0000',
+      '-x',
+      '+',
+      '{a b}',
+    ]) {
       expect(() => s.search(q)).not.toThrow();
     }
     expect(s.search('AND').map((h) => h.conversationId)).toEqual(['c']);
@@ -177,7 +237,15 @@ describe('schema', () => {
     old.create('c1', 'Old chat', 10);
     old.create('c2', 'Another', 20);
     old.putMessage('c1', user('m1', 'from before the migration'));
-    old.putMessage('c1', { id: 'm2', role: 'plugin', createdAt: 3, text: 'the answer', status: 'done', pluginId: 'p', result: { a: 1 } });
+    old.putMessage('c1', {
+      id: 'm2',
+      role: 'plugin',
+      createdAt: 3,
+      text: 'the answer',
+      status: 'done',
+      pluginId: 'p',
+      result: { a: 1 },
+    });
     old.putMessage('c2', user('m3', 'typed into a wizard', { passthrough: true }));
     old.putMessage('c2', user('m4', 'x'.repeat(100_000)));
     const before = { list: old.list(), c1: old.get('c1'), c2: old.get('c2') };

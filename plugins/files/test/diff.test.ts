@@ -14,7 +14,8 @@ const toLines = (text: string): string[] => {
   else lines[lines.length - 1] += NO_EOL;
   return lines;
 };
-const fromLines = (lines: string[]): string => lines.map((l) => (l.endsWith(NO_EOL) ? l.slice(0, -1) : `${l}\n`)).join('');
+const fromLines = (lines: string[]): string =>
+  lines.map((l) => (l.endsWith(NO_EOL) ? l.slice(0, -1) : `${l}\n`)).join('');
 
 /** Applies a unified diff strictly: every context and removed line must match the old text. */
 function applyPatch(oldText: string, patch: string): string {
@@ -22,7 +23,7 @@ function applyPatch(oldText: string, patch: string): string {
   const body = patch.split('\n').slice(2, -1); // without the ---/+++ lines and the final ''
   const out: string[] = [];
   let at = 0;
-  for (let i = 0; i < body.length; ) {
+  for (let i = 0; i < body.length;) {
     const header = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@$/.exec(body[i] as string);
     if (!header) throw new Error(`expected a hunk header, got ${body[i]}`);
     const start = header[2] === '0' ? Number(header[1]) : Number(header[1]) - 1;
@@ -38,7 +39,8 @@ function applyPatch(oldText: string, patch: string): string {
         out.push(text);
         continue;
       }
-      if (old[at] !== text) throw new Error(`old line ${at + 1} is ${JSON.stringify(old[at])}, the diff says ${JSON.stringify(text)}`);
+      if (old[at] !== text)
+        throw new Error(`old line ${at + 1} is ${JSON.stringify(old[at])}, the diff says ${JSON.stringify(text)}`);
       at++;
       if (line[0] === ' ') out.push(text);
     }
@@ -55,11 +57,15 @@ describe('unifiedDiff', () => {
   it('shows a one-line change with three lines of context and GNU-style ranges', () => {
     const a = 'l1\nl2\nl3\nl4\nl5\nl6\nl7\n';
     const b = 'l1\nl2\nl3\nL4\nl5\nl6\nl7\n';
-    expect(unifiedDiff(a, b, { from: 'old', to: 'new' }).text).toBe('--- old\n+++ new\n@@ -1,7 +1,7 @@\n l1\n l2\n l3\n-l4\n+L4\n l5\n l6\n l7\n');
+    expect(unifiedDiff(a, b, { from: 'old', to: 'new' }).text).toBe(
+      '--- old\n+++ new\n@@ -1,7 +1,7 @@\n l1\n l2\n l3\n-l4\n+L4\n l5\n l6\n l7\n',
+    );
   });
 
   it('marks a missing final newline', () => {
-    expect(unifiedDiff('a\nb', 'a\nb\n').text).toBe('--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n');
+    expect(unifiedDiff('a\nb', 'a\nb\n').text).toBe(
+      '--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+b\n',
+    );
   });
 
   it('splits distant changes into separate hunks', () => {

@@ -2,7 +2,17 @@
  * The files plugin as a real child process, on real folders under the OS temp dir: what it
  * shows, what it writes to disk, what it backs up and restores, and what it refuses.
  */
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { announcedTools, cleanup, readManifest, startPlugin, tempDir, type PluginClient } from '../../test-helpers.js';
@@ -92,7 +102,9 @@ describe('files', () => {
       const result = await ok(p, 'write', { path: 'docs/new.md', content: '# Title\n\nbody\n' });
       expect(readFileSync(path.join(root, 'docs', 'new.md'), 'utf8')).toBe('# Title\n\nbody\n');
       expect(result).toMatch(/^Created `.*new\.md` \(\+3 −0\)/);
-      expect(result).toContain(`--- /dev/null\n+++ ${path.join(root, 'docs', 'new.md')}\n@@ -0,0 +1,3 @@\n+# Title\n+\n+body\n`);
+      expect(result).toContain(
+        `--- /dev/null\n+++ ${path.join(root, 'docs', 'new.md')}\n@@ -0,0 +1,3 @@\n+# Title\n+\n+body\n`,
+      );
     });
 
     it('replaces a file and answers with a unified diff of just the change', async () => {
@@ -105,7 +117,9 @@ describe('files', () => {
       const result = await ok(p, 'write', { path: file, content: `${changed.join('\n')}\n` });
       expect(readFileSync(file, 'utf8')).toContain('line TEN');
       expect(result).toContain('(+1 −1)');
-      expect(result).toContain('@@ -7,7 +7,7 @@\n line 7\n line 8\n line 9\n-line 10\n+line TEN\n line 11\n line 12\n line 13\n');
+      expect(result).toContain(
+        '@@ -7,7 +7,7 @@\n line 7\n line 8\n line 9\n-line 10\n+line TEN\n line 11\n line 12\n line 13\n',
+      );
       expect(result).not.toContain(' line 1\n');
     });
 
@@ -148,7 +162,9 @@ describe('files', () => {
       const file = path.join(root, 'v.txt');
       for (let v = 1; v <= 8; v++) await ok(p, 'write', { path: file, content: `v${v}\n` });
       const [folder] = readdirSync(path.join(dataDir, 'backups'));
-      expect(readdirSync(path.join(dataDir, 'backups', folder as string)).filter((n) => n.endsWith('.json'))).toHaveLength(5);
+      expect(
+        readdirSync(path.join(dataDir, 'backups', folder as string)).filter((n) => n.endsWith('.json')),
+      ).toHaveLength(5);
       for (const expected of ['v7\n', 'v6\n', 'v5\n', 'v4\n', 'v3\n']) {
         await ok(p, 'undo', { path: file });
         expect(readFileSync(file, 'utf8')).toBe(expected);
@@ -203,7 +219,9 @@ describe('files', () => {
       expect(await refused(p, 'read', { path: 'link-out.txt' })).toMatch(/resolves to .*secret\.txt/);
       expect(await refused(p, 'write', { path: 'link-out.txt', content: 'pwned\n' })).toMatch(/outside/);
       expect(await refused(p, 'write', { path: 'dir-out/new.txt', content: 'pwned\n' })).toMatch(/outside/);
-      expect(await refused(p, 'write', { path: 'dangling.txt', content: 'pwned\n' })).toMatch(/link to something that does not exist/);
+      expect(await refused(p, 'write', { path: 'dangling.txt', content: 'pwned\n' })).toMatch(
+        /link to something that does not exist/,
+      );
       expect(readFileSync(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret\n');
       expect(existsSync(path.join(outside, 'missing.txt'))).toBe(false);
       expect(existsSync(path.join(outside, 'new.txt'))).toBe(false);
@@ -233,7 +251,9 @@ describe('files', () => {
       writeFileSync(path.join(root, 'My Notes', 'plan.txt'), 'step one\n');
       const r = await enrich(p, 'Compare @todo.md with @"My Notes/plan.txt".');
       expect(r.prompt.startsWith('Compare @todo.md with @"My Notes/plan.txt".\n\n')).toBe(true);
-      expect(r.prompt).toContain(`Attached file ${path.join(root, 'todo.md')} (11 B):\n\`\`\`markdown\n- buy milk\n\`\`\``);
+      expect(r.prompt).toContain(
+        `Attached file ${path.join(root, 'todo.md')} (11 B):\n\`\`\`markdown\n- buy milk\n\`\`\``,
+      );
       expect(r.prompt).toContain('step one');
       expect(r.note).toBe('attached todo.md (11 B), My Notes/plan.txt (9 B)');
     });

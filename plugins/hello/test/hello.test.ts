@@ -8,7 +8,9 @@ describe('hello', () => {
   it('announces exactly the tools its manifest declares, and a passthrough handler', async () => {
     const p = await startPlugin('hello');
     expect(await announcedTools(p)).toEqual(readManifest('hello').functions.map((f) => f.name));
-    const init = (await p.response(p.request('initialize'))).result as { commands: Array<{ name: string; description: string }> };
+    const init = (await p.response(p.request('initialize'))).result as {
+      commands: Array<{ name: string; description: string }>;
+    };
     expect(init.commands.map((c) => c.name)).toContain('on_input');
     for (const f of readManifest('hello').functions) {
       expect(init.commands.find((c) => c.name === f.name)?.description).toBe(f.description);
@@ -25,7 +27,11 @@ describe('hello', () => {
     const p = await startPlugin('hello');
     const turn = await p.call('count', { to: 5, delay_ms: 0 });
     expect(turn.streams).toEqual(['1\n', '2\n', '3\n', '4\n', '5\n']);
-    expect(turn.complete).toMatchObject({ success: true, data: expect.stringContaining('Counted to 5'), keep_session: false });
+    expect(turn.complete).toMatchObject({
+      success: true,
+      data: expect.stringContaining('Counted to 5'),
+      keep_session: false,
+    });
   });
 
   it('paces the count by delay_ms', async () => {
@@ -63,7 +69,10 @@ describe('hello', () => {
 
     const first = await p.input('hello there');
     expect(first.ack.result).toEqual({ acknowledged: true });
-    expect(first.turn.complete).toMatchObject({ keep_session: true, data: expect.stringMatching(/Turn 1\b[\s\S]*> hello there/) });
+    expect(first.turn.complete).toMatchObject({
+      keep_session: true,
+      data: expect.stringMatching(/Turn 1\b[\s\S]*> hello there/),
+    });
     const second = await p.input('how are you?');
     expect(second.turn.complete?.data).toMatch(/Turn 2\b[\s\S]*> how are you\?/);
 

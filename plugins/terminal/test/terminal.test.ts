@@ -6,7 +6,17 @@
 import { cpSync, mkdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { announcedTools, cleanup, PLUGINS_DIR, readManifest, REPO, shownText, startPlugin, tempDir, type PluginClient } from '../../test-helpers.js';
+import {
+  announcedTools,
+  cleanup,
+  PLUGINS_DIR,
+  readManifest,
+  REPO,
+  shownText,
+  startPlugin,
+  tempDir,
+  type PluginClient,
+} from '../../test-helpers.js';
 
 const posix = process.platform !== 'win32';
 
@@ -63,7 +73,11 @@ describe('terminal', () => {
       const turn = await p.call('run', { command: 'echo hello from run' });
       expect(shownText(turn)).toContain('hello from run');
       expect(turn.complete?.success).toBe(true);
-      expect(turn.complete?.data).toMatchObject({ exit_code: 0, output_tail: expect.stringContaining('hello from run\n'), truncated: false });
+      expect(turn.complete?.data).toMatchObject({
+        exit_code: 0,
+        output_tail: expect.stringContaining('hello from run\n'),
+        truncated: false,
+      });
     });
 
     it('reports a failing command’s exit code', async () => {
@@ -88,7 +102,11 @@ describe('terminal', () => {
     it('streams output as it arrives, not all at the end', async () => {
       const p = await startPlugin('terminal');
       const id = p.execute('run', { command: 'echo first; sleep 1; echo second' });
-      const first = await p.next((m) => m.method === 'stream' && String(m.params?.data).includes('first'), 5000, 'the first line');
+      const first = await p.next(
+        (m) => m.method === 'stream' && String(m.params?.data).includes('first'),
+        5000,
+        'the first line',
+      );
       expect(String(first.params?.data)).not.toContain('second');
       const seenAt = Date.now();
       const turn = await p.turn(id);
@@ -133,7 +151,9 @@ describe('terminal', () => {
 
     it('loads node-pty from PLUGBOARD_NODE_MODULES', async () => {
       const p = await startPlugin('terminal', { dir: copyOutsideRepo() });
-      expect((await p.call('run', { command: 'echo via the app copy' })).complete?.data).toMatchObject({ exit_code: 0 });
+      expect((await p.call('run', { command: 'echo via the app copy' })).complete?.data).toMatchObject({
+        exit_code: 0,
+      });
     });
 
     it('says what is missing when node-pty cannot be loaded, and keeps running', async () => {
@@ -188,7 +208,10 @@ describe('terminal', () => {
       const { turn } = await p.input('exit 3');
       expect(turn.complete).toMatchObject({ keep_session: false, data: expect.stringContaining('code 3') });
       const again = await p.input('echo anyone?');
-      expect(again.turn.complete).toMatchObject({ keep_session: false, data: expect.stringContaining('No shell is open') });
+      expect(again.turn.complete).toMatchObject({
+        keep_session: false,
+        data: expect.stringContaining('No shell is open'),
+      });
     });
 
     it('kills the shell and what runs in it when the plugin shuts down', async () => {

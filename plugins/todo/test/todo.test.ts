@@ -25,7 +25,9 @@ describe('todo', () => {
     const { p } = await start();
     const m = readManifest('todo');
     expect(await announcedTools(p)).toEqual(expect.arrayContaining([...m.functions.map((f) => f.name), 'todo']));
-    expect((await announcedTools(p)).sort()).toEqual([...m.functions.map((f) => f.name), ...(m.user_commands ?? []).map((c) => c.name)].sort());
+    expect((await announcedTools(p)).sort()).toEqual(
+      [...m.functions.map((f) => f.name), ...(m.user_commands ?? []).map((c) => c.name)].sort(),
+    );
   });
 
   it('starts empty and says how to add a step', async () => {
@@ -59,7 +61,10 @@ describe('todo', () => {
   it('refuses an unknown step or status, naming what exists', async () => {
     const { p } = await start();
     await ok(p, 'add', { title: 'only' });
-    expect((await p.call('update', { id: 7, status: 'done' })).error).toMatchObject({ code: -32602, message: 'There is no step #7. Steps: #1.' });
+    expect((await p.call('update', { id: 7, status: 'done' })).error).toMatchObject({
+      code: -32602,
+      message: 'There is no step #7. Steps: #1.',
+    });
     expect((await p.call('update', { id: 1, status: 'finished' })).error?.message).toMatch(/todo, doing, done/);
     expect((await p.call('add', { title: '   ' })).error?.code).toBe(-32602);
   });

@@ -84,9 +84,14 @@ export class Plugin {
     return this.lifetime.signal;
   }
 
-  command<A extends object = Record<string, unknown>>(name: string, handler: CommandHandler<A>, options: CommandOptions = {}): this {
+  command<A extends object = Record<string, unknown>>(
+    name: string,
+    handler: CommandHandler<A>,
+    options: CommandOptions = {},
+  ): this {
     if (!name) throw new Error('a command needs a name');
-    if (this.commands.has(name) || (name === 'on_input' && this.inputHandler)) throw new Error(`command "${name}" is registered twice`);
+    if (this.commands.has(name) || (name === 'on_input' && this.inputHandler))
+      throw new Error(`command "${name}" is registered twice`);
     this.commands.set(name, { handler: handler as unknown as CommandHandler, description: options.description ?? '' });
     return this;
   }
@@ -187,12 +192,16 @@ export class Plugin {
 
   private execute(id: RequestId, params: Record<string, unknown>): void {
     const fn = params.function;
-    const args = typeof params.arguments === 'object' && params.arguments !== null && !Array.isArray(params.arguments) ? (params.arguments as Record<string, unknown>) : {};
+    const args =
+      typeof params.arguments === 'object' && params.arguments !== null && !Array.isArray(params.arguments)
+        ? (params.arguments as Record<string, unknown>)
+        : {};
     const turn = { context: toChatMessages(params.context), systemInfo: toText(params.system_info) };
     const cmd = typeof fn === 'string' ? this.commands.get(fn) : undefined;
     if (cmd) return this.turn(id, fn as string, turn, (ctx) => cmd.handler(args, ctx));
     const input = this.inputHandler;
-    if (fn === 'on_input' && input) return this.turn(id, 'on_input', turn, (ctx) => input.handler(toText(args.content), ctx));
+    if (fn === 'on_input' && input)
+      return this.turn(id, 'on_input', turn, (ctx) => input.handler(toText(args.content), ctx));
     // The Node SDK's way (PROTOCOLS.md): an error notification, not an error response.
     this.notify('error', { request_id: id, code: ErrorCode.MethodNotFound, message: `Unknown command: ${toText(fn)}` });
   }
@@ -208,7 +217,12 @@ export class Plugin {
     this.notify('complete', { request_id: id, success: true, data: `Received: ${text}`, keep_session: false });
   }
 
-  private turn(id: RequestId, command: string, turn: { context: ReturnType<typeof toChatMessages>; systemInfo: string }, invoke: (ctx: CommandContext) => unknown): void {
+  private turn(
+    id: RequestId,
+    command: string,
+    turn: { context: ReturnType<typeof toChatMessages>; systemInfo: string },
+    invoke: (ctx: CommandContext) => unknown,
+  ): void {
     void runTurn({
       requestId: id,
       command,
@@ -225,7 +239,8 @@ export class Plugin {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
     const all = Promise.allSettled(this.hooks.map(async (hook) => hook())).then((results) => {
-      for (const r of results) if (r.status === 'rejected') this.log(`a shutdown hook failed: ${String(r.reason)}`, 'error');
+      for (const r of results)
+        if (r.status === 'rejected') this.log(`a shutdown hook failed: ${String(r.reason)}`, 'error');
     });
     await Promise.race([all, deadline]);
     clearTimeout(timer);

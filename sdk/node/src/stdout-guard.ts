@@ -16,8 +16,13 @@ export interface StdoutGuard {
 export function guardStdout(): StdoutGuard {
   const stdout = process.stdout;
   const original = stdout.write;
-  const writeFrame = original as (this: NodeJS.WriteStream, bytes: Buffer, done?: (err?: Error | null) => void) => boolean;
-  const toStderr = (...args: unknown[]): boolean => (process.stderr.write as (...a: unknown[]) => boolean).apply(process.stderr, args);
+  const writeFrame = original as (
+    this: NodeJS.WriteStream,
+    bytes: Buffer,
+    done?: (err?: Error | null) => void,
+  ) => boolean;
+  const toStderr = (...args: unknown[]): boolean =>
+    (process.stderr.write as (...a: unknown[]) => boolean).apply(process.stderr, args);
   stdout.write = toStderr as typeof stdout.write;
   let restored = false;
   return {

@@ -123,7 +123,11 @@ export class PluginClient {
   }
 
   /** The first message (received or to come) that matches; it is taken from the inbox. */
-  next(match: (m: WireMessage) => boolean = () => true, timeoutMs = this.timeoutMs, what = 'a message'): Promise<WireMessage> {
+  next(
+    match: (m: WireMessage) => boolean = () => true,
+    timeoutMs = this.timeoutMs,
+    what = 'a message',
+  ): Promise<WireMessage> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
         const at = this.inbox.findIndex(match);
@@ -177,7 +181,12 @@ export class PluginClient {
       if (m.method === 'complete') {
         result.complete = { success: p.success as boolean, data: p.data, keep_session: p.keep_session as boolean };
       } else if (m.method === 'error') {
-        result.error = { code: p.code as number, message: p.message as string, via: 'notification', ...('data' in p ? { data: p.data } : {}) };
+        result.error = {
+          code: p.code as number,
+          message: p.message as string,
+          via: 'notification',
+          ...('data' in p ? { data: p.data } : {}),
+        };
       } else if (m.error) {
         result.error = { ...m.error, via: 'response' };
       }
@@ -186,17 +195,34 @@ export class PluginClient {
   }
 
   async initialize(): Promise<Record<string, unknown>> {
-    const id = this.request('initialize', { protocol_version: '2.0', engine_version: '1.0.0', capabilities: ['streaming', 'passthrough'] });
+    const id = this.request('initialize', {
+      protocol_version: '2.0',
+      engine_version: '1.0.0',
+      capabilities: ['streaming', 'passthrough'],
+    });
     const m = await this.response(id);
     if (m.error) throw new Error(`initialize failed: ${m.error.message}`);
     return m.result as Record<string, unknown>;
   }
 
-  execute(fn: string, args: Record<string, unknown> = {}, opts: { context?: unknown[]; systemInfo?: string } = {}): number {
-    return this.request('execute', { function: fn, arguments: args, context: opts.context ?? [], system_info: opts.systemInfo ?? '' });
+  execute(
+    fn: string,
+    args: Record<string, unknown> = {},
+    opts: { context?: unknown[]; systemInfo?: string } = {},
+  ): number {
+    return this.request('execute', {
+      function: fn,
+      arguments: args,
+      context: opts.context ?? [],
+      system_info: opts.systemInfo ?? '',
+    });
   }
 
-  call(fn: string, args: Record<string, unknown> = {}, opts: { context?: unknown[]; systemInfo?: string; timeoutMs?: number } = {}): Promise<TurnResult> {
+  call(
+    fn: string,
+    args: Record<string, unknown> = {},
+    opts: { context?: unknown[]; systemInfo?: string; timeoutMs?: number } = {},
+  ): Promise<TurnResult> {
     return this.turn(this.execute(fn, args, opts), opts.timeoutMs);
   }
 
@@ -212,7 +238,10 @@ export class PluginClient {
     if (this.exit) return this.exit;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the plugin was still running after ${timeoutMs} ms${this.stderrTail()}`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`the plugin was still running after ${timeoutMs} ms${this.stderrTail()}`)),
+        timeoutMs,
+      );
     });
     try {
       return await Promise.race([this.exitPromise, late]);

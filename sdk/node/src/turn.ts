@@ -48,15 +48,24 @@ export async function runTurn(opts: TurnOptions): Promise<void> {
     result = await opts.invoke(ctx);
   } catch (e) {
     finished = true;
-    if (!(e instanceof PluginError)) opts.log(`${command} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, 'error');
+    if (!(e instanceof PluginError))
+      opts.log(`${command} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`, 'error');
     sendError(opts, errorParams(e));
     return;
   }
   finished = true;
   try {
-    opts.notify('complete', { request_id: requestId, success: true, data: result === undefined ? '' : result, keep_session: keep });
+    opts.notify('complete', {
+      request_id: requestId,
+      success: true,
+      data: result === undefined ? '' : result,
+      keep_session: keep,
+    });
   } catch (e) {
-    sendError(opts, { code: ErrorCode.PluginError, message: `the result of ${command} cannot be sent: ${(e as Error).message}` });
+    sendError(opts, {
+      code: ErrorCode.PluginError,
+      message: `the result of ${command} cannot be sent: ${(e as Error).message}`,
+    });
   }
 }
 
@@ -67,7 +76,10 @@ interface ErrorParams {
 }
 
 function errorParams(e: unknown): ErrorParams {
-  if (e instanceof PluginError) return e.data === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, data: e.data };
+  if (e instanceof PluginError)
+    return e.data === undefined
+      ? { code: e.code, message: e.message }
+      : { code: e.code, message: e.message, data: e.data };
   if (e instanceof Error) return { code: ErrorCode.PluginError, message: e.message || e.name };
   return { code: ErrorCode.PluginError, message: String(e) };
 }

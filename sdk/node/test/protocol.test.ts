@@ -39,7 +39,12 @@ describe('handshake and health', () => {
   it('describes itself and its commands in initialize, on_input included', async () => {
     const p = start();
     const result = await p.initialize();
-    expect(result).toMatchObject({ name: 'demo', version: '1.2.3', description: 'Exercises the SDK', protocol_version: '2.0' });
+    expect(result).toMatchObject({
+      name: 'demo',
+      version: '1.2.3',
+      description: 'Exercises the SDK',
+      protocol_version: '2.0',
+    });
     const commands = result.commands as Array<{ name: string; description: string }>;
     expect(commands.find((c) => c.name === 'greet')).toEqual({ name: 'greet', description: 'Greets someone.' });
     expect(commands.map((c) => c.name)).toContain('on_input');
@@ -65,7 +70,11 @@ describe('handshake and health', () => {
     await p.next((m) => m.method === 'stream', 5000, 'the first chunk of slow');
     const ping = p.request('ping', { timestamp: 7 });
     // Order, not time: the pong arrives before the running command completes.
-    const first = await p.next((m) => (m.id === ping && m.method === undefined) || m.method === 'complete', 10_000, 'the pong or the completion');
+    const first = await p.next(
+      (m) => (m.id === ping && m.method === undefined) || m.method === 'complete',
+      10_000,
+      'the pong or the completion',
+    );
     expect(first).toEqual(expect.objectContaining({ id: ping, result: { timestamp: 7 } }));
     expect((await p.turn(slow)).complete?.data).toBe('slept');
   });
@@ -74,7 +83,10 @@ describe('handshake and health', () => {
     const p = await ready();
     p.notify('something_new', { x: 1 });
     const id = p.request('frobnicate');
-    expect((await p.response(id)).error).toMatchObject({ code: -32601, message: expect.stringContaining('frobnicate') });
+    expect((await p.response(id)).error).toMatchObject({
+      code: -32601,
+      message: expect.stringContaining('frobnicate'),
+    });
     expect(p.unread).toEqual([]);
   });
 });
@@ -135,7 +147,11 @@ describe('execute', () => {
       { role: 'user', content: 'Thanks' },
     ];
     const turn = await p.call('inspect_context', {}, { context, systemInfo: 'RTX 4090, 64 GB' });
-    expect(turn.complete?.data).toEqual({ roles: ['user', 'assistant', 'user'], last: 'Thanks', systemInfo: 'RTX 4090, 64 GB' });
+    expect(turn.complete?.data).toEqual({
+      roles: ['user', 'assistant', 'user'],
+      last: 'Thanks',
+      systemInfo: 'RTX 4090, 64 GB',
+    });
   });
 
   it('sends stray console.log and stdout writes to stderr, keeping stdout for frames', async () => {
@@ -143,10 +159,13 @@ describe('execute', () => {
     expect((await p.call('noisy')).complete?.data).toBe('still framed');
     const ping = p.request('ping', { timestamp: 2 });
     expect((await p.response(ping)).result).toEqual({ timestamp: 2 });
-    await vi.waitFor(() => {
-      expect(p.stderr).toContain('a stray console.log must not reach stdout');
-      expect(p.stderr).toContain('nor a raw process.stdout.write');
-    }, { timeout: 3000 });
+    await vi.waitFor(
+      () => {
+        expect(p.stderr).toContain('a stray console.log must not reach stdout');
+        expect(p.stderr).toContain('nor a raw process.stdout.write');
+      },
+      { timeout: 3000 },
+    );
   });
 });
 
@@ -158,7 +177,12 @@ describe('passthrough', () => {
 
     const hello = await p.input('hello there');
     expect(hello.ack.result).toEqual({ acknowledged: true });
-    expect(hello.turn.end.params).toEqual({ request_id: hello.turn.requestId, success: true, data: 'echo: hello there', keep_session: true });
+    expect(hello.turn.end.params).toEqual({
+      request_id: hello.turn.requestId,
+      success: true,
+      data: 'echo: hello there',
+      keep_session: true,
+    });
 
     const bye = await p.input('exit');
     expect(bye.ack.result).toEqual({ acknowledged: true });

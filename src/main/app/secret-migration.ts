@@ -16,7 +16,11 @@ import type { ListedSecretStore } from './secret-files';
  * removes them from `from`. Values `from` cannot read (encrypted under another key) stay there.
  * Returns how many values moved.
  */
-export async function moveSecrets(from: ListedSecretStore, to: SecretStore, pluginIds: string[] = from.pluginIds()): Promise<number> {
+export async function moveSecrets(
+  from: ListedSecretStore,
+  to: SecretStore,
+  pluginIds: string[] = from.pluginIds(),
+): Promise<number> {
   let moved = 0;
   for (const id of pluginIds) {
     for (const [key, value] of Object.entries(await from.get(id))) {

@@ -32,10 +32,17 @@ export function appSecretStore(file: string): SecretStore {
   const encryptedFile = file.replace(/\.json$/, '.enc.json');
   const keyStore = osKeyStore();
   if (keyStore) {
-    const encrypted = new EncryptedSecretFile(encryptedFile, safeStorage, `the operating system’s secret store (Electron safeStorage with ${keyStore})`);
+    const encrypted = new EncryptedSecretFile(
+      encryptedFile,
+      safeStorage,
+      `the operating system’s secret store (Electron safeStorage with ${keyStore})`,
+    );
     return new MovingSecretStore(encrypted, new PlainSecretFile(file), report);
   }
-  const plain = new PlainSecretFile(file, `${file}, a plain file only its owner can read: no operating-system key store is available to encrypt it`);
+  const plain = new PlainSecretFile(
+    file,
+    `${file}, a plain file only its owner can read: no operating-system key store is available to encrypt it`,
+  );
   if (!safeStorage.isEncryptionAvailable()) return plain;
   // basic_text: what it encrypted can still be decrypted, so bring it here rather than lose it.
   const basic = new EncryptedSecretFile(encryptedFile, safeStorage, `${encryptedFile} (encrypted with a fixed key)`);

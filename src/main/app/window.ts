@@ -9,7 +9,11 @@ import { PRODUCTION_CSP } from '../../shared/csp';
 import { isRendererUrl, rendererHref, type RendererTarget } from './app-url';
 
 /** Sites a link in the app may open in the user's browser. */
-const EXTERNAL_ALLOW = [/^https:\/\/github\.com\//, /^https:\/\/modelcontextprotocol\.io\//, /^https:\/\/www\.electronjs\.org\//];
+const EXTERNAL_ALLOW = [
+  /^https:\/\/github\.com\//,
+  /^https:\/\/modelcontextprotocol\.io\//,
+  /^https:\/\/www\.electronjs\.org\//,
+];
 
 export function rendererUrl(): RendererTarget {
   const dev = process.env.ELECTRON_RENDERER_URL;

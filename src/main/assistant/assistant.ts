@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one whole concern: a conversation's model turns (start, approvals, Stop, Retry, suggestions) */
 /**
  * The assistant: a conversation's plain messages answered by its model (the conversation's own,
  * else the default), one model turn at a time per conversation (loop/model-turn.ts), with the
@@ -56,7 +57,10 @@ export class Assistant extends Disposable {
   /** Keeps the tool search index from one step (and turn) to the next. */
   private readonly chooser = new ToolChooser();
   /** The model turn running in each conversation. */
-  private readonly running = new Map<string, { turnId: string; model: string; turn: ModelTurn; done: Promise<void>; opts: StartOptions }>();
+  private readonly running = new Map<
+    string,
+    { turnId: string; model: string; turn: ModelTurn; done: Promise<void>; opts: StartOptions }
+  >();
 
   private readonly plans: Plans;
 
@@ -64,7 +68,12 @@ export class Assistant extends Disposable {
     super();
     this.plans = new Plans(d.registry, d.turnRunning);
     // MCP servers' forms and sampling requests are answered in the conversation of their call.
-    const asks = new AssistantServerAsks({ ...d, questions: this.questions, approvals: this.approvals, attendance: (c) => this.attendance(c) });
+    const asks = new AssistantServerAsks({
+      ...d,
+      questions: this.questions,
+      approvals: this.approvals,
+      attendance: (c) => this.attendance(c),
+    });
     d.registry.serveAsks(asks);
     this._register(toDisposable(() => d.registry.serveAsks(undefined)));
   }
@@ -73,12 +82,19 @@ export class Assistant extends Disposable {
   private attendance(conversationId: string): Attendance {
     const r = this.running.get(conversationId);
     if (!r) return {};
-    return { turnId: r.turnId, ...(r.opts.flag ? { flag: r.opts.flag } : {}), ...(r.opts.unattended ? { unattended: true } : {}) };
+    return {
+      turnId: r.turnId,
+      ...(r.opts.flag ? { flag: r.opts.flag } : {}),
+      ...(r.opts.unattended ? { unattended: true } : {}),
+    };
   }
 
   /** Whether plain messages of this conversation would be answered (a model is configured). */
   canAnswer(conversationModel: string | null): boolean {
-    return agentPluginOf(this.d.registry, conversationModel) !== undefined || this.d.models.resolve(conversationModel) !== undefined;
+    return (
+      agentPluginOf(this.d.registry, conversationModel) !== undefined ||
+      this.d.models.resolve(conversationModel) !== undefined
+    );
   }
 
   /** The model that would answer this conversation, and whether it takes images; null: none. */
@@ -95,10 +111,14 @@ export class Assistant extends Disposable {
   }
 
   /** Starts a model turn on the conversation as it is stored (its last message is usually the person's). */
-  async start(conversationId: string, opts: StartOptions = {}): Promise<Outcome<{ turnId: string; done: Promise<void> }>> {
+  async start(
+    conversationId: string,
+    opts: StartOptions = {},
+  ): Promise<Outcome<{ turnId: string; done: Promise<void> }>> {
     const c = this.d.store.get(conversationId);
     if (!c) return failure('not_found', `no conversation ${conversationId}`);
-    if (this.running.has(conversationId)) return failure('invalid_state', 'the model is still answering in this conversation: wait for it, or Stop it');
+    if (this.running.has(conversationId))
+      return failure('invalid_state', 'the model is still answering in this conversation: wait for it, or Stop it');
     const chosen = await this.chooseModel(c.model);
     if (!chosen.ok) return chosen;
     const { model, modelName, where } = chosen;
@@ -125,10 +145,10 @@ export class Assistant extends Disposable {
     const done = this.enrichLast(conversationId, turn.signal)
       .then(() => turn.run())
       .finally(() => {
-      if (model instanceof AgentPluginModel) model.close('the turn ended');
-      this.running.delete(conversationId);
-      this.d.turnRunning(conversationId, turnId, false);
-    });
+        if (model instanceof AgentPluginModel) model.close('the turn ended');
+        this.running.delete(conversationId);
+        this.d.turnRunning(conversationId, turnId, false);
+      });
     this.running.set(conversationId, { turnId, model: modelName, turn, done, opts });
     return { ok: true, turnId, done };
   }
@@ -139,7 +159,8 @@ export class Assistant extends Disposable {
    */
   plan(conversationId: string, text: string): Outcome<{ turnId: string }> {
     if (!this.d.store.has(conversationId)) return failure('not_found', `no conversation ${conversationId}`);
-    if (this.isBusy(conversationId)) return failure('invalid_state', 'this conversation is busy: wait for it, or Stop it');
+    if (this.isBusy(conversationId))
+      return failure('invalid_state', 'this conversation is busy: wait for it, or Stop it');
     const request = text.replace(/^\/plan\s+/, '').trim();
     if (!request) return failure('invalid_input', 'say what to plan: /plan <what you want done>');
     const turnId = randomUUID();
@@ -170,16 +191,28 @@ export class Assistant extends Disposable {
   }
 
   /** The conversation's model: an agent plugin chosen for it, else a configured model. */
-  private async chooseModel(name: string | null): Promise<Outcome<{ model: LanguageModel; modelName: string; where: string }>> {
+  private async chooseModel(
+    name: string | null,
+  ): Promise<Outcome<{ model: LanguageModel; modelName: string; where: string }>> {
     const agent = agentPluginOf(this.d.registry, name);
     if (agent) {
       const title = this.d.registry.record(agent)?.spec?.name ?? agent;
-      return { ok: true, model: new AgentPluginModel(this.d.registry, agent), modelName: name as string, where: `the agent plugin ${title}` };
+      return {
+        ok: true,
+        model: new AgentPluginModel(this.d.registry, agent),
+        modelName: name as string,
+        where: `the agent plugin ${title}`,
+      };
     }
     const config = this.d.models.resolve(name);
     if (!config) return failure('no_model', 'no model is connected: add one in Settings → Models');
     const apiKey = await this.d.models.apiKey(config.name);
-    return { ok: true, model: languageModel(config, apiKey), modelName: config.name, where: `${config.name} (${baseUrlOf(config) || config.provider})` };
+    return {
+      ok: true,
+      model: languageModel(config, apiKey),
+      modelName: config.name,
+      where: `${config.name} (${baseUrlOf(config) || config.provider})`,
+    };
   }
 
   /**
@@ -190,7 +223,11 @@ export class Assistant extends Disposable {
     const last = this.d.store.get(conversationId)?.messages.findLast((m) => m.role === 'user' && !m.passthrough);
     if (!last || last.enrichment !== undefined) return;
     const { prompt, steps } = await enrich(this.d.registry, last.text, signal);
-    this.d.rewrite(conversationId, { ...last, enrichment: steps, ...(prompt !== last.text ? { enriched: prompt } : {}) });
+    this.d.rewrite(conversationId, {
+      ...last,
+      enrichment: steps,
+      ...(prompt !== last.text ? { enriched: prompt } : {}),
+    });
   }
 
   /** Stops the model turn `turnId`; false when no model turn has that id. */
@@ -225,7 +262,8 @@ export class Assistant extends Disposable {
   /** Runs the last turn again after a failure: the conversation as it is goes to the model. */
   async retry(conversationId: string): Promise<Outcome<{ turnId: string }>> {
     const last = this.d.store.get(conversationId)?.messages.findLast((m) => m.role !== 'system');
-    if (!last || !canRetry(last)) return failure('invalid_state', 'there is no failed answer to retry in this conversation');
+    if (!last || !canRetry(last))
+      return failure('invalid_state', 'there is no failed answer to retry in this conversation');
     const r = await this.start(conversationId);
     return r.ok ? { ok: true, turnId: r.turnId } : r;
   }
@@ -252,7 +290,20 @@ export class Assistant extends Disposable {
     const note = failure('cancelled', 'Plugboard closed before the model answered');
     return [...this.running]
       .filter(([conversationId]) => !answering(conversationId))
-      .map(([conversationId, r]) => [conversationId, { id: randomUUID(), role: 'assistant', createdAt: Date.now(), text: '', turnId: r.turnId, status: 'cancelled', model: r.model, failure: note, retry: {} }]);
+      .map(([conversationId, r]) => [
+        conversationId,
+        {
+          id: randomUUID(),
+          role: 'assistant',
+          createdAt: Date.now(),
+          text: '',
+          turnId: r.turnId,
+          status: 'cancelled',
+          model: r.model,
+          failure: note,
+          retry: {},
+        },
+      ]);
   }
 
   /** Stops every turn; waits until each has written its last message. */

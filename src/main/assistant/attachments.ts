@@ -16,11 +16,16 @@ export type TakeUpload = (uploadId: string) => { file: string; done(): void } | 
 function bytesOf(input: AttachmentInput, take: TakeUpload): Outcome<{ bytes: Uint8Array }> {
   if ('data' in input) return { ok: true, bytes: new Uint8Array(Buffer.from(input.data, 'base64')) };
   const upload = take(input.uploadId);
-  if (!upload) return failure('not_found', `the upload of ${input.name} is gone (uploads are kept 30 minutes): attach it again`);
+  if (!upload)
+    return failure('not_found', `the upload of ${input.name} is gone (uploads are kept 30 minutes): attach it again`);
   try {
     // An upload larger than any attachment may be is refused before it is read.
     const size = statSync(upload.file).size;
-    if (size > ATTACHMENT_LIMITS.imageBytes) return failure('invalid_input', `${input.name} is ${describeBytes(size)}: files are capped at ${describeBytes(ATTACHMENT_LIMITS.imageBytes)} (text at ${describeBytes(ATTACHMENT_LIMITS.textBytes)})`);
+    if (size > ATTACHMENT_LIMITS.imageBytes)
+      return failure(
+        'invalid_input',
+        `${input.name} is ${describeBytes(size)}: files are capped at ${describeBytes(ATTACHMENT_LIMITS.imageBytes)} (text at ${describeBytes(ATTACHMENT_LIMITS.textBytes)})`,
+      );
     const bytes = readFileSync(upload.file);
     return { ok: true, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) };
   } catch (e) {
@@ -31,8 +36,15 @@ function bytesOf(input: AttachmentInput, take: TakeUpload): Outcome<{ bytes: Uin
 }
 
 /** The files of a message, checked; a refusal names the file and the cap it passed. */
-export function takeAttachments(inputs: readonly AttachmentInput[], take: TakeUpload): Outcome<{ files: StoredFile[] }> {
-  if (inputs.length > ATTACHMENT_LIMITS.files) return failure('invalid_input', `${inputs.length} files attached: a message takes ${ATTACHMENT_LIMITS.files} at most`);
+export function takeAttachments(
+  inputs: readonly AttachmentInput[],
+  take: TakeUpload,
+): Outcome<{ files: StoredFile[] }> {
+  if (inputs.length > ATTACHMENT_LIMITS.files)
+    return failure(
+      'invalid_input',
+      `${inputs.length} files attached: a message takes ${ATTACHMENT_LIMITS.files} at most`,
+    );
   const files: StoredFile[] = [];
   let total = 0;
   for (const input of inputs) {
@@ -43,7 +55,14 @@ export function takeAttachments(inputs: readonly AttachmentInput[], take: TakeUp
     const c = classify(input.name, got.bytes);
     if (!c.ok) return failure('invalid_input', c.message);
     total += got.bytes.length;
-    files.push({ id: randomUUID(), name: input.name, kind: c.kind, mime: c.mime, size: got.bytes.length, bytes: got.bytes });
+    files.push({
+      id: randomUUID(),
+      name: input.name,
+      kind: c.kind,
+      mime: c.mime,
+      size: got.bytes.length,
+      bytes: got.bytes,
+    });
   }
   return { ok: true, files };
 }
@@ -58,11 +77,16 @@ export function infoOf(files: readonly StoredFile[]): AttachmentInfo[] {
  * with the arguments typed and passthrough input goes to a plugin, neither of which takes files,
  * so those are refused rather than sent without them. A model that takes no images is said so.
  */
-export function attachmentRefusal(files: readonly StoredFile[], to: { command: boolean; passthrough: string | null; model: { name: string; images: boolean } | null }): string | null {
+export function attachmentRefusal(
+  files: readonly StoredFile[],
+  to: { command: boolean; passthrough: string | null; model: { name: string; images: boolean } | null },
+): string | null {
   if (files.length === 0) return null;
   const names = files.map((f) => f.name).join(', ');
-  if (to.passthrough) return `${to.passthrough} holds this conversation (passthrough) and takes no files: remove ${names}, or Exit the session first`;
-  if (to.command) return `a / command runs a tool with what you type and takes no files: remove ${names}, or send them with a message to the model`;
+  if (to.passthrough)
+    return `${to.passthrough} holds this conversation (passthrough) and takes no files: remove ${names}, or Exit the session first`;
+  if (to.command)
+    return `a / command runs a tool with what you type and takes no files: remove ${names}, or send them with a message to the model`;
   const images = files.filter((f) => f.kind === 'image');
   if (to.model && !to.model.images && images.length > 0) {
     return `${to.model.name} does not take images, so ${images.map((f) => f.name).join(', ')} cannot go to it: remove ${images.length === 1 ? 'it' : 'them'}, or pick a model that takes images`;

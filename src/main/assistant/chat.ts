@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one whole concern: routing what a person types (passthrough, tool call, model message) and the conversations' lifecycle */
 /**
  * Chat sessions: what the person types becomes a passthrough turn (while a plugin holds the
  * session for this conversation), a tool call (`/tool …`, or a palette pick: plugin-turns.ts), or a
@@ -51,7 +52,9 @@ export class ChatService extends Disposable {
     this.registry = d.registry;
     this.store = d.store;
     this.running = new RunningTurns((e) => this.emit('chat.turn', e));
-    this.messages = this._register(new LiveMessages(d.store, { turn: (e) => this.emit('chat.turn', e), ended: (id) => this.announce(id) }));
+    this.messages = this._register(
+      new LiveMessages(d.store, { turn: (e) => this.emit('chat.turn', e), ended: (id) => this.announce(id) }),
+    );
     this.turns = new PluginTurns(this.messages);
     this.assistant = this._register(
       new Assistant({
@@ -91,7 +94,13 @@ export class ChatService extends Disposable {
     // A message left streaming by a run of Plugboard that ended (a crash) is over: say so, once.
     const messages = c.messages.map((m) => live.get(m.id) ?? (m.status === 'streaming' ? this.interrupted(id, m) : m));
     const { allowed: _allowed, ...rest } = c;
-    return { ...rest, messages, passthrough: this.passthroughOf(id), runningTurns: this.running.of(id), tokens: tokensOf(messages) };
+    return {
+      ...rest,
+      messages,
+      passthrough: this.passthroughOf(id),
+      runningTurns: this.running.of(id),
+      tokens: tokensOf(messages),
+    };
   }
 
   rename(id: string, title: string): OpResult {
@@ -101,7 +110,8 @@ export class ChatService extends Disposable {
   }
 
   delete(id: string): OpResult {
-    for (const s of this.registry.passthroughSessions()) if (s.owner === id) this.registry.endPassthrough(s.pluginId, 'conversation deleted');
+    for (const s of this.registry.passthroughSessions())
+      if (s.owner === id) this.registry.endPassthrough(s.pluginId, 'conversation deleted');
     if (!this.store.delete(id)) return failure('not_found', `no conversation ${id}`);
     // Its calls and its model's turn have nowhere to go now: stop them.
     this.assistant.stopConversation(id, 'the conversation was deleted');
@@ -118,12 +128,21 @@ export class ChatService extends Disposable {
   }
 
   /** Text as the person typed it, and the files attached to it (checked: attachments.ts). */
-  async send(conversationId: string, text: string, opts: StartOptions = {}, files: readonly StoredFile[] = []): Promise<Outcome<{ turnId: string | null }>> {
+  async send(
+    conversationId: string,
+    text: string,
+    opts: StartOptions = {},
+    files: readonly StoredFile[] = [],
+  ): Promise<Outcome<{ turnId: string | null }>> {
     const c = this.store.summary(conversationId);
     if (!c) return failure('not_found', `no conversation ${conversationId}`);
     const inPassthrough = this.passthroughOf(conversationId);
     const model = this.store.get(conversationId)?.model ?? null;
-    const refused = attachmentRefusal(files, { command: text.trim().startsWith('/'), passthrough: inPassthrough?.pluginName ?? null, model: this.assistant.answerer(model) });
+    const refused = attachmentRefusal(files, {
+      command: text.trim().startsWith('/'),
+      passthrough: inPassthrough?.pluginName ?? null,
+      model: this.assistant.answerer(model),
+    });
     if (refused) return failure('invalid_input', refused);
     if (inPassthrough) return this.input(conversationId, inPassthrough.pluginId, text);
     if (/^\/plan(\s|$)/.test(text.trim())) return this.assistant.plan(conversationId, text.trim());
@@ -134,22 +153,35 @@ export class ChatService extends Disposable {
       if (!target.ok) return target;
       return this.startTurn(conversationId, text.trim(), target.plugin, parsed.call.tool, parsed.call.args);
     }
-    if (this.assistant.isBusy(conversationId)) return failure('invalid_state', 'the model is still answering in this conversation: wait for it, or Stop it');
-    const said: ChatMessage = { id: randomUUID(), role: 'user', createdAt: Date.now(), text, ...(files.length > 0 ? { attachments: infoOf(files) } : {}) };
+    if (this.assistant.isBusy(conversationId))
+      return failure('invalid_state', 'the model is still answering in this conversation: wait for it, or Stop it');
+    const said: ChatMessage = {
+      id: randomUUID(),
+      role: 'user',
+      createdAt: Date.now(),
+      text,
+      ...(files.length > 0 ? { attachments: infoOf(files) } : {}),
+    };
     this.addMessage(conversationId, said, undefined, files);
     if (!this.assistant.canAnswer(model)) return this.offerModel(conversationId, text);
     const r = await this.assistant.start(conversationId, opts);
     return r.ok ? { ok: true, turnId: r.turnId } : r;
   }
 
-  invoke(conversationId: string, plugin: string, tool: string, args: Record<string, unknown>): Outcome<{ turnId: string }> {
+  invoke(
+    conversationId: string,
+    plugin: string,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Outcome<{ turnId: string }> {
     if (!this.store.has(conversationId)) return failure('not_found', `no conversation ${conversationId}`);
     const shown = Object.keys(args).length ? `/${plugin}:${tool} ${JSON.stringify(args)}` : `/${plugin}:${tool}`;
     return this.startTurn(conversationId, shown, plugin, tool, args);
   }
 
   cancel(turnId: string): OpResult {
-    if (!this.turns.cancel(turnId, 'stopped by the user') && !this.assistant.stop(turnId)) return failure('invalid_state', 'that turn is not running');
+    if (!this.turns.cancel(turnId, 'stopped by the user') && !this.assistant.stop(turnId))
+      return failure('invalid_state', 'that turn is not running');
     return { ok: true, detail: 'cancelled' };
   }
 
@@ -171,32 +203,76 @@ export class ChatService extends Disposable {
   /** Without a model, a plain message gets a note that offers to connect one, and matching tools. */
   private offerModel(conversationId: string, text: string): Outcome<{ turnId: null }> {
     const suggestions = this.assistant.suggest(text, 4).map((d) => ({ plugin: d.plugin, tool: d.tool }));
-    const note = 'No model is connected yet, so plain messages are not answered. Connect one (Ollama, LM Studio, an API key), or run a tool yourself: type **/** to pick one.';
-    this.addMessage(conversationId, { id: randomUUID(), role: 'system', createdAt: Date.now(), text: note, card: { type: 'connect-model', suggestions } });
+    const note =
+      'No model is connected yet, so plain messages are not answered. Connect one (Ollama, LM Studio, an API key), or run a tool yourself: type **/** to pick one.';
+    this.addMessage(conversationId, {
+      id: randomUUID(),
+      role: 'system',
+      createdAt: Date.now(),
+      text: note,
+      card: { type: 'connect-model', suggestions },
+    });
     return { ok: true, turnId: null };
   }
 
   private resolveTool(plugin: string | null, tool: string): Outcome<{ plugin: string }> {
     if (plugin) return { ok: true, plugin };
     const owners = new Set([
-      ...exposedDeclarations(this.registry).filter((d) => d.tool === tool).map((d) => d.plugin),
-      ...exposedUserCommands(this.registry).filter((c) => c.name === tool).map((c) => c.plugin),
+      ...exposedDeclarations(this.registry)
+        .filter((d) => d.tool === tool)
+        .map((d) => d.plugin),
+      ...exposedUserCommands(this.registry)
+        .filter((c) => c.name === tool)
+        .map((c) => c.plugin),
     ]);
     if (owners.size === 1) return { ok: true, plugin: [...owners][0] as string };
-    if (owners.size > 1) return failure('invalid_input', `several plugins have a tool "${tool}": ${[...owners].map((p) => `/${p}:${tool}`).join(', ')}`);
+    if (owners.size > 1)
+      return failure(
+        'invalid_input',
+        `several plugins have a tool "${tool}": ${[...owners].map((p) => `/${p}:${tool}`).join(', ')}`,
+      );
     return failure('not_found', `no exposed tool is called "${tool}"; type / to see them`);
   }
 
-  private startTurn(conversationId: string, shown: string, plugin: string, tool: string, args: Record<string, unknown>): Outcome<{ turnId: string }> {
+  private startTurn(
+    conversationId: string,
+    shown: string,
+    plugin: string,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Outcome<{ turnId: string }> {
     const context = this.context(conversationId);
     // A user command its plugin keeps from models (share_with_model false), command and result.
-    const unshared = exposedUserCommands(this.registry).some((c) => c.plugin === plugin && c.name === tool && !c.shareWithModel) ? { unshared: true } : {};
-    this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown, ...unshared }, { plugin, tool, args });
+    const unshared = exposedUserCommands(this.registry).some(
+      (c) => c.plugin === plugin && c.name === tool && !c.shareWithModel,
+    )
+      ? { unshared: true }
+      : {};
+    this.addMessage(
+      conversationId,
+      { id: randomUUID(), role: 'user', createdAt: Date.now(), text: shown, ...unshared },
+      { plugin, tool, args },
+    );
     const turnId = randomUUID();
-    const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, tool, args, turnId, status: 'streaming', ...unshared };
+    const message: ChatMessage = {
+      id: randomUUID(),
+      role: 'plugin',
+      createdAt: Date.now(),
+      text: '',
+      pluginId: plugin,
+      tool,
+      args,
+      turnId,
+      status: 'streaming',
+      ...unshared,
+    };
     this.frame(conversationId, turnId, true);
     this.turns.start(conversationId, message, (onEvent) =>
-      this.registry.call(plugin, tool, args, { context, owner: conversationId, onEvent: this.framed(conversationId, turnId, onEvent) }),
+      this.registry.call(plugin, tool, args, {
+        context,
+        owner: conversationId,
+        onEvent: this.framed(conversationId, turnId, onEvent),
+      }),
     );
     return { ok: true, turnId };
   }
@@ -204,14 +280,32 @@ export class ChatService extends Disposable {
   private input(conversationId: string, plugin: string, text: string): Outcome<{ turnId: string }> {
     this.addMessage(conversationId, { id: randomUUID(), role: 'user', createdAt: Date.now(), text, passthrough: true });
     const turnId = randomUUID();
-    const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', pluginId: plugin, turnId, status: 'streaming', passthrough: true };
+    const message: ChatMessage = {
+      id: randomUUID(),
+      role: 'plugin',
+      createdAt: Date.now(),
+      text: '',
+      pluginId: plugin,
+      turnId,
+      status: 'streaming',
+      passthrough: true,
+    };
     this.frame(conversationId, turnId, true);
-    this.turns.start(conversationId, message, (onEvent) => this.registry.input(plugin, text, { owner: conversationId, onEvent: this.framed(conversationId, turnId, onEvent) }));
+    this.turns.start(conversationId, message, (onEvent) =>
+      this.registry.input(plugin, text, {
+        owner: conversationId,
+        onEvent: this.framed(conversationId, turnId, onEvent),
+      }),
+    );
     return { ok: true, turnId };
   }
 
   /** A call's events, with the turn's end announced after its final one. */
-  private framed<E extends { type: string }>(conversationId: string, turnId: string, onEvent: (e: E) => void): (e: E) => void {
+  private framed<E extends { type: string }>(
+    conversationId: string,
+    turnId: string,
+    onEvent: (e: E) => void,
+  ): (e: E) => void {
     return (e) => {
       onEvent(e);
       if (e.type !== 'stream') this.frame(conversationId, turnId, false);
@@ -223,8 +317,13 @@ export class ChatService extends Disposable {
   }
 
   private interrupted(conversationId: string, m: ChatMessage): ChatMessage {
-    const ended: ChatMessage = { ...m, status: 'cancelled', failure: failure('cancelled', 'Plugboard stopped while this ran') };
-    if (ended.call?.approval.state === 'pending' || ended.call?.approval.state === 'queued') ended.call = { ...ended.call, approval: { state: 'denied', by: 'policy' } };
+    const ended: ChatMessage = {
+      ...m,
+      status: 'cancelled',
+      failure: failure('cancelled', 'Plugboard stopped while this ran'),
+    };
+    if (ended.call?.approval.state === 'pending' || ended.call?.approval.state === 'queued')
+      ended.call = { ...ended.call, approval: { state: 'denied', by: 'policy' } };
     this.store.putMessage(conversationId, ended);
     return ended;
   }
@@ -232,7 +331,8 @@ export class ChatService extends Disposable {
   private onPassthrough(e: PassthroughChange): void {
     const pluginName = this.pluginName(e.pluginId);
     const tell = (conversationId: string | undefined, active: boolean, reason: string): void => {
-      if (conversationId && this.store.has(conversationId)) this.emit('chat.passthrough', { conversationId, pluginId: e.pluginId, pluginName, active, reason });
+      if (conversationId && this.store.has(conversationId))
+        this.emit('chat.passthrough', { conversationId, pluginId: e.pluginId, pluginName, active, reason });
     };
     if (!e.active) return tell(e.owner, false, e.reason);
     // One session per plugin: the conversation whose call kept it now holds it.
@@ -257,12 +357,20 @@ export class ChatService extends Disposable {
   }
 
   /** `call`: the tool call the message asked for, which names the conversation better than its text. */
-  private addMessage(conversationId: string, message: ChatMessage, call?: Omit<TitleCall, 'pluginName'> & { plugin: string }, files?: readonly StoredFile[]): void {
+  private addMessage(
+    conversationId: string,
+    message: ChatMessage,
+    call?: Omit<TitleCall, 'pluginName'> & { plugin: string },
+    files?: readonly StoredFile[],
+  ): void {
     this.store.putMessage(conversationId, message, files);
     if (message.role === 'user' && !message.passthrough && this.store.summary(conversationId)?.title === NEW_TITLE) {
       const others = this.store.list().flatMap((x) => (x.id === conversationId ? [] : [x.title]));
       const said = message.text.trim() || (message.attachments ?? []).map((f) => f.name).join(', ');
-      this.store.rename(conversationId, distinctTitle(titleOf(said, call && { ...call, pluginName: this.pluginName(call.plugin) }), others));
+      this.store.rename(
+        conversationId,
+        distinctTitle(titleOf(said, call && { ...call, pluginName: this.pluginName(call.plugin) }), others),
+      );
     }
     this.emit('chat.turn', { type: 'end', conversationId, turnId: message.id, message });
     this.announce(conversationId);
@@ -290,7 +398,8 @@ export class ChatService extends Disposable {
   override dispose(): void {
     this.closing = true;
     // A question the model had not begun to answer gets a note with Retry, not silence.
-    for (const [c, m] of this.assistant.unanswered((id) => this.messages.snapshot(id).size > 0)) this.store.putMessage(c, m);
+    for (const [c, m] of this.assistant.unanswered((id) => this.messages.snapshot(id).size > 0))
+      this.store.putMessage(c, m);
     this.messages.closeAll(failure('cancelled', 'Plugboard closed while this ran'));
     this.turns.cancelAll('the app is closing');
     void this.assistant.stopAll('the app is closing');

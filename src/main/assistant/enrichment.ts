@@ -19,7 +19,12 @@ export interface Enriched {
   steps: Enrichment[];
 }
 
-export async function enrich(registry: PluginRegistry, text: string, signal: AbortSignal, deadlineMs = ENRICH_DEADLINE_MS): Promise<Enriched> {
+export async function enrich(
+  registry: PluginRegistry,
+  text: string,
+  signal: AbortSignal,
+  deadlineMs = ENRICH_DEADLINE_MS,
+): Promise<Enriched> {
   let prompt = text;
   const steps: Enrichment[] = [];
   // A plugin that still needs settings cannot run: it is not asked (nor started) on every message.
@@ -34,7 +39,10 @@ export async function enrich(registry: PluginRegistry, text: string, signal: Abo
     const timer = setTimeout(() => handle.cancel(`no answer within ${deadlineMs} ms`), deadlineMs);
     const outcome = await handle.done.finally(() => clearTimeout(timer));
     if (!outcome.ok) {
-      const why = outcome.code === 'cancelled' && !signal.aborted ? `took longer than ${deadlineMs / 1000} s` : `${outcome.code}: ${outcome.message}`;
+      const why =
+        outcome.code === 'cancelled' && !signal.aborted
+          ? `took longer than ${deadlineMs / 1000} s`
+          : `${outcome.code}: ${outcome.message}`;
       steps.push({ plugin: id, ok: false, note: `skipped (${why})` });
       continue;
     }
@@ -47,7 +55,12 @@ export async function enrich(registry: PluginRegistry, text: string, signal: Abo
     const note = typeof data.note === 'string' && data.note.trim() ? data.note.trim().slice(0, 500) : undefined;
     // An enricher adds to the end, usually; one that rewrites says so.
     const added = data.prompt.startsWith(prompt) ? data.prompt.slice(prompt.length).trim() : undefined;
-    steps.push({ plugin: id, ok: true, note: note ?? (added !== undefined ? 'added to the message' : 'rewrote the message'), ...(added !== undefined ? { added } : { replaced: data.prompt }) });
+    steps.push({
+      plugin: id,
+      ok: true,
+      note: note ?? (added !== undefined ? 'added to the message' : 'rewrote the message'),
+      ...(added !== undefined ? { added } : { replaced: data.prompt }),
+    });
     prompt = data.prompt;
   }
   return { prompt, steps };

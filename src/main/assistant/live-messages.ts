@@ -46,7 +46,13 @@ export class LiveMessages extends Disposable {
 
   /** Stores `message` (streaming, with a turnId) and announces it. */
   start(conversationId: string, message: ChatMessage): LiveMessage {
-    const m: LiveMessage = { conversationId, message, body: new BoundedText(message.text), pending: '', ended: this.closed };
+    const m: LiveMessage = {
+      conversationId,
+      message,
+      body: new BoundedText(message.text),
+      pending: '',
+      ended: this.closed,
+    };
     // A turn stopped by closing the app may still end its answer after the store closed: that
     // message is born ended, and nothing of it is written.
     if (this.closed) return m;
@@ -82,7 +88,12 @@ export class LiveMessages extends Disposable {
     Object.assign(m.message, change);
     const full = { ...m.message, text: m.body.toString() };
     this.store.putMessageSoon(m.conversationId, full);
-    this.sink.turn({ type: 'start', conversationId: m.conversationId, turnId: m.message.turnId as string, message: full });
+    this.sink.turn({
+      type: 'start',
+      conversationId: m.conversationId,
+      turnId: m.message.turnId as string,
+      message: full,
+    });
   }
 
   /** Replaces a live message's whole text (a plan's checklist as it changes), with other changes. */
@@ -102,7 +113,12 @@ export class LiveMessages extends Disposable {
     m.message.text = m.body.toString();
     this.settle(m);
     this.store.putMessageSoon(m.conversationId, m.message);
-    this.sink.turn({ type: 'end', conversationId: m.conversationId, turnId: m.message.turnId as string, message: { ...m.message } });
+    this.sink.turn({
+      type: 'end',
+      conversationId: m.conversationId,
+      turnId: m.message.turnId as string,
+      message: { ...m.message },
+    });
     this.sink.ended(m.conversationId);
   }
 
@@ -126,7 +142,13 @@ export class LiveMessages extends Disposable {
     if (!m.pending) return;
     const text = m.pending;
     m.pending = '';
-    this.sink.turn({ type: 'stream', conversationId: m.conversationId, turnId: m.message.turnId as string, messageId: m.message.id, text });
+    this.sink.turn({
+      type: 'stream',
+      conversationId: m.conversationId,
+      turnId: m.message.turnId as string,
+      messageId: m.message.id,
+      text,
+    });
   }
 
   private settle(m: LiveMessage): void {
@@ -141,7 +163,8 @@ export class LiveMessages extends Disposable {
       m.message.text = m.body.toString();
       m.message.status = 'cancelled';
       m.message.failure = reason;
-      if (m.message.call?.approval.state === 'pending') m.message.call = { ...m.message.call, approval: { state: 'denied', by: 'policy' } };
+      if (m.message.call?.approval.state === 'pending')
+        m.message.call = { ...m.message.call, approval: { state: 'denied', by: 'policy' } };
       this.settle(m);
       this.store.putMessage(m.conversationId, m.message);
     }

@@ -11,9 +11,15 @@ import type { CallHandle } from '../plugins';
 import type { LiveMessage, LiveMessages } from './live-messages';
 
 /** What a call's final event makes of its message: status, result, failure. */
-export function completion(m: LiveMessage, e: Exclude<CallEvent, { type: 'stream' }>): Partial<ChatMessage> & { appended?: string } {
+export function completion(
+  m: LiveMessage,
+  e: Exclude<CallEvent, { type: 'stream' }>,
+): Partial<ChatMessage> & { appended?: string } {
   if (e.type === 'error') return { status: e.failure.code === 'cancelled' ? 'cancelled' : 'error', failure: e.failure };
-  const out: Partial<ChatMessage> & { appended?: string } = { status: e.success ? 'done' : 'error', keepSession: e.keepSession };
+  const out: Partial<ChatMessage> & { appended?: string } = {
+    status: e.success ? 'done' : 'error',
+    keepSession: e.keepSession,
+  };
   if (typeof e.data === 'string' || e.data === null || e.data === undefined) {
     const body = resultText(e.data);
     const sofar = m.body.toString();
@@ -24,7 +30,10 @@ export function completion(m: LiveMessage, e: Exclude<CallEvent, { type: 'stream
 }
 
 export class PluginTurns {
-  private readonly running = new Map<string, { conversationId: string; handle: CallHandle | null; live: LiveMessage }>();
+  private readonly running = new Map<
+    string,
+    { conversationId: string; handle: CallHandle | null; live: LiveMessage }
+  >();
 
   constructor(private readonly messages: LiveMessages) {}
 

@@ -123,7 +123,8 @@ export function parseSlash(text: string): Parsed {
   if (!tool || plugin === '') return { ok: false, message: `"${head}" is not a tool name (use /tool or /plugin:tool)` };
   const args: Record<string, unknown> = {};
   for (const w of rest) {
-    if (w.eq <= 0) return { ok: false, message: `"${w.text}" is not key=value (quote a value that has spaces: key="two words")` };
+    if (w.eq <= 0)
+      return { ok: false, message: `"${w.text}" is not key=value (quote a value that has spaces: key="two words")` };
     const key = w.text.slice(0, w.eq);
     try {
       args[key] = value(w, w.text.slice(w.eq + 1));

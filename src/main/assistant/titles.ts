@@ -17,7 +17,21 @@ export interface TitleCall {
 }
 
 /** Argument names that usually carry what a call is about, best first. */
-const TELLING = ['command', 'query', 'q', 'prompt', 'text', 'topic', 'title', 'name', 'path', 'file', 'url', 'message', 'content'];
+const TELLING = [
+  'command',
+  'query',
+  'q',
+  'prompt',
+  'text',
+  'topic',
+  'title',
+  'name',
+  'path',
+  'file',
+  'url',
+  'message',
+  'content',
+];
 
 function oneLine(s: string): string {
   return s.replace(/\s+/g, ' ').trim();
@@ -47,7 +61,9 @@ function about(args: Record<string, unknown>): string {
     const v = shown(args[key]);
     if (v) return v;
   }
-  const firstText = Object.values(args).map((v) => (typeof v === 'string' ? shown(v) : null)).find((v) => v);
+  const firstText = Object.values(args)
+    .map((v) => (typeof v === 'string' ? shown(v) : null))
+    .find((v) => v);
   if (firstText) return firstText;
   return Object.entries(args)
     .map(([k, v]) => (shown(v) === null ? null : `${humanTool(k)} ${shown(v)}`))
@@ -62,7 +78,11 @@ export function titleOf(text: string, call?: TitleCall): string {
     const what = about(call.args);
     return clip(what ? `${head} — ${what}` : head);
   }
-  const firstLine = text.split('\n').map(oneLine).find((l) => l.length > 0) ?? '';
+  const firstLine =
+    text
+      .split('\n')
+      .map(oneLine)
+      .find((l) => l.length > 0) ?? '';
   return clip(firstLine) || 'Untitled';
 }
 

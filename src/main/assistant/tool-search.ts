@@ -21,7 +21,9 @@ export interface SearchableTool {
  * usually do, so a long sentence searches only the words that mean something.
  */
 const STOP_WORDS = new Set(
-  'a an and are as at be but by can could do does for from have how i in is it its me my of on or please so some that the their them then there these this to up us was we what when where which who will with would you your also just one'.split(' '),
+  'a an and are as at be but by can could do does for from have how i in is it its me my of on or please so some that the their them then there these this to up us was we what when where which who will with would you your also just one'.split(
+    ' ',
+  ),
 );
 
 /** Splits `snake_case`, `kebab-case`, `dotted.names` and `camelCase` into words, as people type them. */
@@ -45,10 +47,23 @@ export class ToolIndex<T extends SearchableTool> {
       processTerm: (term) => (STOP_WORDS.has(term) ? null : term),
       // Prefix and typo matching only for words long enough to mean something: each costs a walk
       // of the index, and a short word would match half of it.
-      searchOptions: { boost: { name: 3, tags: 2, plugin: 1.5 }, prefix: (term) => term.length >= 3, fuzzy: (term) => (term.length >= 5 ? 0.2 : false), combineWith: 'OR' },
+      searchOptions: {
+        boost: { name: 3, tags: 2, plugin: 1.5 },
+        prefix: (term) => term.length >= 3,
+        fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+        combineWith: 'OR',
+      },
     });
     for (const t of tools) this.byKey.set(t.key, t);
-    this.index.addAll(tools.map((t) => ({ key: t.key, name: t.name, plugin: t.plugin, description: t.description, tags: (t.tags ?? []).join(' ') })));
+    this.index.addAll(
+      tools.map((t) => ({
+        key: t.key,
+        name: t.name,
+        plugin: t.plugin,
+        description: t.description,
+        tags: (t.tags ?? []).join(' '),
+      })),
+    );
   }
 
   /** The best matches for `text`, best first, at most `limit`; none when nothing matches. */

@@ -72,7 +72,15 @@ function exposedTools(registry: PluginRegistry): Array<ToolDeclaration & { userC
     if (spec?.init?.method === 'agent.init') continue;
     const commands = new Set(spec?.userCommands.map((c) => c.name));
     for (const t of registry.tools(id)) {
-      if (t.exposed && t.name !== spec?.promptEnricher) found.push({ plugin: id, tool: t.name, description: t.description, parameters: t.parameters, ...(t.tags ? { tags: t.tags } : {}), userCommand: commands.has(t.name) });
+      if (t.exposed && t.name !== spec?.promptEnricher)
+        found.push({
+          plugin: id,
+          tool: t.name,
+          description: t.description,
+          parameters: t.parameters,
+          ...(t.tags ? { tags: t.tags } : {}),
+          userCommand: commands.has(t.name),
+        });
     }
   }
   // Named over the whole set, so a tool keeps its name whichever list it appears in.
@@ -108,7 +116,8 @@ export function exposedUserCommands(registry: PluginRegistry): UserCommandView[]
   const out: UserCommandView[] = [];
   for (const id of usable(registry)) {
     for (const c of registry.record(id)?.spec?.userCommands ?? []) {
-      if (registry.isExposed(id, c.name)) out.push({ plugin: id, name: c.name, description: c.description, shareWithModel: c.shareWithModel });
+      if (registry.isExposed(id, c.name))
+        out.push({ plugin: id, name: c.name, description: c.description, shareWithModel: c.shareWithModel });
     }
   }
   return out;

@@ -25,10 +25,20 @@ export interface OpenBackendOptions {
 }
 
 export async function openBackend(opts: OpenBackendOptions): Promise<OpenedBackend> {
-  const registry = await PluginRegistry.open({ dataDir: dataDirOf(opts.dataDir), bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir(), autostart: opts.autostart });
+  const registry = await PluginRegistry.open({
+    dataDir: dataDirOf(opts.dataDir),
+    bundledDir: bundledPluginsDir(),
+    nodeModules: nodeModulesDir(),
+    autostart: opts.autostart,
+  });
   let backend: Backend;
   try {
-    backend = await Backend.create({ registry, version: process.env.npm_package_version ?? '0.1.0', transport: opts.transport, ...(opts.uploadsDir ? { uploadsDir: opts.uploadsDir } : {}) });
+    backend = await Backend.create({
+      registry,
+      version: process.env.npm_package_version ?? '0.1.0',
+      transport: opts.transport,
+      ...(opts.uploadsDir ? { uploadsDir: opts.uploadsDir } : {}),
+    });
   } catch (e) {
     // Another Plugboard holds the conversation store, say: stop what autostart began.
     await registry.shutdown();

@@ -27,7 +27,11 @@ export function jsonLine(out: Out, value: unknown): void {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-export function parse<O extends Options>(argv: string[], options: O, positionals: { min: number; max: number; names: string }) {
+export function parse<O extends Options>(
+  argv: string[],
+  options: O,
+  positionals: { min: number; max: number; names: string },
+) {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
@@ -48,7 +52,8 @@ export function parseJsonObject(text: string | undefined, flag: string): Record<
   } catch (e) {
     throw new UsageError(`${flag} is not valid JSON: ${(e as Error).message}`);
   }
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new UsageError(`${flag} must be a JSON object, like '{"name": "Ada"}'`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new UsageError(`${flag} must be a JSON object, like '{"name": "Ada"}'`);
   return v as Record<string, unknown>;
 }
 

@@ -21,13 +21,41 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  call: { summary: 'call one function of a plugin and stream its output', help: callHelp, load: async () => (await import('./commands/call')).callCommand },
-  check: { summary: 'check a plugin before publishing it', help: checkHelp, load: async () => (await import('./commands/check')).checkCommand },
-  bench: { summary: 'measure call latency through one running plugin', help: benchHelp, load: async () => (await import('./commands/bench')).benchCommand },
-  plugins: { summary: 'list, install, expose, grant and configure plugins', help: pluginsHelp, load: async () => (await import('./commands/plugins')).pluginsCommand },
-  serve: { summary: 'serve the UI and its API to a browser', help: serveHelp, load: async () => (await import('./commands/serve')).serveCommand },
-  chat: { summary: 'talk to the assistant: a model that calls plugin tools', help: chatHelp, load: async () => (await import('./commands/chat')).chatCommand },
-  models: { summary: 'add, list, test and remove the models the assistant uses', help: modelsHelp, load: async () => (await import('./commands/models')).modelsCommand },
+  call: {
+    summary: 'call one function of a plugin and stream its output',
+    help: callHelp,
+    load: async () => (await import('./commands/call')).callCommand,
+  },
+  check: {
+    summary: 'check a plugin before publishing it',
+    help: checkHelp,
+    load: async () => (await import('./commands/check')).checkCommand,
+  },
+  bench: {
+    summary: 'measure call latency through one running plugin',
+    help: benchHelp,
+    load: async () => (await import('./commands/bench')).benchCommand,
+  },
+  plugins: {
+    summary: 'list, install, expose, grant and configure plugins',
+    help: pluginsHelp,
+    load: async () => (await import('./commands/plugins')).pluginsCommand,
+  },
+  serve: {
+    summary: 'serve the UI and its API to a browser',
+    help: serveHelp,
+    load: async () => (await import('./commands/serve')).serveCommand,
+  },
+  chat: {
+    summary: 'talk to the assistant: a model that calls plugin tools',
+    help: chatHelp,
+    load: async () => (await import('./commands/chat')).chatCommand,
+  },
+  models: {
+    summary: 'add, list, test and remove the models the assistant uses',
+    help: modelsHelp,
+    load: async () => (await import('./commands/models')).modelsCommand,
+  },
 };
 
 export function mainHelp(): string {

@@ -16,7 +16,8 @@ export function packageRoot(): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
     if (existsSync(manifest) && isPlugboard(manifest)) return (cached = dir);
-    if (path.dirname(dir) === dir) throw new Error(`no package.json named "plugboard" in ${start} or any folder above it`);
+    if (path.dirname(dir) === dir)
+      throw new Error(`no package.json named "plugboard" in ${start} or any folder above it`);
   }
 }
 

@@ -32,24 +32,47 @@ export type Opened =
   | { ok: false; failure: Failure };
 
 export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened> {
-  const target = await openCallTarget(arg, dataDirOf(opts.dataDir), { ...(opts.settings ? { settings: opts.settings } : {}), ...(opts.sandbox === false ? { sandbox: false } : {}) });
+  const target = await openCallTarget(arg, dataDirOf(opts.dataDir), {
+    ...(opts.settings ? { settings: opts.settings } : {}),
+    ...(opts.sandbox === false ? { sandbox: false } : {}),
+  });
   if ('code' in target) return { ok: false, failure: target };
   const subs = new DisposableStore();
   for (const w of target.warnings) {
-    if (opts.json) jsonLine(opts.out, { type: 'log', pluginId: target.id, source: 'host', level: 'warn', message: `manifest: ${w}` });
+    if (opts.json)
+      jsonLine(opts.out, {
+        type: 'log',
+        pluginId: target.id,
+        source: 'host',
+        level: 'warn',
+        message: `manifest: ${w}`,
+      });
     else opts.out.stderr(`warning: ${w}\n`);
   }
   if (opts.json) {
     subs.add(
       target.onDidChangeHealth((h) =>
-        jsonLine(opts.out, { type: 'health', pluginId: h.pluginId, state: h.state, reason: h.reason, pingRttMs: h.pingRttMs, restarts: h.restarts, pid: h.pid }),
+        jsonLine(opts.out, {
+          type: 'health',
+          pluginId: h.pluginId,
+          state: h.state,
+          reason: h.reason,
+          pingRttMs: h.pingRttMs,
+          restarts: h.restarts,
+          pid: h.pid,
+        }),
       ),
     );
-    subs.add(target.onDidLog((l) => jsonLine(opts.out, { type: 'log', pluginId: l.pluginId, source: l.source, level: l.level, message: l.message })));
+    subs.add(
+      target.onDidLog((l) =>
+        jsonLine(opts.out, { type: 'log', pluginId: l.pluginId, source: l.source, level: l.level, message: l.message }),
+      ),
+    );
   } else {
     subs.add(
       target.onDidLog((l) => {
-        if (l.source === 'host' && (l.level === 'warn' || l.level === 'error')) opts.out.stderr(`[${l.pluginId}] ${l.message}\n`);
+        if (l.source === 'host' && (l.level === 'warn' || l.level === 'error'))
+          opts.out.stderr(`[${l.pluginId}] ${l.message}\n`);
       }),
     );
   }

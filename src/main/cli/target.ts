@@ -13,7 +13,18 @@ import { requestedCapabilities } from '../../shared/capabilities';
 import { failure, type Failure } from '../../shared/failures';
 import type { Event } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent } from '../../shared/model';
-import { appReadOnlyFolders, DataPaths, defaultDataDir, describeManifestErrors, loadManifest, PluginHost, PluginRegistry, type CallHandle, type CallOptions, type SettingValue } from '../plugins';
+import {
+  appReadOnlyFolders,
+  DataPaths,
+  defaultDataDir,
+  describeManifestErrors,
+  loadManifest,
+  PluginHost,
+  PluginRegistry,
+  type CallHandle,
+  type CallOptions,
+  type SettingValue,
+} from '../plugins';
 import { packageRoot } from './package-root';
 
 /** The app's bundled plugins: $PLUGBOARD_BUNDLED_PLUGINS, else the checkout's plugins/ folder. */
@@ -53,9 +64,17 @@ export interface CallTarget {
   shutdown(): Promise<void>;
 }
 
-export async function openCallTarget(arg: string, dataDir: string, opts: TargetOptions = {}): Promise<CallTarget | Failure> {
+export async function openCallTarget(
+  arg: string,
+  dataDir: string,
+  opts: TargetOptions = {},
+): Promise<CallTarget | Failure> {
   if (writtenAsPath(arg)) return openFolder(arg, dataDir, opts);
-  const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() });
+  const registry = await PluginRegistry.open({
+    dataDir,
+    bundledDir: bundledPluginsDir(),
+    nodeModules: nodeModulesDir(),
+  });
   const rec = registry.record(arg);
   if (!rec?.spec) {
     await registry.shutdown();
@@ -63,7 +82,10 @@ export async function openCallTarget(arg: string, dataDir: string, opts: TargetO
     if (rec?.error) return failure('launch_failed', `${arg} could not be loaded: ${rec.error}`);
     // No plugin has that id: a folder of that name here is what was meant.
     if (existsSync(arg)) return openFolder(arg, dataDir, opts);
-    return failure('not_found', `no installed plugin "${arg}", and no plugin folder or manifest at ${path.resolve(arg)} (installed and bundled: ${known.join(', ') || 'none'}; data directory ${dataDir})`);
+    return failure(
+      'not_found',
+      `no installed plugin "${arg}", and no plugin folder or manifest at ${path.resolve(arg)} (installed and bundled: ${known.join(', ') || 'none'}; data directory ${dataDir})`,
+    );
   }
   return {
     id: arg,
@@ -90,12 +112,20 @@ async function openFolder(arg: string, dataDir: string, opts: TargetOptions): Pr
   const sandbox =
     opts.sandbox === false
       ? undefined
-      : { grants: granted, dataDir: paths.pluginData(spec.id), hiddenRoot: paths.root, extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }) };
+      : {
+          grants: granted,
+          dataDir: paths.pluginData(spec.id),
+          hiddenRoot: paths.root,
+          extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }),
+        };
   const plan = await host.plan(spec, opts.settings ?? {}, env, sandbox);
   await host.add(spec, { binding: { plan, allowedCapabilities: granted } });
   // A plugin that reaches outside its folder fails in the sandbox: the failure says where it ran.
   const sandboxed = 'file' in plan && plan.sandbox?.active === true;
-  const told = (o: CallOptions): CallOptions => (sandboxed ? { ...o, onEvent: (e) => o.onEvent?.(e.type === 'error' ? { ...e, failure: withSandboxHint(e.failure) } : e) } : o);
+  const told = (o: CallOptions): CallOptions =>
+    sandboxed
+      ? { ...o, onEvent: (e) => o.onEvent?.(e.type === 'error' ? { ...e, failure: withSandboxHint(e.failure) } : e) }
+      : o;
   return {
     id: spec.id,
     warnings: m.warnings,
@@ -112,5 +142,7 @@ const SANDBOX_HINT =
   'it ran in the sandbox it gets once installed, which shows it only its own folder, its data folder and the system folders (and no network unless granted); --no-sandbox runs it as it is';
 
 function withSandboxHint(f: Failure): Failure {
-  return f.code === 'launch_failed' || f.code === 'handshake_failed' || f.code === 'crashed' ? { ...f, message: `${f.message}\n${SANDBOX_HINT}` } : f;
+  return f.code === 'launch_failed' || f.code === 'handshake_failed' || f.code === 'crashed'
+    ? { ...f, message: `${f.message}\n${SANDBOX_HINT}` }
+    : f;
 }

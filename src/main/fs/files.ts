@@ -19,7 +19,12 @@ export function readJson<T>(file: string, fallback: T): T {
   try {
     return JSON.parse(text) as T;
   } catch (e) {
-    throw new FailureError(failure('invalid_input', `${file} is not valid JSON (${(e as Error).message}): fix it, or move it aside to start over with what it held (it is kept as it is until then)`));
+    throw new FailureError(
+      failure(
+        'invalid_input',
+        `${file} is not valid JSON (${(e as Error).message}): fix it, or move it aside to start over with what it held (it is kept as it is until then)`,
+      ),
+    );
   }
 }
 

@@ -5,4 +5,13 @@
  */
 export { readJson, withFileLock, writeJsonAtomic } from './files';
 export { isInside } from './paths';
-export { bootId, hasProcFs, identityOf, procStat, startTimeOf, stillRunning, type ProcessIdentity, type ProcStat } from './process-identity';
+export {
+  bootId,
+  hasProcFs,
+  identityOf,
+  procStat,
+  startTimeOf,
+  stillRunning,
+  type ProcessIdentity,
+  type ProcStat,
+} from './process-identity';

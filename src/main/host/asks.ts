@@ -19,7 +19,8 @@ export interface ElicitRequest {
   signal: AbortSignal;
 }
 
-export type ElicitReply = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
+export type ElicitReply =
+  { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 
 export interface SampleMessage {
   role: 'user' | 'assistant';
@@ -54,7 +55,13 @@ export interface ServerAsks {
 /** The answers where no person is there to ask. */
 export const NOBODY_TO_ASK: ServerAsks = {
   elicit: () => Promise.resolve({ action: 'decline' }),
-  sample: () => Promise.resolve(failure('invalid_state', 'nobody is there to approve a sampling request here (it needs the app, or `plugboard chat` with a model)')),
+  sample: () =>
+    Promise.resolve(
+      failure(
+        'invalid_state',
+        'nobody is there to approve a sampling request here (it needs the app, or `plugboard chat` with a model)',
+      ),
+    ),
 };
 
 /**

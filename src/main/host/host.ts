@@ -15,7 +15,14 @@ import type { LaunchPlan, SettingValue } from './process/launch';
 import { planLaunchWithShellPath } from './process/plan-with-shell';
 import type { SandboxRequest } from './process/sandbox-prepare';
 import type { Failure } from '../../shared/failures';
-import { PluginSupervisor, type CallHandle, type CallOptions, type LaunchBinding, type PassthroughChange, type ToolsChange } from './supervisor/supervisor';
+import {
+  PluginSupervisor,
+  type CallHandle,
+  type CallOptions,
+  type LaunchBinding,
+  type PassthroughChange,
+  type ToolsChange,
+} from './supervisor/supervisor';
 
 export interface HostOptions {
   parentEnv?: NodeJS.ProcessEnv;
@@ -59,8 +66,14 @@ export class PluginHost implements IDisposable {
    * unsandboxed). A command that is not on this process's PATH is looked up on the login shell's
    * too: an app started from a dock or menu does not get the shell's PATH.
    */
-  plan(spec: PluginSpec, settings: Record<string, SettingValue>, hostEnv: Record<string, string>, sandbox?: SandboxRequest): Promise<LaunchPlan | Failure> {
-    if (spec.remote) return Promise.resolve(planRemote({ ...spec, remote: spec.remote }, settings, this.options.parentEnv?.HOME));
+  plan(
+    spec: PluginSpec,
+    settings: Record<string, SettingValue>,
+    hostEnv: Record<string, string>,
+    sandbox?: SandboxRequest,
+  ): Promise<LaunchPlan | Failure> {
+    if (spec.remote)
+      return Promise.resolve(planRemote({ ...spec, remote: spec.remote }, settings, this.options.parentEnv?.HOME));
     return planLaunchWithShellPath({
       spec,
       settings,
@@ -78,7 +91,13 @@ export class PluginHost implements IDisposable {
     // up to the set below is synchronous, so the last one wins and the others are shut down.
     do await this.remove(spec.id);
     while (this.supervisors.has(spec.id));
-    const sup = new PluginSupervisor({ spec, dialect: DIALECT_FACTORIES[spec.dialect], binding: opts.binding, enabled: opts.enabled ?? true, asks: () => this.asks });
+    const sup = new PluginSupervisor({
+      spec,
+      dialect: DIALECT_FACTORIES[spec.dialect],
+      binding: opts.binding,
+      enabled: opts.enabled ?? true,
+      asks: () => this.asks,
+    });
     const subs = new DisposableStore();
     subs.add(relay(sup.onDidChangeHealth, this._onDidChangeHealth));
     subs.add(relay(sup.onDidLog, this._onDidLog));
@@ -181,7 +200,8 @@ export class PluginHost implements IDisposable {
   /** Plugins whose passthrough session is open, with who holds each. */
   passthroughSessions(): Array<{ pluginId: string; owner: string | undefined }> {
     const out: Array<{ pluginId: string; owner: string | undefined }> = [];
-    for (const [pluginId, { sup }] of this.supervisors) if (sup.inPassthrough) out.push({ pluginId, owner: sup.passthroughOwner() });
+    for (const [pluginId, { sup }] of this.supervisors)
+      if (sup.inPassthrough) out.push({ pluginId, owner: sup.passthroughOwner() });
     return out;
   }
 

@@ -43,15 +43,26 @@ export function trialCommand(spec: PluginSpec, plan: LaunchPlan | Failure): stri
   return inner >= 0 ? cmd.slice(inner + 1) : cmd;
 }
 
-export async function tryLaunch(spec: PluginSpec, t: TrialPlan, deadlineMs = DEFAULT_TRIAL_MS): Promise<InstallTrialView> {
+export async function tryLaunch(
+  spec: PluginSpec,
+  t: TrialPlan,
+  deadlineMs = DEFAULT_TRIAL_MS,
+): Promise<InstallTrialView> {
   const { plan } = t;
   if (!plan.ok) {
-    if (plan.code === 'settings_missing') return { status: 'skipped', message: `Not tried: ${plan.message}. Set them after installing, in the plugin's settings.` };
+    if (plan.code === 'settings_missing')
+      return {
+        status: 'skipped',
+        message: `Not tried: ${plan.message}. Set them after installing, in the plugin's settings.`,
+      };
     return failed(plan);
   }
   if (!plan.remote && plan.sandbox?.active !== true) {
     const why = plan.sandbox?.active === false ? ` (${plan.sandbox.reason})` : '';
-    return { status: 'skipped', message: `Not tried: plugins run unsandboxed here${why}, and nothing of a package runs before you install it.` };
+    return {
+      status: 'skipped',
+      message: `Not tried: plugins run unsandboxed here${why}, and nothing of a package runs before you install it.`,
+    };
   }
   const wanted = plan.handshakeMs ?? spec.timeouts.handshakeMs;
   const handshakeMs = Math.min(wanted, deadlineMs);
@@ -65,10 +76,20 @@ export async function tryLaunch(spec: PluginSpec, t: TrialPlan, deadlineMs = DEF
     // Launch failed: Instance.launch has stopped what it started.
     // Cut short by the trial's deadline, not the plugin's own: say so, it may do better installed.
     if (handshakeMs < wanted && performance.now() - started >= handshakeMs) {
-      return failed({ ...inst, message: `${inst.message} (the trial waits ${Math.round(deadlineMs / 1000)} s; installed, it gets ${Math.round(wanted / 1000)} s)` });
+      return failed({
+        ...inst,
+        message: `${inst.message} (the trial waits ${Math.round(deadlineMs / 1000)} s; installed, it gets ${Math.round(wanted / 1000)} s)`,
+      });
     }
     // Tried with nothing granted: a plugin that needs a grant to start may do better installed.
-    return failed(plan.remote ? inst : { ...inst, message: `${inst.message} (tried in the sandbox with nothing granted: no network, none of your folders)` });
+    return failed(
+      plan.remote
+        ? inst
+        : {
+            ...inst,
+            message: `${inst.message} (tried in the sandbox with nothing granted: no network, none of your folders)`,
+          },
+    );
   }
   const ms = Math.round(performance.now() - started);
   const tools = inst.handshake?.tools?.length ?? spec.tools.length;
@@ -101,5 +122,10 @@ export function launchOnce(o: {
 }
 
 function failed(f: Failure): InstallTrialView {
-  return { status: 'failed', code: f.code, message: f.message, stderrTail: (f.details?.stderrTail ?? []).slice(-STDERR_LINES) };
+  return {
+    status: 'failed',
+    code: f.code,
+    message: f.message,
+    stderrTail: (f.details?.stderrTail ?? []).slice(-STDERR_LINES),
+  };
 }

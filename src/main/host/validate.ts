@@ -35,18 +35,23 @@ export function schemaProblem(schema: JsonSchema): string | undefined {
 
 export function validateArguments(tool: string, schema: JsonSchema, args: unknown): Failure | undefined {
   const v = compiled(schema);
-  if (v instanceof Error) return failure('invalid_arguments', `the schema of ${tool} is not valid JSON Schema: ${v.message}`);
+  if (v instanceof Error)
+    return failure('invalid_arguments', `the schema of ${tool} is not valid JSON Schema: ${v.message}`);
   if (v(args)) return undefined;
   const problems = (v.errors ?? []).map(describeError);
   return failure('invalid_arguments', `arguments for ${tool} do not match its schema: ${problems.join('; ')}`);
 }
 
 function describeError(e: ErrorObject): string {
-  const at = e.instancePath ? `arguments${e.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}` : 'arguments';
-  if (e.keyword === 'required') return `${at}.${String((e.params as { missingProperty: string }).missingProperty)} is required`;
+  const at = e.instancePath
+    ? `arguments${e.instancePath.replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`
+    : 'arguments';
+  if (e.keyword === 'required')
+    return `${at}.${String((e.params as { missingProperty: string }).missingProperty)} is required`;
   if (e.keyword === 'additionalProperties') {
     return `${at}.${String((e.params as { additionalProperty: string }).additionalProperty)} is not allowed`;
   }
-  if (e.keyword === 'enum') return `${at} must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+  if (e.keyword === 'enum')
+    return `${at} must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
   return `${at} ${e.message ?? 'is invalid'}`;
 }

@@ -8,7 +8,11 @@ import { IPC_EVENT, IPC_INVOKE, isCommandName, parseInput } from '../../shared/c
 import type { IDisposable } from '../../shared/lifecycle';
 import type { Backend } from '../service';
 
-export function bindContract(backend: Backend, window: () => BrowserWindow | null, isTrustedUrl: (url: string) => boolean): IDisposable {
+export function bindContract(
+  backend: Backend,
+  window: () => BrowserWindow | null,
+  isTrustedUrl: (url: string) => boolean,
+): IDisposable {
   handle(IPC_INVOKE, window, isTrustedUrl, async (name: unknown, input: unknown) => {
     if (!isCommandName(name)) throw new Error(`unknown command "${String(name)}"`);
     const parsed = parseInput(name, input);
@@ -36,7 +40,13 @@ function handle(
   ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
     const w = window();
     const frame = event.senderFrame;
-    if (!w || event.sender !== w.webContents || !frame || frame !== w.webContents.mainFrame || !isTrustedUrl(frame.url)) {
+    if (
+      !w ||
+      event.sender !== w.webContents ||
+      !frame ||
+      frame !== w.webContents.mainFrame ||
+      !isTrustedUrl(frame.url)
+    ) {
       throw new Error('refused: the request did not come from the Plugboard window');
     }
     return fn(...args);

@@ -46,7 +46,10 @@ export interface CheckOptions {
   sandbox?: { hiddenRoot: string; extraReadOnly?: string[] };
 }
 
-export async function checkPlugin(target: string, opts: CheckOptions = {}): Promise<{ spec?: PluginSpec; items: CheckItem[] }> {
+export async function checkPlugin(
+  target: string,
+  opts: CheckOptions = {},
+): Promise<{ spec?: PluginSpec; items: CheckItem[] }> {
   const items: CheckItem[] = [];
   const m = loadManifest(target);
   if (!m.ok) {
@@ -57,7 +60,10 @@ export async function checkPlugin(target: string, opts: CheckOptions = {}): Prom
   items.push({
     name: 'manifest',
     status: m.warnings.length > 0 ? 'warn' : 'pass',
-    detail: [`${spec.manifestPath} (${spec.manifestFormat}): ${spec.id} ${spec.version}, ${spec.dialect} over ${spec.framing}`, ...m.warnings].join('\n'),
+    detail: [
+      `${spec.manifestPath} (${spec.manifestFormat}): ${spec.id} ${spec.version}, ${spec.dialect} over ${spec.framing}`,
+      ...m.warnings,
+    ].join('\n'),
   });
 
   // The plugin's own data goes to a scratch folder that is removed afterwards.
@@ -69,7 +75,12 @@ export async function checkPlugin(target: string, opts: CheckOptions = {}): Prom
   }
 }
 
-async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, opts: CheckOptions): Promise<{ spec?: PluginSpec; items: CheckItem[] }> {
+async function runChecks(
+  spec: PluginSpec,
+  items: CheckItem[],
+  scratch: string,
+  opts: CheckOptions,
+): Promise<{ spec?: PluginSpec; items: CheckItem[] }> {
   const hostEnv = pluginEnvironment(spec, scratch);
   const settings = { ...(opts.settings ?? {}) };
   if (opts.set) {
@@ -83,8 +94,18 @@ async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, 
       else settings[k] = v;
     }
   }
-  const sandbox = opts.sandbox && { ...opts.sandbox, grants: opts.allowedCapabilities ?? requestedCapabilities(spec), dataDir: scratch };
-  const plan = await planLaunchWithShellPath({ spec, settings, parentEnv: opts.parentEnv ?? process.env, hostEnv, ...(sandbox ? { sandbox } : {}) });
+  const sandbox = opts.sandbox && {
+    ...opts.sandbox,
+    grants: opts.allowedCapabilities ?? requestedCapabilities(spec),
+    dataDir: scratch,
+  };
+  const plan = await planLaunchWithShellPath({
+    spec,
+    settings,
+    parentEnv: opts.parentEnv ?? process.env,
+    hostEnv,
+    ...(sandbox ? { sandbox } : {}),
+  });
   const launched = plan.ok
     ? `${plan.displayCommand.join(' ')}${plan.note ? ` (${plan.note})` : ''}${plan.sandbox?.active === false ? `\nnot sandboxed: ${plan.sandbox.reason}` : ''}`
     : '';
@@ -152,11 +173,15 @@ async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, 
       items.push({
         name: 'ping',
         status: 'pass',
-        detail: errors.length > 0 ? `answered with an error ("${errors[0]}"), which counts as alive; median ${mid} ms` : `answered ${rtts.length}/${rtts.length}, median ${mid} ms`,
+        detail:
+          errors.length > 0
+            ? `answered with an error ("${errors[0]}"), which counts as alive; median ${mid} ms`
+            : `answered ${rtts.length}/${rtts.length}, median ${mid} ms`,
       });
     }
   }
-  for (const l of logs.filter((l) => l.startsWith('warn') || l.startsWith('error'))) items.push({ name: 'handshake', status: 'warn', detail: l });
+  for (const l of logs.filter((l) => l.startsWith('warn') || l.startsWith('error')))
+    items.push({ name: 'handshake', status: 'warn', detail: l });
 
   // Instance.stop's sequence, with a grace for the plugin's children before they count as orphans.
   const grace = spec.timeouts.stopGraceMs;
@@ -204,13 +229,21 @@ async function runChecks(spec: PluginSpec, items: CheckItem[], scratch: string, 
 function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined): CheckItem {
   const declared = spec.tools.map((t) => t.name);
   if (!announced) {
-    return { name: 'tools', status: 'pass', detail: `${declared.length} declared (the protocol announces none): ${declared.join(', ') || 'none'}` };
+    return {
+      name: 'tools',
+      status: 'pass',
+      detail: `${declared.length} declared (the protocol announces none): ${declared.join(', ') || 'none'}`,
+    };
   }
   const said = announced.map((t) => t.name);
   const missing = declared.filter((n) => !said.includes(n));
   if (spec.dialect === 'mcp' && missing.length === 0) {
     // An MCP server's tools are what tools/list says: the manifest's list is only a promise.
-    return { name: 'tools', status: 'pass', detail: `${said.length} announced by the server's tools/list: ${said.join(', ') || 'none'}` };
+    return {
+      name: 'tools',
+      status: 'pass',
+      detail: `${said.length} announced by the server's tools/list: ${said.join(', ') || 'none'}`,
+    };
   }
   // A user command is run as the function of the same name: announcing it is right.
   const commands = spec.userCommands.map((c) => c.name);
@@ -223,7 +256,15 @@ function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined): Chec
     };
   }
   if (extra.length > 0) {
-    return { name: 'tools', status: 'warn', detail: `announced but not declared in the manifest (a model never sees them): ${extra.join(', ')}` };
+    return {
+      name: 'tools',
+      status: 'warn',
+      detail: `announced but not declared in the manifest (a model never sees them): ${extra.join(', ')}`,
+    };
   }
-  return { name: 'tools', status: 'pass', detail: `${declared.length} declared, all announced: ${declared.join(', ')}` };
+  return {
+    name: 'tools',
+    status: 'pass',
+    detail: `${declared.length} declared, all announced: ${declared.join(', ')}`,
+  };
 }

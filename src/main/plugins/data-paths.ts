@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { pluginEnvironment, type PluginIdentity } from '../host';
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+export function defaultDataDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
   if (env.PLUGBOARD_HOME) return path.resolve(env.PLUGBOARD_HOME);
   if (platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'Plugboard');
   if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'Plugboard');

@@ -8,7 +8,14 @@
 export { AuditLog, type AuditAction } from './audit';
 export { checkPlugin, type CheckItem, type CheckStatus } from './check';
 export { DataPaths, defaultDataDir } from './data-paths';
-export { installImported, readMcpConfig, type ImportChoice, type ImportedConfig, type ImportedOne, type ServerPreview } from './import';
+export {
+  installImported,
+  readMcpConfig,
+  type ImportChoice,
+  type ImportedConfig,
+  type ImportedOne,
+  type ServerPreview,
+} from './import';
 export type { GrantChoice, InstallOutcome, InstallPreview } from './install/installer';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';

@@ -8,14 +8,23 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** Where the server reports problems on its side, one line each. */
 export type Log = (line: string) => void;
 
-export function send(res: ServerResponse, status: number, body: string | object, headers: Record<string, string> = {}): void {
+export function send(
+  res: ServerResponse,
+  status: number,
+  body: string | object,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent) {
     // Too late for a status: cut the response short so the client sees it failed.
     res.destroy();
     return;
   }
   const json = typeof body !== 'string';
-  res.writeHead(status, { 'content-type': json ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.writeHead(status, {
+    'content-type': json ? 'application/json' : 'text/plain; charset=utf-8',
+    'cache-control': 'no-store',
+    ...headers,
+  });
   res.end(json ? JSON.stringify(body) : body);
 }
 

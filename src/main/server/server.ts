@@ -61,7 +61,12 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   const log: Log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
   // A given folder need not exist yet: each upload makes it if missing.
   const uploadsDir = opts.uploadsDir ?? mkdtempSync(path.join(os.tmpdir(), 'plugboard-uploads-'));
-  const quota = new UploadQuota(uploadsDir, opts.uploadQuotaBytes ?? DEFAULT_UPLOAD_QUOTA_BYTES, opts.uploadMaxAgeMs ?? DEFAULT_UPLOAD_MAX_AGE_MS, log);
+  const quota = new UploadQuota(
+    uploadsDir,
+    opts.uploadQuotaBytes ?? DEFAULT_UPLOAD_QUOTA_BYTES,
+    opts.uploadMaxAgeMs ?? DEFAULT_UPLOAD_MAX_AGE_MS,
+    log,
+  );
   const removeUploads = (): void => {
     quota.dispose();
     rmSync(uploadsDir, { recursive: true, force: true });

@@ -40,7 +40,13 @@ function inside(root: string, file: string): boolean {
   }
 }
 
-export function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string, staticDir: string, log: Log): void {
+export function serveStatic(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  staticDir: string,
+  log: Log,
+): void {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);
@@ -69,6 +75,7 @@ export function serveStatic(req: IncomingMessage, res: ServerResponse, pathname:
   }
   pipeline(createReadStream(file), res, (err) => {
     // A client that goes away mid-file is not worth a line; a file that cannot be read is.
-    if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE') log(`plugboard serve: reading ${file}: ${describeError(err)}`);
+    if (err && (err as NodeJS.ErrnoException).code !== 'ERR_STREAM_PREMATURE_CLOSE')
+      log(`plugboard serve: reading ${file}: ${describeError(err)}`);
   });
 }

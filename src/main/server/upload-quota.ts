@@ -37,7 +37,9 @@ export class UploadQuota implements IDisposable {
       try {
         if (now - statSync(dir).mtimeMs <= this.maxAgeMs) continue;
         rmSync(dir, { recursive: true, force: true });
-        this.log(`plugboard serve: removed the upload ${name}, not installed within ${Math.round(this.maxAgeMs / 60_000)} minutes`);
+        this.log(
+          `plugboard serve: removed the upload ${name}, not installed within ${Math.round(this.maxAgeMs / 60_000)} minutes`,
+        );
       } catch (e) {
         this.log(`plugboard serve: removing the old upload ${dir}: ${describeError(e)}`);
       }

@@ -50,19 +50,24 @@ function fileName(header: unknown): string | null {
 
 export function receiveUpload(req: IncomingMessage, res: ServerResponse, opts: UploadOptions): void {
   if (!opts.access.sameSite(req)) return send(res, 403, { error: 'cross-origin request refused' });
-  if (!opts.access.tokenOk(req.headers['x-plugboard-token'])) return send(res, 401, { error: 'missing or wrong token' });
+  if (!opts.access.tokenOk(req.headers['x-plugboard-token']))
+    return send(res, 401, { error: 'missing or wrong token' });
   const name = fileName(req.headers['x-file-name']);
   if (name === null) return send(res, 400, { error: 'the x-file-name header is not valid percent-encoded UTF-8' });
   // A file attached to a message (`x-upload-purpose: attachment`) may be any file: chat.send checks its bytes.
   const purpose = req.headers['x-upload-purpose'] === 'attachment' ? 'attachment' : 'install';
-  if (purpose === 'install' && !PACKAGE.test(name)) return send(res, 400, { error: `"${name || '(no name)'}" is not a .zip, .mcpb or .dxt file, nor an MCP config (.json)` });
+  if (purpose === 'install' && !PACKAGE.test(name))
+    return send(res, 400, {
+      error: `"${name || '(no name)'}" is not a .zip, .mcpb or .dxt file, nor an MCP config (.json)`,
+    });
   if (!name) return send(res, 400, { error: 'the x-file-name header is empty' });
 
   opts.quota.sweep();
   const room = opts.quota.room();
   // The quota of waiting uploads binds before the size limit when they take most of it.
   const cap = Math.min(opts.maxBytes, room.bytes);
-  const why = cap < opts.maxBytes ? room.refusal : `the file is larger than the upload limit of ${describeSize(opts.maxBytes)}`;
+  const why =
+    cap < opts.maxBytes ? room.refusal : `the file is larger than the upload limit of ${describeSize(opts.maxBytes)}`;
   const refuseTooLarge = (): void => send(res, 413, { error: why }, { connection: 'close' });
   // A declared length over the limit is refused before a byte is stored.
   if (Number(req.headers['content-length']) > cap) return refuseTooLarge();

@@ -32,7 +32,10 @@ const REFUSED_CLOSE_MS = 1000;
  */
 class ApiSocket extends WebSocket {
   override close(code?: number, data?: string | Buffer): void {
-    super.close(code, code === 1009 && !data ? `message too large: the limit is ${describeSize(MAX_MESSAGE_BYTES)}` : data);
+    super.close(
+      code,
+      code === 1009 && !data ? `message too large: the limit is ${describeSize(MAX_MESSAGE_BYTES)}` : data,
+    );
   }
 }
 
@@ -44,7 +47,11 @@ export interface WebSocketApiOptions {
 
 export function attachWebSocketApi(server: Server, opts: WebSocketApiOptions): IDisposable {
   const { backend, access, log } = opts;
-  const api = new WebSocketServer<typeof ApiSocket>({ noServer: true, maxPayload: MAX_MESSAGE_BYTES, WebSocket: ApiSocket });
+  const api = new WebSocketServer<typeof ApiSocket>({
+    noServer: true,
+    maxPayload: MAX_MESSAGE_BYTES,
+    WebSocket: ApiSocket,
+  });
   // Nothing but a close frame is expected from a refused client, so its messages may be tiny.
   const refused = new WebSocketServer({ noServer: true, maxPayload: 125 });
 
@@ -102,7 +109,8 @@ export function attachWebSocketApi(server: Server, opts: WebSocketApiOptions): I
       return;
     }
     if (msg?.kind !== 'invoke' || typeof msg.id !== 'number') return;
-    if (!isCommandName(msg.name)) return reply(ws, { kind: 'result', id: msg.id, ok: false, error: `unknown command "${String(msg.name)}"` });
+    if (!isCommandName(msg.name))
+      return reply(ws, { kind: 'result', id: msg.id, ok: false, error: `unknown command "${String(msg.name)}"` });
     const input = parseInput(msg.name, msg.input);
     if (!input.ok) return reply(ws, { kind: 'result', id: msg.id, ok: false, error: input.message });
     try {

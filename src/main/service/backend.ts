@@ -69,8 +69,19 @@ export class Backend extends Disposable {
         // The palette and the panel refetch; a change after the first announcement goes into the
         // plugin's log too, with what changed and when.
         if (!initial) {
-          const what = [added.length ? `added ${added.join(', ')}` : '', removed.length ? `removed ${removed.join(', ')}` : ''].filter(Boolean).join('; ');
-          const line = { pluginId, source: 'host' as const, level: 'info' as const, message: `tools changed: ${what}`, at: Date.now() };
+          const what = [
+            added.length ? `added ${added.join(', ')}` : '',
+            removed.length ? `removed ${removed.join(', ')}` : '',
+          ]
+            .filter(Boolean)
+            .join('; ');
+          const line = {
+            pluginId,
+            source: 'host' as const,
+            level: 'info' as const,
+            message: `tools changed: ${what}`,
+            at: Date.now(),
+          };
           this.logs.add(line);
           fire({ name: 'log', payload: line });
         }
@@ -80,7 +91,13 @@ export class Backend extends Disposable {
     this._register(
       registry.onDidChangeCatalog(({ pluginId, kind }) => {
         // Prompts and resources are read when shown: the screens that show them read them again.
-        const line = { pluginId, source: 'host' as const, level: 'info' as const, message: `${kind} changed (the server sent list_changed)`, at: Date.now() };
+        const line = {
+          pluginId,
+          source: 'host' as const,
+          level: 'info' as const,
+          message: `${kind} changed (the server sent list_changed)`,
+          at: Date.now(),
+        };
         this.logs.add(line);
         fire({ name: 'log', payload: line });
         fire({ name: 'plugins.changed', payload: { id: pluginId, reason: kind } });
@@ -99,7 +116,9 @@ export class Backend extends Disposable {
   }
 
   invoke<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C>> {
-    return Promise.resolve((this.handlers[name] as (i: CommandInput<C>) => CommandOutput<C> | Promise<CommandOutput<C>>)(input));
+    return Promise.resolve(
+      (this.handlers[name] as (i: CommandInput<C>) => CommandOutput<C> | Promise<CommandOutput<C>>)(input),
+    );
   }
 
   /** Writes pending conversation changes to disk now. */
@@ -125,9 +144,12 @@ export class Backend extends Disposable {
       }),
       'app.sandbox': () => sandboxStatus(process.platform, registry.sandboxSupport),
       'app.openDataFolder': async () => {
-        if (!this.opts.openFolder) return failure('invalid_state', 'only the desktop app can open a folder; copy the path instead');
+        if (!this.opts.openFolder)
+          return failure('invalid_state', 'only the desktop app can open a folder; copy the path instead');
         const why = await this.opts.openFolder(registry.paths.root);
-        return why ? failure('io_error', `could not open ${registry.paths.root}: ${why}`) : { ok: true, detail: 'opened' };
+        return why
+          ? failure('io_error', `could not open ${registry.paths.root}: ${why}`)
+          : { ok: true, detail: 'opened' };
       },
       'approvals.default': () => ({ policy: registry.approvalDefault() }),
       'approvals.setDefault': ({ policy }) => registry.setApprovalDefault(policy),

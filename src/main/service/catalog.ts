@@ -25,7 +25,12 @@ export async function promptsOf(registry: PluginRegistry, id: string): Promise<C
   return r.ok ? { ok: true, prompts: r.value } : r;
 }
 
-export async function fillPrompt(registry: PluginRegistry, id: string, name: string, args: Record<string, string>): Promise<CommandOutput<'prompts.get'>> {
+export async function fillPrompt(
+  registry: PluginRegistry,
+  id: string,
+  name: string,
+  args: Record<string, string>,
+): Promise<CommandOutput<'prompts.get'>> {
   const c = catalog(registry, id);
   if (!c.ok) return c;
   const r = await c.value.getPrompt(name, args);

@@ -34,16 +34,25 @@ export class Installs implements IDisposable {
   /** Another app's MCP config: its servers previewed under a token, which `install.cancel` drops too. */
   importPreview({ source }: CommandInput<'import.preview'>): CommandOutput<'import.preview'> {
     const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
-    if (!file || (source.kind === 'upload' && !existsSync(file))) return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
+    if (!file || (source.kind === 'upload' && !existsSync(file)))
+      return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
     const config = readMcpConfig(file);
     if (!config.ok) {
       if (source.kind === 'upload') this.dropUpload(source.uploadId);
       return config;
     }
     const token = randomUUID();
-    this.previews.set(token, { source: file, config, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
+    this.previews.set(token, {
+      source: file,
+      config,
+      ...(source.kind === 'upload' ? { upload: source.uploadId } : {}),
+    });
     // The previews carry names and flags only; the values stay in `config`, on this side.
-    return { ok: true, token, preview: { file: path.basename(file), appName: config.appName, servers: config.previews } };
+    return {
+      ok: true,
+      token,
+      preview: { file: path.basename(file), appName: config.appName, servers: config.previews },
+    };
   }
 
   async importCommit({ token, only, secret }: CommandInput<'import.commit'>): Promise<CommandOutput<'import.commit'>> {
@@ -53,13 +62,21 @@ export class Installs implements IDisposable {
     if (!r.ok) return r;
     // The file may name more servers than were chosen: it stays previewed until every one is in.
     if (r.results.every((x) => x.outcome.ok)) this.forget(token);
-    return { ok: true, results: r.results.map((x) => ({ key: x.key, name: x.name, ...(x.outcome.ok ? { ok: true as const, id: x.outcome.id, detail: x.outcome.detail } : x.outcome) })) };
+    return {
+      ok: true,
+      results: r.results.map((x) => ({
+        key: x.key,
+        name: x.name,
+        ...(x.outcome.ok ? { ok: true as const, id: x.outcome.id, detail: x.outcome.detail } : x.outcome),
+      })),
+    };
   }
 
   async preview({ source }: CommandInput<'install.preview'>): Promise<CommandOutput<'install.preview'>> {
     const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
     // The server removes uploads that wait too long (upload-quota.ts).
-    if (!file || (source.kind === 'upload' && !existsSync(file))) return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
+    if (!file || (source.kind === 'upload' && !existsSync(file)))
+      return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
     const p = await this.registry.preview(file);
     if (!p.ok) {
       // A refused upload is of no further use: the person drops a fixed file next.
@@ -69,14 +86,20 @@ export class Installs implements IDisposable {
     const token = randomUUID();
     this.previews.set(token, { source: file, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
     const { preview } = p;
-    const requested: CapabilityView[] = preview.requested.map((c) => ({ ...capabilityView(c, this.registry), requested: true, granted: false }));
+    const requested: CapabilityView[] = preview.requested.map((c) => ({
+      ...capabilityView(c, this.registry),
+      requested: true,
+      granted: false,
+    }));
     return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null } };
   }
 
   async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
     const p = this.previews.get(token);
-    if (!p || (p.upload && !existsSync(p.source))) return failure('invalid_state', 'this preview has expired; drop the plugin again');
-    if (p.config) return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
+    if (!p || (p.upload && !existsSync(p.source)))
+      return failure('invalid_state', 'this preview has expired; drop the plugin again');
+    if (p.config)
+      return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
     const r = await this.registry.install(p.source, { replace, grant: grants });
     if (!r.ok) return r;
     this.forget(token);

@@ -9,7 +9,8 @@ import { checkConfig, checkModel, type ModelStore } from '../assistant';
 
 export async function testModel(models: ModelStore, input: CommandInput<'models.test'>): Promise<Outcome<ModelCheck>> {
   const saved = input.name ? models.get(input.name) : undefined;
-  if (input.name && !saved && input.provider === undefined) return failure('not_found', `no model is named "${input.name}"`);
+  if (input.name && !saved && input.provider === undefined)
+    return failure('not_found', `no model is named "${input.name}"`);
   const config: ModelConfig = {
     name: input.name ?? '',
     provider: input.provider ?? saved?.provider ?? 'openai-compatible',

@@ -2,7 +2,13 @@
  * What the UI shows of plugins, computed from the registry's records and decisions: the list row
  * (PluginView), the expanded detail (tools, capabilities, settings), and the `/` palette.
  */
-import { autoApprovedTools, declarationTokens, exposedDeclarations, exposedUserCommands, type ToolDeclaration } from '../assistant';
+import {
+  autoApprovedTools,
+  declarationTokens,
+  exposedDeclarations,
+  exposedUserCommands,
+  type ToolDeclaration,
+} from '../assistant';
 import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
 import type { PluginRegistry } from '../plugins';
@@ -11,7 +17,14 @@ import type { PluginRegistry } from '../plugins';
 export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {
   const info = capabilityInfo(name);
   const here = capabilityHere(name, registry.sandboxSupport.available);
-  return { name, title: info.title, description: info.description, enforcement: here.enforcement, enforcementNote: here.note, enforced: here.enforced };
+  return {
+    name,
+    title: info.title,
+    description: info.description,
+    enforcement: here.enforcement,
+    enforcementNote: here.note,
+    enforced: here.enforced,
+  };
 }
 
 export class PluginViews {
@@ -43,7 +56,15 @@ export class PluginViews {
       requested: spec ? requestedCapabilities(spec) : [],
       granted: state.grants,
       needsSettings: registry.missingSettings(id),
-      health: registry.health(id) ?? { pluginId: id, state: 'failed', reason: rec?.error ?? 'not loaded', pingRttMs: null, restarts: 0, pid: null, at: Date.now() },
+      health: registry.health(id) ?? {
+        pluginId: id,
+        state: 'failed',
+        reason: rec?.error ?? 'not loaded',
+        pingRttMs: null,
+        restarts: 0,
+        pid: null,
+        at: Date.now(),
+      },
     };
   }
 
@@ -68,9 +89,19 @@ export class PluginViews {
         userCommand: commands.has(t.name),
         ...registry.toolPolicy(id, t.name),
         // What offering it adds to every request; a user command is never offered.
-        declarationTokens: commands.has(t.name) ? 0 : declarationTokens({ qualifiedName: `${id}__${t.name}`, description: t.description, parameters: t.parameters }),
+        declarationTokens: commands.has(t.name)
+          ? 0
+          : declarationTokens({
+              qualifiedName: `${id}__${t.name}`,
+              description: t.description,
+              parameters: t.parameters,
+            }),
       })),
-      capabilities: [...new Set([...requested, ...granted])].map((c) => ({ ...capabilityView(c, registry), requested: requested.includes(c), granted: granted.includes(c) })),
+      capabilities: [...new Set([...requested, ...granted])].map((c) => ({
+        ...capabilityView(c, registry),
+        requested: requested.includes(c),
+        granted: granted.includes(c),
+      })),
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
     };
   }
@@ -108,7 +139,10 @@ export class PluginViews {
       pluginName: name(c.plugin),
       name: c.name,
       description: c.description,
-      parameters: registry.tools(c.plugin).find((t) => t.name === c.name)?.parameters ?? { type: 'object', properties: {} },
+      parameters: registry.tools(c.plugin).find((t) => t.name === c.name)?.parameters ?? {
+        type: 'object',
+        properties: {},
+      },
       autoApproved: false,
     }));
     return [...commands, ...tools];

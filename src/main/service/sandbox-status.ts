@@ -9,8 +9,14 @@ import type { SandboxSupport } from '../plugins';
 
 /** How Plugboard sandboxes plugins on each platform it runs on. */
 const PLATFORMS: SandboxStatusView['platforms'] = [
-  { platform: 'linux', how: 'Each plugin in its own bubblewrap (bwrap) sandbox, where bwrap is installed and user namespaces are allowed.' },
-  { platform: 'darwin', how: 'No sandbox: plugins run unsandboxed (sandbox-exec is deprecated by Apple and not used).' },
+  {
+    platform: 'linux',
+    how: 'Each plugin in its own bubblewrap (bwrap) sandbox, where bwrap is installed and user namespaces are allowed.',
+  },
+  {
+    platform: 'darwin',
+    how: 'No sandbox: plugins run unsandboxed (sandbox-exec is deprecated by Apple and not used).',
+  },
   { platform: 'win32', how: 'No sandbox: plugins run unsandboxed.' },
 ];
 

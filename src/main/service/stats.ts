@@ -18,7 +18,13 @@ export async function processStats(registry: PluginRegistry): Promise<Record<str
   const out: Record<string, ProcessStats> = {};
   for (const [pid, id] of pids) {
     const u = usage[String(pid)];
-    if (u) out[id] = { pid, cpuPercent: Math.round(u.cpu * 10) / 10, memoryBytes: u.memory, pingRttMs: registry.health(id)?.pingRttMs ?? null };
+    if (u)
+      out[id] = {
+        pid,
+        cpuPercent: Math.round(u.cpu * 10) / 10,
+        memoryBytes: u.memory,
+        pingRttMs: registry.health(id)?.pingRttMs ?? null,
+      };
   }
   return out;
 }

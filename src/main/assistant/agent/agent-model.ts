@@ -6,7 +6,13 @@
  * and the offered tools as `{name, description, input_schema}`. Made per turn: the run it holds
  * ends with the turn (`close`).
  */
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Prompt, LanguageModelV3StreamResult, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3StreamResult,
+  LanguageModelV3ToolResultOutput,
+} from '@ai-sdk/provider';
 import type { PluginRegistry } from '../../plugins';
 import { AgentRun } from './agent-run';
 
@@ -50,13 +56,26 @@ export class AgentPluginModel implements LanguageModelV3 {
   private async start(options: LanguageModelV3CallOptions): Promise<AgentRun> {
     const name = this.registry.record(this.modelId)?.spec?.name ?? this.modelId;
     const available = await this.registry.call(this.modelId, 'agent.available', {}).done;
-    if (!available.ok) throw new Error(`the agent plugin ${name} could not be asked whether it is ready (${available.code}): ${available.message}`);
+    if (!available.ok)
+      throw new Error(
+        `the agent plugin ${name} could not be asked whether it is ready (${available.code}): ${available.message}`,
+      );
     const a = available.value.data as { available?: unknown; reason?: unknown } | null;
-    if (a?.available === false) throw new Error(`the agent plugin ${name} is not available: ${typeof a.reason === 'string' ? a.reason : 'it gives no reason'}`);
+    if (a?.available === false)
+      throw new Error(
+        `the agent plugin ${name} is not available: ${typeof a.reason === 'string' ? a.reason : 'it gives no reason'}`,
+      );
     const { prompt, conversation, system } = split(options.prompt);
-    const tools = (options.tools ?? []).flatMap((t) => (t.type === 'function' ? [{ name: t.name, description: t.description ?? '', input_schema: t.inputSchema }] : []));
+    const tools = (options.tools ?? []).flatMap((t) =>
+      t.type === 'function' ? [{ name: t.name, description: t.description ?? '', input_schema: t.inputSchema }] : [],
+    );
     const run = new AgentRun(name);
-    const handle = this.registry.call(this.modelId, 'agent.run', { prompt, context: { conversation, ...(system ? { system } : {}) }, tools }, { onEvent: run.onEvent });
+    const handle = this.registry.call(
+      this.modelId,
+      'agent.run',
+      { prompt, context: { conversation, ...(system ? { system } : {}) }, tools },
+      { onEvent: run.onEvent },
+    );
     run.attach(handle);
     options.abortSignal?.addEventListener('abort', () => run.cancel('stopped by the user'), { once: true });
     return run;
@@ -67,7 +86,9 @@ export class AgentPluginModel implements LanguageModelV3 {
 function trailingResults(prompt: LanguageModelV3Prompt): Array<{ id: string; result: string }> {
   const last = prompt.at(-1);
   if (last?.role !== 'tool') return [];
-  return last.content.flatMap((p) => (p.type === 'tool-result' ? [{ id: p.toolCallId, result: resultText(p.output) }] : []));
+  return last.content.flatMap((p) =>
+    p.type === 'tool-result' ? [{ id: p.toolCallId, result: resultText(p.output) }] : [],
+  );
 }
 
 function resultText(o: LanguageModelV3ToolResultOutput): string {
@@ -87,7 +108,11 @@ function resultText(o: LanguageModelV3ToolResultOutput): string {
 }
 
 /** The person's last message (the prompt), what came before it as role/content pairs, and the system text. */
-function split(prompt: LanguageModelV3Prompt): { prompt: string; conversation: Array<{ role: string; content: string }>; system: string } {
+function split(prompt: LanguageModelV3Prompt): {
+  prompt: string;
+  conversation: Array<{ role: string; content: string }>;
+  system: string;
+} {
   const system = prompt.flatMap((m) => (m.role === 'system' ? [m.content] : [])).join('\n\n');
   const turns = prompt.filter((m) => m.role !== 'system').map((m) => ({ role: m.role, content: textOf(m) }));
   const lastUser = turns.findLastIndex((t) => t.role === 'user');

@@ -37,7 +37,11 @@ export class AgentRun {
     this.handle = handle;
     void handle.done.then((outcome) => {
       if (outcome.ok) this.push({ kind: 'done' });
-      else this.push({ kind: 'failed', message: `the agent plugin ${this.pluginName} failed (${outcome.code}): ${outcome.message}` });
+      else
+        this.push({
+          kind: 'failed',
+          message: `the agent plugin ${this.pluginName} failed (${outcome.code}): ${outcome.message}`,
+        });
     });
   }
 
@@ -57,7 +61,8 @@ export class AgentRun {
     for (const r of results) {
       this.awaiting.delete(r.id);
       const sent = await this.handle.request?.('agent.tool_result', { tool_id: r.id, result: r.result });
-      if (sent && !sent.ok) return `the agent plugin ${this.pluginName} did not take the result of ${r.id}: ${sent.message}`;
+      if (sent && !sent.ok)
+        return `the agent plugin ${this.pluginName} did not take the result of ${r.id}: ${sent.message}`;
     }
     return null;
   }
@@ -84,7 +89,11 @@ export class AgentRun {
   }
 
   /** Turns one event into stream parts; false when it gave none. */
-  private emit(next: AgentEvent | Ending, c: ReadableStreamDefaultController<LanguageModelV3StreamPart>, st: StepState): boolean {
+  private emit(
+    next: AgentEvent | Ending,
+    c: ReadableStreamDefaultController<LanguageModelV3StreamPart>,
+    st: StepState,
+  ): boolean {
     const closeText = (): void => {
       if (st.textId) c.enqueue({ type: 'text-end', id: st.textId });
       st.textId = null;
@@ -96,7 +105,12 @@ export class AgentRun {
       // call took nothing of its own (not an unknown to estimate).
       if (next.kind === 'tool') st.usage.counted = true;
       if (next.kind === 'failed') c.enqueue({ type: 'error', error: new Error(next.message) });
-      else c.enqueue({ type: 'finish', usage: stepUsage(st.usage), finishReason: { unified: next.kind === 'tool' ? 'tool-calls' : 'stop', raw: undefined } });
+      else
+        c.enqueue({
+          type: 'finish',
+          usage: stepUsage(st.usage),
+          finishReason: { unified: next.kind === 'tool' ? 'tool-calls' : 'stop', raw: undefined },
+        });
       c.close();
       return true;
     }
@@ -138,8 +152,12 @@ export class AgentRun {
       }
       case 'error': {
         const d = next.data as { message?: unknown } | string | null;
-        const message = typeof d === 'string' ? d : typeof d?.message === 'string' ? d.message : 'an error with no message';
-        this.queue.unshift({ kind: 'failed', message: `the agent plugin ${this.pluginName} reported an error: ${message}` });
+        const message =
+          typeof d === 'string' ? d : typeof d?.message === 'string' ? d.message : 'an error with no message';
+        this.queue.unshift({
+          kind: 'failed',
+          message: `the agent plugin ${this.pluginName} reported an error: ${message}`,
+        });
         return false;
       }
       default:

@@ -22,7 +22,14 @@ export function agentModels(registry: PluginRegistry): ModelView[] {
   return registry
     .list()
     .filter((r) => r.spec?.init?.method === 'agent.init' && registry.isEnabled(r.id))
-    .map((r) => ({ name: `${AGENT_MODEL_PREFIX}${r.id}`, provider: 'agent-plugin', baseURL: null, model: r.spec?.name ?? r.id, hasKey: false, isDefault: false }));
+    .map((r) => ({
+      name: `${AGENT_MODEL_PREFIX}${r.id}`,
+      provider: 'agent-plugin',
+      baseURL: null,
+      model: r.spec?.name ?? r.id,
+      hasKey: false,
+      isDefault: false,
+    }));
 }
 
 /** An installed agent plugin as `plugboard models list` shows it, usable or not. */
@@ -46,10 +53,22 @@ export function agentModelRows(registry: PluginRegistry): AgentModelRow[] {
     .list()
     .filter((r) => isAgentPlugin(registry, r.id))
     .map((r) => {
-      const row: AgentModelRow = { name: `${AGENT_MODEL_PREFIX}${r.id}`, kind: 'agent', plugin: r.id, title: r.spec?.name ?? r.id, available: true };
+      const row: AgentModelRow = {
+        name: `${AGENT_MODEL_PREFIX}${r.id}`,
+        kind: 'agent',
+        plugin: r.id,
+        title: r.spec?.name ?? r.id,
+        available: true,
+      };
       const missing = registry.missingSettings(r.id);
-      if (!registry.isEnabled(r.id)) return { ...row, available: false, reason: `disabled (plugboard plugins enable ${r.id})` };
-      if (missing.length > 0) return { ...row, available: false, reason: `needs settings: ${missing.join(', ')} (plugboard plugins config ${r.id} KEY=VALUE)` };
+      if (!registry.isEnabled(r.id))
+        return { ...row, available: false, reason: `disabled (plugboard plugins enable ${r.id})` };
+      if (missing.length > 0)
+        return {
+          ...row,
+          available: false,
+          reason: `needs settings: ${missing.join(', ')} (plugboard plugins config ${r.id} KEY=VALUE)`,
+        };
       return row;
     });
 }

@@ -52,7 +52,8 @@ export class Approvals {
   /** The person's answer. Refused when no prompt waits for that call, or edited arguments do not fit. */
   answer(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Outcome {
     const p = this.open.get(callId);
-    if (!p) return failure('invalid_state', 'that call is not waiting for an answer (it was answered, or its turn ended)');
+    if (!p)
+      return failure('invalid_state', 'that call is not waiting for an answer (it was answered, or its turn ended)');
     if (args !== undefined && decision !== 'deny') {
       const bad = p.check(args);
       if (bad) return failure('invalid_arguments', bad);
@@ -65,7 +66,10 @@ export class Approvals {
   /** Refuses every prompt of a turn (Stop) or of a conversation (deleted): never an approval. */
   cancel(match: { turnId?: string; conversationId?: string }): void {
     for (const [id, p] of [...this.open]) {
-      if ((match.turnId && p.turnId === match.turnId) || (match.conversationId && p.conversationId === match.conversationId)) {
+      if (
+        (match.turnId && p.turnId === match.turnId) ||
+        (match.conversationId && p.conversationId === match.conversationId)
+      ) {
         this.open.delete(id);
         p.resolve({ decision: 'cancelled' });
       }

@@ -13,5 +13,8 @@ export function boundForModel(text: string, max = MODEL_RESULT_CHARS): { text: s
   const head = Math.floor(max * 0.75);
   const tail = max - head;
   const cut = text.length - head - tail;
-  return { text: `${text.slice(0, head)}\n… [${cut} characters cut from the tool's output] …\n${text.slice(text.length - tail)}`, cut };
+  return {
+    text: `${text.slice(0, head)}\n… [${cut} characters cut from the tool's output] …\n${text.slice(text.length - tail)}`,
+    cut,
+  };
 }

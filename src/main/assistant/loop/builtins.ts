@@ -23,7 +23,12 @@ const ASK_USER_SCHEMA = {
   type: 'object',
   properties: {
     question: { type: 'string', minLength: 1, maxLength: 2000, description: 'The question, in one or two sentences.' },
-    choices: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, maxItems: 12, description: 'Answers to pick from; leave out for an answer in words.' },
+    choices: {
+      type: 'array',
+      items: { type: 'string', minLength: 1, maxLength: 200 },
+      maxItems: 12,
+      description: 'Answers to pick from; leave out for an answer in words.',
+    },
     multiple: { type: 'boolean', description: 'Several choices may be picked.' },
   },
   required: ['question'],
@@ -32,17 +37,24 @@ const ASK_USER_SCHEMA = {
 
 const FIND_TOOLS_SCHEMA = {
   type: 'object',
-  properties: { query: { type: 'string', minLength: 1, maxLength: 500, description: 'What the tool should do, in a few words.' } },
+  properties: {
+    query: { type: 'string', minLength: 1, maxLength: 500, description: 'What the tool should do, in a few words.' },
+  },
   required: ['query'],
   additionalProperties: false,
 } as const;
 
 const DESCRIPTIONS: Record<BuiltinTool, string> = {
-  ask_user: 'Ask the person a question and wait for the answer: when a required detail is missing or a choice is theirs to make. Ask instead of guessing.',
-  find_tools: 'Search the tools that are installed but not offered right now (there are too many to offer all). The tools found are offered from your next step on.',
+  ask_user:
+    'Ask the person a question and wait for the answer: when a required detail is missing or a choice is theirs to make. Ask instead of guessing.',
+  find_tools:
+    'Search the tools that are installed but not offered right now (there are too many to offer all). The tools found are offered from your next step on.',
 };
 
-const SCHEMAS: Record<BuiltinTool, Record<string, unknown>> = { ask_user: ASK_USER_SCHEMA, find_tools: FIND_TOOLS_SCHEMA };
+const SCHEMAS: Record<BuiltinTool, Record<string, unknown>> = {
+  ask_user: ASK_USER_SCHEMA,
+  find_tools: FIND_TOOLS_SCHEMA,
+};
 
 /** ask_user's result where no person can answer: the model goes on rather than waits forever. */
 export const UNATTENDED_ANSWER =
@@ -56,7 +68,9 @@ export function isBuiltin(name: string): name is BuiltinTool {
 }
 
 /** The built-ins' declarations, for the request and the token estimate. */
-export function builtinDeclarations(withFind: boolean): Array<{ qualifiedName: BuiltinTool; description: string; parameters: Record<string, unknown> }> {
+export function builtinDeclarations(
+  withFind: boolean,
+): Array<{ qualifiedName: BuiltinTool; description: string; parameters: Record<string, unknown> }> {
   const names: BuiltinTool[] = withFind ? ['ask_user', 'find_tools'] : ['ask_user'];
   return names.map((n) => ({ qualifiedName: n, description: DESCRIPTIONS[n], parameters: SCHEMAS[n] }));
 }
@@ -96,17 +110,48 @@ export async function runBuiltin(ctx: BuiltinContext, call: StepCall & { toolNam
   const input = (call.input ?? {}) as { question?: string; choices?: string[]; multiple?: boolean; query?: string };
   const question: Question | undefined =
     call.toolName === 'ask_user' && !call.invalid && input.question
-      ? { question: input.question, ...(input.choices?.length ? { choices: input.choices } : {}), ...(input.multiple ? { multiple: true } : {}) }
+      ? {
+          question: input.question,
+          ...(input.choices?.length ? { choices: input.choices } : {}),
+          ...(input.multiple ? { multiple: true } : {}),
+        }
       : undefined;
-  const info: ToolCallInfo = { id: call.toolCallId, name: call.toolName, builtin: call.toolName, approval: { state: 'allowed', by: 'policy' }, ...(question ? { question } : {}) };
-  const message: ChatMessage = { id: randomUUID(), role: 'plugin', createdAt: Date.now(), text: '', turnId: ctx.turnId, status: 'streaming', tool: call.toolName, args: isRecord(call.input) ? call.input : {}, call: info, ...ctx.extra };
+  const info: ToolCallInfo = {
+    id: call.toolCallId,
+    name: call.toolName,
+    builtin: call.toolName,
+    approval: { state: 'allowed', by: 'policy' },
+    ...(question ? { question } : {}),
+  };
+  const message: ChatMessage = {
+    id: randomUUID(),
+    role: 'plugin',
+    createdAt: Date.now(),
+    text: '',
+    turnId: ctx.turnId,
+    status: 'streaming',
+    tool: call.toolName,
+    args: isRecord(call.input) ? call.input : {},
+    call: info,
+    ...ctx.extra,
+  };
   const card = ctx.messages.start(ctx.conversationId, message);
   if (call.invalid) {
-    return ctx.messages.finish(card, { status: 'error', failure: failure('invalid_arguments', `the model's arguments for ${call.toolName} were not valid: ${call.invalid.message}`) });
+    return ctx.messages.finish(card, {
+      status: 'error',
+      failure: failure(
+        'invalid_arguments',
+        `the model's arguments for ${call.toolName} were not valid: ${call.invalid.message}`,
+      ),
+    });
   }
   if (question) {
     const answer = ctx.unattended ? UNATTENDED_ANSWER : await ctx.questions.ask(call.toolCallId, ctx.turnId, question);
-    if (answer === null) return ctx.messages.finish(card, { status: 'cancelled', failure: failure('cancelled', 'stopped before the question was answered') });
+    if (answer === null)
+      return ctx.messages.finish(card, {
+        status: 'cancelled',
+        failure: failure('cancelled', 'stopped before the question was answered'),
+      });
     ctx.messages.append(card, answer);
     return ctx.messages.finish(card, { status: 'done' });
   }

@@ -14,13 +14,15 @@ import type { ChatMessage } from '../../../shared/contract';
 import type { StoredFile } from '../store';
 import { boundForModel } from './bound';
 
-type AssistantPart = { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
+type AssistantPart =
+  { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
 
 /** What a tool's card says happened, as the model's tool result. */
 export function toolResultOutput(m: ChatMessage): ToolResultPart['output'] {
   const approval = m.call?.approval;
   // A call refused before any decision (not offered, arguments that do not fit) says why.
-  if (approval?.state === 'denied' && m.status === 'error' && m.failure) return { type: 'error-text', value: `${m.failure.code}: ${m.failure.message}` };
+  if (approval?.state === 'denied' && m.status === 'error' && m.failure)
+    return { type: 'error-text', value: `${m.failure.code}: ${m.failure.message}` };
   if (approval?.state === 'denied') {
     const reason = {
       person: 'the user denied this call',
@@ -31,8 +33,17 @@ export function toolResultOutput(m: ChatMessage): ToolResultPart['output'] {
     return { type: 'execution-denied', reason };
   }
   const output = m.text || (m.result === undefined ? '' : resultText(m.result));
-  if (m.status === 'cancelled') return { type: 'error-text', value: boundForModel(`the call was stopped before it finished${output ? `; it had written:\n${output}` : ''}`).text };
-  if (m.failure) return { type: 'error-text', value: boundForModel(`${m.failure.code}: ${m.failure.message}${output ? `\n${output}` : ''}`).text };
+  if (m.status === 'cancelled')
+    return {
+      type: 'error-text',
+      value: boundForModel(`the call was stopped before it finished${output ? `; it had written:\n${output}` : ''}`)
+        .text,
+    };
+  if (m.failure)
+    return {
+      type: 'error-text',
+      value: boundForModel(`${m.failure.code}: ${m.failure.message}${output ? `\n${output}` : ''}`).text,
+    };
   return { type: 'text', value: boundForModel(output || '(the tool returned nothing)').text };
 }
 
@@ -63,7 +74,11 @@ function userContent(m: ChatMessage, files: Files): UserContent {
     if (!f) parts.push({ type: 'text', text: `(The user attached ${a.name}, which is no longer available.)` });
     else if (f.kind === 'text') parts.push({ type: 'text', text: textBlock(f.name, textOf(f.bytes) ?? '') });
     else if (files.images) parts.push({ type: 'image', image: f.bytes, mediaType: f.mime });
-    else parts.push({ type: 'text', text: `(The user attached the image ${f.name}; this model cannot see images, so it was not sent.)` });
+    else
+      parts.push({
+        type: 'text',
+        text: `(The user attached the image ${f.name}; this model cannot see images, so it was not sent.)`,
+      });
   }
   return parts;
 }
@@ -99,7 +114,10 @@ export function modelMessages(messages: readonly ChatMessage[], files: Files = N
       const args = m.args && Object.keys(m.args).length > 0 ? ` with ${JSON.stringify(m.args)}` : '';
       const outcome = toolResultOutput(m);
       const said = outcome.type === 'text' || outcome.type === 'error-text' ? outcome.value : '';
-      out.push({ role: 'user', content: `(I ran the tool ${m.pluginId}:${m.tool ?? '?'}${args} myself. ${m.failure ? 'It failed' : 'It returned'}:)\n${said}` });
+      out.push({
+        role: 'user',
+        content: `(I ran the tool ${m.pluginId}:${m.tool ?? '?'}${args} myself. ${m.failure ? 'It failed' : 'It returned'}:)\n${said}`,
+      });
     }
   }
   flush();

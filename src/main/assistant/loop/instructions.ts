@@ -15,7 +15,11 @@ export interface Instructions {
   leftOut: string[];
 }
 
-export function instructionsFor(registry: PluginRegistry, offered: readonly Offered[], budgetTokens: number): Instructions {
+export function instructionsFor(
+  registry: PluginRegistry,
+  offered: readonly Offered[],
+  budgetTokens: number,
+): Instructions {
   const plugins = [...new Set(offered.map((t) => t.plugin))].sort();
   const parts: string[] = [];
   const from: string[] = [];
@@ -34,5 +38,9 @@ export function instructionsFor(registry: PluginRegistry, offered: readonly Offe
     parts.push(part);
     from.push(id);
   }
-  return { text: parts.length ? `\n\nWhat the plugins say about their tools:\n\n${parts.join('\n\n')}` : '', from, leftOut };
+  return {
+    text: parts.length ? `\n\nWhat the plugins say about their tools:\n\n${parts.join('\n\n')}` : '',
+    from,
+    leftOut,
+  };
 }

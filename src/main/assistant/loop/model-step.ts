@@ -69,18 +69,30 @@ export async function runStep(input: StepInput): Promise<StepResult> {
         case 'tool-call':
           if (part.invalid) {
             const unknown = NoSuchToolError.isInstance(part.error);
-            input.onToolCall({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input, invalid: { kind: unknown ? 'unknown-tool' : 'bad-input', message: messageOf(part.error) } });
+            input.onToolCall({
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              input: part.input,
+              invalid: { kind: unknown ? 'unknown-tool' : 'bad-input', message: messageOf(part.error) },
+            });
           } else input.onToolCall({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
           break;
         case 'finish':
-          usage = { inputTokens: part.totalUsage.inputTokens ?? null, outputTokens: part.totalUsage.outputTokens ?? null };
+          usage = {
+            inputTokens: part.totalUsage.inputTokens ?? null,
+            outputTokens: part.totalUsage.outputTokens ?? null,
+          };
           break;
         case 'error':
           return { kind: 'failed', problem: describeModelError(part.error, input.where), usage };
         case 'abort':
           // Stop, or a model gone quiet past the chunk timeout.
           if (input.signal.aborted) return { kind: 'stopped', usage };
-          return { kind: 'failed', problem: describeModelError({ message: `sent nothing for ${CHUNK_TIMEOUT_MS / 1000} s` }, input.where), usage };
+          return {
+            kind: 'failed',
+            problem: describeModelError({ message: `sent nothing for ${CHUNK_TIMEOUT_MS / 1000} s` }, input.where),
+            usage,
+          };
       }
     }
   } catch (e) {

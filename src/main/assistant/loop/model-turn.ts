@@ -122,7 +122,9 @@ export class ModelTurn {
       });
       // Where the provider gave no counts, an estimate, marked as one.
       const stepUsage: TokenUsage =
-        result.usage.inputTokens === null && result.usage.outputTokens === null ? { inputTokens: req.info.estimatedTokens, outputTokens: estimateTokens(written), estimated: true } : result.usage;
+        result.usage.inputTokens === null && result.usage.outputTokens === null
+          ? { inputTokens: req.info.estimatedTokens, outputTokens: estimateTokens(written), estimated: true }
+          : result.usage;
       o.onUsage?.(stepUsage);
       const usage = addUsage(carried, stepUsage);
       // Calls that started end before the turn does (Stop has cancelled them already).
@@ -144,7 +146,16 @@ export class ModelTurn {
 
   private startAnswer(extra?: Partial<ChatMessage>): LiveMessage {
     const { o } = this;
-    return o.messages.start(o.conversationId, { id: randomUUID(), role: 'assistant', createdAt: Date.now(), text: '', turnId: o.turnId, status: 'streaming', model: o.modelName, ...extra });
+    return o.messages.start(o.conversationId, {
+      id: randomUUID(),
+      role: 'assistant',
+      createdAt: Date.now(),
+      text: '',
+      turnId: o.turnId,
+      status: 'streaming',
+      model: o.modelName,
+      ...extra,
+    });
   }
 
   private capReached(steps: number): void {
@@ -152,7 +163,10 @@ export class ModelTurn {
     const note = this.startAnswer();
     o.messages.finish(note, {
       status: 'error',
-      failure: failure('cancelled', `stopped after ${steps} rounds of tool calls (the step cap): ask the model to go on if it should`),
+      failure: failure(
+        'cancelled',
+        `stopped after ${steps} rounds of tool calls (the step cap): ask the model to go on if it should`,
+      ),
       retry: {},
     });
   }

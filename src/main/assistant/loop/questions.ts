@@ -33,7 +33,12 @@ export class Questions {
   }
 
   /** A form (question.form): resolves with the fields sent, or refused ('cancel' when ended unanswered). */
-  async askForm(callId: string, turnId: string, question: Question & { form: Record<string, unknown> }, check: Waiting['check']): Promise<FormReply> {
+  async askForm(
+    callId: string,
+    turnId: string,
+    question: Question & { form: Record<string, unknown> },
+    check: Waiting['check'],
+  ): Promise<FormReply> {
     const r = await new Promise<Reply | null>((resolve) => this.open.set(callId, { turnId, question, resolve, check }));
     return r && !('text' in r) ? r : { refused: 'cancel' };
   }
@@ -41,7 +46,11 @@ export class Questions {
   /** The person's answer: text, the choices picked, or a form's fields; or a form refused. Refused when it does not fit the question. */
   answer(callId: string, answer: AnswerInput | undefined, refuse?: 'decline' | 'cancel'): Outcome {
     const w = this.open.get(callId);
-    if (!w) return failure('invalid_state', 'that question is not waiting for an answer (it was answered, or its turn ended)');
+    if (!w)
+      return failure(
+        'invalid_state',
+        'that question is not waiting for an answer (it was answered, or its turn ended)',
+      );
     const reply = w.question.form ? formReply(w, answer, refuse) : textReply(w.question, answer, refuse);
     if (!reply.ok) return reply;
     this.open.delete(callId);
@@ -67,17 +76,28 @@ export class Questions {
   }
 }
 
-function formReply(w: Waiting, answer: AnswerInput | undefined, refuse: 'decline' | 'cancel' | undefined): Outcome<{ reply: Reply }> {
+function formReply(
+  w: Waiting,
+  answer: AnswerInput | undefined,
+  refuse: 'decline' | 'cancel' | undefined,
+): Outcome<{ reply: Reply }> {
   if (refuse) return { ok: true, reply: { refused: refuse } };
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) return failure('invalid_input', 'this question is a form: send its fields, or decline');
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer))
+    return failure('invalid_input', 'this question is a form: send its fields, or decline');
   const bad = w.check?.(answer);
   if (bad) return failure('invalid_input', bad);
   return { ok: true, reply: { content: answer } };
 }
 
-function textReply(q: Question, answer: AnswerInput | undefined, refuse: 'decline' | 'cancel' | undefined): Outcome<{ reply: Reply }> {
-  if (refuse || answer === undefined) return failure('invalid_input', 'this question waits for an answer; Stop ends it');
-  if (typeof answer === 'object' && !Array.isArray(answer)) return failure('invalid_input', 'this question takes words or choices, not a form');
+function textReply(
+  q: Question,
+  answer: AnswerInput | undefined,
+  refuse: 'decline' | 'cancel' | undefined,
+): Outcome<{ reply: Reply }> {
+  if (refuse || answer === undefined)
+    return failure('invalid_input', 'this question waits for an answer; Stop ends it');
+  if (typeof answer === 'object' && !Array.isArray(answer))
+    return failure('invalid_input', 'this question takes words or choices, not a form');
   const picked = Array.isArray(answer) ? answer : [answer];
   const { choices, multiple } = q;
   if (picked.length === 0 || picked.some((a) => !a.trim())) return failure('invalid_input', 'the answer is empty');

@@ -70,7 +70,11 @@ export function buildRequest(input: RequestInput): StepRequest {
       instructionsFrom: instructions.from,
       instructionsLeftOut: instructions.leftOut,
       // An image's bytes are not text the model reads: counted as a short placeholder here.
-      estimatedTokens: estimateTokens(system.length + JSON.stringify(messages, (_k, v: unknown) => (v instanceof Uint8Array ? '[image]' : v)).length) + toolTokens,
+      estimatedTokens:
+        estimateTokens(
+          system.length +
+            JSON.stringify(messages, (_k, v: unknown) => (v instanceof Uint8Array ? '[image]' : v)).length,
+        ) + toolTokens,
     },
   };
 }

@@ -41,7 +41,8 @@ export class ToolChooser {
   choose(input: SelectionInput): Selection {
     const { all, budget } = input;
     const tokens = all.reduce((n, t) => n + declarationTokens(t), 0);
-    if (all.length <= budget.maxTools && tokens <= budget.maxToolTokens) return { offered: [...all], total: all.length, chose: false };
+    if (all.length <= budget.maxTools && tokens <= budget.maxToolTokens)
+      return { offered: [...all], total: all.length, chose: false };
     const byName = new Map(all.map((t) => [t.qualifiedName, t]));
     const ranked: Offered[] = [];
     const seen = new Set<string>();

@@ -15,14 +15,22 @@ export function estimateTokens(chars: number): number {
 export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
   const add = (x: number | null, y: number | null): number | null => (x === null ? y : y === null ? x : x + y);
   const estimated = a.estimated === true || b.estimated === true;
-  return { inputTokens: add(a.inputTokens, b.inputTokens), outputTokens: add(a.outputTokens, b.outputTokens), ...(estimated ? { estimated } : {}) };
+  return {
+    inputTokens: add(a.inputTokens, b.inputTokens),
+    outputTokens: add(a.outputTokens, b.outputTokens),
+    ...(estimated ? { estimated } : {}),
+  };
 }
 
 /** Characters of each schema as JSON, by the schema object (the registry hands out the same one). */
 const schemaChars = new WeakMap<object, number>();
 
 /** What a tool's declaration adds to every request that offers it: its name, description and schema. */
-export function declarationTokens(t: { qualifiedName: string; description: string; parameters: Record<string, unknown> }): number {
+export function declarationTokens(t: {
+  qualifiedName: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}): number {
   let chars = schemaChars.get(t.parameters);
   if (chars === undefined) {
     chars = JSON.stringify(t.parameters).length;

@@ -39,9 +39,16 @@ export interface CallContext {
 }
 
 /** The card a call starts as: decided already where no one needs asking, else queued to ask. */
-export function startCard(ctx: CallContext, call: StepCall, offered: readonly Offered[], extra?: Partial<ChatMessage>): { live: LiveMessage; target: Offered | undefined } {
+export function startCard(
+  ctx: CallContext,
+  call: StepCall,
+  offered: readonly Offered[],
+  extra?: Partial<ChatMessage>,
+): { live: LiveMessage; target: Offered | undefined } {
   const target = call.invalid ? undefined : offered.find((o) => o.qualifiedName === call.toolName);
-  const approval: ApprovalState = !target ? { state: 'denied', by: 'policy' } : (settled(ctx, target) ?? { state: 'queued' });
+  const approval: ApprovalState = !target
+    ? { state: 'denied', by: 'policy' }
+    : (settled(ctx, target) ?? { state: 'queued' });
   const [guessed, tool] = target ? [target.plugin, target.tool] : guessPair(call.toolName);
   const plugin = guessed && ctx.registry.record(guessed) ? guessed : undefined;
   const message: ChatMessage = {
@@ -61,25 +68,52 @@ export function startCard(ctx: CallContext, call: StepCall, offered: readonly Of
 }
 
 /** Decides, runs and finishes one call's card. */
-export async function runCall(ctx: CallContext, call: StepCall, card: LiveMessage, target: Offered | undefined): Promise<void> {
+export async function runCall(
+  ctx: CallContext,
+  call: StepCall,
+  card: LiveMessage,
+  target: Offered | undefined,
+): Promise<void> {
   const m = card.message;
   const info = m.call as ToolCallInfo;
   if (call.invalid || !target) {
-    const why = call.invalid?.kind === 'bad-input'
-      ? failure('invalid_arguments', `the model's arguments for ${call.toolName} were not valid: ${call.invalid.message}`, { data: call.input })
-      : failure('tool_not_exposed', `the model asked for ${call.toolName}, which it is not offered (switched off, or no such tool); it was told so, and nothing ran`);
+    const why =
+      call.invalid?.kind === 'bad-input'
+        ? failure(
+            'invalid_arguments',
+            `the model's arguments for ${call.toolName} were not valid: ${call.invalid.message}`,
+            { data: call.input },
+          )
+        : failure(
+            'tool_not_exposed',
+            `the model asked for ${call.toolName}, which it is not offered (switched off, or no such tool); it was told so, and nothing ran`,
+          );
     audit(ctx, m, false, `refused: ${why.message}`);
-    return ctx.messages.finish(card, { status: 'error', failure: why, call: { ...info, approval: { state: 'denied', by: 'policy' } } });
+    return ctx.messages.finish(card, {
+      status: 'error',
+      failure: why,
+      call: { ...info, approval: { state: 'denied', by: 'policy' } },
+    });
   }
   const key = `${target.plugin}:${target.tool}`;
   const decided = await decide(ctx, card, target, key);
   const approval: ApprovalState = decided.approval;
   if (decided.cancelled) {
-    return ctx.messages.finish(card, { status: 'cancelled', failure: failure('cancelled', 'stopped before the call was decided'), call: { ...info, approval: { state: 'denied', by: 'policy' } } });
+    return ctx.messages.finish(card, {
+      status: 'cancelled',
+      failure: failure('cancelled', 'stopped before the call was decided'),
+      call: { ...info, approval: { state: 'denied', by: 'policy' } },
+    });
   }
-  audit(ctx, m, approval.state === 'allowed', `${approval.state === 'allowed' ? 'allowed' : 'denied'} by ${approval.by}${approval.decision ? ` (${approval.decision})` : ''}`);
+  audit(
+    ctx,
+    m,
+    approval.state === 'allowed',
+    `${approval.state === 'allowed' ? 'allowed' : 'denied'} by ${approval.by}${approval.decision ? ` (${approval.decision})` : ''}`,
+  );
   // A denial is not a failure: the card says who denied it, and the model is told.
-  if (approval.state === 'denied') return ctx.messages.finish(card, { status: 'cancelled', call: { ...info, approval } });
+  if (approval.state === 'denied')
+    return ctx.messages.finish(card, { status: 'cancelled', call: { ...info, approval } });
   const args = decided.args ?? m.args ?? {};
   // The card shows the decision and the arguments that run, where they changed.
   if (decided.args || approval !== info.approval) ctx.messages.update(card, { args, call: { ...info, approval } });
@@ -93,7 +127,10 @@ export async function runCall(ctx: CallContext, call: StepCall, card: LiveMessag
         const { appended, ...change } = completion(card, e);
         if (appended) ctx.messages.append(card, appended);
         const cut = cutForModel({ ...card.message, ...change, text: card.body.toString() });
-        ctx.messages.finish(card, { ...change, call: { ...info, approval, durationMs: Date.now() - started, ...(cut > 0 ? { cutForModel: cut } : {}) } });
+        ctx.messages.finish(card, {
+          ...change,
+          call: { ...info, approval, durationMs: Date.now() - started, ...(cut > 0 ? { cutForModel: cut } : {}) },
+        });
         untrack();
         resolve();
       },
@@ -107,7 +144,8 @@ function settled(ctx: CallContext, target: Offered): ApprovalState | null {
   const { policy } = ctx.registry.toolPolicy(target.plugin, target.tool);
   if (policy === 'deny') return { state: 'denied', by: 'policy' };
   if (policy === 'allow') return { state: 'allowed', by: 'policy' };
-  if (ctx.allowedHere().includes(`${target.plugin}:${target.tool}`)) return { state: 'allowed', by: 'person', decision: 'conversation' };
+  if (ctx.allowedHere().includes(`${target.plugin}:${target.tool}`))
+    return { state: 'allowed', by: 'person', decision: 'conversation' };
   if (ctx.flag) return { state: ctx.flag === 'all' ? 'allowed' : 'denied', by: 'flag' };
   return null;
 }
@@ -134,13 +172,22 @@ async function decide(
   if (answer.decision === 'deny') return { approval: { state: 'denied', by: 'person', decision: 'deny' } };
   if (answer.decision === 'conversation') ctx.allowHere(key);
   if (answer.decision === 'always') await ctx.registry.setToolPolicy(target.plugin, target.tool, 'allow');
-  return { approval: { state: 'allowed', by: 'person', decision: answer.decision }, ...(answer.args ? { args: answer.args } : {}) };
+  return {
+    approval: { state: 'allowed', by: 'person', decision: answer.decision },
+    ...(answer.args ? { args: answer.args } : {}),
+  };
 }
 
 /** Who asked, what was decided and by whom; argument names only, never their values. */
 function audit(ctx: CallContext, m: ChatMessage, ok: boolean, detail: string): void {
   const argNames = Object.keys(m.args ?? {}).join(', ');
-  ctx.audit.append({ action: 'model-call', plugin: m.pluginId ?? '?', ok, tool: m.tool ?? '?', detail: `${detail}${argNames ? `; arguments: ${argNames}` : ''}` });
+  ctx.audit.append({
+    action: 'model-call',
+    plugin: m.pluginId ?? '?',
+    ok,
+    tool: m.tool ?? '?',
+    detail: `${detail}${argNames ? `; arguments: ${argNames}` : ''}`,
+  });
 }
 
 /** `plugin__tool` read back, for a name the model invented or a tool switched off since. */

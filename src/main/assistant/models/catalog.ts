@@ -19,7 +19,13 @@ async function getJson(url: string, headers: Record<string, string>, ms: number)
   try {
     res = await fetch(url, { headers, signal: AbortSignal.timeout(ms) });
   } catch (e) {
-    throw new APICallError({ message: `Cannot connect to API: ${(e as Error).message}`, url, requestBodyValues: {}, cause: e, isRetryable: true });
+    throw new APICallError({
+      message: `Cannot connect to API: ${(e as Error).message}`,
+      url,
+      requestBodyValues: {},
+      cause: e,
+      isRetryable: true,
+    });
   }
   const text = await res.text();
   if (!res.ok) {
@@ -30,7 +36,15 @@ async function getJson(url: string, headers: Record<string, string>, ms: number)
       data = undefined;
     }
     const message = (data as { error?: { message?: string } } | undefined)?.error?.message ?? res.statusText;
-    throw new APICallError({ message, url, requestBodyValues: {}, statusCode: res.status, responseHeaders: Object.fromEntries(res.headers), responseBody: text, data });
+    throw new APICallError({
+      message,
+      url,
+      requestBodyValues: {},
+      statusCode: res.status,
+      responseHeaders: Object.fromEntries(res.headers),
+      responseBody: text,
+      data,
+    });
   }
   return JSON.parse(text) as unknown;
 }
@@ -38,7 +52,8 @@ async function getJson(url: string, headers: Record<string, string>, ms: number)
 function ids(body: unknown): string[] {
   const b = body as { data?: Array<{ id?: unknown }>; models?: Array<{ name?: unknown; model?: unknown }> };
   if (Array.isArray(b.data)) return b.data.map((m) => m.id).filter((x): x is string => typeof x === 'string');
-  if (Array.isArray(b.models)) return b.models.map((m) => m.name ?? m.model).filter((x): x is string => typeof x === 'string');
+  if (Array.isArray(b.models))
+    return b.models.map((m) => m.name ?? m.model).filter((x): x is string => typeof x === 'string');
   return [];
 }
 
@@ -47,13 +62,18 @@ function ollamaRoot(base: string): string {
   return base.replace(/\/v1$/, '');
 }
 
-export async function listModels(c: Pick<ModelConfig, 'provider' | 'baseURL'>, apiKey: string | undefined, ms = LIST_MS): Promise<string[]> {
+export async function listModels(
+  c: Pick<ModelConfig, 'provider' | 'baseURL'>,
+  apiKey: string | undefined,
+  ms = LIST_MS,
+): Promise<string[]> {
   const base = baseUrlOf(c);
   try {
     return ids(await getJson(`${base}/models`, authHeaders(c, apiKey), ms));
   } catch (e) {
     // Ollama before 0.1.24 has no /v1/models; its own list is at the root.
-    if (c.provider === 'openai-compatible' && APICallError.isInstance(e) && e.statusCode === 404) return ids(await getJson(`${ollamaRoot(base)}/api/tags`, {}, ms));
+    if (c.provider === 'openai-compatible' && APICallError.isInstance(e) && e.statusCode === 404)
+      return ids(await getJson(`${ollamaRoot(base)}/api/tags`, {}, ms));
     throw e;
   }
 }
@@ -61,7 +81,8 @@ export async function listModels(c: Pick<ModelConfig, 'provider' | 'baseURL'>, a
 /** "Test connection": how long the server took to list its models, or the precise error. */
 export async function checkModel(c: ModelConfig, apiKey: string | undefined): Promise<Outcome<ModelCheck>> {
   const where = `${c.name || c.model} (${baseUrlOf(c) || 'no base URL'})`;
-  if (c.provider === 'openai-compatible' && !baseUrlOf(c)) return failure('invalid_input', 'an OpenAI-compatible server needs its base URL');
+  if (c.provider === 'openai-compatible' && !baseUrlOf(c))
+    return failure('invalid_input', 'an OpenAI-compatible server needs its base URL');
   const started = performance.now();
   let models: string[];
   try {
@@ -71,7 +92,10 @@ export async function checkModel(c: ModelConfig, apiKey: string | undefined): Pr
   }
   const latencyMs = Math.round(performance.now() - started);
   if (models.length > 0 && c.model && !models.includes(c.model)) {
-    return failure('model_refused', `${where} answered in ${latencyMs} ms, but has no model "${c.model}" (it has: ${models.slice(0, 20).join(', ')}${models.length > 20 ? ', …' : ''})`);
+    return failure(
+      'model_refused',
+      `${where} answered in ${latencyMs} ms, but has no model "${c.model}" (it has: ${models.slice(0, 20).join(', ')}${models.length > 20 ? ', …' : ''})`,
+    );
   }
   return { ok: true, latencyMs, models };
 }
@@ -87,11 +111,16 @@ export const LOCAL_SERVERS: ReadonlyArray<Omit<DiscoveredServer, 'models'>> = [
  * The model servers running here, on their usual ports, loopback only. All are asked at once,
  * each for a moment: a port with nothing behind it answers at once, a busy one is left out.
  */
-export async function discoverLocal(servers: ReadonlyArray<Omit<DiscoveredServer, 'models'>> = LOCAL_SERVERS): Promise<DiscoveredServer[]> {
+export async function discoverLocal(
+  servers: ReadonlyArray<Omit<DiscoveredServer, 'models'>> = LOCAL_SERVERS,
+): Promise<DiscoveredServer[]> {
   const found = await Promise.all(
     servers.map(async (s) => {
       try {
-        return { ...s, models: await listModels({ provider: 'openai-compatible', baseURL: s.baseURL }, undefined, PROBE_MS) };
+        return {
+          ...s,
+          models: await listModels({ provider: 'openai-compatible', baseURL: s.baseURL }, undefined, PROBE_MS),
+        };
       } catch {
         return null;
       }

@@ -7,7 +7,13 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_ASSISTANT_SETTINGS, PROVIDER_KINDS, type AssistantSettings, type ModelConfig, type ModelsView } from '../../../shared/assistant';
+import {
+  DEFAULT_ASSISTANT_SETTINGS,
+  PROVIDER_KINDS,
+  type AssistantSettings,
+  type ModelConfig,
+  type ModelsView,
+} from '../../../shared/assistant';
 import { failure, type Outcome } from '../../../shared/failures';
 import { Disposable, Emitter } from '../../../shared/lifecycle';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
@@ -16,13 +22,22 @@ import type { SecretStore } from '../../plugins';
 const FILE_NAME = 'models.json';
 const KEY = 'apiKey';
 
-
 const ModelsFile = z.object({
   version: z.literal(1),
-  models: z.array(z.object({ name: z.string().min(1), provider: z.enum(PROVIDER_KINDS), baseURL: z.string().nullable(), model: z.string().min(1) })),
+  models: z.array(
+    z.object({
+      name: z.string().min(1),
+      provider: z.enum(PROVIDER_KINDS),
+      baseURL: z.string().nullable(),
+      model: z.string().min(1),
+    }),
+  ),
   defaultModel: z.string().nullable(),
   // Bounds are checked where a change comes in (the contract); the file keeps what was saved.
-  assistant: z.object({ maxSteps: z.number(), maxTools: z.number(), maxToolTokens: z.number(), instructionsTokens: z.number() }).partial().optional(),
+  assistant: z
+    .object({ maxSteps: z.number(), maxTools: z.number(), maxToolTokens: z.number(), instructionsTokens: z.number() })
+    .partial()
+    .optional(),
 });
 type ModelsFile = z.infer<typeof ModelsFile>;
 
@@ -70,7 +85,9 @@ export class ModelStore extends Disposable {
 
   get defaultName(): string | null {
     const f = this.read();
-    return f.defaultModel !== null && f.models.some((m) => m.name === f.defaultModel) ? f.defaultModel : (f.models[0]?.name ?? null);
+    return f.defaultModel !== null && f.models.some((m) => m.name === f.defaultModel)
+      ? f.defaultModel
+      : (f.models[0]?.name ?? null);
   }
 
   /** The model to use: the one named, else the default; undefined when there is none. */
@@ -81,7 +98,11 @@ export class ModelStore extends Disposable {
   async view(): Promise<ModelsView> {
     const defaultModel = this.defaultName;
     const models = await Promise.all(
-      this.list().map(async (m) => ({ ...m, hasKey: (await this.apiKey(m.name)) !== undefined, isDefault: m.name === defaultModel })),
+      this.list().map(async (m) => ({
+        ...m,
+        hasKey: (await this.apiKey(m.name)) !== undefined,
+        isDefault: m.name === defaultModel,
+      })),
     );
     return { models, defaultModel, keyStore: this.secrets.description };
   }
@@ -98,7 +119,12 @@ export class ModelStore extends Disposable {
     });
     if (!r.ok) return r;
     this._onDidChange.fire({ reason: 'assistant settings' });
-    return { ok: true, detail: `saved: ${Object.entries(change).map(([k, v]) => `${k} ${v}`).join(', ')}` };
+    return {
+      ok: true,
+      detail: `saved: ${Object.entries(change)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    };
   }
 
   async apiKey(name: string): Promise<string | undefined> {
@@ -109,12 +135,18 @@ export class ModelStore extends Disposable {
   async save(input: SaveModel): Promise<Outcome<{ detail: string }>> {
     const problem = checkConfig(input);
     if (problem) return failure('invalid_input', problem);
-    const config: ModelConfig = { name: input.name.trim(), provider: input.provider, baseURL: input.baseURL?.trim() || null, model: input.model.trim() };
+    const config: ModelConfig = {
+      name: input.name.trim(),
+      provider: input.provider,
+      baseURL: input.baseURL?.trim() || null,
+      model: input.model.trim(),
+    };
     const from = input.previousName ?? config.name;
     const r = await this.update((f) => {
       // Adding (no previous name) or renaming onto a name in use would replace another model.
       const taken = f.models.some((m) => m.name === config.name);
-      if (taken && (input.previousName === undefined || from !== config.name)) return `a model named "${config.name}" exists already: choose another name, or edit that one`;
+      if (taken && (input.previousName === undefined || from !== config.name))
+        return `a model named "${config.name}" exists already: choose another name, or edit that one`;
       const i = f.models.findIndex((m) => m.name === from);
       if (i >= 0) f.models[i] = config;
       else f.models.push(config);
@@ -159,7 +191,11 @@ export class ModelStore extends Disposable {
   private async update(change: (f: ModelsFile) => string | null): Promise<Outcome> {
     return withFileLock(this.file, () => {
       const current = ModelsFile.safeParse(readJson<unknown>(this.file, EMPTY));
-      if (!current.success) return failure('invalid_input', `${this.file} is not a models file this Plugboard reads: fix it or move it aside`);
+      if (!current.success)
+        return failure(
+          'invalid_input',
+          `${this.file} is not a models file this Plugboard reads: fix it or move it aside`,
+        );
       const f = structuredClone(current.data);
       const why = change(f);
       if (why) return failure(why.startsWith('no model') ? 'not_found' : 'invalid_input', why);
@@ -173,7 +209,8 @@ export class ModelStore extends Disposable {
 export function checkConfig(c: Pick<ModelConfig, 'provider' | 'baseURL' | 'model'> & { name?: string }): string | null {
   if (c.name !== undefined && !c.name.trim()) return 'the model needs a name';
   if (!c.model.trim()) return 'the model id is missing (for example llama3.2, gpt-4.1-mini or claude-sonnet-4-5)';
-  if (c.provider === 'openai-compatible' && !c.baseURL?.trim()) return 'an OpenAI-compatible server needs its base URL (for example http://127.0.0.1:11434/v1)';
+  if (c.provider === 'openai-compatible' && !c.baseURL?.trim())
+    return 'an OpenAI-compatible server needs its base URL (for example http://127.0.0.1:11434/v1)';
   if (c.baseURL?.trim()) {
     let url: URL;
     try {
@@ -181,7 +218,8 @@ export function checkConfig(c: Pick<ModelConfig, 'provider' | 'baseURL' | 'model
     } catch {
       return `the base URL "${c.baseURL}" is not a URL`;
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return `the base URL must start with http:// or https:// (got ${url.protocol})`;
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return `the base URL must start with http:// or https:// (got ${url.protocol})`;
   }
   return null;
 }

@@ -44,7 +44,9 @@ function makeModel(c: ModelConfig, apiKey: string | undefined): LanguageModel {
   switch (c.provider) {
     case 'openai-compatible':
       // `includeUsage`: without it these servers are not asked for token counts.
-      return createOpenAICompatible({ name: 'local', baseURL, includeUsage: true, ...(apiKey ? { apiKey } : {}) })(c.model);
+      return createOpenAICompatible({ name: 'local', baseURL, includeUsage: true, ...(apiKey ? { apiKey } : {}) })(
+        c.model,
+      );
     case 'openai':
       // `.chat`: Chat Completions. The default model of this package is the Responses API.
       return createOpenAI({ baseURL, apiKey: apiKey ?? '' }).chat(c.model);
@@ -55,7 +57,8 @@ function makeModel(c: ModelConfig, apiKey: string | undefined): LanguageModel {
 
 /** The headers that authenticate a plain request to the provider (model lists). */
 export function authHeaders(c: Pick<ModelConfig, 'provider'>, apiKey: string | undefined): Record<string, string> {
-  if (c.provider === 'anthropic') return { 'anthropic-version': '2023-06-01', ...(apiKey ? { 'x-api-key': apiKey } : {}) };
+  if (c.provider === 'anthropic')
+    return { 'anthropic-version': '2023-06-01', ...(apiKey ? { 'x-api-key': apiKey } : {}) };
   return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
 }
 

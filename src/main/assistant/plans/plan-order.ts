@@ -12,7 +12,10 @@ const TaskSchema = z.object({
   id: z.union([z.string().min(1), z.number()]).transform(String),
   description: z.string().min(1),
   type: z.string().optional(),
-  dependencies: z.array(z.union([z.string(), z.number()]).transform(String)).optional().default([]),
+  dependencies: z
+    .array(z.union([z.string(), z.number()]).transform(String))
+    .optional()
+    .default([]),
   priority: z.number().optional(),
 });
 
@@ -27,7 +30,11 @@ export function readPlan(result: unknown): Outcome<{ tasks: PlanTask[]; explanat
   const parsed = PlanAnswer.safeParse(result);
   if (!parsed.success) {
     const where = parsed.error.issues[0];
-    return failure('malformed_response', `the planner's plan could not be read: ${where ? `${where.path.join('.') || 'result'}: ${where.message}` : 'not a plan'}`, { data: result });
+    return failure(
+      'malformed_response',
+      `the planner's plan could not be read: ${where ? `${where.path.join('.') || 'result'}: ${where.message}` : 'not a plan'}`,
+      { data: result },
+    );
   }
   const { tasks, explanation } = parsed.data.plan;
   const ids = new Set<string>();
@@ -37,11 +44,21 @@ export function readPlan(result: unknown): Outcome<{ tasks: PlanTask[]; explanat
   }
   for (const t of tasks) {
     const missing = t.dependencies.filter((d) => !ids.has(d));
-    if (missing.length) return failure('malformed_response', `task ${t.id} depends on ${missing.join(', ')}, which the plan does not list`);
+    if (missing.length)
+      return failure(
+        'malformed_response',
+        `task ${t.id} depends on ${missing.join(', ')}, which the plan does not list`,
+      );
   }
   const ordered = order(tasks);
   if (!ordered.ok) return ordered;
-  const out = ordered.tasks.map((t): PlanTask => ({ id: t.id, description: t.description, ...(t.type ? { type: t.type } : {}), dependencies: t.dependencies, status: 'pending' }));
+  const out = ordered.tasks.map((t): PlanTask => ({
+    id: t.id,
+    description: t.description,
+    ...(t.type ? { type: t.type } : {}),
+    dependencies: t.dependencies,
+    status: 'pending',
+  }));
   return { ok: true, tasks: out, ...(explanation ? { explanation } : {}) };
 }
 
@@ -53,7 +70,11 @@ function order(tasks: Task[]): Outcome<{ tasks: Task[] }> {
   const left = tasks.map((t, i) => ({ t, i }));
   while (left.length > 0) {
     const ready = left.filter(({ t }) => t.dependencies.every((d) => done.has(d)));
-    if (ready.length === 0) return failure('malformed_response', `the plan's tasks depend on each other in a circle: ${left.map(({ t }) => t.id).join(', ')}`);
+    if (ready.length === 0)
+      return failure(
+        'malformed_response',
+        `the plan's tasks depend on each other in a circle: ${left.map(({ t }) => t.id).join(', ')}`,
+      );
     ready.sort((a, b) => (a.t.priority ?? Infinity) - (b.t.priority ?? Infinity) || a.i - b.i);
     const next = ready[0] as { t: Task; i: number };
     out.push(next.t);

@@ -24,8 +24,22 @@ export interface PlanOptions extends Omit<CallContext, 'stopped' | 'track'> {
   listeners: string[];
 }
 
-const MARK: Record<PlanTaskStatus, string> = { pending: '[ ]', running: '[ ]', done: '[x]', failed: '[ ]', denied: '[ ]', skipped: '[ ]', cancelled: '[ ]' };
-const SAID: Partial<Record<PlanTaskStatus, string>> = { running: ' (running)', failed: ' (failed)', denied: ' (denied)', skipped: ' (skipped)', cancelled: ' (stopped)' };
+const MARK: Record<PlanTaskStatus, string> = {
+  pending: '[ ]',
+  running: '[ ]',
+  done: '[x]',
+  failed: '[ ]',
+  denied: '[ ]',
+  skipped: '[ ]',
+  cancelled: '[ ]',
+};
+const SAID: Partial<Record<PlanTaskStatus, string>> = {
+  running: ' (running)',
+  failed: ' (failed)',
+  denied: ' (denied)',
+  skipped: ' (skipped)',
+  cancelled: ' (stopped)',
+};
 
 export class PlanRun {
   private stopped = false;
@@ -43,7 +57,15 @@ export class PlanRun {
   async run(): Promise<void> {
     const { o } = this;
     const plan: PlanView = { planner: o.planner, executor: o.executor.plugin, tasks: [] };
-    const live = o.messages.start(o.conversationId, { id: randomUUID(), role: 'assistant', createdAt: Date.now(), text: 'Planning…', turnId: o.turnId, status: 'streaming', plan });
+    const live = o.messages.start(o.conversationId, {
+      id: randomUUID(),
+      role: 'assistant',
+      createdAt: Date.now(),
+      text: 'Planning…',
+      turnId: o.turnId,
+      status: 'streaming',
+      plan,
+    });
     const asked = await this.call(o.planner, 'create_plan', {
       user_request: o.request,
       current_state: { completed_tasks: [], pending_tasks: [], context: {} },
@@ -55,10 +77,20 @@ export class PlanRun {
     plan.tasks = read.tasks;
     if (read.explanation) plan.explanation = read.explanation;
     this.show(live, plan);
-    await this.tell({ action: 'add', context_type: 'state', data: { plan: { tasks: plan.tasks.map(({ id, description, dependencies }) => ({ id, description, dependencies })) } } });
+    await this.tell({
+      action: 'add',
+      context_type: 'state',
+      data: {
+        plan: { tasks: plan.tasks.map(({ id, description, dependencies }) => ({ id, description, dependencies })) },
+      },
+    });
     for (const task of plan.tasks) {
       await this.runTask(task, plan, live);
-      await this.tell({ action: 'modify', context_type: 'state', data: { task_id: task.id, status: task.status, ...(task.note ? { note: task.note } : {}) } });
+      await this.tell({
+        action: 'modify',
+        context_type: 'state',
+        data: { task_id: task.id, status: task.status, ...(task.note ? { note: task.note } : {}) },
+      });
     }
     this.show(live, plan);
     o.messages.finish(live, { status: this.stopped ? 'cancelled' : 'done' });
@@ -71,16 +103,23 @@ export class PlanRun {
 
   private async runTask(task: PlanTask, plan: PlanView, live: LiveMessage): Promise<void> {
     const { o } = this;
-    const blocker = task.dependencies.map((d) => plan.tasks.find((t) => t.id === d)).find((t) => t && t.status !== 'done');
+    const blocker = task.dependencies
+      .map((d) => plan.tasks.find((t) => t.id === d))
+      .find((t) => t && t.status !== 'done');
     if (this.stopped || blocker) {
       task.status = this.stopped ? 'cancelled' : 'skipped';
-      if (blocker) task.note = `needs ${blocker.id}, which ${blocker.status === 'skipped' ? 'was skipped' : `ended ${blocker.status}`}`;
+      if (blocker)
+        task.note = `needs ${blocker.id}, which ${blocker.status === 'skipped' ? 'was skipped' : `ended ${blocker.status}`}`;
       return this.show(live, plan);
     }
     task.status = 'running';
     this.show(live, plan);
     const done = plan.tasks.filter((t) => t.status === 'done').map((t) => t.id);
-    const input = { prompt: task.description, ...(this.takesType(task.type) ? { task_type: task.type } : {}), context: { task_id: task.id, completed_tasks: done } };
+    const input = {
+      prompt: task.description,
+      ...(this.takesType(task.type) ? { task_type: task.type } : {}),
+      context: { task_id: task.id, completed_tasks: done },
+    };
     const call = { toolCallId: randomUUID(), toolName: o.executor.qualifiedName, input };
     const ctx: CallContext = { ...o, stopped: () => this.stopped, track: (h) => this.track(h) };
     const { live: card } = startCard(ctx, call, [o.executor]);
@@ -89,7 +128,14 @@ export class PlanRun {
     this.show(live, plan);
     await runCall(ctx, call, card, o.executor);
     const m = card.message;
-    task.status = m.status === 'done' ? 'done' : m.call?.approval.state === 'denied' ? 'denied' : m.status === 'cancelled' ? 'cancelled' : 'failed';
+    task.status =
+      m.status === 'done'
+        ? 'done'
+        : m.call?.approval.state === 'denied'
+          ? 'denied'
+          : m.status === 'cancelled'
+            ? 'cancelled'
+            : 'failed';
     if (m.failure && task.status !== 'done') task.note = m.failure.message;
     this.show(live, plan);
   }
@@ -97,7 +143,8 @@ export class PlanRun {
   /** Whether the executor's schema takes the planner's task type as it is. */
   private takesType(type: string | undefined): boolean {
     if (!type) return false;
-    const prop = (this.o.executor.parameters as { properties?: Record<string, { enum?: unknown[] }> }).properties?.task_type;
+    const prop = (this.o.executor.parameters as { properties?: Record<string, { enum?: unknown[] }> }).properties
+      ?.task_type;
     return prop !== undefined && (!prop.enum || prop.enum.includes(type));
   }
 
@@ -125,9 +172,10 @@ export class PlanRun {
 
 /** The plan as markdown: what any view of the conversation (and a later model) reads. */
 export function checklist(plan: PlanView): string {
-  const lines = plan.tasks.map((t) => `- ${MARK[t.status]} ${t.description}${SAID[t.status] ?? ''}${t.note ? `: ${t.note}` : ''}`);
+  const lines = plan.tasks.map(
+    (t) => `- ${MARK[t.status]} ${t.description}${SAID[t.status] ?? ''}${t.note ? `: ${t.note}` : ''}`,
+  );
   const done = plan.tasks.filter((t) => t.status === 'done').length;
   const head = plan.explanation ? `${plan.explanation}\n\n` : '';
   return `${head}${lines.join('\n')}\n\n${done} of ${plan.tasks.length} task${plan.tasks.length === 1 ? '' : 's'} done.`;
 }
-

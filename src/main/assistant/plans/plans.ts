@@ -25,12 +25,24 @@ export class Plans {
 
   /** The plugins a plan would use now, or why there are none. */
   choose(): Outcome<Pick<PlanOptions, 'planner' | 'executor' | 'listeners'>> {
-    const planner = usable(this.registry).find((id) => this.registry.tools(id).some((t) => t.name === 'create_plan' && t.exposed));
-    if (!planner) return failure('not_found', 'no plugin makes plans: install one that answers create_plan (examples/planner), or switch its create_plan on');
+    const planner = usable(this.registry).find((id) =>
+      this.registry.tools(id).some((t) => t.name === 'create_plan' && t.exposed),
+    );
+    if (!planner)
+      return failure(
+        'not_found',
+        'no plugin makes plans: install one that answers create_plan (examples/planner), or switch its create_plan on',
+      );
     const executors = offeredTools(this.registry).filter((t) => t.tool === 'execute_task');
     const executor = executors.find((t) => t.plugin === planner) ?? executors[0];
-    if (!executor) return failure('not_found', 'no plugin runs tasks: install one that answers execute_task, or switch its execute_task on');
-    const listeners = usable(this.registry).filter((id) => this.registry.tools(id).some((t) => t.name === 'update_context'));
+    if (!executor)
+      return failure(
+        'not_found',
+        'no plugin runs tasks: install one that answers execute_task, or switch its execute_task on',
+      );
+    const listeners = usable(this.registry).filter((id) =>
+      this.registry.tools(id).some((t) => t.name === 'update_context'),
+    );
     return { ok: true, planner, executor, listeners };
   }
 

@@ -46,12 +46,29 @@ export function fileStatements(db: Database.Database) {
   return {
     /** Writes the files of message `mid`; call inside the message's own transaction. */
     add(cid: string, mid: string, files: readonly StoredFile[]): void {
-      for (const f of files) insert.run({ id: f.id, cid, mid, name: f.name, kind: f.kind, mime: f.mime, size: f.size, data: Buffer.from(f.bytes) });
+      for (const f of files)
+        insert.run({
+          id: f.id,
+          cid,
+          mid,
+          name: f.name,
+          kind: f.kind,
+          mime: f.mime,
+          size: f.size,
+          data: Buffer.from(f.bytes),
+        });
     },
     get(id: string): StoredFile | null {
       const r = one.get(id);
       if (!r) return null;
-      return { id: r.id, name: r.name, kind: r.kind === 'image' ? 'image' : 'text', mime: r.mime, size: r.size, bytes: new Uint8Array(r.data) };
+      return {
+        id: r.id,
+        name: r.name,
+        kind: r.kind === 'image' ? 'image' : 'text',
+        mime: r.mime,
+        size: r.size,
+        bytes: new Uint8Array(r.data),
+      };
     },
     dropConversation(cid: string): void {
       drop.run(cid);

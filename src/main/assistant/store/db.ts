@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one whole concern: opening, checking, recovering and migrating the database, and why each choice was made */
 /**
  * The conversations database: how it is opened, checked, recovered when it is damaged, and
  * brought to the current schema. The store (store.ts) only runs statements on what this returns.
@@ -134,7 +135,12 @@ function damage(file: string): string | null {
   try {
     db = connect(file, { readonly: true, fileMustExist: true });
     const rows = db.pragma('quick_check') as { quick_check: string }[];
-    return rows.length === 1 && rows[0]?.quick_check === 'ok' ? null : rows.map((r) => r.quick_check).join('; ').slice(0, 300);
+    return rows.length === 1 && rows[0]?.quick_check === 'ok'
+      ? null
+      : rows
+          .map((r) => r.quick_check)
+          .join('; ')
+          .slice(0, 300);
   } catch (e) {
     if (isDamage(e)) return (e as Error).message;
     throw e;
@@ -148,10 +154,15 @@ function migrate(db: Database.Database, file: string): void {
   if (version === SCHEMA_VERSION) return;
   if (version > SCHEMA_VERSION) {
     throw new StoreOpenError(
-      failure('invalid_state', `${file} was written by a newer Plugboard (schema ${version}; this one reads up to ${SCHEMA_VERSION}): update Plugboard, or move the file away to start afresh.`),
+      failure(
+        'invalid_state',
+        `${file} was written by a newer Plugboard (schema ${version}; this one reads up to ${SCHEMA_VERSION}): update Plugboard, or move the file away to start afresh.`,
+      ),
     );
   }
-  const fromOldFile = version === 0 && (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'messages'").get() as { n: number }).n > 0;
+  const fromOldFile =
+    version === 0 &&
+    (db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE name = 'messages'").get() as { n: number }).n > 0;
   db.transaction(() => {
     if (version < 1) db.exec(FROM_V0);
     if (version < 2) db.exec(FROM_V1);
@@ -179,7 +190,10 @@ function openChecked(file: string): Database.Database {
 
 /** A file name for the damaged store, beside it: `conversations.sqlite.corrupt-20260101T120000Z`. */
 function asideName(file: string, now: Date): string {
-  return `${file}.corrupt-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+  return `${file}.corrupt-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
 }
 
 /**
@@ -190,7 +204,8 @@ function asideName(file: string, now: Date): string {
 function removeOldTempFiles(file: string): void {
   const dir = path.dirname(file);
   const pattern = new RegExp(`^${path.basename(file).replace(/\./g, '\\.')}\\.\\d+\\.tmp$`);
-  for (const name of existsSync(dir) ? readdirSync(dir) : []) if (pattern.test(name)) rmSync(path.join(dir, name), { force: true });
+  for (const name of existsSync(dir) ? readdirSync(dir) : [])
+    if (pattern.test(name)) rmSync(path.join(dir, name), { force: true });
 }
 
 /**
@@ -221,7 +236,12 @@ export function openDatabase(file: string, report: (line: string) => void, now =
     return openChecked(file);
   } catch (e) {
     if (e instanceof StoreOpenError) throw e;
-    throw new StoreOpenError(failure('io_error', `cannot open the conversations in ${file} (${(e as Error).message}): check the disk and the folder's permissions.`));
+    throw new StoreOpenError(
+      failure(
+        'io_error',
+        `cannot open the conversations in ${file} (${(e as Error).message}): check the disk and the folder's permissions.`,
+      ),
+    );
   }
 }
 
@@ -255,13 +275,17 @@ export function statements(db: Database.Database) {
       `SELECT c.id, c.title, c.updated_at, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS n
          FROM conversations c ORDER BY c.updated_at DESC`,
     ),
-    conversation: db.prepare<[string], ConversationRow>('SELECT id, title, updated_at, model, allowed FROM conversations WHERE id = ?'),
+    conversation: db.prepare<[string], ConversationRow>(
+      'SELECT id, title, updated_at, model, allowed FROM conversations WHERE id = ?',
+    ),
     setModel: db.prepare('UPDATE conversations SET model = ? WHERE id = ?'),
     setAllowed: db.prepare('UPDATE conversations SET allowed = ? WHERE id = ?'),
     summary: db.prepare<[string], ConversationRow & { n: number }>(
       'SELECT c.id, c.title, c.updated_at, (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS n FROM conversations c WHERE c.id = ?',
     ),
-    messages: db.prepare<[string], MessageRow>('SELECT body, text FROM messages WHERE conversation_id = ? ORDER BY seq'),
+    messages: db.prepare<[string], MessageRow>(
+      'SELECT body, text FROM messages WHERE conversation_id = ? ORDER BY seq',
+    ),
     exists,
     usage: db.prepare<[], { model: string; i: number | null; o: number | null; e: number | null }>(
       `SELECT json_extract(body, '$.model') AS model, SUM(json_extract(body, '$.usage.inputTokens')) AS i,

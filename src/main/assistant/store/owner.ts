@@ -26,7 +26,11 @@ export class StoreOpenError extends FailureError {
   }
 }
 
-const OwnerRecord = z.object({ pid: z.number().int().positive(), start: z.string().optional(), boot: z.string().optional() });
+const OwnerRecord = z.object({
+  pid: z.number().int().positive(),
+  start: z.string().optional(),
+  boot: z.string().optional(),
+});
 type OwnerRecord = z.infer<typeof OwnerRecord>;
 
 /**
@@ -119,16 +123,30 @@ export async function claim(storeFile: string): Promise<void> {
         );
       }
       mkdirSync(dir, { recursive: true });
-      const me: OwnerRecord = { pid: process.pid, start: processStart(process.pid) ?? undefined, boot: bootId() ?? undefined };
+      const me: OwnerRecord = {
+        pid: process.pid,
+        start: processStart(process.pid) ?? undefined,
+        boot: bootId() ?? undefined,
+      };
       writeFileSync(owner, `${JSON.stringify(me)}\n`);
     });
   } catch (e) {
     if (e instanceof StoreOpenError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ELOCKED') {
-      throw new StoreOpenError(failure('invalid_state', `another Plugboard is opening the conversations in ${dir} right now: wait for it to finish starting, then try again.`));
+      throw new StoreOpenError(
+        failure(
+          'invalid_state',
+          `another Plugboard is opening the conversations in ${dir} right now: wait for it to finish starting, then try again.`,
+        ),
+      );
     }
-    throw new StoreOpenError(failure('io_error', `cannot claim the conversations in ${dir} (${(e as Error).message}): check that the folder is writable.`));
+    throw new StoreOpenError(
+      failure(
+        'io_error',
+        `cannot claim the conversations in ${dir} (${(e as Error).message}): check that the folder is writable.`,
+      ),
+    );
   }
 }
 

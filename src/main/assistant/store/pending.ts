@@ -24,7 +24,9 @@ export const MAX_PENDING_BYTES = 64 * 1024 * 1024;
 /** Errors of the disk or the file, after which a retry may succeed; anything else is a bug. */
 export function isIoError(e: unknown): boolean {
   const code = (e as { code?: unknown }).code;
-  return typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/.test(code);
+  return (
+    typeof code === 'string' && /^SQLITE_(FULL|IOERR|CANTOPEN|READONLY|BUSY|LOCKED|PROTOCOL|CORRUPT|NOTADB)/.test(code)
+  );
 }
 
 /** Retries after a failed write: 0.5 s, doubling, at most every 30 s, for as long as writes wait. */
@@ -91,9 +93,11 @@ export class PendingWrites {
     let c = base ? { ...base, messages: [...base.messages] } : null;
     for (const op of this.ops) {
       if (conversationOf(op) !== id) continue;
-      if (op.kind === 'create') c ??= { id, title: op.title, updatedAt: op.at, messageCount: 0, messages: [], model: null, allowed: [] };
+      if (op.kind === 'create')
+        c ??= { id, title: op.title, updatedAt: op.at, messageCount: 0, messages: [], model: null, allowed: [] };
       else if (op.kind === 'delete') c = null;
-      else if (!c) continue; // a write to a conversation deleted before it: dropped, as the database would
+      else if (!c)
+        continue; // a write to a conversation deleted before it: dropped, as the database would
       else if (op.kind === 'rename') {
         c.title = op.title;
         c.updatedAt = op.at;

@@ -92,7 +92,9 @@ export class ConversationSearch {
     if (q === null) return [];
     const n = Math.max(1, Math.min(MAX_LIMIT, Math.floor(limit)));
     // bm25 is lower for better matches; a title match counts as better than any message match.
-    const messages = this.bestMessages.all(q, n).map((r) => ({ ...r, snip: this.messageSnippet.get(q, r.rid)?.snip ?? '' }));
+    const messages = this.bestMessages
+      .all(q, n)
+      .map((r) => ({ ...r, snip: this.messageSnippet.get(q, r.rid)?.snip ?? '' }));
     const rows = [...this.titles.all(q, n).map((r) => ({ ...r, rank: r.rank - 1e6 })), ...messages];
     rows.sort((a, b) => a.rank - b.rank);
     const seen = new Set<string>();

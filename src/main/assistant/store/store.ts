@@ -87,7 +87,9 @@ export class ConversationStore implements IDisposable {
   }
 
   list(): ConversationSummary[] {
-    const rows = this.sql.list.all().map((r) => ({ id: r.id, title: r.title, updatedAt: r.updated_at, messageCount: r.n }));
+    const rows = this.sql.list
+      .all()
+      .map((r) => ({ id: r.id, title: r.title, updatedAt: r.updated_at, messageCount: r.n }));
     if (this.pending.isEmpty) return rows;
     const touched = this.pending.touched();
     const out = rows.filter((r) => !touched.has(r.id));
@@ -117,8 +119,18 @@ export class ConversationStore implements IDisposable {
     const c = this.sql.conversation.get(id);
     let stored: StoredConversation | null = null;
     if (c) {
-      const messages = this.sql.messages.all(id).map((r) => ({ ...(JSON.parse(r.body) as Omit<ChatMessage, 'text'>), text: r.text }));
-      stored = { id: c.id, title: c.title, updatedAt: c.updated_at, messageCount: messages.length, messages, model: c.model ?? null, allowed: allowedOf(c.allowed) };
+      const messages = this.sql.messages
+        .all(id)
+        .map((r) => ({ ...(JSON.parse(r.body) as Omit<ChatMessage, 'text'>), text: r.text }));
+      stored = {
+        id: c.id,
+        title: c.title,
+        updatedAt: c.updated_at,
+        messageCount: messages.length,
+        messages,
+        model: c.model ?? null,
+        allowed: allowedOf(c.allowed),
+      };
     }
     return this.pending.isEmpty ? stored : this.pending.overlay(id, stored);
   }
@@ -126,7 +138,9 @@ export class ConversationStore implements IDisposable {
   /** Tokens each model's answers took, over every conversation (writes still waiting left out). */
   usageByModel(): Array<TokenTotals & { model: string }> {
     this.writer.settle();
-    return this.sql.usage.all().map((r) => ({ model: r.model, inputTokens: r.i ?? 0, outputTokens: r.o ?? 0, estimated: r.e === 1 }));
+    return this.sql.usage
+      .all()
+      .map((r) => ({ model: r.model, inputTokens: r.i ?? 0, outputTokens: r.o ?? 0, estimated: r.e === 1 }));
   }
 
   /** Conversations whose title or messages hold every word of `query` (typed text, not FTS syntax). */
@@ -179,7 +193,13 @@ export class ConversationStore implements IDisposable {
    */
   putMessage(conversationId: string, message: ChatMessage, files?: readonly StoredFile[]): Outcome {
     const stored = message.passthrough ? { ...message, text: '', result: undefined } : message;
-    return this.write({ kind: 'put', conversationId, message: stored, at: Date.now(), ...(files?.length ? { files } : {}) });
+    return this.write({
+      kind: 'put',
+      conversationId,
+      message: stored,
+      at: Date.now(),
+      ...(files?.length ? { files } : {}),
+    });
   }
 
   /** An attached file with its bytes (store/attachments.ts), or null. */

@@ -45,7 +45,10 @@ export class StoreWriter {
     if (this.closed) throw new Error('the conversation store is closed');
     if (!this.pending.isEmpty) {
       if (!this.pending.push(op)) {
-        return failure('io_error', `a change to the conversations was not kept: ${this.pending.count} unsaved changes already wait for ${this.file} to be writable`);
+        return failure(
+          'io_error',
+          `a change to the conversations was not kept: ${this.pending.count} unsaved changes already wait for ${this.file} to be writable`,
+        );
       }
       return this.drain();
     }

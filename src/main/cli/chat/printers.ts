@@ -27,7 +27,9 @@ function exact(l: ChatLine): Record<string, unknown> {
     case 'tool_stream':
       return { type: l.type, id: l.id, data: l.data };
     case 'tool_result':
-      return l.success ? { type: l.type, id: l.id, success: true, output: l.output } : { type: l.type, id: l.id, success: false, code: l.code, message: l.message };
+      return l.success
+        ? { type: l.type, id: l.id, success: true, output: l.output }
+        : { type: l.type, id: l.id, success: false, code: l.code, message: l.message };
     case 'usage':
       return { type: l.type, input_tokens: l.input_tokens, output_tokens: l.output_tokens };
     case 'done':
@@ -82,7 +84,11 @@ export class TextPrinter implements ChatPrinter {
         if (meta?.question) {
           this.questions.add(l.id);
           // On a terminal the prompt shows the question; elsewhere this line is all there is of it.
-          return this.asks ? undefined : this.tool(`? ${meta.question.question}${meta.question.choices ? ` (${meta.question.choices.join(' / ')})` : ''}`);
+          return this.asks
+            ? undefined
+            : this.tool(
+                `? ${meta.question.question}${meta.question.choices ? ` (${meta.question.choices.join(' / ')})` : ''}`,
+              );
         }
         const args = JSON.stringify(l.arguments);
         return this.tool(`→ ${name} ${args.length > ARGS_SHOWN ? `${args.slice(0, ARGS_SHOWN)}…` : args}`);
@@ -91,13 +97,18 @@ export class TextPrinter implements ChatPrinter {
         // The assistant's own tools need no approval: nobody decided anything worth a line.
         if (meta?.builtin) return;
         if (l.by === 'policy') return this.tool(`  ${l.decision} by the tool's policy`);
-        if (l.by === 'flag') return this.tool(`  ${l.decision} by --approve ${l.decision === 'allowed' ? 'all' : 'none'}`);
+        if (l.by === 'flag')
+          return this.tool(`  ${l.decision} by --approve ${l.decision === 'allowed' ? 'all' : 'none'}`);
         // An answer typed at the prompt shows there already; one given earlier in the conversation does not.
         if (meta?.decision === 'conversation') return this.tool('  allowed for this conversation');
         return;
       case 'tool_result': {
         if (this.questions.has(l.id) && l.success) {
-          return this.asks ? undefined : this.tool('  not answered: nobody is at a terminal here, and the model was told the user is not available');
+          return this.asks
+            ? undefined
+            : this.tool(
+                '  not answered: nobody is at a terminal here, and the model was told the user is not available',
+              );
         }
         const name = this.names.get(l.id) ?? l.id;
         const took = meta?.durationMs !== undefined ? ` ${meta.durationMs} ms` : '';
@@ -105,7 +116,9 @@ export class TextPrinter implements ChatPrinter {
       }
       case 'usage': {
         const count = (n: number | null): string => (n === null ? '?' : n.toLocaleString('en-US'));
-        return this.note(`tokens: ${count(l.input_tokens)} in, ${count(l.output_tokens)} out${meta?.estimated ? ' (estimated: the server gave no counts)' : ''}\n`);
+        return this.note(
+          `tokens: ${count(l.input_tokens)} in, ${count(l.output_tokens)} out${meta?.estimated ? ' (estimated: the server gave no counts)' : ''}\n`,
+        );
       }
       case 'tool_stream':
         return;

@@ -38,7 +38,11 @@ export function readAnswer(q: Question, line: string): ReadAnswer {
   const picked: string[] = [];
   for (const p of parts) {
     const c = pick(choices, p);
-    if (c === undefined) return { ok: false, message: `"${p}" is not one of the choices: type numbers from 1 to ${choices.length}, or the choices, separated by commas` };
+    if (c === undefined)
+      return {
+        ok: false,
+        message: `"${p}" is not one of the choices: type numbers from 1 to ${choices.length}, or the choices, separated by commas`,
+      };
     if (!picked.includes(c)) picked.push(c);
   }
   return { ok: true, answer: picked };

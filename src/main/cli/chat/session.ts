@@ -33,8 +33,16 @@ export const NO_MODEL =
   'no model is configured: add one with `plugboard models add NAME --provider openai-compatible --base-url http://127.0.0.1:11434/v1 --model llama3.2` (Ollama; `plugboard models --help` for OpenAI and Anthropic)';
 
 /** The approval prompt's keys and the four answers they give, named as on the app's card. */
-const KEYS = { o: 'once', c: 'conversation', a: 'always', d: 'deny' } as const satisfies Record<string, ApprovalDecision>;
-const LABELS: Record<ApprovalDecision, string> = { once: 'Allow once', conversation: 'Allow for this conversation', always: 'Always allow', deny: 'Deny' };
+const KEYS = { o: 'once', c: 'conversation', a: 'always', d: 'deny' } as const satisfies Record<
+  string,
+  ApprovalDecision
+>;
+const LABELS: Record<ApprovalDecision, string> = {
+  once: 'Allow once',
+  conversation: 'Allow for this conversation',
+  always: 'Always allow',
+  deny: 'Deny',
+};
 const PROMPT_KEYS = Object.entries(KEYS)
   .map(([k, d]) => `${k}: ${LABELS[d]}`)
   .join('   ');
@@ -66,12 +74,19 @@ export class ChatSession extends Disposable {
     const { models } = await backend.invoke('models.list', {});
     if (models.length === 0) return failure('no_model', NO_MODEL);
     if (model !== undefined && !models.some((m) => m.name === model)) {
-      return failure('no_model', `no model is named "${model}" (configured: ${models.map((m) => m.name).join(', ')}); see \`plugboard models list\``);
+      return failure(
+        'no_model',
+        `no model is named "${model}" (configured: ${models.map((m) => m.name).join(', ')}); see \`plugboard models list\``,
+      );
     }
     let conv: Conversation | null = null;
     if (conversation !== undefined) {
       conv = await backend.invoke('chat.get', { id: conversation });
-      if (!conv) return failure('not_found', `no conversation ${conversation} in ${(await backend.invoke('app.info', {})).dataDir}`);
+      if (!conv)
+        return failure(
+          'not_found',
+          `no conversation ${conversation} in ${(await backend.invoke('app.info', {})).dataDir}`,
+        );
     }
     conv ??= await backend.invoke('chat.create', {});
     this.conversationId = conv.id;
@@ -89,11 +104,15 @@ export class ChatSession extends Disposable {
   async startToolServers(): Promise<void> {
     const { backend, printer } = this.o;
     const views = await backend.invoke('plugins.list', {});
-    const silent = views.filter((v) => v.enabled && v.exposed && v.persistent && v.error === null && v.toolCount === 0 && v.needsSettings.length === 0);
+    const silent = views.filter(
+      (v) =>
+        v.enabled && v.exposed && v.persistent && v.error === null && v.toolCount === 0 && v.needsSettings.length === 0,
+    );
     await Promise.all(
       silent.map(async (v) => {
         const r = await backend.invoke('plugins.start', { id: v.id });
-        if (!r.ok) printer.note(`warning: ${v.id} did not start, so its tools are not offered (${r.code}: ${r.message})\n`);
+        if (!r.ok)
+          printer.note(`warning: ${v.id} did not start, so its tools are not offered (${r.code}: ${r.message})\n`);
       }),
     );
   }
@@ -142,7 +161,8 @@ export class ChatSession extends Disposable {
         quit: this.quit.signal,
       });
       // Stopped while its calls ran (or a question waited): the model had no last word to mark.
-      if (r.ok && turnId !== null && this.stopped === turnId) return { ...failure('cancelled', 'stopped by the user (Ctrl-C)'), usage: r.usage };
+      if (r.ok && turnId !== null && this.stopped === turnId)
+        return { ...failure('cancelled', 'stopped by the user (Ctrl-C)'), usage: r.usage };
       return r;
     } finally {
       this.running = null;
@@ -165,7 +185,10 @@ export class ChatSession extends Disposable {
 
   /** For people: the conversation's id, to continue it later (a JSON `done` line carries it). */
   private farewell(): void {
-    if (!this.o.json && this.conversationId) this.o.printer.note(`conversation ${this.conversationId} (continue it: plugboard chat --conversation ${this.conversationId})\n`);
+    if (!this.o.json && this.conversationId)
+      this.o.printer.note(
+        `conversation ${this.conversationId} (continue it: plugboard chat --conversation ${this.conversationId})\n`,
+      );
   }
 
   private ask(call: AskedCall, over: AbortSignal): void {
@@ -198,7 +221,9 @@ export class ChatSession extends Disposable {
       printer.note('');
       if (q.question.form) {
         // An MCP server's form has fields a terminal line cannot hold: it is declined, and said so.
-        terminal.write(`? ${q.question.from ?? 'a plugin'} asks: ${q.question.question}\n  (a form: it is answered in the app; declined here)\n`);
+        terminal.write(
+          `? ${q.question.from ?? 'a plugin'} asks: ${q.question.question}\n  (a form: it is answered in the app; declined here)\n`,
+        );
         const r = await backend.invoke('chat.answer', { callId: q.callId, refuse: 'decline' });
         if (!r.ok) printer.note(`${r.code}: ${r.message}\n`);
         return;

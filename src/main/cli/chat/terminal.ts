@@ -29,7 +29,13 @@ export class Terminal {
   readLine(prompt: string, signal: AbortSignal): Promise<LineRead> {
     return new Promise((resolve) => {
       if (signal.aborted) return resolve({ kind: 'end' });
-      const rl = readline.createInterface({ input: this.input, output: this.output, terminal: true, history: [...this.history], historySize: HISTORY });
+      const rl = readline.createInterface({
+        input: this.input,
+        output: this.output,
+        terminal: true,
+        history: [...this.history],
+        historySize: HISTORY,
+      });
       let settled = false;
       const finish = (r: LineRead): void => {
         if (settled) return;

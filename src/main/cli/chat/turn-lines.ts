@@ -107,8 +107,19 @@ export class TurnLines {
       this.kinds.set(m.id, 'call');
       this.callIds.set(m.id, id);
       const builtin = m.call?.builtin !== undefined;
-      const meta: LineMeta | undefined = builtin ? { builtin, ...(m.call?.question ? { question: m.call.question } : {}) } : undefined;
-      this.sink.line({ type: 'tool_call', id, plugin: builtin ? ASSISTANT_PLUGIN : (m.pluginId ?? ''), tool: m.tool ?? '', arguments: m.args ?? {} }, meta);
+      const meta: LineMeta | undefined = builtin
+        ? { builtin, ...(m.call?.question ? { question: m.call.question } : {}) }
+        : undefined;
+      this.sink.line(
+        {
+          type: 'tool_call',
+          id,
+          plugin: builtin ? ASSISTANT_PLUGIN : (m.pluginId ?? ''),
+          tool: m.tool ?? '',
+          arguments: m.args ?? {},
+        },
+        meta,
+      );
     }
     this.approval(m);
     const call = m.call;
@@ -122,8 +133,10 @@ export class TurnLines {
     if (m.role === 'assistant' || (m.role === 'plugin' && m.passthrough)) {
       this.kinds.set(m.id, 'answer');
       if (m.text) this.answers.push(m.text);
-      if (m.status === 'error') this.failed = m.failure ?? failure('model_error', 'the answer failed, and no reason was given');
-      else if (m.status === 'cancelled') this.failed = failure('cancelled', m.failure?.message ?? 'the turn was stopped');
+      if (m.status === 'error')
+        this.failed = m.failure ?? failure('model_error', 'the answer failed, and no reason was given');
+      else if (m.status === 'cancelled')
+        this.failed = failure('cancelled', m.failure?.message ?? 'the turn was stopped');
       return;
     }
     if (m.role !== 'plugin') return;
@@ -132,7 +145,10 @@ export class TurnLines {
     // A denied call never ran: its approval line says so, and there is no result.
     if (m.call?.approval.state === 'denied' && !m.failure) return;
     if (m.status === 'done') {
-      this.sink.line({ type: 'tool_result', id, success: true, output: m.result !== undefined ? m.result : m.text }, durationOf(m));
+      this.sink.line(
+        { type: 'tool_result', id, success: true, output: m.result !== undefined ? m.result : m.text },
+        durationOf(m),
+      );
       return;
     }
     const f = m.failure ?? failure('plugin_error', `the call ended ${m.status ?? 'without a status'}`);
@@ -153,18 +169,27 @@ export class TurnLines {
     // Stopped while it waited: nobody decided; its result says it was cancelled.
     if (a.state === 'denied' && m.failure?.code === 'cancelled') return;
     this.decided.add(call.id);
-    const meta: LineMeta = { ...(a.decision ? { decision: a.decision } : {}), ...(call.builtin ? { builtin: true } : {}) };
+    const meta: LineMeta = {
+      ...(a.decision ? { decision: a.decision } : {}),
+      ...(call.builtin ? { builtin: true } : {}),
+    };
     this.sink.line({ type: 'approval', id: call.id, decision: a.state, by: BY[a.by ?? 'policy'] }, meta);
   }
 }
 
 function durationOf(m: ChatMessage): LineMeta | undefined {
-  const meta: LineMeta = { ...(m.call?.durationMs !== undefined ? { durationMs: m.call.durationMs } : {}), ...(m.call?.builtin ? { builtin: true } : {}) };
+  const meta: LineMeta = {
+    ...(m.call?.durationMs !== undefined ? { durationMs: m.call.durationMs } : {}),
+    ...(m.call?.builtin ? { builtin: true } : {}),
+  };
   return Object.keys(meta).length ? meta : undefined;
 }
 
 /** The usage line of a turn's summed tokens; none when nothing was counted (stopped before the model spoke). */
 export function usageLine(u: TokenUsage | null): [ChatLine, LineMeta] | null {
   if (!u || (u.inputTokens === null && u.outputTokens === null)) return null;
-  return [{ type: 'usage', input_tokens: u.inputTokens, output_tokens: u.outputTokens }, u.estimated ? { estimated: true } : {}];
+  return [
+    { type: 'usage', input_tokens: u.inputTokens, output_tokens: u.outputTokens },
+    u.estimated ? { estimated: true } : {},
+  ];
 }

@@ -27,7 +27,8 @@ export interface TurnRequest {
   quit: AbortSignal;
 }
 
-export type TurnResult = { ok: true; text: string; usage: TokenUsage | null } | (Failure & { usage: TokenUsage | null });
+export type TurnResult =
+  { ok: true; text: string; usage: TokenUsage | null } | (Failure & { usage: TokenUsage | null });
 
 export async function runTurn(r: TurnRequest): Promise<TurnResult> {
   const lines = new TurnLines(r.sink);
@@ -58,14 +59,16 @@ export async function runTurn(r: TurnRequest): Promise<TurnResult> {
     });
     if (!sent.ok) return { ...sent, usage };
     // The conversation has no model after all (removed meanwhile): the back end left a note.
-    if (sent.turnId === null) return { ...failure('no_model', 'no model is configured: add one with `plugboard models add`'), usage };
+    if (sent.turnId === null)
+      return { ...failure('no_model', 'no model is configured: add one with `plugboard models add`'), usage };
     turnId = sent.turnId;
     r.started(turnId);
     for (const e of early.splice(0)) read(e);
     if (r.quit.aborted) ended();
     r.quit.addEventListener('abort', ended);
     await over;
-    if (r.quit.aborted) return { ...failure('cancelled', 'interrupted: the turn was stopped, and the command quit'), usage };
+    if (r.quit.aborted)
+      return { ...failure('cancelled', 'interrupted: the turn was stopped, and the command quit'), usage };
   } finally {
     sub.dispose();
     r.quit.removeEventListener('abort', ended);

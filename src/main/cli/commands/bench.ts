@@ -7,13 +7,24 @@ import { openTarget, type CliEnv } from '../session';
 export async function benchCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { args: { type: 'string' }, n: { type: 'string', short: 'n' }, json: { type: 'boolean' }, 'data-dir': { type: 'string' }, 'no-sandbox': { type: 'boolean' } },
+    {
+      args: { type: 'string' },
+      n: { type: 'string', short: 'n' },
+      json: { type: 'boolean' },
+      'data-dir': { type: 'string' },
+      'no-sandbox': { type: 'boolean' },
+    },
     { min: 2, max: 2, names: '<plugin> and <function>' },
   );
   const [pluginArg, fn] = positionals as [string, string];
   const args = parseJsonObject(values.args, '--args');
   const n = parsePositiveInt(values.n, '-n') ?? 1000;
-  const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out: env.out, json: false, ...(values['no-sandbox'] ? { sandbox: false } : {}) });
+  const opened = await openTarget(pluginArg, {
+    dataDir: values['data-dir'],
+    out: env.out,
+    json: false,
+    ...(values['no-sandbox'] ? { sandbox: false } : {}),
+  });
   if (!opened.ok) {
     env.out.stderr(`${describeFailure(opened.failure)}\n`);
     return EXIT_FAILED;

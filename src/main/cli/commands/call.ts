@@ -32,7 +32,13 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
   const out = env.out;
 
   const settings = parsePairs(values.set ?? []) as Record<string, SettingValue>;
-  const opened = await openTarget(pluginArg, { dataDir: values['data-dir'], out, json, settings, ...(values['no-sandbox'] ? { sandbox: false } : {}) });
+  const opened = await openTarget(pluginArg, {
+    dataDir: values['data-dir'],
+    out,
+    json,
+    settings,
+    ...(values['no-sandbox'] ? { sandbox: false } : {}),
+  });
   if (!opened.ok) return reportFailure(out, json, opened.failure);
   const { quiet } = opened;
   let sent = 0;
@@ -51,7 +57,10 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
     for (let i = 0; i < inputs.length; i++) {
       if (!outcome.ok || !outcome.value.success) break;
       if (!outcome.value.keepSession) {
-        outcome = failure('cancelled', `the plugin ended the passthrough session before --input ${i + 1} of ${inputs.length} could be sent`);
+        outcome = failure(
+          'cancelled',
+          `the plugin ended the passthrough session before --input ${i + 1} of ${inputs.length} could be sent`,
+        );
         printer.event({ type: 'error', callId: '', failure: outcome });
         break;
       }
@@ -71,7 +80,8 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
 }
 
 function reportFailure(out: Out, json: boolean, f: Failure): number {
-  if (json) jsonLine(out, { type: 'error', code: f.code, message: f.message, ...(f.details ? { details: f.details } : {}) });
+  if (json)
+    jsonLine(out, { type: 'error', code: f.code, message: f.message, ...(f.details ? { details: f.details } : {}) });
   else out.stderr(`${describeFailure(f)}\n`);
   return EXIT_FAILED;
 }
@@ -90,8 +100,15 @@ class Printer {
   event(e: CallEvent): void {
     if (this.json) {
       if (e.type === 'stream') jsonLine(this.out, { type: 'stream', data: e.data });
-      else if (e.type === 'complete') jsonLine(this.out, { type: 'complete', success: e.success, data: e.data, keep_session: e.keepSession });
-      else jsonLine(this.out, { type: 'error', code: e.failure.code, message: e.failure.message, ...(e.failure.details ? { details: e.failure.details } : {}) });
+      else if (e.type === 'complete')
+        jsonLine(this.out, { type: 'complete', success: e.success, data: e.data, keep_session: e.keepSession });
+      else
+        jsonLine(this.out, {
+          type: 'error',
+          code: e.failure.code,
+          message: e.failure.message,
+          ...(e.failure.details ? { details: e.failure.details } : {}),
+        });
       return;
     }
     if (e.type === 'stream') return this.text(chunkText(e.data));
@@ -100,7 +117,8 @@ class Printer {
       const body = resultText(e.data);
       if (body) this.text(body.endsWith('\n') ? body : `${body}\n`);
       if (!e.success) this.out.stderr('(the plugin reported success: false)\n');
-      if (e.keepSession && this.lastTurn()) this.out.stderr('(the plugin keeps the session: send the next turn with --input)\n');
+      if (e.keepSession && this.lastTurn())
+        this.out.stderr('(the plugin keeps the session: send the next turn with --input)\n');
       return;
     }
     this.out.stderr(`${describeFailure(e.failure)}\n`);

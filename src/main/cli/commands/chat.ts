@@ -26,11 +26,17 @@ export async function chatCommand(argv: string[], env: CliEnv): Promise<number> 
   const message = positionals[0];
   const terminal = Terminal.available() ? new Terminal() : null;
   const approve = approveMode(values.approve, terminal !== null);
-  if (message === undefined && !terminal) throw new UsageError('missing MESSAGE: without one, plugboard chat holds a session, which needs a terminal (stdin is not one)');
+  if (message === undefined && !terminal)
+    throw new UsageError(
+      'missing MESSAGE: without one, plugboard chat holds a session, which needs a terminal (stdin is not one)',
+    );
   if (message !== undefined && !message.trim()) throw new UsageError('MESSAGE is empty');
-  for (const flag of ['model', 'conversation'] as const) if (values[flag] !== undefined && !values[flag].trim()) throw new UsageError(`--${flag} is empty`);
+  for (const flag of ['model', 'conversation'] as const)
+    if (values[flag] !== undefined && !values[flag].trim()) throw new UsageError(`--${flag} is empty`);
   const json = values.json === true;
-  const printer = json ? new JsonPrinter(env.out) : new TextPrinter(env.out, process.stdout.isTTY === true && process.stderr.isTTY === true, terminal !== null);
+  const printer = json
+    ? new JsonPrinter(env.out)
+    : new TextPrinter(env.out, process.stdout.isTTY === true && process.stderr.isTTY === true, terminal !== null);
 
   // The back end (the registry, the store, the AI SDK) loads once the arguments are known good.
   const [{ openBackend }, { ChatSession }] = await Promise.all([import('../backend'), import('../chat/session')]);
@@ -64,7 +70,11 @@ export async function chatCommand(argv: string[], env: CliEnv): Promise<number> 
 /** --approve, or its default: ask where a person can answer, none where nobody can. */
 function approveMode(flag: string | undefined, hasTerminal: boolean): ApproveMode {
   if (flag === undefined) return hasTerminal ? 'ask' : 'none';
-  if (flag !== 'ask' && flag !== 'all' && flag !== 'none') throw new UsageError(`--approve must be ask, all or none, got "${flag}"`);
-  if (flag === 'ask' && !hasTerminal) throw new UsageError('--approve ask needs a terminal to answer on, and stdin is not one: use --approve all or --approve none');
+  if (flag !== 'ask' && flag !== 'all' && flag !== 'none')
+    throw new UsageError(`--approve must be ask, all or none, got "${flag}"`);
+  if (flag === 'ask' && !hasTerminal)
+    throw new UsageError(
+      '--approve ask needs a terminal to answer on, and stdin is not one: use --approve all or --approve none',
+    );
   return flag;
 }

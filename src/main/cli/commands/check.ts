@@ -12,7 +12,12 @@ const MARK: Record<CheckStatus, string> = { pass: 'ok  ', warn: 'warn', fail: 'F
 export async function checkCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
     argv,
-    { json: { type: 'boolean' }, set: { type: 'string', multiple: true }, 'data-dir': { type: 'string' }, 'no-sandbox': { type: 'boolean' } },
+    {
+      json: { type: 'boolean' },
+      set: { type: 'string', multiple: true },
+      'data-dir': { type: 'string' },
+      'no-sandbox': { type: 'boolean' },
+    },
     { min: 1, max: 1, names: '<plugin>' },
   );
   const arg = positionals[0] as string;
@@ -44,7 +49,14 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
         set,
         ...(allowedCapabilities ? { allowedCapabilities } : {}),
         // Checked as it will run: sandboxed (where the sandbox works), the data directory hidden from it.
-        ...(values['no-sandbox'] ? {} : { sandbox: { hiddenRoot: dataDir, extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }) } }),
+        ...(values['no-sandbox']
+          ? {}
+          : {
+              sandbox: {
+                hiddenRoot: dataDir,
+                extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }),
+              },
+            }),
       });
   const ok = items.every((i) => i.status !== 'fail');
   if (values.json) {

@@ -35,7 +35,8 @@ export async function modelsCommand(argv: string[], env: CliEnv): Promise<number
   const [sub, name] = positionals as [string, string | undefined];
   if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown models command "${sub}"`);
   const onlyFor = (flag: keyof typeof values, subs: readonly string[]): void => {
-    if (values[flag] !== undefined && !subs.includes(sub)) throw new UsageError(`--${flag} is for ${subs.map((s) => `models ${s}`).join(', ')}, not models ${sub}`);
+    if (values[flag] !== undefined && !subs.includes(sub))
+      throw new UsageError(`--${flag} is for ${subs.map((s) => `models ${s}`).join(', ')}, not models ${sub}`);
   };
   for (const flag of ['provider', 'base-url', 'model', 'api-key-env', 'default'] as const) onlyFor(flag, ['add']);
   onlyFor('json', ['list']);
@@ -60,7 +61,10 @@ export async function modelsCommand(argv: string[], env: CliEnv): Promise<number
         const r = await testModel(models, { name: name as string });
         if (!r.ok) return refused(env.out, r);
         const some = r.models.length === 1 ? '1 model' : `${r.models.length} models`;
-        return done(env.out, `${name} answered in ${r.latencyMs} ms; its server lists ${some}${r.models.length ? ` (${r.models.slice(0, 10).join(', ')}${r.models.length > 10 ? ', …' : ''})` : ''}`);
+        return done(
+          env.out,
+          `${name} answered in ${r.latencyMs} ms; its server lists ${some}${r.models.length ? ` (${r.models.slice(0, 10).join(', ')}${r.models.length > 10 ? ', …' : ''})` : ''}`,
+        );
       }
     }
   } finally {
@@ -80,12 +84,18 @@ interface AddFlags {
 async function add(models: ModelStore, out: Out, name: string, flags: AddFlags): Promise<number> {
   const provider = flags.provider;
   if (provider === undefined) throw new UsageError(`missing --provider (${PROVIDER_KINDS.join(', ')})`);
-  if (!(PROVIDER_KINDS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}, got "${provider}"`);
+  if (!(PROVIDER_KINDS as readonly string[]).includes(provider))
+    throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}, got "${provider}"`);
   const kind = provider as (typeof PROVIDER_KINDS)[number];
   const baseURL = flags['base-url'] ?? null;
   // The store says the same, but a bad flag is a usage error (exit 2), not a refusal.
   const problem = checkConfig({ name, provider: kind, baseURL, model: flags.model ?? '?' });
-  if (problem) throw new UsageError(problem.replace(/^an OpenAI-compatible server needs its base URL/, 'an OpenAI-compatible server needs --base-url').replace(/^the model id is missing/, '--model is empty'));
+  if (problem)
+    throw new UsageError(
+      problem
+        .replace(/^an OpenAI-compatible server needs its base URL/, 'an OpenAI-compatible server needs --base-url')
+        .replace(/^the model id is missing/, '--model is empty'),
+    );
   const apiKey = flags['api-key-env'] !== undefined ? keyFromEnv(flags['api-key-env']) : undefined;
   let model = flags.model;
   if (model === undefined) {
@@ -93,12 +103,22 @@ async function add(models: ModelStore, out: Out, name: string, flags: AddFlags):
     if (!found.ok) return refused(out, found);
     model = found.model;
   }
-  const input = parseInput('models.save', { name, provider, baseURL, model, ...(apiKey !== undefined ? { apiKey } : {}), ...(flags.default ? { makeDefault: true } : {}) });
+  const input = parseInput('models.save', {
+    name,
+    provider,
+    baseURL,
+    model,
+    ...(apiKey !== undefined ? { apiKey } : {}),
+    ...(flags.default ? { makeDefault: true } : {}),
+  });
   if (!input.ok) throw new UsageError(input.message);
   const r = await models.save({ ...input.value, baseURL: input.value.baseURL });
   if (!r.ok) return refused(out, r);
   const isDefault = (await models.view()).defaultModel === input.value.name;
-  return done(out, `${r.detail}${flags.model === undefined ? ` (${model}, the only model its server lists)` : ''}${isDefault ? '; the default model' : ''}`);
+  return done(
+    out,
+    `${r.detail}${flags.model === undefined ? ` (${model}, the only model its server lists)` : ''}${isDefault ? '; the default model' : ''}`,
+  );
 }
 
 /**
@@ -106,15 +126,27 @@ async function add(models: ModelStore, out: Out, name: string, flags: AddFlags):
  * one model loaded, typically). Several are named so the person can pick; none, or an
  * unreachable server, is a refusal that says to give --model.
  */
-async function onlyModel(models: ModelStore, provider: (typeof PROVIDER_KINDS)[number], baseURL: string | null, apiKey: string | undefined): Promise<{ ok: true; model: string } | Failure> {
+async function onlyModel(
+  models: ModelStore,
+  provider: (typeof PROVIDER_KINDS)[number],
+  baseURL: string | null,
+  apiKey: string | undefined,
+): Promise<{ ok: true; model: string } | Failure> {
   // The AI SDK comes in only here: add with --model starts without it.
   const { testModel } = await import('../../service/model-checks');
   const r = await testModel(models, { provider, baseURL, ...(apiKey !== undefined ? { apiKey } : {}) });
-  if (!r.ok) return { ...r, message: `${r.message} (without --model, the model is asked of the server; give --model ID to add it anyway)` };
+  if (!r.ok)
+    return {
+      ...r,
+      message: `${r.message} (without --model, the model is asked of the server; give --model ID to add it anyway)`,
+    };
   if (r.models.length === 1) return { ok: true, model: r.models[0] as string };
-  if (r.models.length === 0) return failure('invalid_input', 'missing --model ID: the server lists no model to pick from');
+  if (r.models.length === 0)
+    return failure('invalid_input', 'missing --model ID: the server lists no model to pick from');
   const shown = r.models.slice(0, 20).join(', ');
-  throw new UsageError(`missing --model ID: the server lists ${r.models.length} models, name one (${shown}${r.models.length > 20 ? ', …' : ''})`);
+  throw new UsageError(
+    `missing --model ID: the server lists ${r.models.length} models, name one (${shown}${r.models.length > 20 ? ', …' : ''})`,
+  );
 }
 
 /** The key, read once from the variable named; it is never printed, and a missing one is named. */
@@ -127,7 +159,11 @@ function keyFromEnv(variable: string): string {
 
 /** The installed agent plugins, read from the registry without starting any. */
 async function agentsIn(dataDir: string): Promise<AgentModelRow[]> {
-  const registry = await PluginRegistry.open({ dataDir, bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() });
+  const registry = await PluginRegistry.open({
+    dataDir,
+    bundledDir: bundledPluginsDir(),
+    nodeModules: nodeModulesDir(),
+  });
   try {
     return agentModelRows(registry);
   } finally {
@@ -137,7 +173,8 @@ async function agentsIn(dataDir: string): Promise<AgentModelRow[]> {
 
 function table(out: Out, head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  for (const r of [head, ...rows]) out.stdout(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ')}\n`);
+  for (const r of [head, ...rows])
+    out.stdout(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ')}\n`);
 }
 
 function print(out: Out, json: boolean, view: ModelsView, agents: AgentModelRow[]): number {
@@ -146,15 +183,27 @@ function print(out: Out, json: boolean, view: ModelsView, agents: AgentModelRow[
     return EXIT_OK;
   }
   if (view.models.length === 0) {
-    out.stdout('No model is configured. Add one: plugboard models add NAME --provider openai-compatible --base-url http://127.0.0.1:11434/v1 --model llama3.2\n');
+    out.stdout(
+      'No model is configured. Add one: plugboard models add NAME --provider openai-compatible --base-url http://127.0.0.1:11434/v1 --model llama3.2\n',
+    );
   } else {
-    const rows = view.models.map((m) => [`${m.isDefault ? '*' : ' '} ${m.name}`, m.provider, m.model, m.baseURL ?? '(the provider’s)', m.hasKey ? 'yes' : 'no']);
+    const rows = view.models.map((m) => [
+      `${m.isDefault ? '*' : ' '} ${m.name}`,
+      m.provider,
+      m.model,
+      m.baseURL ?? '(the provider’s)',
+      m.hasKey ? 'yes' : 'no',
+    ]);
     table(out, ['  NAME', 'PROVIDER', 'MODEL', 'BASE URL', 'KEY'], rows);
     out.stdout(`(* the default; keys are kept in ${view.keyStore})\n`);
   }
   if (agents.length > 0) {
     out.stdout('\nAgent plugins, models too (plugboard chat --model NAME):\n');
-    table(out, ['  NAME', 'KIND', 'PLUGIN', 'AVAILABLE'], agents.map((a) => [`  ${a.name}`, a.kind, a.title, a.available ? 'yes' : `no: ${a.reason ?? ''}`]));
+    table(
+      out,
+      ['  NAME', 'KIND', 'PLUGIN', 'AVAILABLE'],
+      agents.map((a) => [`  ${a.name}`, a.kind, a.title, a.available ? 'yes' : `no: ${a.reason ?? ''}`]),
+    );
   }
   return EXIT_OK;
 }

@@ -4,7 +4,13 @@
  * with the ones that look secret, never a value) and installed as plugins. `--preview` stops after
  * the preview; `--only` picks servers; `--secret` says which variables are secrets.
  */
-import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry, type ServerPreview } from '../../plugins';
+import {
+  installImported,
+  readMcpConfig,
+  type ImportedConfig,
+  type PluginRegistry,
+  type ServerPreview,
+} from '../../plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, UsageError, type Out } from '../io';
 
 export interface ImportFlags {
@@ -18,22 +24,38 @@ export interface ImportFlags {
 export function listFlag(values: string[] | undefined, flag: string): string[] | undefined {
   if (values === undefined) return undefined;
   const out = values.flatMap((v) => v.split(',')).map((v) => v.trim());
-  if (out.some((v) => v === '') && !(out.length === 1 && flag === '--secret')) throw new UsageError(`${flag} takes names separated by commas, got an empty one`);
+  if (out.some((v) => v === '') && !(out.length === 1 && flag === '--secret'))
+    throw new UsageError(`${flag} takes names separated by commas, got an empty one`);
   return out.filter(Boolean);
 }
 
-export async function importCommand(registry: PluginRegistry, file: string, flags: ImportFlags, out: Out): Promise<number> {
+export async function importCommand(
+  registry: PluginRegistry,
+  file: string,
+  flags: ImportFlags,
+  out: Out,
+): Promise<number> {
   const config = readMcpConfig(file);
   if (!config.ok) {
-    if (flags.json) jsonLine(out, { ok: false, code: config.code, error: config.message, ...(config.details?.data ? { at: config.details.data } : {}) });
+    if (flags.json)
+      jsonLine(out, {
+        ok: false,
+        code: config.code,
+        error: config.message,
+        ...(config.details?.data ? { at: config.details.data } : {}),
+      });
     else out.stderr(`refused: ${config.message}\n`);
     return EXIT_FAILED;
   }
-  if (flags.json) jsonLine(out, { type: 'preview', app: config.app, appName: config.appName, servers: config.previews });
+  if (flags.json)
+    jsonLine(out, { type: 'preview', app: config.app, appName: config.appName, servers: config.previews });
   else printPreview(config, out);
   if (flags.preview) return EXIT_OK;
 
-  const r = await installImported(registry, config, { ...(flags.only ? { only: flags.only } : {}), ...(flags.secret ? { secret: flags.secret } : {}) });
+  const r = await installImported(registry, config, {
+    ...(flags.only ? { only: flags.only } : {}),
+    ...(flags.secret ? { secret: flags.secret } : {}),
+  });
   if (!r.ok) {
     if (flags.json) jsonLine(out, { ok: false, code: r.code, error: r.message });
     else out.stderr(`refused: ${r.message}\n`);
@@ -43,7 +65,13 @@ export async function importCommand(registry: PluginRegistry, file: string, flag
   for (const one of r.results) {
     if (!one.outcome.ok) failed++;
     if (flags.json) {
-      jsonLine(out, { type: 'installed', key: one.key, ...(one.outcome.ok ? { ok: true, id: one.outcome.id, detail: one.outcome.detail } : { ok: false, code: one.outcome.code, error: one.outcome.message }) });
+      jsonLine(out, {
+        type: 'installed',
+        key: one.key,
+        ...(one.outcome.ok
+          ? { ok: true, id: one.outcome.id, detail: one.outcome.detail }
+          : { ok: false, code: one.outcome.code, error: one.outcome.message }),
+      });
     } else if (one.outcome.ok) out.stdout(`${one.outcome.detail}\n`);
     else out.stderr(`refused ${one.name}: ${one.outcome.message}\n`);
   }
@@ -51,16 +79,26 @@ export async function importCommand(registry: PluginRegistry, file: string, flag
 }
 
 function printPreview(config: ImportedConfig, out: Out): void {
-  out.stdout(`${config.previews.length} MCP server${config.previews.length === 1 ? '' : 's'} in ${config.file} (${config.appName}):\n`);
+  out.stdout(
+    `${config.previews.length} MCP server${config.previews.length === 1 ? '' : 's'} in ${config.file} (${config.appName}):\n`,
+  );
   for (const p of config.previews) out.stdout(describe(p));
 }
 
 function describe(p: ServerPreview): string {
-  const lines = [`${p.runnable && !p.disabled ? '●' : '○'} ${p.id}${p.name !== p.id ? ` (“${p.name}”)` : ''}  line ${p.line}`];
+  const lines = [
+    `${p.runnable && !p.disabled ? '●' : '○'} ${p.id}${p.name !== p.id ? ` (“${p.name}”)` : ''}  line ${p.line}`,
+  ];
   if (p.command) lines.push(`    command: ${[p.command, ...p.args].map(quote).join(' ')}`);
   if (p.url) lines.push(`    url: ${p.url}`);
-  if (p.env.length) lines.push(`    env: ${p.env.map((e) => `${e.name}${e.secret ? ` (secret: ${e.reason ?? 'marked'})` : ''}`).join(', ')}`);
-  if (p.headers.length) lines.push(`    headers: ${p.headers.map((h) => `${h.name}${h.secret ? ` (secret: ${h.reason ?? 'marked'})` : ''}`).join(', ')}`);
+  if (p.env.length)
+    lines.push(
+      `    env: ${p.env.map((e) => `${e.name}${e.secret ? ` (secret: ${e.reason ?? 'marked'})` : ''}`).join(', ')}`,
+    );
+  if (p.headers.length)
+    lines.push(
+      `    headers: ${p.headers.map((h) => `${h.name}${h.secret ? ` (secret: ${h.reason ?? 'marked'})` : ''}`).join(', ')}`,
+    );
   if (p.disabled) lines.push('    switched off in the other app: not installed unless named with --only');
   if (p.problem) lines.push(`    cannot be installed: ${p.problem}`);
   for (const w of p.warnings) lines.push(`    warning: ${w}`);

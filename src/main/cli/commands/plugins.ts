@@ -11,7 +11,19 @@ import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
-const SUBCOMMANDS = ['list', 'install', 'import', 'uninstall', 'expose', 'unexpose', 'enable', 'disable', 'grant', 'revoke', 'config'] as const;
+const SUBCOMMANDS = [
+  'list',
+  'install',
+  'import',
+  'uninstall',
+  'expose',
+  'unexpose',
+  'enable',
+  'disable',
+  'grant',
+  'revoke',
+  'config',
+] as const;
 
 export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values, positionals } = parse(
@@ -31,7 +43,11 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
   const [sub, ...rest] = positionals as [string, ...string[]];
   if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown plugins command "${sub}"`);
   const json = values.json === true;
-  const registry = await PluginRegistry.open({ dataDir: dataDirOf(values['data-dir']), bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() });
+  const registry = await PluginRegistry.open({
+    dataDir: dataDirOf(values['data-dir']),
+    bundledDir: bundledPluginsDir(),
+    nodeModules: nodeModulesDir(),
+  });
   try {
     switch (sub) {
       case 'list':
@@ -46,15 +62,28 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         else {
           env.out.stdout(`${r.detail}\n`);
           env.out.stdout(`granted: ${r.granted.join(', ') || 'nothing'}\n`);
-          if (r.newlyRequested.length) env.out.stdout(`requested by the new version, not granted: ${r.newlyRequested.join(', ')} (plugboard plugins grant ${r.id} …)\n`);
+          if (r.newlyRequested.length)
+            env.out.stdout(
+              `requested by the new version, not granted: ${r.newlyRequested.join(', ')} (plugboard plugins grant ${r.id} …)\n`,
+            );
         }
         return EXIT_OK;
       }
       case 'import': {
-        const [file] = expectArgs(rest, 1, 1, '<config file> (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json, …)');
+        const [file] = expectArgs(
+          rest,
+          1,
+          1,
+          '<config file> (claude_desktop_config.json, .cursor/mcp.json, .vscode/mcp.json, …)',
+        );
         const only = listFlag(values.only, '--only');
         const secret = listFlag(values.secret, '--secret');
-        return await importCommand(registry, file as string, { ...(only ? { only } : {}), ...(secret ? { secret } : {}), preview: values.preview === true, json }, env.out);
+        return await importCommand(
+          registry,
+          file as string,
+          { ...(only ? { only } : {}), ...(secret ? { secret } : {}), preview: values.preview === true, json },
+          env.out,
+        );
       }
       case 'uninstall':
         return report(env.out, json, await registry.uninstall(expectArgs(rest, 1, 1, '<id>')[0] as string));
@@ -68,11 +97,19 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       }
       case 'enable':
       case 'disable':
-        return report(env.out, json, await registry.setEnabled(expectArgs(rest, 1, 1, '<id>')[0] as string, sub === 'enable'));
+        return report(
+          env.out,
+          json,
+          await registry.setEnabled(expectArgs(rest, 1, 1, '<id>')[0] as string, sub === 'enable'),
+        );
       case 'grant':
       case 'revoke': {
         const [id, ...caps] = expectArgs(rest, 2, 100, '<id> <capability>...');
-        return report(env.out, json, sub === 'grant' ? await registry.grant(id as string, caps) : await registry.revoke(id as string, caps));
+        return report(
+          env.out,
+          json,
+          sub === 'grant' ? await registry.grant(id as string, caps) : await registry.revoke(id as string, caps),
+        );
       }
       case 'config': {
         const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
@@ -129,7 +166,13 @@ function refusal(out: Out, json: boolean, r: Failure): number {
 }
 
 async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<number> {
-  const views = new Map(await Promise.all(registry.list().map(async (r) => [r.id, r.spec ? await registry.settings.view(r.id, r.spec.settings) : []] as const)));
+  const views = new Map(
+    await Promise.all(
+      registry
+        .list()
+        .map(async (r) => [r.id, r.spec ? await registry.settings.view(r.id, r.spec.settings) : []] as const),
+    ),
+  );
   const rows = registry.list().map((rec) => {
     const state = registry.pluginState(rec.id);
     const tools = registry.tools(rec.id);
@@ -174,14 +217,19 @@ async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<
       continue;
     }
     const state = !r.enabled ? 'disabled' : !r.exposed ? 'unexposed' : 'enabled';
-    out.stdout(`${r.enabled ? '●' : '○'} ${r.id} ${r.version}  ${r.dialect}  ${r.source}  ${state}  tools ${r.exposedCount}/${r.toolCount} exposed\n`);
+    out.stdout(
+      `${r.enabled ? '●' : '○'} ${r.id} ${r.version}  ${r.dialect}  ${r.source}  ${state}  tools ${r.exposedCount}/${r.toolCount} exposed\n`,
+    );
     const off = r.tools.filter((t) => !t.exposed).map((t) => t.name);
     if (off.length) out.stdout(`    off: ${off.join(', ')}\n`);
     if (r.requested.length) {
-      out.stdout(`    capabilities: ${r.requested.map((c) => `${c}${r.granted.includes(c) ? '' : ' (not granted)'}`).join(', ')}\n`);
+      out.stdout(
+        `    capabilities: ${r.requested.map((c) => `${c}${r.granted.includes(c) ? '' : ' (not granted)'}`).join(', ')}\n`,
+      );
     }
     const missing = r.settings.filter((s) => s.required && s.value === null && s.default === null).map((s) => s.key);
-    if (missing.length) out.stdout(`    needs settings: ${missing.join(', ')} (plugboard plugins config ${r.id} KEY=VALUE)\n`);
+    if (missing.length)
+      out.stdout(`    needs settings: ${missing.join(', ')} (plugboard plugins config ${r.id} KEY=VALUE)\n`);
   }
   return EXIT_OK;
 }

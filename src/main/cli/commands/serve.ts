@@ -16,13 +16,19 @@ export function rendererDir(): string {
 }
 
 export async function serveCommand(argv: string[], env: CliEnv): Promise<number> {
-  const { values } = parse(argv, { host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' } }, { min: 0, max: 0, names: '' });
+  const { values } = parse(
+    argv,
+    { host: { type: 'string' }, port: { type: 'string' }, 'data-dir': { type: 'string' } },
+    { min: 0, max: 0, names: '' },
+  );
   const port = values.port === '0' || values.port === undefined ? 0 : parsePositiveInt(values.port, '--port');
   if (port !== undefined && port > 65535) throw new UsageError('--port must be at most 65535');
   const host = values.host ?? '127.0.0.1';
   const staticDir = rendererDir();
   if (!existsSync(path.join(staticDir, 'index.html'))) {
-    env.out.stderr(`plugboard serve: the UI is not built (${staticDir} has no index.html): run \`npm run build\` first\n`);
+    env.out.stderr(
+      `plugboard serve: the UI is not built (${staticDir} has no index.html): run \`npm run build\` first\n`,
+    );
     return EXIT_FAILED;
   }
   // Dropped packages wait here: the backend deletes each once installed or dropped, the server
@@ -40,13 +46,21 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
   for (const note of registry.startupNotes) env.out.stderr(`plugboard: ${note}\n`);
   let server;
   try {
-    server = await serve({ backend, staticDir, host, port: port ?? 0, uploadsDir, log: (line) => env.out.stderr(`${line}\n`) });
+    server = await serve({
+      backend,
+      staticDir,
+      host,
+      port: port ?? 0,
+      uploadsDir,
+      log: (line) => env.out.stderr(`${line}\n`),
+    });
   } catch (e) {
     env.out.stderr(`plugboard serve: cannot listen on ${host}:${port ?? 0}: ${(e as Error).message}\n`);
     await app.close();
     return EXIT_FAILED;
   }
-  if (!['127.0.0.1', 'localhost', '::1'].includes(host)) env.out.stderr(`warning: listening on ${host}, reachable from other machines\n`);
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host))
+    env.out.stderr(`warning: listening on ${host}, reachable from other machines\n`);
   env.out.stdout(`Plugboard is running at ${server.url}\n(data directory ${registry.paths.root}; Ctrl-C to stop)\n`);
   await new Promise<void>((resolve) => {
     const sub = env.onInterrupt(() => {

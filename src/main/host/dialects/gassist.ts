@@ -58,20 +58,29 @@ class GAssistSession extends SessionBase implements DialectSession {
   async handshake(timeoutMs: number): Promise<Result<HandshakeInfo>> {
     const req = this.peer.request(
       'initialize',
-      { protocol_version: GASSIST_PROTOCOL_VERSION, engine_version: ENGINE_VERSION, capabilities: ['streaming', 'passthrough'] },
+      {
+        protocol_version: GASSIST_PROTOCOL_VERSION,
+        engine_version: ENGINE_VERSION,
+        capabilities: ['streaming', 'passthrough'],
+      },
       { timeoutMs },
     );
     const outcome = await req.outcome;
-    if (outcome.type === 'timeout') return failure('handshake_failed', `no answer to initialize within ${timeoutMs} ms`);
+    if (outcome.type === 'timeout')
+      return failure('handshake_failed', `no answer to initialize within ${timeoutMs} ms`);
     if (outcome.type === 'error') {
       return failure('handshake_failed', `initialize failed: ${outcome.error.message} (${outcome.error.code})`);
     }
     if (outcome.type !== 'result') return failure('handshake_failed', `initialize ended: ${outcome.type}`);
     const result = asRecord(outcome.value);
-    if (!result) return failure('handshake_failed', `initialize returned ${describeValue(outcome.value)}, expected an object`);
+    if (!result)
+      return failure('handshake_failed', `initialize returned ${describeValue(outcome.value)}, expected an object`);
     const pv = typeof result.protocol_version === 'string' ? result.protocol_version : undefined;
     if (pv !== undefined && pv.split('.')[0] !== GASSIST_PROTOCOL_VERSION.split('.')[0]) {
-      return failure('protocol_version_mismatch', `the plugin speaks protocol ${pv}; Plugboard speaks ${GASSIST_PROTOCOL_VERSION}`);
+      return failure(
+        'protocol_version_mismatch',
+        `the plugin speaks protocol ${pv}; Plugboard speaks ${GASSIST_PROTOCOL_VERSION}`,
+      );
     }
     const tools: ToolSpec[] = [];
     if (Array.isArray(result.commands)) {
@@ -111,7 +120,8 @@ class GAssistSession extends SessionBase implements DialectSession {
     const pending = this.peer.request('input', { content: text, timestamp: Date.now() }, { cancel });
     let acked = false;
     const ackTimer = setTimeout(() => {
-      if (!acked) this.finishTurn(pending.id, failure('timeout', `the plugin did not acknowledge input within ${ackMs} ms`));
+      if (!acked)
+        this.finishTurn(pending.id, failure('timeout', `the plugin did not acknowledge input within ${ackMs} ms`));
     }, ackMs);
     try {
       return await this.runTurn(pending, sink, cancel, (outcome) => {
@@ -223,7 +233,10 @@ class GAssistSession extends SessionBase implements DialectSession {
       // Some plugins echo the id as a string; match it only when that is unambiguous.
       const asNumber = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : undefined;
       if (asNumber !== undefined && this.turns.has(asNumber)) return asNumber;
-      this.ctx.diagnostic('warn', `"${method}" for request ${JSON.stringify(raw)}, which is not running (late or wrong id)`);
+      this.ctx.diagnostic(
+        'warn',
+        `"${method}" for request ${JSON.stringify(raw)}, which is not running (late or wrong id)`,
+      );
       return undefined;
     }
     if (this.turns.size === 1) return this.turns.keys().next().value as RpcId;
@@ -233,7 +246,10 @@ class GAssistSession extends SessionBase implements DialectSession {
 
   private onStray(id: RpcId | null, outcome: RpcOutcome, why: string): void {
     if (outcome.type === 'error') {
-      this.ctx.diagnostic('error', `plugin reported an error not tied to a running request (${why}): ${outcome.error.message} (${outcome.error.code})`);
+      this.ctx.diagnostic(
+        'error',
+        `plugin reported an error not tied to a running request (${why}): ${outcome.error.message} (${outcome.error.code})`,
+      );
     } else {
       this.ctx.diagnostic('warn', `ignored a response (${why})${id === null ? '' : ''}`);
     }

@@ -85,9 +85,14 @@ class JsonRpcSession extends SessionBase implements DialectSession {
     const init = this.ctx.spec.init;
     if (!init) return ok({ raw: null });
     const outcome = await this.peer.request(init.method, init.params, { timeoutMs }).outcome;
-    if (outcome.type === 'timeout') return failure('handshake_failed', `no answer to ${init.method} within ${timeoutMs} ms`);
+    if (outcome.type === 'timeout')
+      return failure('handshake_failed', `no answer to ${init.method} within ${timeoutMs} ms`);
     if (outcome.type === 'error') {
-      return failure('handshake_failed', `${init.method} failed: ${this.errorText(outcome.error)}`, this.errorDetails(outcome.error));
+      return failure(
+        'handshake_failed',
+        `${init.method} failed: ${this.errorText(outcome.error)}`,
+        this.errorDetails(outcome.error),
+      );
     }
     if (outcome.type !== 'result') return failure('handshake_failed', `${init.method} ended: ${outcome.type}`);
     const inner = resultError(outcome.value);
@@ -95,7 +100,8 @@ class JsonRpcSession extends SessionBase implements DialectSession {
     const r = asRecord(outcome.value);
     const info: HandshakeInfo = { raw: outcome.value };
     if (typeof r?.name === 'string') info.name = r.name;
-    if (Array.isArray(r?.capabilities)) info.capabilities = r.capabilities.filter((c): c is string => typeof c === 'string');
+    if (Array.isArray(r?.capabilities))
+      info.capabilities = r.capabilities.filter((c): c is string => typeof c === 'string');
     return ok(info);
   }
 
@@ -132,14 +138,21 @@ class JsonRpcSession extends SessionBase implements DialectSession {
       const inner = resultError(outcome.value);
       return inner === undefined ? ok(outcome.value) : failure('plugin_error', `${method}: ${inner}`);
     }
-    if (outcome.type === 'error') return failure('plugin_error', `${method}: ${this.errorText(outcome.error)}`, this.errorDetails(outcome.error));
+    if (outcome.type === 'error')
+      return failure('plugin_error', `${method}: ${this.errorText(outcome.error)}`, this.errorDetails(outcome.error));
     if (outcome.type === 'timeout') return failure('timeout', `no answer to ${method} within ${timeoutMs} ms`);
-    return failure('cancelled', `${method}: ${outcome.type === 'closed' ? `connection closed: ${outcome.reason}` : outcome.type}`);
+    return failure(
+      'cancelled',
+      `${method}: ${outcome.type === 'closed' ? `connection closed: ${outcome.reason}` : outcome.type}`,
+    );
   }
 
   /** Several calls in one batch array; each answer is read like a single call's. */
   async callBatch(calls: BatchCall[], cancel: CancelToken): Promise<CallOutcome[]> {
-    const pending = this.peer.batch(calls.map((c) => ({ method: c.tool, params: c.args ?? {} })), { cancel });
+    const pending = this.peer.batch(
+      calls.map((c) => ({ method: c.tool, params: c.args ?? {} })),
+      { cancel },
+    );
     return Promise.all(
       pending.map(async (p): Promise<CallOutcome> => {
         const outcome = await p.outcome;
@@ -148,7 +161,8 @@ class JsonRpcSession extends SessionBase implements DialectSession {
           if (inner !== undefined) return failure('plugin_error', inner, { data: outcome.value });
           return { ok: true, value: { success: true, data: outcome.value, keepSession: false } };
         }
-        if (outcome.type === 'error') return failure('plugin_error', this.errorText(outcome.error), this.errorDetails(outcome.error));
+        if (outcome.type === 'error')
+          return failure('plugin_error', this.errorText(outcome.error), this.errorDetails(outcome.error));
         return abortedFailure(cancel, failure('cancelled', `batch entry ${outcome.type}`));
       }),
     );
@@ -227,7 +241,10 @@ class JsonRpcSession extends SessionBase implements DialectSession {
 
   private onStray(id: RpcId | null, outcome: RpcOutcome, why: string): void {
     if (outcome.type === 'error') {
-      this.ctx.diagnostic('error', `plugin reported an error not tied to a running request (${why}): ${this.errorText(outcome.error)}`);
+      this.ctx.diagnostic(
+        'error',
+        `plugin reported an error not tied to a running request (${why}): ${this.errorText(outcome.error)}`,
+      );
     } else if (id !== null) {
       this.ctx.diagnostic('warn', `ignored a response (${why})`);
     } else {
@@ -255,7 +272,8 @@ function resultError(value: unknown): string | undefined {
   const e = r.error;
   if (typeof e === 'string') return e;
   const er = asRecord(e);
-  if (er && typeof er.message === 'string') return typeof er.code === 'number' ? `${er.message} (${er.code})` : er.message;
+  if (er && typeof er.message === 'string')
+    return typeof er.code === 'number' ? `${er.message} (${er.code})` : er.message;
   return describeValue(e);
 }
 

@@ -42,7 +42,14 @@ export async function listPrompts(client: Client, timeoutMs: number): Promise<Re
     for (let page = 0; page < MAX_PAGES; page++) {
       const r = await client.listPrompts(cursor ? { cursor } : {}, { timeout: timeoutMs });
       for (const p of r.prompts) {
-        const v: PromptView = { name: p.name, arguments: (p.arguments ?? []).map((a) => ({ name: a.name, required: a.required === true, ...(a.description ? { description: a.description } : {}) })) };
+        const v: PromptView = {
+          name: p.name,
+          arguments: (p.arguments ?? []).map((a) => ({
+            name: a.name,
+            required: a.required === true,
+            ...(a.description ? { description: a.description } : {}),
+          })),
+        };
         if (p.title) v.title = p.title;
         if (p.description) v.description = p.description;
         out.push(v);
@@ -56,7 +63,12 @@ export async function listPrompts(client: Client, timeoutMs: number): Promise<Re
   return ok(out);
 }
 
-export async function getPrompt(client: Client, name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> {
+export async function getPrompt(
+  client: Client,
+  name: string,
+  args: Record<string, string>,
+  timeoutMs: number,
+): Promise<Result<PromptFilled>> {
   if (!client.getServerCapabilities()?.prompts) return failure('not_found', 'this server offers no prompts');
   try {
     const r = await client.getPrompt({ name, arguments: args }, { timeout: timeoutMs });

@@ -48,17 +48,26 @@ export function serveClientSide(client: Client, side: ClientSide): void {
   client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
     const p = req.params;
     if (p.mode === 'url') throw new McpError(ErrorCode.InvalidParams, 'Plugboard supports form elicitation only');
-    const reply = await side.elicit({ message: p.message, schema: p.requestedSchema as Record<string, unknown>, signal: extra.signal });
+    const reply = await side.elicit({
+      message: p.message,
+      schema: p.requestedSchema as Record<string, unknown>,
+      signal: extra.signal,
+    });
     return reply;
   });
 
   client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
     const p = req.params;
-    if (p.tools?.length) throw new McpError(ErrorCode.InvalidParams, 'Plugboard does not offer tools to a sampling request');
+    if (p.tools?.length)
+      throw new McpError(ErrorCode.InvalidParams, 'Plugboard does not offer tools to a sampling request');
     const messages: SampleMessage[] = [];
     for (const m of p.messages) {
       const text = textOf(m.content);
-      if (text === undefined) throw new McpError(ErrorCode.InvalidParams, 'Plugboard serves sampling requests with text messages only (no images, audio or tool results)');
+      if (text === undefined)
+        throw new McpError(
+          ErrorCode.InvalidParams,
+          'Plugboard serves sampling requests with text messages only (no images, audio or tool results)',
+        );
       messages.push({ role: m.role, text });
     }
     const r = await side.sample({
@@ -72,7 +81,12 @@ export function serveClientSide(client: Client, side: ClientSide): void {
     // A denial or a model failure is the request's error (-32603, the SDK's code for a handler's
     // error): the server sees why.
     if (!r.ok) throw new Error(r.message);
-    return { role: 'assistant' as const, content: { type: 'text' as const, text: r.value.text }, model: r.value.model, stopReason: r.value.stopReason };
+    return {
+      role: 'assistant' as const,
+      content: { type: 'text' as const, text: r.value.text },
+      model: r.value.model,
+      stopReason: r.value.stopReason,
+    };
   });
 
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => side.catalogChanged('prompts'));

@@ -14,7 +14,11 @@ export function toolOutcome(result: unknown): CallOutcome {
   }
   const data = resultData(r);
   if (r.isError === true) {
-    return failure('plugin_error', typeof data === 'string' ? data : `the tool reported an error: ${describeValue(data)}`, { data: result });
+    return failure(
+      'plugin_error',
+      typeof data === 'string' ? data : `the tool reported an error: ${describeValue(data)}`,
+      { data: result },
+    );
   }
   return { ok: true, value: { success: true, data, keepSession: false } };
 }

@@ -28,7 +28,11 @@ const MIN_POLL_MS = 50;
 const MAX_POLL_MS = 5000;
 
 /** The final `tools/call` result of the task, or the failure that ended it. */
-export async function callAsTask(client: Client, call: TaskCall, sink: CallSink): Promise<{ ok: true; result: unknown } | Failure> {
+export async function callAsTask(
+  client: Client,
+  call: TaskCall,
+  sink: CallSink,
+): Promise<{ ok: true; result: unknown } | Failure> {
   const abort = new AbortController();
   const offCancel = call.cancel.onCancel(() => abort.abort());
   if (call.cancel.isCancelled) abort.abort();
@@ -36,7 +40,10 @@ export async function callAsTask(client: Client, call: TaskCall, sink: CallSink)
   let taskId: string | undefined;
   try {
     const created = await client.request(
-      { method: 'tools/call', params: { name: call.name, arguments: call.args, _meta: { progressToken: call.progressToken } } },
+      {
+        method: 'tools/call',
+        params: { name: call.name, arguments: call.args, _meta: { progressToken: call.progressToken } },
+      },
       CreateTaskResultSchema,
       { ...opts, task: {} },
     );
@@ -55,8 +62,15 @@ export async function callAsTask(client: Client, call: TaskCall, sink: CallSink)
         const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, opts);
         return { ok: true, result };
       }
-      if (task.status === 'failed') return failure('plugin_error', `the task failed${task.statusMessage ? `: ${task.statusMessage}` : ''}`, { data: task });
-      if (task.status === 'cancelled') return failure('cancelled', `the server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
+      if (task.status === 'failed')
+        return failure('plugin_error', `the task failed${task.statusMessage ? `: ${task.statusMessage}` : ''}`, {
+          data: task,
+        });
+      if (task.status === 'cancelled')
+        return failure(
+          'cancelled',
+          `the server cancelled the task${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
+        );
       const wait = Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollInterval ?? 1000));
       await sleep(wait, abort.signal);
     }

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- one whole concern: an MCP session over the SDK's Client (handshake, calls, the server's notifications) */
 /**
  * MCP servers, through the official SDK's `Client` over a transport of ours: the supervised
  * process, its framing caps and its watchdog stay Plugboard's, while the protocol (initialize,
@@ -6,8 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';
-import type {
-  CallToolResultSchema} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import {
   ErrorCode,
   LoggingMessageNotificationSchema,
@@ -114,7 +114,6 @@ class SupervisedTransport implements Transport {
   }
 }
 
-
 class McpSession extends SessionBase implements DialectSession {
   readonly cancelStopsWork = true;
   private nextToken = 1;
@@ -136,7 +135,10 @@ class McpSession extends SessionBase implements DialectSession {
     serveClientSide(this.client, ctx.client ?? NO_CLIENT_SIDE);
     this.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       const data = n.params.data;
-      ctx.pluginLog(logLevelOf(n.params.level), `${n.params.logger ? `${n.params.logger}: ` : ''}${typeof data === 'string' ? data : describeValue(data)}`);
+      ctx.pluginLog(
+        logLevelOf(n.params.level),
+        `${n.params.logger ? `${n.params.logger}: ` : ''}${typeof data === 'string' ? data : describeValue(data)}`,
+      );
     });
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.listTools(this.ctx.spec.timeouts.handshakeMs).then((r) => {
@@ -188,7 +190,8 @@ class McpSession extends SessionBase implements DialectSession {
         for (const t of page.tools) {
           if (t.execution?.taskSupport === 'required') {
             if (!serverRunsTasks) {
-              const reason = 'it can only run as an MCP task, and the server does not announce task support for tools/call (capabilities.tasks.requests.tools.call)';
+              const reason =
+                'it can only run as an MCP task, and the server does not announce task support for tools/call (capabilities.tasks.requests.tools.call)';
               this.hiddenTools.set(t.name, reason);
               this.ctx.diagnostic('warn', `tool ${t.name} is not offered: ${reason}`);
               continue;
@@ -223,7 +226,8 @@ class McpSession extends SessionBase implements DialectSession {
     const offCancel = this.taskTools.has(req.tool)
       ? () => {}
       : req.cancel.onCancel((reason) => {
-          const text = typeof reason === 'object' && reason !== null && 'message' in reason ? String(reason.message) : 'cancelled';
+          const text =
+            typeof reason === 'object' && reason !== null && 'message' in reason ? String(reason.message) : 'cancelled';
           this.transport.cancel(progressToken, text);
         });
     try {
@@ -231,7 +235,13 @@ class McpSession extends SessionBase implements DialectSession {
       if (this.taskTools.has(req.tool)) {
         const r = await callAsTask(
           this.client,
-          { name: req.tool, args: req.args ?? {}, progressToken, cancel: req.cancel, requestTimeoutMs: this.ctx.spec.timeouts.callInactivityMs },
+          {
+            name: req.tool,
+            args: req.args ?? {},
+            progressToken,
+            cancel: req.cancel,
+            requestTimeoutMs: this.ctx.spec.timeouts.callInactivityMs,
+          },
           sink,
         );
         if (!r.ok) return r.code === 'cancelled' ? abortedFailure(req.cancel, r) : r;
@@ -239,10 +249,14 @@ class McpSession extends SessionBase implements DialectSession {
       } else {
         // A loose result schema: the SDK's deep parse of every result costs more than it buys
         // here; the fields Plugboard reads are checked below.
-        result = await this.client.callTool({ name: req.tool, arguments: req.args ?? {}, _meta: { progressToken } }, LOOSE_RESULT, {
-          // Plugboard's own inactivity timer and hard cap decide; the SDK's must never fire first.
-          timeout: this.ctx.spec.timeouts.callHardCapMs + 60_000,
-        });
+        result = await this.client.callTool(
+          { name: req.tool, arguments: req.args ?? {}, _meta: { progressToken } },
+          LOOSE_RESULT,
+          {
+            // Plugboard's own inactivity timer and hard cap decide; the SDK's must never fire first.
+            timeout: this.ctx.spec.timeouts.callHardCapMs + 60_000,
+          },
+        );
       }
       sink.activity();
       return toolOutcome(result);
@@ -250,7 +264,10 @@ class McpSession extends SessionBase implements DialectSession {
       if (req.cancel.isCancelled) return abortedFailure(req.cancel, failure('cancelled', 'call cancelled'));
       if (e instanceof McpError) {
         if (e.code === ErrorCode.ConnectionClosed) return failure('cancelled', 'connection closed');
-        return failure('plugin_error', e.message, { rpcCode: e.code, ...(e.data !== undefined ? { data: e.data } : {}) });
+        return failure('plugin_error', e.message, {
+          rpcCode: e.code,
+          ...(e.data !== undefined ? { data: e.data } : {}),
+        });
       }
       return failure('plugin_error', (e as Error).message);
     } finally {
@@ -261,11 +278,14 @@ class McpSession extends SessionBase implements DialectSession {
 
   resources = (timeoutMs: number): Promise<Result<ResourceView[]>> => listResources(this.client, timeoutMs);
   prompts = (timeoutMs: number): Promise<Result<PromptView[]>> => listPrompts(this.client, timeoutMs);
-  getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> => getPrompt(this.client, name, args, timeoutMs);
+  getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> =>
+    getPrompt(this.client, name, args, timeoutMs);
 
   /** The person's grants changed: the server may ask for its roots again. */
   rootsChanged(): void {
-    this.client.sendRootsListChanged().catch((e: unknown) => this.ctx.diagnostic('warn', `roots list_changed not sent: ${(e as Error).message}`));
+    this.client
+      .sendRootsListChanged()
+      .catch((e: unknown) => this.ctx.diagnostic('warn', `roots list_changed not sent: ${(e as Error).message}`));
   }
 
   async ping(timeoutMs: number): Promise<PingOutcome> {
@@ -293,6 +313,7 @@ export const mcpDialect: DialectFactory = {
 function annotationsOf(a: Record<string, unknown>): ToolAnnotations {
   const out: ToolAnnotations = {};
   if (typeof a.title === 'string') out.title = a.title;
-  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) if (typeof a[k] === 'boolean') out[k] = a[k];
+  for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+    if (typeof a[k] === 'boolean') out[k] = a[k];
   return out;
 }

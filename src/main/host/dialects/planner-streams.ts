@@ -40,7 +40,8 @@ export class PlannerStreams {
     const key = streamKey(p.stream_id);
     if (key === undefined) return this.hooks.diagnostic('stream_start without a stream_id ignored');
     const call = this.hooks.callFor(p.task_id);
-    if (call === undefined) return this.hooks.diagnostic(`stream_start for ${JSON.stringify(p.stream_id)} with no matching call`);
+    if (call === undefined)
+      return this.hooks.diagnostic(`stream_start for ${JSON.stringify(p.stream_id)} with no matching call`);
     // A stream id may come back in a later call (a fixed id, or one counted per task).
     this.ended.delete(key);
     this.open.set(key, { call, next: null, received: 0, first: 1 });
@@ -48,7 +49,8 @@ export class PlannerStreams {
 
   data(p: Record<string, unknown>): void {
     const key = streamKey(p.stream_id);
-    if (key !== undefined && this.ended.has(key)) return this.hooks.diagnostic(`late stream_data for ended stream ${JSON.stringify(key)} ignored`);
+    if (key !== undefined && this.ended.has(key))
+      return this.hooks.diagnostic(`late stream_data for ended stream ${JSON.stringify(key)} ignored`);
     let s = key === undefined ? undefined : this.open.get(key);
     if (!s && key !== undefined) {
       // Tolerate a missing stream_start when the owner is unambiguous.
@@ -58,7 +60,8 @@ export class PlannerStreams {
         this.open.set(key, s);
       }
     }
-    if (!s || key === undefined) return this.hooks.diagnostic(`stream_data for unknown stream ${JSON.stringify(p.stream_id)}`);
+    if (!s || key === undefined)
+      return this.hooks.diagnostic(`stream_data for unknown stream ${JSON.stringify(p.stream_id)}`);
     const seq = p.sequence;
     if (typeof seq !== 'number' || !Number.isInteger(seq)) {
       return this.breakStream(key, s, `stream ${JSON.stringify(key)}: stream_data without an integer sequence number`);
@@ -66,17 +69,29 @@ export class PlannerStreams {
     if (s.next === null) {
       if (seq > 1) {
         const missing = seq - 1 === 1 ? 'chunk 1 is' : `chunks 1 to ${seq - 1} are`;
-        return this.breakStream(key, s, `stream ${JSON.stringify(key)}: ${missing} missing (the first chunk to arrive was ${seq})`);
+        return this.breakStream(
+          key,
+          s,
+          `stream ${JSON.stringify(key)}: ${missing} missing (the first chunk to arrive was ${seq})`,
+        );
       }
       s.first = seq;
       s.next = seq;
     }
     if (seq > s.next) {
       const missing = seq - s.next === 1 ? `chunk ${s.next} is` : `chunks ${s.next} to ${seq - 1} are`;
-      return this.breakStream(key, s, `stream ${JSON.stringify(key)}: ${missing} missing (chunk ${seq} arrived after ${s.next - 1})`);
+      return this.breakStream(
+        key,
+        s,
+        `stream ${JSON.stringify(key)}: ${missing} missing (chunk ${seq} arrived after ${s.next - 1})`,
+      );
     }
     if (seq < s.next) {
-      return this.breakStream(key, s, `stream ${JSON.stringify(key)}: chunk ${seq} arrived again or out of order (after ${s.next - 1})`);
+      return this.breakStream(
+        key,
+        s,
+        `stream ${JSON.stringify(key)}: chunk ${seq} arrived again or out of order (after ${s.next - 1})`,
+      );
     }
     s.next++;
     s.received++;
@@ -87,17 +102,25 @@ export class PlannerStreams {
     const key = streamKey(p.stream_id);
     if (key !== undefined && this.ended.has(key)) return;
     const s = key === undefined ? undefined : this.open.get(key);
-    if (!s || key === undefined) return this.hooks.diagnostic(`stream_end for unknown stream ${JSON.stringify(p.stream_id)}`);
+    if (!s || key === undefined)
+      return this.hooks.diagnostic(`stream_end for unknown stream ${JSON.stringify(p.stream_id)}`);
     this.close(key);
     const total = p.total_chunks;
     if (typeof total !== 'number') return;
     if (total > s.received) {
       const firstMissing = s.first + s.received;
       const lastMissing = s.first + total - 1;
-      const which = firstMissing === lastMissing ? `chunk ${firstMissing} is` : `chunks ${firstMissing} to ${lastMissing} are`;
-      this.hooks.broken(s.call, `stream ${JSON.stringify(key)}: stream_end announced ${total} chunks but ${s.received} arrived; ${which} missing`);
+      const which =
+        firstMissing === lastMissing ? `chunk ${firstMissing} is` : `chunks ${firstMissing} to ${lastMissing} are`;
+      this.hooks.broken(
+        s.call,
+        `stream ${JSON.stringify(key)}: stream_end announced ${total} chunks but ${s.received} arrived; ${which} missing`,
+      );
     } else if (total < s.received) {
-      this.hooks.broken(s.call, `stream ${JSON.stringify(key)}: stream_end announced ${total} chunks but ${s.received} arrived`);
+      this.hooks.broken(
+        s.call,
+        `stream ${JSON.stringify(key)}: stream_end announced ${total} chunks but ${s.received} arrived`,
+      );
     }
   }
 

@@ -36,24 +36,39 @@ type Waiter = (value: Reply) => void;
 export function checkCapabilities(declared: unknown, allowList: readonly string[]): Failure | undefined {
   if (declared === undefined || declared === null) {
     if (allowList.length > 0) {
-      return failure('capability_not_declared', 'the handshake manifest declares no capabilities, but this plugin binding grants some: the plugin must name the ones it requests');
+      return failure(
+        'capability_not_declared',
+        'the handshake manifest declares no capabilities, but this plugin binding grants some: the plugin must name the ones it requests',
+      );
     }
     return undefined;
   }
-  if (!Array.isArray(declared)) return failure('capability_not_declared', `manifest.capabilities must be an array of strings, got ${describeValue(declared)}`);
+  if (!Array.isArray(declared))
+    return failure(
+      'capability_not_declared',
+      `manifest.capabilities must be an array of strings, got ${describeValue(declared)}`,
+    );
   const seen = new Set<string>();
   for (let i = 0; i < declared.length; i++) {
     const c: unknown = declared[i];
     if (typeof c !== 'string') return failure('capability_not_declared', `manifest.capabilities[${i}] is not a string`);
     if (c.trim() === '') return failure('capability_not_declared', `manifest.capabilities[${i}] is empty`);
-    if (c.trim() !== c) return failure('capability_not_declared', `manifest.capabilities[${i}] ${JSON.stringify(c)} has surrounding whitespace`);
-    if (seen.has(c)) return failure('capability_not_declared', `manifest.capabilities[${i}] ${JSON.stringify(c)} is a duplicate`);
+    if (c.trim() !== c)
+      return failure(
+        'capability_not_declared',
+        `manifest.capabilities[${i}] ${JSON.stringify(c)} has surrounding whitespace`,
+      );
+    if (seen.has(c))
+      return failure('capability_not_declared', `manifest.capabilities[${i}] ${JSON.stringify(c)} is a duplicate`);
     seen.add(c);
   }
   for (const c of seen) {
     if (!allowList.includes(c)) {
       const allowed = allowList.length > 0 ? allowList.join(', ') : 'none';
-      return failure('capability_not_allowed', `the plugin requests capability "${c}", which is not allowed for it (allowed: ${allowed})`);
+      return failure(
+        'capability_not_allowed',
+        `the plugin requests capability "${c}", which is not allowed for it (allowed: ${allowed})`,
+      );
     }
   }
   return undefined;
@@ -77,7 +92,9 @@ class RtermSession extends SessionBase implements DialectSession {
   receive(value: unknown): void {
     const msg = asRecord(value);
     if (!msg || typeof msg.type !== 'string') {
-      this.failWith(failure('malformed_response', `the plugin sent ${describeValue(value)}, not a typed protocol message`));
+      this.failWith(
+        failure('malformed_response', `the plugin sent ${describeValue(value)}, not a typed protocol message`),
+      );
       return;
     }
     const w = this.waiter;
@@ -99,7 +116,8 @@ class RtermSession extends SessionBase implements DialectSession {
     const got = await this.next({ type: 'handshake', protocol_version: RTERM_PROTOCOL }, timeoutMs, 'handshake');
     if (got.kind === 'failure') return got.failure;
     const reply = got.msg;
-    if (reply.type !== 'handshake') return failure('handshake_failed', `expected a handshake, got a "${String(reply.type)}" message`);
+    if (reply.type !== 'handshake')
+      return failure('handshake_failed', `expected a handshake, got a "${String(reply.type)}" message`);
     const m = asRecord(reply.manifest);
     if (!m) return failure('handshake_failed', 'the handshake has no manifest object');
     for (const field of ['plugin_id', 'plugin_version', 'protocol_version'] as const) {
@@ -107,14 +125,24 @@ class RtermSession extends SessionBase implements DialectSession {
         return failure('handshake_failed', `handshake manifest.${field} is missing or not a string`);
       }
     }
-    if (!Array.isArray(m.exposed_tools) || m.exposed_tools.length === 0 || !m.exposed_tools.every((t) => typeof t === 'string')) {
+    if (
+      !Array.isArray(m.exposed_tools) ||
+      m.exposed_tools.length === 0 ||
+      !m.exposed_tools.every((t) => typeof t === 'string')
+    ) {
       return failure('handshake_failed', 'handshake manifest.exposed_tools must be a non-empty array of tool names');
     }
     if (m.protocol_version !== RTERM_PROTOCOL) {
-      return failure('protocol_version_mismatch', `the plugin speaks ${String(m.protocol_version)}; Plugboard asked for ${RTERM_PROTOCOL}`);
+      return failure(
+        'protocol_version_mismatch',
+        `the plugin speaks ${String(m.protocol_version)}; Plugboard asked for ${RTERM_PROTOCOL}`,
+      );
     }
     if (m.plugin_id !== this.ctx.spec.id) {
-      return failure('handshake_failed', `the plugin says it is "${String(m.plugin_id)}", but its bundle is "${this.ctx.spec.id}"`);
+      return failure(
+        'handshake_failed',
+        `the plugin says it is "${String(m.plugin_id)}", but its bundle is "${this.ctx.spec.id}"`,
+      );
     }
     const capFailure = checkCapabilities(m.capabilities, this.ctx.allowedCapabilities);
     if (capFailure) return capFailure;
@@ -136,7 +164,10 @@ class RtermSession extends SessionBase implements DialectSession {
 
   async call(req: CallRequest, sink: CallSink): Promise<CallOutcome> {
     if (!this.exposed.includes(req.tool)) {
-      return failure('tool_not_exposed', `the plugin does not expose "${req.tool}" (it exposes: ${this.exposed.join(', ') || 'nothing'})`);
+      return failure(
+        'tool_not_exposed',
+        `the plugin does not expose "${req.tool}" (it exposes: ${this.exposed.join(', ') || 'nothing'})`,
+      );
     }
     const requestId = `req-${this.nextRequest++}`;
     const context: Record<string, unknown> = { plugin_id: this.ctx.spec.id };
@@ -150,20 +181,30 @@ class RtermSession extends SessionBase implements DialectSession {
     if (got.kind === 'failure') return got.failure;
     const reply = got.msg;
     sink.activity();
-    if (reply.type !== 'response') return failure('malformed_response', `expected a response, got a "${String(reply.type)}" message`);
+    if (reply.type !== 'response')
+      return failure('malformed_response', `expected a response, got a "${String(reply.type)}" message`);
     if (reply.request_id !== requestId) {
-      return failure('malformed_response', `the response is for request ${describeValue(reply.request_id)}, not ${requestId}`);
+      return failure(
+        'malformed_response',
+        `the response is for request ${describeValue(reply.request_id)}, not ${requestId}`,
+      );
     }
     if (reply.status === 'ok') {
       if (reply.error !== undefined && reply.error !== null) {
-        return failure('malformed_response', `a response with status "ok" must not carry an error, got ${describeValue(reply.error)}`);
+        return failure(
+          'malformed_response',
+          `a response with status "ok" must not carry an error, got ${describeValue(reply.error)}`,
+        );
       }
       return { ok: true, value: { success: true, data: reply.output ?? null, keepSession: false } };
     }
     if (reply.status === 'error') {
       const e = asRecord(reply.error);
       if (typeof e?.message !== 'string' || e.message.trim() === '') {
-        return failure('malformed_response', `a response with status "error" must carry error.message, got ${describeValue(reply.error)}`);
+        return failure(
+          'malformed_response',
+          `a response with status "error" must carry error.message, got ${describeValue(reply.error)}`,
+        );
       }
       const code = typeof e?.code === 'string' || typeof e?.code === 'number' ? String(e.code) : 'error';
       const message = e.message;
@@ -181,12 +222,7 @@ class RtermSession extends SessionBase implements DialectSession {
   }
 
   /** Sends a message and waits for the next one, bounded by a deadline and/or a signal. */
-  private next(
-    message: unknown,
-    timeoutMs: number | undefined,
-    what: string,
-    cancel?: CancelToken,
-  ): Promise<Reply> {
+  private next(message: unknown, timeoutMs: number | undefined, what: string, cancel?: CancelToken): Promise<Reply> {
     if (this.fatal) return Promise.resolve({ kind: 'failure', failure: this.fatal });
     return new Promise((resolve) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -199,7 +235,10 @@ class RtermSession extends SessionBase implements DialectSession {
       };
       this.waiter = finish;
       if (timeoutMs !== undefined) {
-        timer = setTimeout(() => finish({ kind: 'failure', failure: failure('timeout', `no ${what} within ${timeoutMs} ms`) }), timeoutMs);
+        timer = setTimeout(
+          () => finish({ kind: 'failure', failure: failure('timeout', `no ${what} within ${timeoutMs} ms`) }),
+          timeoutMs,
+        );
       }
       if (cancel) {
         offCancel = cancel.onCancel(() =>

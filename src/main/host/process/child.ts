@@ -132,7 +132,10 @@ export class PluginProcess implements IDisposable {
           // A group with nothing left in it is forgotten, so its id is never signalled once reused.
           void groupAlive(child.pid).then((alive) => alive || this.forgetGroup());
           for (const line of this.stderr.flush()) this._onDidStderr.fire(line);
-          this.exitInfo = { ...(this.sandboxed ? unwrapSandboxExit(code, signal) : { code, signal }), expected: this.expectingExit };
+          this.exitInfo = {
+            ...(this.sandboxed ? unwrapSandboxExit(code, signal) : { code, signal }),
+            expected: this.expectingExit,
+          };
           resolve(this.exitInfo);
           this._onDidExit.fire(this.exitInfo);
         };
@@ -173,7 +176,9 @@ export class PluginProcess implements IDisposable {
       });
       child.once('error', (e: NodeJS.ErrnoException) => {
         clearTimeout(timer);
-        resolve(failure('launch_failed', `could not start ${options.file}: ${e.code ?? ''} ${e.message}`.trim(), details));
+        resolve(
+          failure('launch_failed', `could not start ${options.file}: ${e.code ?? ''} ${e.message}`.trim(), details),
+        );
       });
     });
     if (started !== true) {

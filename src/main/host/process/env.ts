@@ -88,7 +88,11 @@ export interface PluginIdentity {
  * the sandbox: elsewhere than Windows, PROGRAMDATA is their data folder.
  */
 export function pluginEnvironment(spec: PluginIdentity, dataDir: string, nodeModules?: string): Record<string, string> {
-  const env: Record<string, string> = { PLUGBOARD_PLUGIN_ID: spec.id, PLUGBOARD_PLUGIN_DIR: spec.dir, PLUGBOARD_DATA_DIR: dataDir };
+  const env: Record<string, string> = {
+    PLUGBOARD_PLUGIN_ID: spec.id,
+    PLUGBOARD_PLUGIN_DIR: spec.dir,
+    PLUGBOARD_DATA_DIR: dataDir,
+  };
   if (nodeModules) env.PLUGBOARD_NODE_MODULES = nodeModules;
   if (spec.dialect === 'gassist-v2' && process.platform !== 'win32') env.PROGRAMDATA = dataDir;
   return env;

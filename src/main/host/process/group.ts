@@ -75,7 +75,10 @@ export async function terminateSandboxed(pgid: number | undefined): Promise<void
  * crash still reads "killed by SIGSEGV". (A plugin that exits with such a code on purpose reads
  * as signalled; no plugin protocol gives those codes a meaning.)
  */
-export function unwrapSandboxExit(code: number | null, signal: NodeJS.Signals | null): { code: number | null; signal: NodeJS.Signals | null } {
+export function unwrapSandboxExit(
+  code: number | null,
+  signal: NodeJS.Signals | null,
+): { code: number | null; signal: NodeJS.Signals | null } {
   if (code === null || code <= 128 || code >= 128 + 65) return { code, signal };
   const name = Object.entries(os.constants.signals).find(([, n]) => n === code - 128)?.[0];
   return name ? { code: null, signal: name as NodeJS.Signals } : { code, signal };

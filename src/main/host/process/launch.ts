@@ -107,7 +107,9 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
   const { values, missing } = resolvedSettings;
   if (missing.length > 0) {
     const names = missing.map((s) => `${s.key}${s.title && s.title !== s.key ? ` (${s.title})` : ''}`).join(', ');
-    return failure('settings_missing', `required settings are not set: ${names}`, { data: { plugin: spec.id, settings: missing.map((s) => s.key) } });
+    return failure('settings_missing', `required settings are not set: ${names}`, {
+      data: { plugin: spec.id, settings: missing.map((s) => s.key) },
+    });
   }
   const badPath = checkPaths(spec.settings, values);
   if (badPath) return badPath;
@@ -135,7 +137,13 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
     if (s.env && v !== undefined) settingsEnv[s.env] = Array.isArray(v) ? v.join(path.delimiter) : String(v);
   }
 
-  const baseEnv = buildPluginEnv({ parent: parentEnv, manifest: manifestEnv, settings: settingsEnv, host: input.hostEnv ?? {}, platform });
+  const baseEnv = buildPluginEnv({
+    parent: parentEnv,
+    manifest: manifestEnv,
+    settings: settingsEnv,
+    host: input.hostEnv ?? {},
+    platform,
+  });
   const pathEnv = withLoginPath(baseEnv.PATH ?? baseEnv.Path ?? '', input.loginPath, platform);
   const resolved = resolveCommand({
     command,

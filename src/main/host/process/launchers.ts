@@ -27,12 +27,66 @@ export const IMAGE_FIRST_RUN_MS = 300_000;
 /** Options that take a value, per launcher family, so the value is not taken for the package. */
 const VALUE_OPTIONS: Record<string, ReadonlySet<string>> = {
   node: new Set(['-p', '--package', '-c', '--call', '--registry', '--cache', '--userconfig', '-w', '--workspace']),
-  python: new Set(['--from', '--with', '--python', '-p', '--index', '--index-url', '--extra-index-url', '--directory', '--project', '--with-requirements', '--spec', '--env-file']),
+  python: new Set([
+    '--from',
+    '--with',
+    '--python',
+    '-p',
+    '--index',
+    '--index-url',
+    '--extra-index-url',
+    '--directory',
+    '--project',
+    '--with-requirements',
+    '--spec',
+    '--env-file',
+  ]),
   docker: new Set([
-    '-e', '--env', '--env-file', '-v', '--volume', '--mount', '--name', '-p', '--publish', '-w', '--workdir', '--network', '--net',
-    '--entrypoint', '-u', '--user', '-l', '--label', '--platform', '--pull', '-m', '--memory', '--cpus', '--add-host', '--device',
-    '--cap-add', '--cap-drop', '--security-opt', '--tmpfs', '--ulimit', '--hostname', '-h', '--runtime', '--ipc', '--pid', '--shm-size',
-    '--restart', '--log-driver', '--log-opt', '--stop-signal', '--stop-timeout', '--health-cmd', '--gpus', '--group-add', '--dns',
+    '-e',
+    '--env',
+    '--env-file',
+    '-v',
+    '--volume',
+    '--mount',
+    '--name',
+    '-p',
+    '--publish',
+    '-w',
+    '--workdir',
+    '--network',
+    '--net',
+    '--entrypoint',
+    '-u',
+    '--user',
+    '-l',
+    '--label',
+    '--platform',
+    '--pull',
+    '-m',
+    '--memory',
+    '--cpus',
+    '--add-host',
+    '--device',
+    '--cap-add',
+    '--cap-drop',
+    '--security-opt',
+    '--tmpfs',
+    '--ulimit',
+    '--hostname',
+    '-h',
+    '--runtime',
+    '--ipc',
+    '--pid',
+    '--shm-size',
+    '--restart',
+    '--log-driver',
+    '--log-opt',
+    '--stop-signal',
+    '--stop-timeout',
+    '--health-cmd',
+    '--gpus',
+    '--group-add',
+    '--dns',
   ]),
 };
 
@@ -64,7 +118,10 @@ function optionValue(args: string[], names: string[]): string | null {
 }
 
 function baseName(file: string): string {
-  return path.basename(file).replace(/\.(cmd|exe|bat|ps1)$/i, '').toLowerCase();
+  return path
+    .basename(file)
+    .replace(/\.(cmd|exe|bat|ps1)$/i, '')
+    .toLowerCase();
 }
 
 function make(launcher: string, target: string | null, verb: string, handshakeMs: number): FirstRunLauncher {
@@ -84,7 +141,12 @@ export function firstRunLauncher(command: readonly string[]): FirstRunLauncher |
     case 'npx':
     case 'bunx':
     case 'pnpx':
-      return make(name, optionValue(args, ['--package', '-p']) ?? firstOperand(args, 'node'), 'installing', PACKAGE_FIRST_RUN_MS);
+      return make(
+        name,
+        optionValue(args, ['--package', '-p']) ?? firstOperand(args, 'node'),
+        'installing',
+        PACKAGE_FIRST_RUN_MS,
+      );
     case 'pnpm':
     case 'yarn':
     case 'bun': {
@@ -93,18 +155,33 @@ export function firstRunLauncher(command: readonly string[]): FirstRunLauncher |
       return make(`${name} ${sub}`, firstOperand(args.slice(1), 'node'), 'installing', PACKAGE_FIRST_RUN_MS);
     }
     case 'uvx':
-      return make('uvx', optionValue(args, ['--from']) ?? firstOperand(args, 'python'), 'installing', PACKAGE_FIRST_RUN_MS);
+      return make(
+        'uvx',
+        optionValue(args, ['--from']) ?? firstOperand(args, 'python'),
+        'installing',
+        PACKAGE_FIRST_RUN_MS,
+      );
     case 'uv': {
       if (args[0] === 'run') return make('uv run', null, 'preparing the Python environment of', PACKAGE_FIRST_RUN_MS);
       if (args[0] === 'tool' && args[1] === 'run') {
         const rest = args.slice(2);
-        return make('uv tool run', optionValue(rest, ['--from']) ?? firstOperand(rest, 'python'), 'installing', PACKAGE_FIRST_RUN_MS);
+        return make(
+          'uv tool run',
+          optionValue(rest, ['--from']) ?? firstOperand(rest, 'python'),
+          'installing',
+          PACKAGE_FIRST_RUN_MS,
+        );
       }
       return null;
     }
     case 'pipx':
       if (args[0] !== 'run') return null;
-      return make('pipx run', optionValue(args.slice(1), ['--spec']) ?? firstOperand(args.slice(1), 'python'), 'installing', PACKAGE_FIRST_RUN_MS);
+      return make(
+        'pipx run',
+        optionValue(args.slice(1), ['--spec']) ?? firstOperand(args.slice(1), 'python'),
+        'installing',
+        PACKAGE_FIRST_RUN_MS,
+      );
     case 'docker':
     case 'podman':
       if (args[0] !== 'run') return null;

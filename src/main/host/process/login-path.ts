@@ -14,7 +14,8 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { killGroup } from './group';
 
-export type LoginPath = { ok: true; path: string; shell: string; ms: number } | { ok: false; shell: string; reason: string };
+export type LoginPath =
+  { ok: true; path: string; shell: string; ms: number } | { ok: false; shell: string; reason: string };
 
 export interface LoginPathOptions {
   /** The shell to run; default the user's login shell from the password database, else $SHELL. */
@@ -46,7 +47,12 @@ export function defaultShell(env: NodeJS.ProcessEnv = process.env): string {
 export function loginShellPath(opts: LoginPathOptions = {}): Promise<LoginPath> {
   const platform = opts.platform ?? process.platform;
   const shell = opts.shell ?? defaultShell(opts.env);
-  if (platform === 'win32') return Promise.resolve({ ok: false, shell, reason: 'Windows programs get the user PATH from the registry; there is no login shell to ask' });
+  if (platform === 'win32')
+    return Promise.resolve({
+      ok: false,
+      shell,
+      reason: 'Windows programs get the user PATH from the registry; there is no login shell to ask',
+    });
   const env = opts.env ?? process.env;
   // The home decides which start-up files the shell reads.
   const key = `${shell}\0${env.HOME ?? ''}`;
@@ -80,7 +86,11 @@ function runShell(shell: string, env: NodeJS.ProcessEnv, timeoutMs: number): Pro
     });
     const timer = setTimeout(() => {
       killGroup(child.pid, 'SIGKILL');
-      finish({ ok: false, shell, reason: `the login shell ${shell} did not print its environment within ${timeoutMs} ms` });
+      finish({
+        ok: false,
+        shell,
+        reason: `the login shell ${shell} did not print its environment within ${timeoutMs} ms`,
+      });
     }, timeoutMs);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (d: string) => {
@@ -90,7 +100,9 @@ function runShell(shell: string, env: NodeJS.ProcessEnv, timeoutMs: number): Pro
         finish({ ok: false, shell, reason: `the login shell ${shell} printed more than 1 MiB` });
       }
     });
-    child.on('error', (e) => finish({ ok: false, shell, reason: `could not run the login shell ${shell}: ${e.message}` }));
+    child.on('error', (e) =>
+      finish({ ok: false, shell, reason: `could not run the login shell ${shell}: ${e.message}` }),
+    );
     child.on('close', (code) => {
       // Whatever the start-up files left running in the group goes with it: no orphans.
       killGroup(child.pid, 'SIGKILL');

@@ -26,7 +26,12 @@ import { toDisposable, type IDisposable } from '../../../shared/lifecycle';
 import { bootId, identityOf, procStat, startTimeOf, stillRunning, type ProcessIdentity } from '../../fs';
 import { killGroup } from './group';
 
-const Entry = z.object({ pid: z.number().int().positive(), pgid: z.number().int().positive(), start: z.string().nullable(), plugin: z.string() });
+const Entry = z.object({
+  pid: z.number().int().positive(),
+  pgid: z.number().int().positive(),
+  start: z.string().nullable(),
+  plugin: z.string(),
+});
 export type ProcessEntry = z.infer<typeof Entry>;
 
 const HostFile = z.object({
@@ -73,7 +78,9 @@ export class ProcessBook implements IDisposable {
       }
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const tmp = `${this.file}.tmp`;
-      writeFileSync(tmp, `${JSON.stringify({ host: this.host, processes: [...this.entries.values()] })}\n`, { mode: 0o600 });
+      writeFileSync(tmp, `${JSON.stringify({ host: this.host, processes: [...this.entries.values()] })}\n`, {
+        mode: 0o600,
+      });
       renameSync(tmp, this.file);
     } catch {
       // A full disk must not fail a launch: the reaper and --die-with-parent still stand, and the

@@ -8,12 +8,23 @@ import { planLaunch, type LaunchInput, type LaunchPlan } from './launch';
 import { loginShellPath, type LoginPathOptions } from './login-path';
 import { isNotOnPath } from './resolve';
 
-export async function planLaunchWithShellPath(input: LaunchInput, opts: LoginPathOptions = {}): Promise<LaunchPlan | Failure> {
+export async function planLaunchWithShellPath(
+  input: LaunchInput,
+  opts: LoginPathOptions = {},
+): Promise<LaunchPlan | Failure> {
   const first = planLaunch(input);
   if (first.ok || !isNotOnPath(first)) return first;
-  const login = await loginShellPath({ env: input.parentEnv ?? process.env, ...(input.platform ? { platform: input.platform } : {}), ...opts });
+  const login = await loginShellPath({
+    env: input.parentEnv ?? process.env,
+    ...(input.platform ? { platform: input.platform } : {}),
+    ...opts,
+  });
   if (!login.ok) {
-    return failure(first.code, `${first.message}; the login shell's PATH could not be read either: ${login.reason}`, first.details);
+    return failure(
+      first.code,
+      `${first.message}; the login shell's PATH could not be read either: ${login.reason}`,
+      first.details,
+    );
   }
   const again = planLaunch({ ...input, loginPath: login.path });
   if (again.ok || !isNotOnPath(again)) return again;

@@ -32,4 +32,3 @@ export interface LaunchPlan {
    */
   secrets?: SecretValue[];
 }
-

@@ -75,7 +75,11 @@ let unavailable: string | null = null;
 
 /** Whether the reaper runs, and its pid (for tests and the README's claims). */
 export function reaperState(): { running: boolean; pid: number | null; reason: string | null } {
-  return { running: reaper !== null && reaper.exitCode === null && reaper.signalCode === null, pid: reaper?.pid ?? null, reason: unavailable };
+  return {
+    running: reaper !== null && reaper.exitCode === null && reaper.signalCode === null,
+    pid: reaper?.pid ?? null,
+    reason: unavailable,
+  };
 }
 
 function ensureReaper(): ChildProcess | null {

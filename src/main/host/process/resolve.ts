@@ -94,7 +94,11 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
   const platform = input.platform ?? process.platform;
   const details = { command: input.command, pathSearched: input.pathEnv, cwd: input.cwd };
   const fail = (message: string, missing?: string): Failure =>
-    failure('launch_failed', message, missing ? { ...details, data: { notOnPath: missing } satisfies NotOnPath } : details);
+    failure(
+      'launch_failed',
+      message,
+      missing ? { ...details, data: { notOnPath: missing } satisfies NotOnPath } : details,
+    );
   if (input.command.length === 0 || !input.command[0]) return fail('the manifest gives no command to run');
   const [head, ...rest] = input.command as [string, ...string[]];
   const dir = realDir(input.dir);
@@ -220,7 +224,10 @@ function findInterpreter(
       const f = searchPath(n, input.pathEnv, platform);
       if (f) return { ok: true, file: f, env: {} };
     }
-    return { ok: false, message: `no Python interpreter (${names.join(' or ')}) was found on PATH to run ${input.command[0]}` };
+    return {
+      ok: false,
+      message: `no Python interpreter (${names.join(' or ')}) was found on PATH to run ${input.command[0]}`,
+    };
   }
   const node = searchPath('node', input.pathEnv, platform);
   if (node) return { ok: true, file: node, env: {} };

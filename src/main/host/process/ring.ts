@@ -55,7 +55,10 @@ export class LineRing {
 
   /** The last `n` lines, oldest first. */
   tail(n = this.maxLines): string[] {
-    const all = this.lines.length < this.maxLines ? this.lines.slice() : [...this.lines.slice(this.head), ...this.lines.slice(0, this.head)];
+    const all =
+      this.lines.length < this.maxLines
+        ? this.lines.slice()
+        : [...this.lines.slice(this.head), ...this.lines.slice(0, this.head)];
     return n >= all.length ? all : all.slice(all.length - n);
   }
 
@@ -105,5 +108,4 @@ export class RateGate {
     this.suppressed++;
     return { pass: false, suppressedBefore };
   }
-
 }

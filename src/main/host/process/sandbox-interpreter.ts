@@ -36,7 +36,11 @@ export interface InterpreterFacts {
 
 const PROBE_MS = 5000;
 // -I: no PYTHON* variables, no user site, no script folder or cwd on sys.path.
-const PYTHON_PROBE = ['-I', '-c', 'import json,sys;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,sys.base_exec_prefix]))'];
+const PYTHON_PROBE = [
+  '-I',
+  '-c',
+  'import json,sys;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,sys.base_exec_prefix]))',
+];
 const NODE_PROBE = ['-e', 'process.stdout.write(JSON.stringify([process.execPath]))'];
 const probeCache = new Map<string, string[] | null>();
 
@@ -59,11 +63,17 @@ function isFile(p: string): boolean {
 /** Asks an interpreter where it really lives; once per executable. */
 function askInterpreter(file: string, python: boolean, ctx: InterpreterContext): string[] | null {
   if (probeCache.has(file)) return probeCache.get(file) ?? null;
-  const r = spawnSync(file, python ? PYTHON_PROBE : NODE_PROBE, { cwd: '/', env: ctx.hostEnv, timeout: PROBE_MS, encoding: 'utf8' });
+  const r = spawnSync(file, python ? PYTHON_PROBE : NODE_PROBE, {
+    cwd: '/',
+    env: ctx.hostEnv,
+    timeout: PROBE_MS,
+    encoding: 'utf8',
+  });
   let out: string[] | null = null;
   try {
     const parsed: unknown = JSON.parse((r.stdout ?? '').trim().split('\n').pop() ?? '');
-    if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((x) => typeof x === 'string' && path.isAbsolute(x))) out = parsed as string[];
+    if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((x) => typeof x === 'string' && path.isAbsolute(x)))
+      out = parsed as string[];
   } catch {
     // No answer: the install-prefix guess stands alone.
   }
@@ -121,11 +131,15 @@ export function interpreterFacts(file: string, ctx: InterpreterContext): Interpr
       // Electron running plugins as node needs the files beside its binary (resources, ICU data).
       if (mayShow(path.dirname(realFile), ctx.home)) roots.push(path.dirname(realFile));
     } else if (python || isNodeName(path.basename(f))) {
-      const plain = shebang === null && (python ? isPythonName(path.basename(realFile)) : isNodeName(path.basename(realFile)));
+      const plain =
+        shebang === null && (python ? isPythonName(path.basename(realFile)) : isNodeName(path.basename(realFile)));
       const said = plain ? null : askInterpreter(f, python, ctx);
       const exe = said?.[0];
       if (said && exe && isFile(exe) && trusted(exe)) {
-        roots.push(installRoot(real(exe), ctx.home), ...said.slice(1).flatMap((p) => (mayShow(real(p), ctx.home) && trusted(p) ? [real(p)] : [])));
+        roots.push(
+          installRoot(real(exe), ctx.home),
+          ...said.slice(1).flatMap((p) => (mayShow(real(p), ctx.home) && trusted(p) ? [real(p)] : [])),
+        );
         return replace ? exe : f;
       }
       roots.push(installRoot(realFile, ctx.home));

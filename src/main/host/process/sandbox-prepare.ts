@@ -43,7 +43,18 @@ export function appReadOnlyFolders(opts: { bundledDir?: string; nodeModules?: st
  * installed software. Not shown: /home and /root, /run (session buses, the keyring's socket),
  * /var, /sys, /mnt, /media, /srv.
  */
-export const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/nix/store'];
+export const SYSTEM_PATHS = [
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/etc',
+  '/opt',
+  '/nix/store',
+];
 
 let systemCache: SystemEntry[] | undefined;
 
@@ -95,7 +106,10 @@ export function grantedFolders(
     if (s.type !== 'directory' && s.type !== 'file') continue;
     const v = values[s.key];
     for (const item of Array.isArray(v) ? v : v === undefined ? [] : [String(v)]) {
-      const expanded = item.trim().replace(/^~(?=$|\/)/, home).replace(/^\$\{HOME\}/, home);
+      const expanded = item
+        .trim()
+        .replace(/^~(?=$|\/)/, home)
+        .replace(/^\$\{HOME\}/, home);
       if (path.isAbsolute(expanded)) folders.push(path.normalize(expanded));
     }
   }
@@ -129,13 +143,17 @@ export function sandboxPolicy(
     pathEnv: plan.env.PATH ?? '',
     hostEnv: input.hostEnv,
     home,
-    untrusted: [input.pluginDir, request.hiddenRoot, request.dataDir, ...folders.readPaths, ...folders.writePaths].map(real),
+    untrusted: [input.pluginDir, request.hiddenRoot, request.dataDir, ...folders.readPaths, ...folders.writePaths].map(
+      real,
+    ),
     ...(input.execPath ? { hostRuntime: input.execPath } : {}),
   });
   const system = systemEntries();
   const shown = system.filter((e) => e.symlink === undefined).map((e) => e.path);
   // The plugin's folder and what the system folders show already need no mount of their own.
-  const needed = interp.roots.filter((r) => !shown.some((s) => isInside(s, real(r))) && !isInside(real(input.pluginDir), real(r)));
+  const needed = interp.roots.filter(
+    (r) => !shown.some((s) => isInside(s, real(r))) && !isInside(real(input.pluginDir), real(r)),
+  );
   const realCache = new Map<string, string>();
   return {
     plan: interp.file === plan.file ? plan : { ...plan, file: interp.file },

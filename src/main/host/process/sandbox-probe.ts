@@ -11,7 +11,8 @@ import { systemEntries } from './sandbox-prepare';
 import { searchPath } from './resolve';
 import { wrapInSandbox } from './sandbox';
 
-export type SandboxSupport = { available: true; bwrap: string; version: string | null } | { available: false; reason: string };
+export type SandboxSupport =
+  { available: true; bwrap: string; version: string | null } | { available: false; reason: string };
 
 /** Set to `off` (or 0, false, no) to run plugins unsandboxed on purpose. */
 export const SANDBOX_ENV = 'PLUGBOARD_SANDBOX';
@@ -38,12 +39,21 @@ export interface ProbeOptions {
 export function probeSandbox(opts: ProbeOptions = {}): SandboxSupport {
   const env = opts.env ?? process.env;
   const platform = opts.platform ?? process.platform;
-  if (platform !== 'linux') return { available: false, reason: `the plugin sandbox uses bubblewrap, which exists on Linux only (this is ${platform})` };
+  if (platform !== 'linux')
+    return {
+      available: false,
+      reason: `the plugin sandbox uses bubblewrap, which exists on Linux only (this is ${platform})`,
+    };
   const setting = env[SANDBOX_ENV]?.trim().toLowerCase();
-  if (setting && ['off', '0', 'false', 'no'].includes(setting)) return { available: false, reason: `turned off by ${SANDBOX_ENV}=${env[SANDBOX_ENV]}` };
+  if (setting && ['off', '0', 'false', 'no'].includes(setting))
+    return { available: false, reason: `turned off by ${SANDBOX_ENV}=${env[SANDBOX_ENV]}` };
   const searched = [env.PATH ?? '', opts.fallbackPath ?? FALLBACK_PATH].filter(Boolean).join(':');
   const bwrap = searchPath('bwrap', searched, platform);
-  if (!bwrap) return { available: false, reason: `bwrap is not installed (install the bubblewrap package; looked on ${searched})` };
+  if (!bwrap)
+    return {
+      available: false,
+      reason: `bwrap is not installed (install the bubblewrap package; looked on ${searched})`,
+    };
   const trueBin = searchPath('true', '/usr/bin:/bin', platform);
   if (!trueBin) return { available: false, reason: 'no /usr/bin/true to try the sandbox with' };
 
@@ -56,8 +66,26 @@ export function probeSandbox(opts: ProbeOptions = {}): SandboxSupport {
     mkdirSync(pluginDir);
     mkdirSync(own, { recursive: true });
     const plan = wrapInSandbox(
-      { ok: true, file: trueBin, args: [], cwd: pluginDir, env: { PATH: '/usr/bin:/bin' }, displayCommand: [trueBin], pathSearched: '' },
-      { bwrap, pluginDir, dataDir: own, hiddenRoot: data, readPaths: [], writePaths: [], net: false, extraReadOnly: [], system: systemEntries() },
+      {
+        ok: true,
+        file: trueBin,
+        args: [],
+        cwd: pluginDir,
+        env: { PATH: '/usr/bin:/bin' },
+        displayCommand: [trueBin],
+        pathSearched: '',
+      },
+      {
+        bwrap,
+        pluginDir,
+        dataDir: own,
+        hiddenRoot: data,
+        readPaths: [],
+        writePaths: [],
+        net: false,
+        extraReadOnly: [],
+        system: systemEntries(),
+      },
     );
     const r = spawnSync(plan.file, plan.args, { cwd: plan.cwd, env: plan.env, timeout: TRIAL_MS, encoding: 'utf8' });
     const stderr = (r.stderr ?? '').trim();

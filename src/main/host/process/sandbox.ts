@@ -66,7 +66,15 @@ export interface SandboxPolicy {
  *   with CAP_SYS_ADMIN it could unmount the masks below.
  * - `--unshare-ipc --unshare-uts --unshare-cgroup-try`: nothing a plugin needs lives there.
  */
-export const NAMESPACE_FLAGS: readonly string[] = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--cap-drop', 'ALL'];
+export const NAMESPACE_FLAGS: readonly string[] = [
+  '--die-with-parent',
+  '--unshare-pid',
+  '--unshare-ipc',
+  '--unshare-uts',
+  '--unshare-cgroup-try',
+  '--cap-drop',
+  'ALL',
+];
 
 /** Later mounts win over earlier ones at the same or a deeper path; see order(). */
 type Mount =
@@ -80,7 +88,18 @@ type Mount =
  * `/`; then masks, which hide the data directory below anything bound there; the plugin's own
  * folders last, so they hold under a granted parent.
  */
-const RANK: Record<Mount['kind'], number> = { tmpfs: -1, rw: 0, 'ro-grant': 1, ro: 2, symlink: 3, proc: 4, dev: 4, mask: 5, 'own-ro': 6, 'own-rw': 7 };
+const RANK: Record<Mount['kind'], number> = {
+  tmpfs: -1,
+  rw: 0,
+  'ro-grant': 1,
+  ro: 2,
+  symlink: 3,
+  proc: 4,
+  dev: 4,
+  mask: 5,
+  'own-ro': 6,
+  'own-rw': 7,
+};
 
 function depth(p: string): number {
   return p.split('/').filter(Boolean).length;
@@ -121,7 +140,11 @@ function flagsOf(m: Mount): string[] {
  * Where the hidden root shows inside: under every bind whose source (really) contains it, at the
  * matching path, and at its own path. Each place gets an empty read-only tmpfs over it.
  */
-function maskPoints(binds: Array<{ path: string; src: string }>, hidden: string, real: (p: string) => string): string[] {
+function maskPoints(
+  binds: Array<{ path: string; src: string }>,
+  hidden: string,
+  real: (p: string) => string,
+): string[] {
   const realHidden = real(hidden);
   const out = new Set<string>([hidden]);
   for (const b of binds) {
@@ -152,7 +175,9 @@ export function wrapInSandbox(plan: LaunchPlan, policy: SandboxPolicy): LaunchPl
   });
   const binds = [...grants, ...system].flatMap((m) => ('src' in m ? [{ path: m.path, src: m.src }] : []));
   // A mask where the plugin's own folder mounts would be covered by it, and made read-only.
-  const masks = maskPoints(binds, policy.hiddenRoot, real).filter((m) => m !== policy.pluginDir && m !== policy.dataDir);
+  const masks = maskPoints(binds, policy.hiddenRoot, real).filter(
+    (m) => m !== policy.pluginDir && m !== policy.dataDir,
+  );
   const mounts = order([
     ...grants,
     ...system,
@@ -164,7 +189,9 @@ export function wrapInSandbox(plan: LaunchPlan, policy: SandboxPolicy): LaunchPl
     { kind: 'own-ro', path: policy.pluginDir, src: policy.pluginDir },
     // Scripts run by their real path (resolve.ts), so a plugin folder reached through a symlink
     // shows at both.
-    ...(real(policy.pluginDir) !== policy.pluginDir ? [{ kind: 'own-ro', path: real(policy.pluginDir), src: policy.pluginDir } as const] : []),
+    ...(real(policy.pluginDir) !== policy.pluginDir
+      ? [{ kind: 'own-ro', path: real(policy.pluginDir), src: policy.pluginDir } as const]
+      : []),
     { kind: 'own-rw', path: policy.dataDir, src: policy.dataDir },
   ]);
 

@@ -10,14 +10,20 @@ import type { SettingValue } from './plan';
 
 export type Coerced = { ok: true; value: SettingValue } | { ok: false; message: string };
 
-function one(spec: SettingSpec, raw: unknown): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
+function one(
+  spec: SettingSpec,
+  raw: unknown,
+): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
   const name = spec.key;
   switch (spec.type) {
     case 'number': {
       const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-      if (String(raw).trim() === '' || !Number.isFinite(n)) return { ok: false, message: `${name}: expected a number, got "${String(raw)}"` };
-      if (spec.min !== undefined && n < spec.min) return { ok: false, message: `${name}: ${n} is below the minimum ${spec.min}` };
-      if (spec.max !== undefined && n > spec.max) return { ok: false, message: `${name}: ${n} is above the maximum ${spec.max}` };
+      if (String(raw).trim() === '' || !Number.isFinite(n))
+        return { ok: false, message: `${name}: expected a number, got "${String(raw)}"` };
+      if (spec.min !== undefined && n < spec.min)
+        return { ok: false, message: `${name}: ${n} is below the minimum ${spec.min}` };
+      if (spec.max !== undefined && n > spec.max)
+        return { ok: false, message: `${name}: ${n} is above the maximum ${spec.max}` };
       return { ok: true, value: n };
     }
     case 'boolean': {
@@ -38,7 +44,8 @@ function one(spec: SettingSpec, raw: unknown): { ok: true; value: string | numbe
       } catch {
         return { ok: false, message: `${name}: ${p} does not exist` };
       }
-      if (spec.type === 'directory' && !st.isDirectory()) return { ok: false, message: `${name}: ${p} is not a folder` };
+      if (spec.type === 'directory' && !st.isDirectory())
+        return { ok: false, message: `${name}: ${p} is not a folder` };
       if (spec.type === 'file' && !st.isFile()) return { ok: false, message: `${name}: ${p} is not a file` };
       return { ok: true, value: p };
     }
@@ -83,7 +90,11 @@ export function coerceSettings(
   const values: Record<string, SettingValue | null> = {};
   for (const [key, v] of Object.entries(raw)) {
     const spec = specs.find((s) => s.key === key);
-    if (!spec) return { ok: false, message: `${id} has no setting "${key}" (it has: ${specs.map((s) => s.key).join(', ') || 'none'})` };
+    if (!spec)
+      return {
+        ok: false,
+        message: `${id} has no setting "${key}" (it has: ${specs.map((s) => s.key).join(', ') || 'none'})`,
+      };
     if (v === null) {
       values[key] = null;
       continue;
@@ -91,7 +102,12 @@ export function coerceSettings(
     const c = coerceSetting(spec, v);
     if (!c.ok) {
       // The error would quote the value: a secret's value must not reach a log or a screen.
-      return { ok: false, message: spec.sensitive ? `${key}: the value given is not a valid ${spec.type} (not shown: the setting is secret)` : c.message };
+      return {
+        ok: false,
+        message: spec.sensitive
+          ? `${key}: the value given is not a valid ${spec.type} (not shown: the setting is secret)`
+          : c.message,
+      };
     }
     values[key] = c.value;
   }

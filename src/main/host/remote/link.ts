@@ -61,7 +61,8 @@ export class RemoteLink implements IDisposable {
     } catch {
       return failure('launch_failed', `"${opts.url}" is not a URL`);
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return failure('launch_failed', `${opts.url}: a remote MCP server is reached over http:// or https://`);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return failure('launch_failed', `${opts.url}: a remote MCP server is reached over http:// or https://`);
     const link = new RemoteLink(opts);
     await link.transport.start();
     return link;
@@ -69,7 +70,9 @@ export class RemoteLink implements IDisposable {
 
   /** Why the link ended, for the failure the supervisor reports. */
   describeExit(): string {
-    return this.lostReason ? `${this.opts.url} could not be reached: ${this.lostReason}` : `the connection to ${this.opts.url} ended`;
+    return this.lostReason
+      ? `${this.opts.url} could not be reached: ${this.lostReason}`
+      : `the connection to ${this.opts.url} ended`;
   }
 
   send(message: unknown): void {
@@ -82,7 +85,8 @@ export class RemoteLink implements IDisposable {
   private received(m: JSONRPCMessage): void {
     const r = m as { id?: string | number; result?: { protocolVersion?: unknown } };
     // Later requests carry the negotiated version in their headers, as the protocol asks.
-    if (r.id !== undefined && r.id === this.initializeId && typeof r.result?.protocolVersion === 'string') this.transport.setProtocolVersion(r.result.protocolVersion);
+    if (r.id !== undefined && r.id === this.initializeId && typeof r.result?.protocolVersion === 'string')
+      this.transport.setProtocolVersion(r.result.protocolVersion);
     this._onDidReceive.fire();
     this.opts.message(m);
   }
@@ -93,11 +97,13 @@ export class RemoteLink implements IDisposable {
     let text = e instanceof Error ? e.message : String(e);
     if (e instanceof StreamableHTTPError || /HTTP \d{3}|Unauthorized/i.test(text)) {
       const status = e instanceof StreamableHTTPError ? e.code : undefined;
-      if (status === 401 || status === 403) text = `HTTP ${status}: the server refused the credentials; check the token or headers in the plugin's settings (${text})`;
+      if (status === 401 || status === 403)
+        text = `HTTP ${status}: the server refused the credentials; check the token or headers in the plugin's settings (${text})`;
       else if (status !== undefined) text = `HTTP ${status}: ${text}`;
       this.note(text);
       // The server is there and said no: only this request fails.
-      if (m.id !== undefined && m.method !== undefined) this.opts.message({ jsonrpc: '2.0', id: m.id, error: { code: HTTP_REQUEST_FAILED, message: text } });
+      if (m.id !== undefined && m.method !== undefined)
+        this.opts.message({ jsonrpc: '2.0', id: m.id, error: { code: HTTP_REQUEST_FAILED, message: text } });
       return;
     }
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
@@ -126,11 +132,19 @@ export class RemoteLink implements IDisposable {
       options.farewell?.();
       const bye = this.transport.terminateSession().catch(() => undefined);
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([bye, new Promise<void>((r) => (timer = setTimeout(r, Math.min(DELETE_MS, options.graceMs + options.termGraceMs))))]);
+      await Promise.race([
+        bye,
+        new Promise<void>((r) => (timer = setTimeout(r, Math.min(DELETE_MS, options.graceMs + options.termGraceMs)))),
+      ]);
       clearTimeout(timer);
       await this.transport.close().catch(() => undefined);
     }
-    return { exit: { code: 0, signal: null, expected: true }, stage: already ? 'already-exited' : 'graceful', orphans: false, ms: performance.now() - t0 };
+    return {
+      exit: { code: 0, signal: null, expected: true },
+      stage: already ? 'already-exited' : 'graceful',
+      orphans: false,
+      ms: performance.now() - t0,
+    };
   }
 
   kill(): void {

@@ -9,12 +9,20 @@ import type { PluginSpec } from '../../../shared/model';
 import type { LaunchPlan, SettingValue } from '../process/plan';
 import { resolveSettingValues, substitute } from '../process/placeholders';
 
-export function planRemote(spec: PluginSpec & { remote: NonNullable<PluginSpec['remote']> }, settings: Record<string, SettingValue>, home = os.homedir()): LaunchPlan | Failure {
+export function planRemote(
+  spec: PluginSpec & { remote: NonNullable<PluginSpec['remote']> },
+  settings: Record<string, SettingValue>,
+  home = os.homedir(),
+): LaunchPlan | Failure {
   const resolved = resolveSettingValues(spec.settings, settings, { dirname: spec.dir, home });
   if (!('values' in resolved)) return resolved;
   if (resolved.missing.length > 0) {
-    const names = resolved.missing.map((s) => `${s.key}${s.title && s.title !== s.key ? ` (${s.title})` : ''}`).join(', ');
-    return failure('settings_missing', `required settings are not set: ${names}`, { data: { plugin: spec.id, settings: resolved.missing.map((s) => s.key) } });
+    const names = resolved.missing
+      .map((s) => `${s.key}${s.title && s.title !== s.key ? ` (${s.title})` : ''}`)
+      .join(', ');
+    return failure('settings_missing', `required settings are not set: ${names}`, {
+      data: { plugin: spec.id, settings: resolved.missing.map((s) => s.key) },
+    });
   }
   const ctx = { dirname: spec.dir, home, values: resolved.values };
   const url = substitute(spec.remote.url, ctx, 'url');
@@ -28,5 +36,14 @@ export function planRemote(spec: PluginSpec & { remote: NonNullable<PluginSpec['
     if (text !== '' && !/^(Bearer|Basic|Token)$/i.test(text)) headers[name] = text;
   }
   const target = url.join(' ');
-  return { ok: true, file: '', args: [], cwd: spec.dir, env: {}, displayCommand: [target], pathSearched: '', remote: { url: target, headers } };
+  return {
+    ok: true,
+    file: '',
+    args: [],
+    cwd: spec.dir,
+    env: {},
+    displayCommand: [target],
+    pathSearched: '',
+    remote: { url: target, headers },
+  };
 }

@@ -80,7 +80,13 @@ export class CallRunner {
     return this.running.size;
   }
 
-  async run(callId: string, inst: Instance, kind: CallKind, opts: RunOptions, cancel: CancelSource): Promise<CallOutcome> {
+  async run(
+    callId: string,
+    inst: Instance,
+    kind: CallKind,
+    opts: RunOptions,
+    cancel: CancelSource,
+  ): Promise<CallOutcome> {
     const t = this.spec.timeouts;
     const inactivityMs = opts.inactivityMs ?? t.callInactivityMs;
     const started = Date.now();
@@ -134,7 +140,16 @@ export class CallRunner {
       const token = cancel.token;
       const work =
         kind.type === 'call'
-          ? inst.session.call({ tool: kind.tool, args: kind.args, context: (typeof opts.context === 'function' ? opts.context() : opts.context) ?? [], systemInfo: opts.systemInfo ?? '', cancel: token }, sink)
+          ? inst.session.call(
+              {
+                tool: kind.tool,
+                args: kind.args,
+                context: (typeof opts.context === 'function' ? opts.context() : opts.context) ?? [],
+                systemInfo: opts.systemInfo ?? '',
+                cancel: token,
+              },
+              sink,
+            )
           : inst.session.input
             ? inst.session.input(kind.text, sink, token, t.inputAckMs)
             : Promise.resolve<CallOutcome>(failure('plugin_error', `${this.spec.id} has no passthrough input`));
@@ -163,14 +178,21 @@ export class CallRunner {
 
   /** The handle a caller holds for a call begun here. */
   handle(callId: string, done: Promise<CallOutcome>, cancel: (reason?: string) => void): CallHandle {
-    return { callId, done, cancel, request: (method, params) => this.request(callId, method, params), hold: (held) => this.hold(callId, held) };
+    return {
+      callId,
+      done,
+      cancel,
+      request: (method, params) => this.request(callId, method, params),
+      hold: (held) => this.hold(callId, held),
+    };
   }
 
   /** A request within a running call (CallHandle.request); it counts as the call's activity. */
   async request(callId: string, method: string, params: Record<string, unknown>): Promise<Result<unknown>> {
     const r = this.running.get(callId);
     if (!r) return failure('invalid_state', `the call is not running: ${method} has nothing to answer`);
-    if (!r.inst.session.request) return failure('invalid_state', `${this.spec.id}'s protocol has no requests within a call`);
+    if (!r.inst.session.request)
+      return failure('invalid_state', `${this.spec.id}'s protocol has no requests within a call`);
     r.touch();
     const out = await r.inst.session.request(method, params, this.spec.timeouts.callInactivityMs);
     r.touch();
@@ -224,7 +246,9 @@ export class CallRunner {
    */
   withStderr(outcome: CallOutcome, inst: Instance): CallOutcome {
     if (outcome.ok) return outcome;
-    return inst.clean(outcome.details?.stderrTail ? outcome : { ...outcome, details: { ...inst.details(), ...outcome.details } });
+    return inst.clean(
+      outcome.details?.stderrTail ? outcome : { ...outcome, details: { ...inst.details(), ...outcome.details } },
+    );
   }
 
   private emit(e: CallEvent, opts: RunOptions): void {

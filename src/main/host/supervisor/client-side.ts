@@ -21,9 +21,15 @@ export class PluginClientSide implements Omit<ClientSide, 'roots'> {
     private readonly asks: () => ServerAsks | undefined,
   ) {}
 
-  elicit: ClientSide['elicit'] = (req) => this.held(req.signal, (conversationId, signal) => (this.asks() ?? NOBODY_TO_ASK).elicit({ ...req, pluginId: this.pluginId, conversationId, signal }));
+  elicit: ClientSide['elicit'] = (req) =>
+    this.held(req.signal, (conversationId, signal) =>
+      (this.asks() ?? NOBODY_TO_ASK).elicit({ ...req, pluginId: this.pluginId, conversationId, signal }),
+    );
 
-  sample: ClientSide['sample'] = (req) => this.held(req.signal, (conversationId, signal) => (this.asks() ?? NOBODY_TO_ASK).sample({ ...req, pluginId: this.pluginId, conversationId, signal }));
+  sample: ClientSide['sample'] = (req) =>
+    this.held(req.signal, (conversationId, signal) =>
+      (this.asks() ?? NOBODY_TO_ASK).sample({ ...req, pluginId: this.pluginId, conversationId, signal }),
+    );
 
   catalogChanged = (kind: CatalogKind): void => this._onDidChangeCatalog.fire(kind);
 
@@ -32,12 +38,18 @@ export class PluginClientSide implements Omit<ClientSide, 'roots'> {
    * and also when the conversation's calls have all ended (stopped, failed): a question asked for
    * a call that is gone must not wait on the screen.
    */
-  private async held<T>(serverSignal: AbortSignal, fn: (conversationId: string | undefined, signal: AbortSignal) => Promise<T>): Promise<T> {
+  private async held<T>(
+    serverSignal: AbortSignal,
+    fn: (conversationId: string | undefined, signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
     const conversationId = this.runner.latestOwner();
     const ac = new AbortController();
     const abort = (): void => ac.abort();
     serverSignal.addEventListener('abort', abort, { once: true });
-    const off = conversationId === undefined ? () => true : this.runner.onCallEnded(() => !this.runner.hasCallsOf(conversationId) && abort());
+    const off =
+      conversationId === undefined
+        ? () => true
+        : this.runner.onCallEnded(() => !this.runner.hasCallsOf(conversationId) && abort());
     if (this.answering++ === 0) this.runner.holdAll(true);
     try {
       return await fn(conversationId, ac.signal);

@@ -51,7 +51,9 @@ export function canTransition(from: HealthState, to: HealthState): boolean {
 
 /** Every allowed change between two different states, for tests that cover the table. */
 export function allTransitions(): Array<[HealthState, HealthState]> {
-  return (Object.entries(HEALTH_TRANSITIONS) as Array<[HealthState, readonly HealthState[]]>).flatMap(([from, tos]) => tos.map((to): [HealthState, HealthState] => [from, to]));
+  return (Object.entries(HEALTH_TRANSITIONS) as Array<[HealthState, readonly HealthState[]]>).flatMap(([from, tos]) =>
+    tos.map((to): [HealthState, HealthState] => [from, to]),
+  );
 }
 
 const NOTED: Partial<Record<HealthState, LogLevel>> = {
@@ -68,7 +70,11 @@ const NOTED: Partial<Record<HealthState, LogLevel>> = {
  * the watchdog or a deadline, restarts, giving up, stops. A one-shot plugin going idle after each
  * call is not one of them.
  */
-export function logTransition(spec: PluginSpec, t: HealthTransition, log: (source: LogSource, level: LogLevel, message: string) => void): void {
+export function logTransition(
+  spec: PluginSpec,
+  t: HealthTransition,
+  log: (source: LogSource, level: LogLevel, message: string) => void,
+): void {
   const level = isNoted(spec, t) ? NOTED[t.to] : undefined;
   if (level) log('host', level, `${t.to} (was ${t.from}): ${t.reason}`);
 }

@@ -97,9 +97,13 @@ export class HealthReporter extends Disposable {
     this.dirty = false;
     this._onDidChange.fire(this.snapshot);
     if (this.window.value || this.isDisposed) return;
-    this.window.value = timeoutDisposable(() => {
-      this.window.clear();
-      if (this.dirty) this.publish();
-    }, QUIET_WINDOW_MS, { unref: true });
+    this.window.value = timeoutDisposable(
+      () => {
+        this.window.clear();
+        if (this.dirty) this.publish();
+      },
+      QUIET_WINDOW_MS,
+      { unref: true },
+    );
   }
 }

@@ -179,7 +179,11 @@ export class Instance implements IDisposable {
       // whose core calls that a crash (rune-terminal's conformance tests).
       const f: Failure =
         shaken.code === 'crashed' && spec.dialect !== 'rterm-v1'
-          ? failure('handshake_failed', spec.remote ? shaken.message : `the plugin exited during the handshake (${shaken.message})`, shaken.details)
+          ? failure(
+              'handshake_failed',
+              spec.remote ? shaken.message : `the plugin exited during the handshake (${shaken.message})`,
+              shaken.details,
+            )
           : { ...shaken, details: { ...this.details(), ...shaken.details } };
       await this.stop();
       this.dispose();
@@ -194,7 +198,9 @@ export class Instance implements IDisposable {
     this.store.add(proc.onDidReceive(() => (this.lastLifeAt = Date.now())));
     this.store.add(proc.onDidStderr((line) => hooks.stderr(line)));
     this.store.add(
-      proc.onDidFramingError((reason) => this.die(failure('malformed_response', `the plugin broke its framing: ${reason}`), 'kill')),
+      proc.onDidFramingError((reason) =>
+        this.die(failure('malformed_response', `the plugin broke its framing: ${reason}`), 'kill'),
+      ),
     );
     this.store.add(
       proc.onDidExit((exit) => {

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 /**
  * Keeps a plugin's processes: launches them with the binding it was handed, holds the one that
  * serves calls (with a watchdog pinging it while idle), restarts it after a death with back-off,
@@ -102,7 +103,8 @@ export class InstanceKeeper extends Disposable {
   /** The held instance, launching it if there is none (one launch at a time). */
   /** The held instance's protocol session, launched if need be; only a persistent, enabled plugin holds one. */
   async session(enabled: boolean): Promise<Result<DialectSession>> {
-    if (!enabled || !this.spec.persistent) return failure('invalid_state', `${this.spec.id} is ${enabled ? 'not a persistent server' : 'disabled'}`);
+    if (!enabled || !this.spec.persistent)
+      return failure('invalid_state', `${this.spec.id} is ${enabled ? 'not a persistent server' : 'disabled'}`);
     const r = await this.ensure();
     return r.ok ? ok(r.value.session) : r;
   }
@@ -173,10 +175,16 @@ export class InstanceKeeper extends Disposable {
     if (!r) return outcome;
     const grace = this.spec.timeouts.stopGraceMs;
     if (r.stage === 'terminated' || r.stage === 'killed') {
-      return failure('crashed', `the plugin answered but did not exit within ${grace} ms of its response (it needed ${r.stage === 'killed' ? 'SIGKILL' : 'SIGTERM'})`, inst.details(r.exit));
+      return failure(
+        'crashed',
+        `the plugin answered but did not exit within ${grace} ms of its response (it needed ${r.stage === 'killed' ? 'SIGKILL' : 'SIGTERM'})`,
+        inst.details(r.exit),
+      );
     }
-    if (r.exit.signal) return failure('crashed', `the plugin answered, then was killed by ${r.exit.signal}`, inst.details(r.exit));
-    if (r.exit.code !== 0 && r.exit.code !== null) return failure('crashed', `the plugin answered, then exited with code ${r.exit.code}`, inst.details(r.exit));
+    if (r.exit.signal)
+      return failure('crashed', `the plugin answered, then was killed by ${r.exit.signal}`, inst.details(r.exit));
+    if (r.exit.code !== 0 && r.exit.code !== null)
+      return failure('crashed', `the plugin answered, then exited with code ${r.exit.code}`, inst.details(r.exit));
     return outcome;
   }
 
@@ -230,7 +238,10 @@ export class InstanceKeeper extends Disposable {
     if (this.isDisposed || generation !== this.generation) {
       // Stopped while it was starting: it must not come up behind the stop.
       await this.pool.retire(inst);
-      return failure('cancelled', this.isDisposed ? 'the host is shutting down' : `${this.spec.id} was stopped while it was starting`);
+      return failure(
+        'cancelled',
+        this.isDisposed ? 'the host is shutting down' : `${this.spec.id} was stopped while it was starting`,
+      );
     }
     if (inst.handshake?.tools) this.hooks.toolsAnnounced(inst.handshake.tools);
     if (inst.handshake?.instructions) this.hooks.instructions(inst.handshake.instructions);
@@ -259,7 +270,11 @@ export class InstanceKeeper extends Disposable {
       return;
     }
     this.hooks.health.restarts++;
-    this.setState('restarting', `restart ${next.attempt} of ${next.of} in ${next.delayMs} ms, after: ${cause.message}`, cause);
+    this.setState(
+      'restarting',
+      `restart ${next.attempt} of ${next.of} in ${next.delayMs} ms, after: ${cause.message}`,
+      cause,
+    );
     this.restartTimer.value = timeoutDisposable(() => {
       this.restartTimer.clear();
       if (this.userStopped || this.isDisposed || this.alive()) return;

@@ -45,7 +45,13 @@ export class PassthroughSession extends Disposable {
     if (before && before.owner === owner) return;
     this.holder = { owner };
     if (!before) this.cap.value = timeoutDisposable(() => this.end('session cap reached'), this.capMs);
-    this._onDidChange.fire({ pluginId: this.pluginId, active: true, owner, ...(before ? { previousOwner: before.owner } : {}), reason });
+    this._onDidChange.fire({
+      pluginId: this.pluginId,
+      active: true,
+      owner,
+      ...(before ? { previousOwner: before.owner } : {}),
+      reason,
+    });
   }
 
   /** Ends the session; returns whether one was open. */

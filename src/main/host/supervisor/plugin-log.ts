@@ -23,7 +23,13 @@ export class PluginLog extends Disposable {
   log(source: LogSource, level: LogLevel, message: string): void {
     const gate = this.gate.take();
     if (gate.suppressedBefore > 0) {
-      this._onDidLog.fire({ pluginId: this.pluginId, source: 'host', level: 'warn', message: `${gate.suppressedBefore} log lines suppressed (rate limit)`, at: Date.now() });
+      this._onDidLog.fire({
+        pluginId: this.pluginId,
+        source: 'host',
+        level: 'warn',
+        message: `${gate.suppressedBefore} log lines suppressed (rate limit)`,
+        at: Date.now(),
+      });
     }
     if (gate.pass) this._onDidLog.fire({ pluginId: this.pluginId, source, level, message, at: Date.now() });
   }

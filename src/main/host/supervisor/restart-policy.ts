@@ -6,7 +6,8 @@
  */
 import type { Timeouts } from '../../../shared/model';
 
-export type RestartDecision = { restart: true; delayMs: number; attempt: number; of: number } | { restart: false; attempts: number };
+export type RestartDecision =
+  { restart: true; delayMs: number; attempt: number; of: number } | { restart: false; attempts: number };
 
 export class RestartPolicy {
   private attempts = 0;

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 /**
  * The life of one plugin: start, health, calls, passthrough, watchdog and restarts, following the
  * supervision defaults of ARCHITECTURE.md (all configurable per plugin through its timeouts).
@@ -75,8 +76,13 @@ export class PluginSupervisor extends Disposable {
     this.onDidLog = this.pluginLog.onDidLog;
     const log = (source: LogSource, level: LogLevel, m: string): void => this.pluginLog.log(source, level, m);
     const pid = (): number | null => this.keeper.heldInstance?.pid ?? this.keeper.pool.oneShots[0]?.pid ?? null;
-    const illegal = (from: HealthState, to: HealthState, why: string): void => log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${why})`);
-    this.healthReporter = this._register(new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal, (t) => isNoted(this.spec, t)));
+    const illegal = (from: HealthState, to: HealthState, why: string): void =>
+      log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${why})`);
+    this.healthReporter = this._register(
+      new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal, (t) =>
+        isNoted(this.spec, t),
+      ),
+    );
     this.onDidChangeHealth = this.healthReporter.onDidChange;
     this.onDidTransition = this.healthReporter.onDidTransition;
     this._register(this.onDidTransition((t) => logTransition(this.spec, t, log)));
@@ -102,17 +108,25 @@ export class PluginSupervisor extends Disposable {
     this.slots = new Slots(opts.dialect.maxConcurrentCalls);
   }
 
-  get health(): HealthEvent { return this.healthReporter.snapshot; }
+  get health(): HealthEvent {
+    return this.healthReporter.snapshot;
+  }
 
   /** Declared tools, completed by what the running plugin announced. */
-  get tools(): ToolSpec[] { return this.toolSet.all; }
+  get tools(): ToolSpec[] {
+    return this.toolSet.all;
+  }
 
   /** The server's instructions for a model, from its last handshake (MCP). */
   instructions: string | undefined;
-  get announcedTools(): ToolSpec[] | undefined { return this.toolSet.announcedTools; }
+  get announcedTools(): ToolSpec[] | undefined {
+    return this.toolSet.announcedTools;
+  }
 
   /** Whether a passthrough session is open, and who holds it (a conversation id). */
-  get inPassthrough(): boolean { return this.passthrough.isOpen; }
+  get inPassthrough(): boolean {
+    return this.passthrough.isOpen;
+  }
   passthroughOwner = (): string | undefined => this.passthrough.owner;
 
   /** Protocol entries still waiting, across instances (leak checks). */
@@ -186,7 +200,9 @@ export class PluginSupervisor extends Disposable {
       unlink();
       return this.runner.report(callId, o, opts);
     });
-    return this.runner.handle(callId, done, (reason) => cancel.cancel(failure('cancelled', reason ?? 'cancelled by the user')));
+    return this.runner.handle(callId, done, (reason) =>
+      cancel.cancel(failure('cancelled', reason ?? 'cancelled by the user')),
+    );
   }
 
   private async runCall(callId: string, kind: CallKind, opts: CallOptions, cancel: CancelSource): Promise<CallOutcome> {
@@ -195,13 +211,15 @@ export class PluginSupervisor extends Disposable {
     // running plugin has announced a better one (MCP tools/list).
     let checked = kind.type === 'call' ? this.runner.checkArguments(this.toolSet, kind) : undefined;
     if (checked && !checked.ok) return checked;
-    if (kind.type === 'input' && (!this.passthrough.isOpen || !this.keeper.alive())) return failure('invalid_state', `no passthrough session is open with ${this.spec.id}`);
+    if (kind.type === 'input' && (!this.passthrough.isOpen || !this.keeper.alive()))
+      return failure('invalid_state', `no passthrough session is open with ${this.spec.id}`);
     if (!this.slots.tryAcquire() && !(await this.slots.acquire(cancel.token))) {
       return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
     }
     this.active++;
     try {
-      if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
+      if (cancel.isCancelled)
+        return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
       if (!this.enabled) return failure('disabled', `${this.spec.id} is disabled; enable it first`);
       const got = await this.keeper.instanceFor(kind.type === 'input');
       if (!got.ok) return got;
@@ -220,7 +238,8 @@ export class PluginSupervisor extends Disposable {
       if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled before it started'));
       this.healthReporter.set('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
       let outcome = await this.runner.run(callId, inst, kind, opts, cancel);
-      if (outcome.ok && this.exitsAfterCall && inst !== this.keeper.heldInstance) outcome = await this.keeper.exitAfterCall(inst, outcome);
+      if (outcome.ok && this.exitsAfterCall && inst !== this.keeper.heldInstance)
+        outcome = await this.keeper.exitAfterCall(inst, outcome);
       outcome = this.afterCall(inst, kind, outcome, opts);
       // A stop is no failure of the plugin: its stderr says nothing about it (issue 12).
       return !outcome.ok && outcome.code === 'cancelled' ? outcome : this.runner.withStderr(outcome, inst);
@@ -235,13 +254,17 @@ export class PluginSupervisor extends Disposable {
   private afterCall(inst: Instance, kind: CallKind, outcome: CallOutcome, opts: CallOptions): CallOutcome {
     const held = inst === this.keeper.heldInstance;
     if (!outcome.ok) {
-      if (kind.type === 'input' || outcome.code !== 'cancelled') this.passthrough.end(`the turn failed: ${outcome.code}`);
+      if (kind.type === 'input' || outcome.code !== 'cancelled')
+        this.passthrough.end(`the turn failed: ${outcome.code}`);
       if (inst.isDead) return outcome;
       if (outcome.code === 'timeout') {
         inst.die(this.runner.withStderr(outcome, inst) as Failure, 'stop');
       } else if (outcome.code === 'cancelled' && !inst.session.cancelStopsWork && held) {
         // The plugin cannot be told to stop: restart it, or the next call queues behind the old one.
-        void this.keeper.recycle(inst, `${kind.type === 'call' ? kind.tool : 'a passthrough turn'} was stopped, and the plugin cannot cancel a call it started`);
+        void this.keeper.recycle(
+          inst,
+          `${kind.type === 'call' ? kind.tool : 'a passthrough turn'} was stopped, and the plugin cannot cancel a call it started`,
+        );
         return { ...outcome, details: { ...outcome.details, restarted: true } };
       } else if (!held) {
         void this.keeper.pool.retire(inst);

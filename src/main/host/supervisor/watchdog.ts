@@ -96,7 +96,9 @@ export class Watchdog implements IDisposable {
     this.misses++;
     if (this.misses >= this.t.maxMissedPings) {
       this.stop();
-      this.hooks.unresponsive(`missed ${this.misses} pings in a row (${this.t.pingTimeoutMs} ms deadline each) while idle`);
+      this.hooks.unresponsive(
+        `missed ${this.misses} pings in a row (${this.t.pingTimeoutMs} ms deadline each) while idle`,
+      );
       return false;
     }
     // Suspect: ask again at once, and keep asking until a verdict, even if a call is waiting.

@@ -13,7 +13,8 @@
 import path from 'node:path';
 import type { JsoncDoc, Located } from './jsonc';
 
-export type SourceApp = 'claude-desktop' | 'cursor' | 'claude-code' | 'vscode' | 'cherry-studio' | '5ire' | 'mcp-config';
+export type SourceApp =
+  'claude-desktop' | 'cursor' | 'claude-code' | 'vscode' | 'cherry-studio' | '5ire' | 'mcp-config';
 
 export interface ImportedServer {
   /** The key in the file. */
@@ -64,17 +65,33 @@ function fieldName(p: Path): string {
 }
 
 export function readServers(file: string, doc: JsoncDoc): FormatResult {
-  const bad = (p: Path, message: string): Bad => ({ ok: false, at: doc.at(p), field: fieldName(p) || '(top level)', message });
+  const bad = (p: Path, message: string): Bad => ({
+    ok: false,
+    at: doc.at(p),
+    field: fieldName(p) || '(top level)',
+    message,
+  });
   const top = doc.value;
   if (!isObject(top)) return bad([], 'expected an object');
   const nestedVsCode = isObject(top.mcp) && isObject(top.mcp.servers);
-  const listKey: Path | null = isObject(top.mcpServers) ? ['mcpServers'] : isObject(top.servers) ? ['servers'] : nestedVsCode ? ['mcp', 'servers'] : null;
+  const listKey: Path | null = isObject(top.mcpServers)
+    ? ['mcpServers']
+    : isObject(top.servers)
+      ? ['servers']
+      : nestedVsCode
+        ? ['mcp', 'servers']
+        : null;
   if (!listKey) {
     if ('mcpServers' in top) return bad(['mcpServers'], 'expected an object of servers by name');
     if ('servers' in top) return bad(['servers'], 'expected an object of servers by name');
-    return bad([], 'no MCP servers here: expected "mcpServers" (Claude Desktop, Cursor, Cherry Studio, 5ire) or "servers" (VS Code)');
+    return bad(
+      [],
+      'no MCP servers here: expected "mcpServers" (Claude Desktop, Cursor, Cherry Studio, 5ire) or "servers" (VS Code)',
+    );
   }
-  const list = (listKey.length === 1 ? top[listKey[0] as string] : (top.mcp as Record<string, unknown>).servers) as Record<string, unknown>;
+  const list = (
+    listKey.length === 1 ? top[listKey[0] as string] : (top.mcp as Record<string, unknown>).servers
+  ) as Record<string, unknown>;
   const servers: ImportedServer[] = [];
   for (const [key, raw] of Object.entries(list)) {
     const at: Path = [...listKey, key];
@@ -91,7 +108,13 @@ export function readServers(file: string, doc: JsoncDoc): FormatResult {
   return { ok: true, app: guessApp(file, listKey, Object.values(list)), servers, inputs };
 }
 
-function readServer(key: string, raw: Record<string, unknown>, at: Path, doc: JsoncDoc, bad: (p: Path, message: string) => Bad): ImportedServer {
+function readServer(
+  key: string,
+  raw: Record<string, unknown>,
+  at: Path,
+  doc: JsoncDoc,
+  bad: (p: Path, message: string) => Bad,
+): ImportedServer {
   const fail = (p: Path, message: string): never => {
     throw new FieldProblem(bad(p, message));
   };
@@ -129,9 +152,12 @@ function readServer(key: string, raw: Record<string, unknown>, at: Path, doc: Js
   const env = map('env');
   const headers = map('headers');
   const transport = transportOf(type, command, url);
-  if (!transport) fail([...at, 'type'], `"${type}" is not a transport Plugboard knows (stdio, http, streamableHttp, sse)`);
-  if (transport === 'stdio' && !command) fail([...at, 'command'], 'missing: a local server needs the command that starts it');
-  if ((transport === 'http' || transport === 'sse') && !url) fail([...at, 'url'], 'missing: a remote server needs its url');
+  if (!transport)
+    fail([...at, 'type'], `"${type}" is not a transport Plugboard knows (stdio, http, streamableHttp, sse)`);
+  if (transport === 'stdio' && !command)
+    fail([...at, 'command'], 'missing: a local server needs the command that starts it');
+  if ((transport === 'http' || transport === 'sse') && !url)
+    fail([...at, 'url'], 'missing: a remote server needs its url');
   const server: ImportedServer = {
     key,
     name: name?.trim() || key,
@@ -149,8 +175,13 @@ function readServer(key: string, raw: Record<string, unknown>, at: Path, doc: Js
   return server;
 }
 
-function transportOf(type: string | undefined, command: string | undefined, url: string | undefined): ImportedServer['transport'] | null {
-  if (type === undefined || type === '') return command ? 'stdio' : url ? (/\/sse\/?$/.test(url) ? 'sse' : 'http') : 'stdio';
+function transportOf(
+  type: string | undefined,
+  command: string | undefined,
+  url: string | undefined,
+): ImportedServer['transport'] | null {
+  if (type === undefined || type === '')
+    return command ? 'stdio' : url ? (/\/sse\/?$/.test(url) ? 'sse' : 'http') : 'stdio';
   const t = type.toLowerCase();
   if (t === 'stdio' || t === 'local' || t === 'process') return 'stdio';
   if (t === 'http' || t === 'streamablehttp' || t === 'streamable-http' || t === 'remote') return 'http';
@@ -162,11 +193,22 @@ function transportOf(type: string | undefined, command: string | undefined, url:
 function readInputs(top: Record<string, unknown>, doc: JsoncDoc): ImportedInput[] | Bad {
   const raw = top.inputs;
   if (raw === undefined) return [];
-  if (!Array.isArray(raw)) return { ok: false, at: doc.at(['inputs']), field: 'inputs', message: 'expected a list of inputs' };
+  if (!Array.isArray(raw))
+    return { ok: false, at: doc.at(['inputs']), field: 'inputs', message: 'expected a list of inputs' };
   const out: ImportedInput[] = [];
   for (const [i, x] of raw.entries()) {
-    if (!isObject(x) || typeof x.id !== 'string') return { ok: false, at: doc.at(['inputs', i]), field: `inputs[${i}].id`, message: 'expected an input with a string id' };
-    out.push({ id: x.id, description: typeof x.description === 'string' ? x.description : x.id, password: x.password === true });
+    if (!isObject(x) || typeof x.id !== 'string')
+      return {
+        ok: false,
+        at: doc.at(['inputs', i]),
+        field: `inputs[${i}].id`,
+        message: 'expected an input with a string id',
+      };
+    out.push({
+      id: x.id,
+      description: typeof x.description === 'string' ? x.description : x.id,
+      password: x.password === true,
+    });
   }
   return out;
 }
@@ -179,7 +221,8 @@ function guessApp(file: string, listKey: Path, entries: unknown[]): SourceApp {
   if (parent === '.cursor') return 'cursor';
   if (base === '.mcp.json') return 'claude-code';
   const objects = entries.filter(isObject);
-  if (objects.some((e) => 'baseUrl' in e || e.type === 'streamableHttp' || e.type === 'inMemory')) return 'cherry-studio';
+  if (objects.some((e) => 'baseUrl' in e || e.type === 'streamableHttp' || e.type === 'inMemory'))
+    return 'cherry-studio';
   if (objects.some((e) => 'isActive' in e)) return parent.includes('5ire') ? '5ire' : 'cherry-studio';
   return 'mcp-config';
 }

@@ -27,11 +27,15 @@ export function readMcpConfig(file: string, text?: string): ImportedConfig | Fai
   const name = path.basename(file);
   const parsed = parseJsonc(body);
   if (!parsed.ok) {
-    return failure('invalid_input', `${name} line ${parsed.at.line}, column ${parsed.at.column}: ${parsed.message}`, { data: { file, ...parsed.at } });
+    return failure('invalid_input', `${name} line ${parsed.at.line}, column ${parsed.at.column}: ${parsed.message}`, {
+      data: { file, ...parsed.at },
+    });
   }
   const r = readServers(file, parsed.doc);
   if (!r.ok) {
-    return failure('invalid_input', `${name} line ${r.at.line}: ${r.field}: ${r.message}`, { data: { file, ...r.at, field: r.field } });
+    return failure('invalid_input', `${name} line ${r.at.line}: ${r.field}: ${r.message}`, {
+      data: { file, ...r.at, field: r.field },
+    });
   }
   return {
     ok: true,

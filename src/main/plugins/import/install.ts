@@ -27,7 +27,10 @@ export interface ImportedOne {
 }
 
 /** The servers `choice.only` names, or why a name matches none of them. */
-export function chooseServers(config: ImportedConfig, only: string[] | undefined): Outcome<{ chosen: ServerPreview[] }> {
+export function chooseServers(
+  config: ImportedConfig,
+  only: string[] | undefined,
+): Outcome<{ chosen: ServerPreview[] }> {
   if (!only || only.length === 0) return { ok: true, chosen: config.previews.filter((p) => p.runnable && !p.disabled) };
   const chosen: ServerPreview[] = [];
   for (const name of only) {
@@ -41,21 +44,38 @@ export function chooseServers(config: ImportedConfig, only: string[] | undefined
   return { ok: true, chosen };
 }
 
-export async function installImported(registry: PluginRegistry, config: ImportedConfig, choice: ImportChoice = {}): Promise<Outcome<{ results: ImportedOne[] }> | Failure> {
+export async function installImported(
+  registry: PluginRegistry,
+  config: ImportedConfig,
+  choice: ImportChoice = {},
+): Promise<Outcome<{ results: ImportedOne[] }> | Failure> {
   const picked = chooseServers(config, choice.only);
   if (!picked.ok) return picked;
-  if (picked.chosen.length === 0) return failure('invalid_input', `${path.basename(config.file)} has no server that can be installed (${describeNone(config.previews)})`);
+  if (picked.chosen.length === 0)
+    return failure(
+      'invalid_input',
+      `${path.basename(config.file)} has no server that can be installed (${describeNone(config.previews)})`,
+    );
   const results: ImportedOne[] = [];
-  for (const p of picked.chosen) results.push({ key: p.key, name: p.name, id: p.id, outcome: await installOne(registry, config, p, choice.secret) });
+  for (const p of picked.chosen)
+    results.push({ key: p.key, name: p.name, id: p.id, outcome: await installOne(registry, config, p, choice.secret) });
   return { ok: true, results };
 }
 
-async function installOne(registry: PluginRegistry, config: ImportedConfig, p: ServerPreview, secret: string[] | undefined): Promise<Outcome<{ detail: string; id: string }>> {
-  if (!p.runnable) return failure('install_refused', `${p.name} cannot be imported: ${p.problem ?? 'it cannot run here'}`);
+async function installOne(
+  registry: PluginRegistry,
+  config: ImportedConfig,
+  p: ServerPreview,
+  secret: string[] | undefined,
+): Promise<Outcome<{ detail: string; id: string }>> {
+  if (!p.runnable)
+    return failure('install_refused', `${p.name} cannot be imported: ${p.problem ?? 'it cannot run here'}`);
   // The folder is copied into the data directory by the install; this one is only its source.
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'plugboard-import-'));
   try {
-    const names = secret ? secret.filter((n) => p.env.some((e) => e.name === n) || p.headers.some((h) => h.name === n)) : undefined;
+    const names = secret
+      ? secret.filter((n) => p.env.some((e) => e.name === n) || p.headers.some((h) => h.name === n))
+      : undefined;
     const written = writeImportedPlugin(config, p.key, path.join(scratch, p.id), names ? { secret: names } : {});
     if (!written.ok) return written;
     const r = await registry.install(written.dir, { grant: 'requested' });
@@ -63,7 +83,11 @@ async function installOne(registry: PluginRegistry, config: ImportedConfig, p: S
     const values = { ...written.folders, ...written.secrets };
     if (Object.keys(values).length > 0) {
       const stored = await registry.configure(r.id, values);
-      if (!stored.ok) return failure(stored.code, `${p.name} was installed as ${r.id}, but its settings could not be stored: ${stored.message}`);
+      if (!stored.ok)
+        return failure(
+          stored.code,
+          `${p.name} was installed as ${r.id}, but its settings could not be stored: ${stored.message}`,
+        );
     }
     return { ok: true, id: r.id, detail: r.detail };
   } finally {
@@ -73,5 +97,7 @@ async function installOne(registry: PluginRegistry, config: ImportedConfig, p: S
 
 function describeNone(previews: ServerPreview[]): string {
   if (previews.length === 0) return 'it lists none';
-  return previews.map((p) => `${p.id}: ${p.disabled ? 'switched off in the other app' : (p.problem ?? 'cannot run')}`).join('; ');
+  return previews
+    .map((p) => `${p.id}: ${p.disabled ? 'switched off in the other app' : (p.problem ?? 'cannot run')}`)
+    .join('; ');
 }

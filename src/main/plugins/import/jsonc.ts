@@ -36,7 +36,12 @@ export function parseJsonc(text: string): JsoncResult {
   const body = text.charCodeAt(0) === 0xfeff ? ` ${text.slice(1)}` : text;
   const root = parseTree(body, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
   const first = errors[0];
-  if (first) return { ok: false, at: position(body, first.offset), message: `not valid JSON (${describe(printParseErrorCode(first.error))})` };
+  if (first)
+    return {
+      ok: false,
+      at: position(body, first.offset),
+      message: `not valid JSON (${describe(printParseErrorCode(first.error))})`,
+    };
   if (!root) return { ok: false, at: { line: 1, column: 1 }, message: 'the file is empty' };
   return {
     ok: true,

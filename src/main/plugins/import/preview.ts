@@ -45,13 +45,22 @@ export function translate(text: string, file: string, inputs: ImportedInput[]): 
     if (input) {
       const def = inputs.find((i) => i.id === input[1]);
       const key = settingKey(input[1] as string);
-      asks.push({ key, description: def?.description ?? `asked by VS Code as ${input[1]}`, password: def?.password ?? false });
+      asks.push({
+        key,
+        description: def?.description ?? `asked by VS Code as ${input[1]}`,
+        password: def?.password ?? false,
+      });
       return `\${user_config.${key}}`;
     }
     const env = /^env:(.+)$/.exec(name);
     if (env) {
       const key = settingKey(env[1] as string);
-      asks.push({ key, description: `read by the other app from the environment variable ${env[1]}`, password: false, env: env[1] as string });
+      asks.push({
+        key,
+        description: `read by the other app from the environment variable ${env[1]}`,
+        password: false,
+        env: env[1] as string,
+      });
       return `\${user_config.${key}}`;
     }
     unknown.push(all);
@@ -77,19 +86,29 @@ export function previewServers(file: string, servers: ImportedServer[], inputs: 
       if (t.asks.length > 0) {
         const password = t.asks.some((a) => a.password);
         const g = guessSecret(name, undefined);
-        return { name, secret: password || g.secret, ...(password ? { reason: 'VS Code asks for it as a password' } : g.reason ? { reason: g.reason } : {}), source: 'asked' };
+        return {
+          name,
+          secret: password || g.secret,
+          ...(password ? { reason: 'VS Code asks for it as a password' } : g.reason ? { reason: g.reason } : {}),
+          source: 'asked',
+        };
       }
       const g = guessSecret(name, value);
       return { name, secret: g.secret, ...(g.reason ? { reason: g.reason } : {}), source: 'value' };
     });
     for (const [i, a] of s.args.entries()) {
       const g = secretByValue(a.replace(/^--?[\w-]+=/, ''));
-      if (g.secret) warnings.push(`args[${i}] looks like a secret (${g.reason}): arguments show in the process list; prefer an environment variable`);
+      if (g.secret)
+        warnings.push(
+          `args[${i}] looks like a secret (${g.reason}): arguments show in the process list; prefer an environment variable`,
+        );
     }
     for (const v of [...s.args, ...Object.values(s.env)]) {
-      for (const u of translate(v, file, inputs).unknown) warnings.push(`${u} is a placeholder Plugboard does not know; edit it after the import`);
+      for (const u of translate(v, file, inputs).unknown)
+        warnings.push(`${u} is a placeholder Plugboard does not know; edit it after the import`);
     }
-    for (const f of s.ignored) warnings.push(`"${f}" is not imported; set what it provides as settings after the import`);
+    for (const f of s.ignored)
+      warnings.push(`"${f}" is not imported; set what it provides as settings after the import`);
     const p: ServerPreview = {
       key: s.key,
       name: s.name,
@@ -98,7 +117,9 @@ export function previewServers(file: string, servers: ImportedServer[], inputs: 
       args: s.args,
       env,
       headers: Object.entries(s.headers).map(([name, value]) => {
-        const g = /^(authorization|x-api-key|api-key|cookie)$/i.test(name) ? { secret: true, reason: `${name} carries credentials` } : guessSecret(name, value);
+        const g = /^(authorization|x-api-key|api-key|cookie)$/i.test(name)
+          ? { secret: true, reason: `${name} carries credentials` }
+          : guessSecret(name, value);
         return { name, secret: g.secret, ...(g.reason ? { reason: g.reason } : {}) };
       }),
       disabled: s.disabled,
@@ -117,7 +138,6 @@ export function previewServers(file: string, servers: ImportedServer[], inputs: 
     return p;
   });
 }
-
 
 /** A config file read whole. */
 export interface ImportedConfig {

@@ -7,11 +7,29 @@
 
 /** Name parts that mark a secret (`_`/`-` separated, or a camelCase word). */
 const SECRET_WORDS = new Set([
-  'TOKEN', 'KEY', 'APIKEY', 'SECRET', 'PASSWORD', 'PASSWD', 'PASS', 'PWD', 'CREDENTIAL', 'CREDENTIALS',
-  'AUTH', 'AUTHORIZATION', 'BEARER', 'PAT', 'PRIVATE', 'COOKIE', 'SESSION', 'SIGNATURE', 'CERT',
+  'TOKEN',
+  'KEY',
+  'APIKEY',
+  'SECRET',
+  'PASSWORD',
+  'PASSWD',
+  'PASS',
+  'PWD',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'AUTH',
+  'AUTHORIZATION',
+  'BEARER',
+  'PAT',
+  'PRIVATE',
+  'COOKIE',
+  'SESSION',
+  'SIGNATURE',
+  'CERT',
 ]);
 /** Names that contain a secret word but are not secrets. */
-const NOT_SECRET = /^(KEYBOARD.*|.*_KEY_(FILE|PATH|ID)|.*_(FILE|PATH|DIR|URL|HOST|PORT|ID|NAME|USER|USERNAME|REGION)|AUTH_(URL|HOST|TYPE|MODE|METHOD))$/;
+const NOT_SECRET =
+  /^(KEYBOARD.*|.*_KEY_(FILE|PATH|ID)|.*_(FILE|PATH|DIR|URL|HOST|PORT|ID|NAME|USER|USERNAME|REGION)|AUTH_(URL|HOST|TYPE|MODE|METHOD))$/;
 
 const KNOWN_PREFIXES: Array<[RegExp, string]> = [
   [/^sk-(ant-|proj-|or-)?[A-Za-z0-9_-]{16,}$/, 'an OpenAI/Anthropic-style API key'],
@@ -63,11 +81,14 @@ function entropy(s: string): number {
 
 export function secretByValue(value: string): SecretGuess {
   const v = value.trim();
-  for (const [re, what] of KNOWN_PREFIXES) if (re.test(v)) return { secret: true, reason: `the value looks like ${what}` };
-  if (/^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i.test(v)) return { secret: true, reason: 'the value is a URL with a password in it' };
+  for (const [re, what] of KNOWN_PREFIXES)
+    if (re.test(v)) return { secret: true, reason: `the value looks like ${what}` };
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i.test(v))
+    return { secret: true, reason: 'the value is a URL with a password in it' };
   // A long random-looking token: mixed-case letters with digits (base62/64 keys), or a long hex
   // string. Model names and versions (`claude-3-5-sonnet-20241022`) have neither shape.
-  const random = v.length >= 24 && !/[\s/\\]/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= 3.8;
+  const random =
+    v.length >= 24 && !/[\s/\\]/.test(v) && /[a-z]/.test(v) && /[A-Z]/.test(v) && /\d/.test(v) && entropy(v) >= 3.8;
   if (random || /^[0-9a-f]{32,}$/i.test(v)) return { secret: true, reason: 'the value looks like a random key' };
   return { secret: false };
 }

@@ -45,11 +45,21 @@ interface SettingOut {
   default?: string;
 }
 
-export function writeImportedPlugin(config: ImportedConfig, key: string, dest: string, opts: WriteOptions = {}): WrittenPlugin | Failure {
+export function writeImportedPlugin(
+  config: ImportedConfig,
+  key: string,
+  dest: string,
+  opts: WriteOptions = {},
+): WrittenPlugin | Failure {
   const server = config.servers.find((s) => s.key === key);
   const preview = config.previews.find((p) => p.key === key);
-  if (!server || !preview) return failure('not_found', `${path.basename(config.file)} has no server "${key}" (it has: ${config.servers.map((s) => s.key).join(', ')})`);
-  if (!preview.runnable || !(server.command || server.url)) return failure('invalid_input', `${preview.name} cannot be imported: ${preview.problem ?? 'it has no command'}`);
+  if (!server || !preview)
+    return failure(
+      'not_found',
+      `${path.basename(config.file)} has no server "${key}" (it has: ${config.servers.map((s) => s.key).join(', ')})`,
+    );
+  if (!preview.runnable || !(server.command || server.url))
+    return failure('invalid_input', `${preview.name} cannot be imported: ${preview.problem ?? 'it has no command'}`);
   const id = opts.id ?? preview.id;
   const secretNames = new Set(opts.secret ?? preview.env.filter((e) => e.secret).map((e) => e.name));
   const env: Record<string, string> = {};
@@ -57,7 +67,13 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
   const secrets: Record<string, string> = {};
   const ask = (t: Translated, secret: boolean): void => {
     for (const a of t.asks) {
-      settings[a.key] ??= { type: 'string', title: a.key, description: a.description, required: true, sensitive: secret || a.password };
+      settings[a.key] ??= {
+        type: 'string',
+        title: a.key,
+        description: a.description,
+        required: true,
+        sensitive: secret || a.password,
+      };
     }
   };
 
@@ -73,10 +89,24 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
     if (t.asks.length === 1 && t.text === `\${user_config.${t.asks[0]?.key}}`) {
       // The whole value is asked for: the setting itself carries the variable.
       const a = t.asks[0] as Translated['asks'][number];
-      settings[a.key] = { type: 'string', title: name, description: a.description, required: true, sensitive: secret || a.password, env: name };
+      settings[a.key] = {
+        type: 'string',
+        title: name,
+        description: a.description,
+        required: true,
+        sensitive: secret || a.password,
+        env: name,
+      };
     } else if (secret && t.asks.length === 0) {
       const k = settingKey(name);
-      settings[k] = { type: 'string', title: name, description: `kept in the secret store; imported from ${APP_NAMES[config.app]}`, required: true, sensitive: true, env: name };
+      settings[k] = {
+        type: 'string',
+        title: name,
+        description: `kept in the secret store; imported from ${APP_NAMES[config.app]}`,
+        required: true,
+        sensitive: true,
+        env: name,
+      };
       secrets[k] = value;
     } else {
       ask(t, secret);
@@ -95,7 +125,13 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
       const k = settingKey(name.toLowerCase());
       // `Bearer abc…`: the scheme stays in the header, the token goes to the secret store.
       const scheme = /^(Bearer|Basic|Token)\s+/i.exec(value);
-      settings[k] = { type: 'string', title: name, description: `sent in the ${name} header; kept in the secret store; imported from ${APP_NAMES[config.app]}`, required: true, sensitive: true };
+      settings[k] = {
+        type: 'string',
+        title: name,
+        description: `sent in the ${name} header; kept in the secret store; imported from ${APP_NAMES[config.app]}`,
+        required: true,
+        sensitive: true,
+      };
       secrets[k] = scheme ? value.slice(scheme[0].length) : value;
       headers[name] = `${scheme ? scheme[0] : ''}\${user_config.${k}}`;
     } else {
@@ -133,7 +169,8 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
   };
   try {
     mkdirSync(dest, { recursive: true });
-    if (readdirSync(dest).length > 0) return failure('invalid_input', `${dest} is not empty: choose a new folder for the plugin`);
+    if (readdirSync(dest).length > 0)
+      return failure('invalid_input', `${dest} is not empty: choose a new folder for the plugin`);
     writeFileSync(path.join(dest, 'plugboard.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (e) {
     return failure('io_error', `could not write the plugin folder ${dest}: ${(e as Error).message}`);
@@ -142,7 +179,10 @@ export function writeImportedPlugin(config: ImportedConfig, key: string, dest: s
   const check = loadManifest(dest);
   if (!check.ok) {
     rmSync(path.join(dest, 'plugboard.json'), { force: true });
-    return failure('invalid_input', `the imported server does not make a valid plugin: ${describeManifestErrors(check)}`);
+    return failure(
+      'invalid_input',
+      `the imported server does not make a valid plugin: ${describeManifestErrors(check)}`,
+    );
   }
   return { ok: true, dir: dest, manifestPath: check.spec.manifestPath, id, secrets, folders: folderValues };
 }

@@ -26,6 +26,8 @@ function ownPatterns(dir: string): string[] {
 
 /** A test for `/`-separated paths relative to `dir`: true when the entry is left out. */
 export function exclusions(dir: string): (rel: string, isDir: boolean) => boolean {
-  const ig = ignore().add([...BUNDLE_EXCLUSIONS]).add(ownPatterns(dir));
+  const ig = ignore()
+    .add([...BUNDLE_EXCLUSIONS])
+    .add(ownPatterns(dir));
   return (rel, isDir) => ig.ignores(isDir ? `${rel}/` : rel);
 }

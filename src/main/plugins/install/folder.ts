@@ -5,7 +5,16 @@
  * them for package binaries) and refused when they point outside it or nowhere. More entries or
  * bytes than allowed are refused, each named by the path at fault.
  */
-import { chmodSync, copyFileSync, lstatSync, mkdirSync, readdirSync, realpathSync, statSync, symlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../fs';
 import { exclusions } from './exclusions';
@@ -54,7 +63,8 @@ function survey(src: string, limits: InstallLimits): { items: Item[]; skipped: n
         return refuse(`"${r}" is neither a file nor a folder`);
       }
       items.push(item);
-      if (items.length > limits.maxEntries) return refuse(`the folder has more than ${limits.maxEntries} entries (at "${r}")`);
+      if (items.length > limits.maxEntries)
+        return refuse(`the folder has more than ${limits.maxEntries} entries (at "${r}")`);
       bytes += item.size;
       if (bytes > limits.maxBytes) return refuse(`the folder holds more than ${mib(limits.maxBytes)} (at "${r}")`);
       if (item.kind === 'dir') {
@@ -80,7 +90,9 @@ function checkLink(root: string, src: string, rel: string): { ok: true; target: 
     return refuse(`"${rel}" is a symbolic link to something that does not exist`);
   }
   if (!isInside(root, real) || real === root) {
-    return refuse(`"${rel}" is a symbolic link to ${real}, outside the plugin folder; plugins may only link inside themselves`);
+    return refuse(
+      `"${rel}" is a symbolic link to ${real}, outside the plugin folder; plugins may only link inside themselves`,
+    );
   }
   const linkDir = path.dirname(path.join(root, rel));
   return { ok: true, target: path.relative(linkDir, real) };

@@ -79,7 +79,10 @@ export class Installer {
   }
 
   /** Installs (or, with `replace`, upgrades) from a folder, zip or bundle; audited either way. */
-  async install(source: string, opts: { replace?: boolean; grant?: GrantChoice } = {}): Promise<InstallOutcome | Failure> {
+  async install(
+    source: string,
+    opts: { replace?: boolean; grant?: GrantChoice } = {},
+  ): Promise<InstallOutcome | Failure> {
     const prepared = await this.prepare(source, opts.replace === true);
     if (!prepared.ok) return this.audit.refused('install', prepared.id, prepared.failure, { source });
     const { staged, upgrading } = prepared;
@@ -102,7 +105,11 @@ export class Installer {
     const rec = this.records.get(id);
     if (!rec) return this.audit.refused('uninstall', id, failure('not_found', `no plugin "${id}" is installed`));
     if (rec.source === 'bundled') {
-      return this.audit.refused('uninstall', id, failure('invalid_state', `${id} is bundled with the app and cannot be uninstalled; disable it instead`));
+      return this.audit.refused(
+        'uninstall',
+        id,
+        failure('invalid_state', `${id} is bundled with the app and cannot be uninstalled; disable it instead`),
+      );
     }
     await this.bindings.unbind(id);
     const r = await removeInstalled(rec.id, rec.dir, { paths: this.paths, state: this.state, secrets: this.secrets });
@@ -133,15 +140,30 @@ export class Installer {
     };
     if (rec?.source === 'bundled') return refuse(`"${id}" is the id of a bundled plugin; choose another id`);
     const upgrading = rec !== undefined && rec.source === 'installed';
-    if (upgrading && !replace) return refuse(`a plugin "${id}" is installed already (version ${rec.spec?.version ?? '?'}); replace it to upgrade`);
+    if (upgrading && !replace)
+      return refuse(
+        `a plugin "${id}" is installed already (version ${rec.spec?.version ?? '?'}); replace it to upgrade`,
+      );
     return { ok: true, staged, upgrading };
   }
 
   /** Moves a prepared install into place and records it, with the grants chosen. */
-  private async commit(staged: Staged, source: string, grant: GrantChoice, upgrading: boolean): Promise<InstallOutcome | Outcome<never>> {
+  private async commit(
+    staged: Staged,
+    source: string,
+    grant: GrantChoice,
+    upgrading: boolean,
+  ): Promise<InstallOutcome | Outcome<never>> {
     const requested = requestedCapabilities(staged.spec);
-    const grants = grant === 'none' ? [] : Array.isArray(grant) ? grant.filter((g) => requested.includes(g)) : requested;
-    const outcome = await installStaged(staged, { paths: this.paths, state: this.state, source: path.resolve(source), grants, upgrade: upgrading });
+    const grants =
+      grant === 'none' ? [] : Array.isArray(grant) ? grant.filter((g) => requested.includes(g)) : requested;
+    const outcome = await installStaged(staged, {
+      paths: this.paths,
+      state: this.state,
+      source: path.resolve(source),
+      grants,
+      upgrade: upgrading,
+    });
     if (!outcome.ok) return failure('io_error', outcome.message);
     // A fresh install starts without secrets, even ones an earlier uninstall elsewhere left behind.
     if (!upgrading) await this.secrets.removeAll(staged.spec.id).catch(() => undefined);

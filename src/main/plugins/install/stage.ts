@@ -45,7 +45,11 @@ export function sourceKind(source: string): SourceKind | null {
   return null;
 }
 
-export async function stage(source: string, paths: DataPaths, limits: InstallLimits = DEFAULT_LIMITS): Promise<Staged | Refusal> {
+export async function stage(
+  source: string,
+  paths: DataPaths,
+  limits: InstallLimits = DEFAULT_LIMITS,
+): Promise<Staged | Refusal> {
   const abs = path.resolve(source);
   const kind = sourceKind(abs);
   if (!kind) {
@@ -80,7 +84,10 @@ export async function stage(source: string, paths: DataPaths, limits: InstallLim
     }
   } catch (e) {
     // An unreadable file, a full disk: the system's message names the path at fault.
-    return fail(discard, refuse(`could not ${kind === 'folder' ? 'copy' : 'unpack'} ${path.basename(abs)}: ${(e as Error).message}`));
+    return fail(
+      discard,
+      refuse(`could not ${kind === 'folder' ? 'copy' : 'unpack'} ${path.basename(abs)}: ${(e as Error).message}`),
+    );
   }
   const dir = path.join(area, toId(withoutVersion(folderName)));
   try {
@@ -90,7 +97,12 @@ export async function stage(source: string, paths: DataPaths, limits: InstallLim
     return fail(discard, refuse(`could not stage the plugin: ${(e as Error).message}`));
   }
   if (!findManifest(dir)) {
-    return fail(discard, refuse(`no manifest found in ${path.basename(abs)}: looked for ${MANIFEST_FILES.join(', ')} at its top level (or inside its single top-level folder)`));
+    return fail(
+      discard,
+      refuse(
+        `no manifest found in ${path.basename(abs)}: looked for ${MANIFEST_FILES.join(', ')} at its top level (or inside its single top-level folder)`,
+      ),
+    );
   }
   const m = loadManifest(dir);
   if (!m.ok) return fail(discard, refuse(`invalid manifest ${describeManifestErrors(m).replace(area + path.sep, '')}`));
@@ -144,7 +156,9 @@ export function executableOutside(spec: PluginSpec, home: string = os.homedir())
     const escape = placeholderEscape(written, base);
     if (escape) return `the ${i === 0 ? 'executable' : 'argument'} ${escape}`;
     // A word that depends on a setting without a default is checked at launch, once it has a value.
-    const unset = [...written.matchAll(/\$\{user_config\.([^}]+)\}/g)].some((m) => values[m[1] as string] === undefined);
+    const unset = [...written.matchAll(/\$\{user_config\.([^}]+)\}/g)].some(
+      (m) => values[m[1] as string] === undefined,
+    );
     const r = unset ? null : substitute(written, { ...base, values }, i === 0 ? 'command' : `args[${i - 1}]`);
     if (r && !Array.isArray(r)) return r.message;
     words.push({ written, value: r ? r.join(' ') : null });
@@ -154,7 +168,8 @@ export function executableOutside(spec: PluginSpec, home: string = os.homedir())
     if (path.isAbsolute(w.value) && !w.written.startsWith('${__dirname}')) return null;
     const target = path.resolve(spec.dir, w.value);
     if (!isInside(spec.dir, target)) return `the ${what} "${w.written}" is outside the plugin folder`;
-    if (!existsSync(target)) return `the ${what} "${w.written}" is not in the plugin (looked for ${path.relative(spec.dir, target)})`;
+    if (!existsSync(target))
+      return `the ${what} "${w.written}" is not in the plugin (looked for ${path.relative(spec.dir, target)})`;
     return null;
   };
   const [head, ...rest] = words as [(typeof words)[number], ...typeof words];
@@ -166,7 +181,8 @@ export function executableOutside(spec: PluginSpec, home: string = os.homedir())
   const name = path.basename(h).toLowerCase();
   if (/^(python[\d.]*|node|bun|deno)(\.exe)?$/.test(name)) {
     const script = rest.find((a) => !a.written.startsWith('-'));
-    if (script?.value && (script.value.includes('/') || /\.(py|js|mjs|cjs)$/i.test(script.value))) return check(script, 'script');
+    if (script?.value && (script.value.includes('/') || /\.(py|js|mjs|cjs)$/i.test(script.value)))
+      return check(script, 'script');
   }
   return null;
 }

@@ -5,7 +5,17 @@
  * after a kill can tell a folder someone is still using from one left behind, and clean up only
  * the latter: 77 MiB of unpacked bundles after ten killed installs otherwise stay forever.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { identityOf, stillRunning } from '../../fs';

@@ -54,7 +54,12 @@ async function plan(
 ): Promise<{ ok: true; zip: yauzl.ZipFile; items: Planned[]; wrapper: string | null; bytes: number } | Refusal> {
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(file, { lazyEntries: true, autoClose: false, decodeStrings: false, validateEntrySizes: true });
+    zip = await yauzl.openPromise(file, {
+      lazyEntries: true,
+      autoClose: false,
+      decodeStrings: false,
+      validateEntrySizes: true,
+    });
   } catch (e) {
     return refuse(`${path.basename(file)} is not a readable zip archive (${(e as Error).message})`);
   }
@@ -71,15 +76,24 @@ async function plan(
       if (typeof name !== 'string') return fail(zip, name);
       if (ignorable(name)) continue;
       const mode = (entry.externalFileAttributes >>> 16) & 0xffff;
-      if ((mode & S_IFMT) === S_IFLNK) return fail(zip, refuse(`zip entry "${raw}" is a symbolic link; plugins may not contain links`));
+      if ((mode & S_IFMT) === S_IFLNK)
+        return fail(zip, refuse(`zip entry "${raw}" is a symbolic link; plugins may not contain links`));
       bytes += entry.uncompressedSize;
       if (bytes > limits.maxBytes) {
-        return fail(zip, refuse(`${path.basename(file)} unpacks to more than ${mib(limits.maxBytes)} (at entry "${raw}")`));
+        return fail(
+          zip,
+          refuse(`${path.basename(file)} unpacks to more than ${mib(limits.maxBytes)} (at entry "${raw}")`),
+        );
       }
       const size = entry.uncompressedSize;
       if (size >= limits.bombMinBytes && size > limits.maxRatio * Math.max(1, entry.compressedSize)) {
         const ratio = Math.round(size / Math.max(1, entry.compressedSize));
-        return fail(zip, refuse(`zip entry "${raw}" expands ${ratio} times (${mib(size)} from ${entry.compressedSize} bytes): refused as a zip bomb`));
+        return fail(
+          zip,
+          refuse(
+            `zip entry "${raw}" expands ${ratio} times (${mib(size)} from ${entry.compressedSize} bytes): refused as a zip bomb`,
+          ),
+        );
       }
       names.push({ entry, name });
     }
@@ -140,7 +154,8 @@ export async function unpackZip(file: string, dest: string, limits: InstallLimit
       const counter = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           written += chunk.length;
-          if (written > limits.maxBytes) cb(new Error(`unpacks to more than ${mib(limits.maxBytes)} (at entry "${it.rel}")`));
+          if (written > limits.maxBytes)
+            cb(new Error(`unpacks to more than ${mib(limits.maxBytes)} (at entry "${it.rel}")`));
           else cb(null, chunk);
         },
       });
@@ -151,7 +166,12 @@ export async function unpackZip(file: string, dest: string, limits: InstallLimit
   } catch (e) {
     // A corrupt entry (bad deflate data, a size or CRC that does not match): name it.
     const message = (e as Error).message;
-    return fail(zip, refuse(`${path.basename(file)}: ${message.includes(`"${current}"`) ? message : `entry "${current}": ${message}`}`));
+    return fail(
+      zip,
+      refuse(
+        `${path.basename(file)}: ${message.includes(`"${current}"`) ? message : `entry "${current}": ${message}`}`,
+      ),
+    );
   }
   zip.close();
   return { ok: true, wrapper, entries: items.length, bytes: written };

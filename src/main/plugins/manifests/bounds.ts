@@ -33,14 +33,17 @@ const count = (n: number): string => n.toLocaleString('en-US');
 
 /** The refusal for a manifest file that is too large, or null. */
 export function manifestTooLarge(bytes: number): string | null {
-  return bytes > MAX_MANIFEST_BYTES ? `the manifest is ${count(bytes)} bytes; at most ${count(MAX_MANIFEST_BYTES)} are read` : null;
+  return bytes > MAX_MANIFEST_BYTES
+    ? `the manifest is ${count(bytes)} bytes; at most ${count(MAX_MANIFEST_BYTES)} are read`
+    : null;
 }
 
 /** Every field over its limit, one message each, naming the field as the manifest's reader does. */
 export function oversizedFields(spec: PluginSpec): string[] {
   const out: string[] = [];
   const text = (where: string, value: string | undefined, max: number): void => {
-    if (value !== undefined && value.length > max) out.push(`${where}: ${count(value.length)} characters; at most ${count(max)}`);
+    if (value !== undefined && value.length > max)
+      out.push(`${where}: ${count(value.length)} characters; at most ${count(max)}`);
   };
   const many = (where: string, n: number, max: number): boolean => {
     if (n <= max) return false;
@@ -52,13 +55,17 @@ export function oversizedFields(spec: PluginSpec): string[] {
   text('version', spec.version, L.version);
   text('description', spec.description, L.description);
   text('system instructions', spec.systemInstructions, L.systemInstructions);
-  if (!many('command', spec.command.length, L.commandWords)) spec.command.forEach((w, i) => text(`command[${i}]`, w, L.commandWord));
+  if (!many('command', spec.command.length, L.commandWords))
+    spec.command.forEach((w, i) => text(`command[${i}]`, w, L.commandWord));
   if (!many('tools', spec.tools.length, L.tools)) {
     spec.tools.forEach((t, i) => {
       text(`tools[${i}].name`, t.name, L.toolName);
       text(`tools[${i}] (${t.name.slice(0, 40)}).description`, t.description, L.toolDescription);
       const schema = JSON.stringify(t.parameters ?? {}).length;
-      if (schema > L.toolSchema) out.push(`tools[${i}] (${t.name.slice(0, 40)}).parameters: ${count(schema)} characters of JSON Schema; at most ${count(L.toolSchema)}`);
+      if (schema > L.toolSchema)
+        out.push(
+          `tools[${i}] (${t.name.slice(0, 40)}).parameters: ${count(schema)} characters of JSON Schema; at most ${count(L.toolSchema)}`,
+        );
     });
   }
   if (!many('settings', spec.settings.length, L.settings)) {
@@ -69,7 +76,8 @@ export function oversizedFields(spec: PluginSpec): string[] {
     }
   }
   if (!many('user commands', spec.userCommands.length, L.userCommands)) {
-    for (const c of spec.userCommands) text(`user command ${c.name.slice(0, 40)}.description`, c.description, L.settingText);
+    for (const c of spec.userCommands)
+      text(`user command ${c.name.slice(0, 40)}.description`, c.description, L.settingText);
   }
   return out;
 }
@@ -84,7 +92,11 @@ export function secretsInCommand(spec: PluginSpec): string[] {
   const sensitive = new Set(spec.settings.filter((s) => s.sensitive).map((s) => s.key));
   const used = new Set<string>();
   for (const word of spec.command) {
-    for (const m of word.matchAll(/\$\{user_config\.([^}]+)\}/g)) if (sensitive.has(m[1] as string)) used.add(m[1] as string);
+    for (const m of word.matchAll(/\$\{user_config\.([^}]+)\}/g))
+      if (sensitive.has(m[1] as string)) used.add(m[1] as string);
   }
-  return [...used].map((k) => `the secret setting ${k} is passed in the command line: other users of this computer can read it (ps); a plugin should read it from its environment`);
+  return [...used].map(
+    (k) =>
+      `the secret setting ${k} is passed in the command line: other users of this computer can read it (ps); a plugin should read it from its environment`,
+  );
 }

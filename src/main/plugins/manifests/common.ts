@@ -6,11 +6,16 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { z } from 'zod';
 import { firstRunLauncher } from '../../host';
-import { DEFAULT_TIMEOUTS, type JsonSchema, type PluginSpec, type Timeouts, type ToolSpec } from '../../../shared/model';
+import {
+  DEFAULT_TIMEOUTS,
+  type JsonSchema,
+  type PluginSpec,
+  type Timeouts,
+  type ToolSpec,
+} from '../../../shared/model';
 
 export type ManifestResult =
-  | { ok: true; spec: PluginSpec; warnings: string[] }
-  | { ok: false; file: string; errors: string[] };
+  { ok: true; spec: PluginSpec; warnings: string[] } | { ok: false; file: string; errors: string[] };
 
 /** `functions[2].parameters.type` from a zod path. */
 export function formatPath(p: ReadonlyArray<PropertyKey>): string {
@@ -69,7 +74,13 @@ export const MCP_TIMEOUTS: Partial<Timeouts> = { stopGraceMs: 2000 };
  * spaced out (reachability, not a frozen process, is what they watch), and a slow network gets a
  * longer first answer. Two missed pings still mark it unreachable.
  */
-export const REMOTE_MCP_TIMEOUTS: Partial<Timeouts> = { pingIntervalMs: 15_000, pingTimeoutMs: 5000, handshakeMs: 15_000, launchMs: 10_000, stopGraceMs: 2000 };
+export const REMOTE_MCP_TIMEOUTS: Partial<Timeouts> = {
+  pingIntervalMs: 15_000,
+  pingTimeoutMs: 5000,
+  handshakeMs: 15_000,
+  launchMs: 10_000,
+  stopGraceMs: 2000,
+};
 
 /**
  * A command that starts with a first-run launcher (`npx -y pkg`, `uvx pkg`, `docker run`) gets a
@@ -94,7 +105,10 @@ export function withTimeouts(overrides: Partial<Timeouts> | undefined, base: Par
 }
 
 /** The fields every spec needs, with the defaults a manifest does not have to give. */
-export function baseSpec(manifestPath: string, fields: Pick<PluginSpec, 'id' | 'name' | 'dialect' | 'manifestFormat' | 'command'> & Partial<PluginSpec>): PluginSpec {
+export function baseSpec(
+  manifestPath: string,
+  fields: Pick<PluginSpec, 'id' | 'name' | 'dialect' | 'manifestFormat' | 'command'> & Partial<PluginSpec>,
+): PluginSpec {
   const dir = path.dirname(manifestPath);
   return {
     version: '0.0.0',
@@ -118,6 +132,11 @@ export function baseSpec(manifestPath: string, fields: Pick<PluginSpec, 'id' | '
 
 export const EMPTY_OBJECT_SCHEMA: JsonSchema = { type: 'object', properties: {} };
 
-export function tool(name: string, description: string, parameters: JsonSchema = EMPTY_OBJECT_SCHEMA, tags?: string[]): ToolSpec {
+export function tool(
+  name: string,
+  description: string,
+  parameters: JsonSchema = EMPTY_OBJECT_SCHEMA,
+  tags?: string[],
+): ToolSpec {
   return tags && tags.length > 0 ? { name, description, parameters, tags } : { name, description, parameters };
 }

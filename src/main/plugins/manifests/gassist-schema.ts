@@ -49,7 +49,9 @@ export function schemaFunctions(schema: Record<string, unknown>): SchemaFunction
   for (const key of ['anyOf', 'oneOf'] as const) {
     const list = schema[key];
     if (Array.isArray(list)) {
-      return list.map((item, i) => fromItem(item, `schema.${key}[${i}]`)).filter((f): f is SchemaFunction => f !== null);
+      return list
+        .map((item, i) => fromItem(item, `schema.${key}[${i}]`))
+        .filter((f): f is SchemaFunction => f !== null);
     }
   }
   if ('properties' in schema) {

@@ -37,13 +37,19 @@ const Manifest = z.object({
   description: z.string().optional(),
   executable: z.string().min(1),
   persistent: z.boolean().optional(),
-  protocol_version: z.string({ error: 'missing: this is a G-Assist V1 manifest, and V1 is no longer supported; set "protocol_version": "2.0"' }),
+  protocol_version: z.string({
+    error: 'missing: this is a G-Assist V1 manifest, and V1 is no longer supported; set "protocol_version": "2.0"',
+  }),
   functions: z.array(Fn).optional(),
   schema: z.record(z.string(), z.unknown()).optional(),
 });
 
 export function looksLikeGAssist(json: Record<string, unknown>): boolean {
-  return 'executable' in json || 'manifestVersion' in json || (('functions' in json || 'schema' in json) && !('server' in json));
+  return (
+    'executable' in json ||
+    'manifestVersion' in json ||
+    (('functions' in json || 'schema' in json) && !('server' in json))
+  );
 }
 
 export function readGAssist(file: string, json: unknown): ManifestResult {
@@ -63,7 +69,8 @@ export function readGAssist(file: string, json: unknown): ManifestResult {
   let tools;
   if (m.schema) {
     // NVIDIA's parser reads `schema` first and then ignores `functions`.
-    if (m.functions) warnings.push('both "schema" and "functions" are given; "schema" is used, as NVIDIA\'s parser does');
+    if (m.functions)
+      warnings.push('both "schema" and "functions" are given; "schema" is used, as NVIDIA\'s parser does');
     tools = schemaFunctions(m.schema).map((f) => {
       claim(f.name, f.at);
       const p = f.parameters ?? {};
@@ -77,13 +84,18 @@ export function readGAssist(file: string, json: unknown): ManifestResult {
     tools = (m.functions ?? []).map((f, i) => {
       claim(f.name, `functions[${i}]`);
       if (f.parameters && (f.properties || f.required)) {
-        warnings.push(`functions[${i}]: both "parameters" and flat "properties"/"required" are given; "parameters" is used`);
+        warnings.push(
+          `functions[${i}]: both "parameters" and flat "properties"/"required" are given; "parameters" is used`,
+        );
       }
       const schema = f.parameters
         ? { ...f.parameters, properties: f.parameters.properties ?? {} }
         : { type: 'object', properties: f.properties ?? {}, ...(f.required ? { required: f.required } : {}) };
       const problem = schemaProblem(schema);
-      if (problem) errors.push(`functions[${i}].${f.parameters ? 'parameters' : 'properties'}: not valid JSON Schema (${problem})`);
+      if (problem)
+        errors.push(
+          `functions[${i}].${f.parameters ? 'parameters' : 'properties'}: not valid JSON Schema (${problem})`,
+        );
       return tool(f.name, f.description ?? '', schema, f.tags);
     });
   }

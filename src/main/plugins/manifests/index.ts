@@ -17,7 +17,13 @@ export type { ManifestResult } from './common';
 export { ID_PATTERN, toId } from './common';
 
 /** Manifest file names, in the order they are looked for in a plugin folder. */
-export const MANIFEST_FILES = ['plugboard.json', 'rterm-plugin.json', 'plugin.yaml', 'plugin.yml', 'manifest.json'] as const;
+export const MANIFEST_FILES = [
+  'plugboard.json',
+  'rterm-plugin.json',
+  'plugin.yaml',
+  'plugin.yml',
+  'manifest.json',
+] as const;
 
 /** The manifest file of a folder, or null. */
 export function findManifest(dir: string): string | null {

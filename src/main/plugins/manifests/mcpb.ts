@@ -5,7 +5,18 @@
  */
 import { z } from 'zod';
 import type { SettingSpec } from '../../../shared/model';
-import { baseSpec, formatIssues, invalid, MCP_TIMEOUTS, toId, tool, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
+import {
+  baseSpec,
+  formatIssues,
+  invalid,
+  MCP_TIMEOUTS,
+  toId,
+  tool,
+  withLauncherAllowance,
+  withLauncherCapabilities,
+  withTimeouts,
+  type ManifestResult,
+} from './common';
 
 const McpConfig = z.object({
   command: z.string().min(1),

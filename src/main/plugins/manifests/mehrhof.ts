@@ -6,7 +6,17 @@
  */
 import { z } from 'zod';
 import type { JsonSchema, SettingSpec, ToolSpec } from '../../../shared/model';
-import { baseSpec, formatIssues, invalid, tool, toId, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
+import {
+  baseSpec,
+  formatIssues,
+  invalid,
+  tool,
+  toId,
+  withLauncherAllowance,
+  withLauncherCapabilities,
+  withTimeouts,
+  type ManifestResult,
+} from './common';
 
 const str = (description: string): JsonSchema => ({ type: 'string', description });
 const obj = (properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema => ({
@@ -18,7 +28,11 @@ const anyObject: JsonSchema = { type: 'object' };
 
 function providerTools(capabilities: string[]): ToolSpec[] {
   const tools = [
-    tool('provider.match', 'Does this input belong to the provider?', obj({ input: str('A task reference such as jira:PROJ-123') }, ['input'])),
+    tool(
+      'provider.match',
+      'Does this input belong to the provider?',
+      obj({ input: str('A task reference such as jira:PROJ-123') }, ['input']),
+    ),
     tool('provider.parse', 'Extract the task id from an input', obj({ input: str('A task reference') }, ['input'])),
     tool('provider.fetch', 'Fetch a task as a work unit', obj({ id: str('Task id') }, ['id'])),
     tool('provider.snapshot', 'Capture the task content for storage', obj({ id: str('Task id') }, ['id'])),
@@ -42,12 +56,24 @@ const AGENT_TOOLS: ToolSpec[] = [
     'Run a prompt; streams text, tool use and files',
     obj({ prompt: str('What to do'), context: anyObject, tools: { type: 'array', items: anyObject } }, ['prompt']),
   ),
-  tool('agent.tool_result', 'Send a tool result back to the agent', obj({ tool_id: str('Tool call id'), result: {} }, ['tool_id'])),
+  tool(
+    'agent.tool_result',
+    'Send a tool result back to the agent',
+    obj({ tool_id: str('Tool call id'), result: {} }, ['tool_id']),
+  ),
 ];
 
 const WORKFLOW_TOOLS: ToolSpec[] = [
-  tool('workflow.evaluateGuard', 'Evaluate a guard condition', obj({ guard: str('Guard name'), context: anyObject }, ['guard'])),
-  tool('workflow.executeEffect', 'Execute a side effect', obj({ effect: str('Effect name'), context: anyObject }, ['effect'])),
+  tool(
+    'workflow.evaluateGuard',
+    'Evaluate a guard condition',
+    obj({ guard: str('Guard name'), context: anyObject }, ['guard']),
+  ),
+  tool(
+    'workflow.executeEffect',
+    'Execute a side effect',
+    obj({ effect: str('Effect name'), context: anyObject }, ['effect']),
+  ),
 ];
 
 const EnvVar = z.object({
@@ -63,14 +89,32 @@ const Manifest = z.object({
   type: z.enum(['provider', 'agent', 'workflow']),
   description: z.string().optional(),
   protocol: z.union([z.string(), z.number()]).optional(),
-  executable: z.union([
-    z.object({ command: z.array(z.string()).min(1) }),
-    z.object({ path: z.string().min(1), args: z.array(z.string()).optional() }),
-  ], { error: 'expected {command: [..]} or {path: ".."}' }),
-  provider: z.object({ name: z.string().optional(), schemes: z.array(z.string()).optional(), priority: z.number().optional(), capabilities: z.array(z.string()).optional() }).optional(),
+  executable: z.union(
+    [
+      z.object({ command: z.array(z.string()).min(1) }),
+      z.object({ path: z.string().min(1), args: z.array(z.string()).optional() }),
+    ],
+    { error: 'expected {command: [..]} or {path: ".."}' },
+  ),
+  provider: z
+    .object({
+      name: z.string().optional(),
+      schemes: z.array(z.string()).optional(),
+      priority: z.number().optional(),
+      capabilities: z.array(z.string()).optional(),
+    })
+    .optional(),
   agent: z.object({ streaming: z.boolean().optional(), capabilities: z.array(z.string()).optional() }).optional(),
-  workflow: z.object({ phases: z.array(z.unknown()).optional(), guards: z.array(z.unknown()).optional(), effects: z.array(z.unknown()).optional() }).optional(),
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not a valid environment variable name'), EnvVar).optional(),
+  workflow: z
+    .object({
+      phases: z.array(z.unknown()).optional(),
+      guards: z.array(z.unknown()).optional(),
+      effects: z.array(z.unknown()).optional(),
+    })
+    .optional(),
+  env: z
+    .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not a valid environment variable name'), EnvVar)
+    .optional(),
 });
 
 /** Names that suggest a value is a secret, for env entries that do not say. */
@@ -89,9 +133,14 @@ export function readMehrhof(file: string, json: unknown): ManifestResult {
   const parsed = Manifest.safeParse(json);
   if (!parsed.success) return invalid(file, formatIssues(parsed.error));
   const m = parsed.data;
-  const command = 'command' in m.executable ? m.executable.command : [inFolder(m.executable.path), ...(m.executable.args ?? [])];
+  const command =
+    'command' in m.executable ? m.executable.command : [inFolder(m.executable.path), ...(m.executable.args ?? [])];
   const tools =
-    m.type === 'provider' ? providerTools(m.provider?.capabilities ?? ['read']) : m.type === 'agent' ? AGENT_TOOLS : WORKFLOW_TOOLS;
+    m.type === 'provider'
+      ? providerTools(m.provider?.capabilities ?? ['read'])
+      : m.type === 'agent'
+        ? AGENT_TOOLS
+        : WORKFLOW_TOOLS;
   const settings: SettingSpec[] = Object.entries(m.env ?? {}).map(([key, v]) => {
     const s: SettingSpec = {
       key,

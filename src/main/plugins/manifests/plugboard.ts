@@ -6,10 +6,29 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_TIMEOUTS, DIALECTS, FRAMINGS, RTERM_TIMEOUTS, type SettingSpec, type Timeouts } from '../../../shared/model';
+import {
+  DEFAULT_TIMEOUTS,
+  DIALECTS,
+  FRAMINGS,
+  RTERM_TIMEOUTS,
+  type SettingSpec,
+  type Timeouts,
+} from '../../../shared/model';
 import { isInside } from '../../fs';
 import { schemaProblem } from '../../host';
-import { baseSpec, formatIssues, ID_PATTERN, invalid, MCP_TIMEOUTS, REMOTE_MCP_TIMEOUTS, tool, withLauncherAllowance, withLauncherCapabilities, withTimeouts, type ManifestResult } from './common';
+import {
+  baseSpec,
+  formatIssues,
+  ID_PATTERN,
+  invalid,
+  MCP_TIMEOUTS,
+  REMOTE_MCP_TIMEOUTS,
+  tool,
+  withLauncherAllowance,
+  withLauncherCapabilities,
+  withTimeouts,
+  type ManifestResult,
+} from './common';
 
 const ms = z.number().int().min(0);
 const TimeoutsSchema = z
@@ -27,7 +46,10 @@ const Setting = z.object({
   default: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).optional(),
   min: z.number().optional(),
   max: z.number().optional(),
-  env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not a valid environment variable name').optional(),
+  env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not a valid environment variable name')
+    .optional(),
 });
 
 const Manifest = z.object({
@@ -44,7 +66,9 @@ const Manifest = z.object({
     .url('must be an http:// or https:// URL')
     .refine((u) => /^https?:\/\//i.test(u), 'must be an http:// or https:// URL')
     .optional(),
-  headers: z.record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a valid HTTP header name'), z.string()).optional(),
+  headers: z
+    .record(z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'not a valid HTTP header name'), z.string())
+    .optional(),
   cwd: z.string().optional(),
   env: z.record(z.string(), z.string()).optional(),
   persistent: z.boolean().optional(),
@@ -53,7 +77,10 @@ const Manifest = z.object({
       z.object({
         name: z.string().min(1),
         description: z.string().default(''),
-        parameters: z.object({ type: z.literal('object') }).passthrough().optional(),
+        parameters: z
+          .object({ type: z.literal('object') })
+          .passthrough()
+          .optional(),
         tags: z.array(z.string()).optional(),
       }),
     )
@@ -64,7 +91,13 @@ const Manifest = z.object({
   rpc_flavor: z.enum(['mehrhof', 'planner', 'generic']).optional(),
   settings: z.record(z.string(), Setting).optional(),
   user_commands: z
-    .array(z.object({ name: z.string().min(1), description: z.string().default(''), share_with_model: z.boolean().default(false) }))
+    .array(
+      z.object({
+        name: z.string().min(1),
+        description: z.string().default(''),
+        share_with_model: z.boolean().default(false),
+      }),
+    )
     .optional(),
   auto_approved_tools: z.array(z.string()).optional(),
   system_instructions: z.string().optional(),
@@ -77,7 +110,8 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
   if (!parsed.success) return invalid(file, formatIssues(parsed.error));
   const m = parsed.data;
   const errors: string[] = [];
-  if (!m.command && !m.url) errors.push('command: must name the program to run (or give "url" for a remote MCP server)');
+  if (!m.command && !m.url)
+    errors.push('command: must name the program to run (or give "url" for a remote MCP server)');
   if (m.command && m.url) errors.push('url: give either "command" (a local server) or "url" (a remote one), not both');
   if (m.url && m.protocol !== 'mcp') errors.push(`url: a remote server speaks MCP; protocol is "${m.protocol}"`);
   if (m.headers && !m.url) errors.push('headers: only a remote server ("url") takes headers');
@@ -95,9 +129,11 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     return tool(f.name, f.description, schema, f.tags);
   });
   const enricher = m.prompt_enrichment === true ? 'enrich_prompt' : m.prompt_enrichment || undefined;
-  if (enricher && !names.has(enricher) && m.protocol !== 'mcp') errors.push(`prompt_enrichment: "${enricher}" is not one of the functions`);
+  if (enricher && !names.has(enricher) && m.protocol !== 'mcp')
+    errors.push(`prompt_enrichment: "${enricher}" is not one of the functions`);
   for (const [i, t] of (m.auto_approved_tools ?? []).entries()) {
-    if (!names.has(t) && m.protocol !== 'mcp') errors.push(`auto_approved_tools[${i}]: "${t}" is not one of the functions`);
+    if (!names.has(t) && m.protocol !== 'mcp')
+      errors.push(`auto_approved_tools[${i}]: "${t}" is not one of the functions`);
   }
   if (errors.length > 0) return invalid(file, errors);
   const settings: SettingSpec[] = Object.entries(m.settings ?? {}).map(([key, s]) => {
@@ -110,7 +146,8 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
       sensitive: s.sensitive ?? false,
       multiple: s.multiple ?? false,
     };
-    for (const k of ['default', 'min', 'max', 'env'] as const) if (s[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = s[k];
+    for (const k of ['default', 'min', 'max', 'env'] as const)
+      if (s[k] !== undefined) (out as unknown as Record<string, unknown>)[k] = s[k];
     return out;
   });
   const isRterm = m.protocol === 'rterm-v1';
@@ -130,12 +167,19 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     capabilities: withLauncherCapabilities(command, m.capabilities),
     timeouts: withLauncherAllowance(
       command,
-      withTimeouts(m.timeouts as Partial<Timeouts> | undefined, isRterm ? RTERM_TIMEOUTS : m.url ? REMOTE_MCP_TIMEOUTS : m.protocol === 'mcp' ? MCP_TIMEOUTS : {}),
+      withTimeouts(
+        m.timeouts as Partial<Timeouts> | undefined,
+        isRterm ? RTERM_TIMEOUTS : m.url ? REMOTE_MCP_TIMEOUTS : m.protocol === 'mcp' ? MCP_TIMEOUTS : {},
+      ),
       m.timeouts?.handshakeMs !== undefined,
     ),
     settings,
     rpcFlavor: m.rpc_flavor ?? 'generic',
-    userCommands: (m.user_commands ?? []).map((c) => ({ name: c.name, description: c.description, shareWithModel: c.share_with_model })),
+    userCommands: (m.user_commands ?? []).map((c) => ({
+      name: c.name,
+      description: c.description,
+      shareWithModel: c.share_with_model,
+    })),
     autoApprovedTools: m.auto_approved_tools ?? [],
     ...(enricher ? { promptEnricher: enricher } : {}),
   });

@@ -9,7 +9,16 @@ import { z } from 'zod';
 import { RTERM_TIMEOUTS } from '../../../shared/model';
 import { isInside } from '../../fs';
 import { schemaProblem } from '../../host';
-import { baseSpec, formatIssues, ID_PATTERN, invalid, tool, withLauncherAllowance, withTimeouts, type ManifestResult } from './common';
+import {
+  baseSpec,
+  formatIssues,
+  ID_PATTERN,
+  invalid,
+  tool,
+  withLauncherAllowance,
+  withTimeouts,
+  type ManifestResult,
+} from './common';
 
 const Manifest = z.object({
   plugin_id: z.string().regex(ID_PATTERN, 'must be lower-case letters, digits, ".", "-" or "_"'),
@@ -73,7 +82,10 @@ export function readRterm(file: string, json: unknown): ManifestResult {
     protocolVersion: m.protocol_version,
     timeouts: withLauncherAllowance(
       [m.process.command, ...(m.process.args ?? [])],
-      withTimeouts(m.timeout_ms ? { callInactivityMs: m.timeout_ms, callHardCapMs: m.timeout_ms } : undefined, RTERM_TIMEOUTS),
+      withTimeouts(
+        m.timeout_ms ? { callInactivityMs: m.timeout_ms, callHardCapMs: m.timeout_ms } : undefined,
+        RTERM_TIMEOUTS,
+      ),
     ),
   });
   return { ok: true, spec, warnings: [] };

@@ -11,7 +11,17 @@ import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { PluginSpec } from '../../../shared/model';
 import type { InstallTrialView } from '../../../shared/views';
-import { appReadOnlyFolders, grantedFolders, pluginEnvironment, ProcessBook, trialCommand, tryLaunch, type LaunchBinding, type PluginHost, type SandboxRequest } from '../../host';
+import {
+  appReadOnlyFolders,
+  grantedFolders,
+  pluginEnvironment,
+  ProcessBook,
+  trialCommand,
+  tryLaunch,
+  type LaunchBinding,
+  type PluginHost,
+  type SandboxRequest,
+} from '../../host';
 import type { DataPaths } from '../data-paths';
 import type { PluginSettings } from './plugin-settings';
 import type { PluginState } from './state';
@@ -91,7 +101,9 @@ export class PluginBindings implements IDisposable {
       const grants: string[] = [];
       const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.opts.nodeModules) };
       const sandbox: SandboxRequest | undefined =
-        this.opts.sandbox === false ? undefined : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
+        this.opts.sandbox === false
+          ? undefined
+          : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
       const plan = await this.host.plan(spec, {}, env, sandbox);
       // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
       const installed = this.paths.plugin(spec.id);

@@ -75,21 +75,29 @@ export class Decisions {
     const detail = `default approval set to ${policy}`;
     try {
       const line = { action: 'approval-default' as const, plugin: '*', ok: true, detail };
-      await this.deps.state.update((s) => {
-        if (policy === 'read-only') delete s.approvalDefault;
-        else s.approvalDefault = policy;
-      }, () => this.deps.audit.appendUndoable(line));
+      await this.deps.state.update(
+        (s) => {
+          if (policy === 'read-only') delete s.approvalDefault;
+          else s.approvalDefault = policy;
+        },
+        () => this.deps.audit.appendUndoable(line),
+      );
     } catch (e) {
-      return failure('io_error', `could not save "${detail}": ${(e as Error).message}. Nothing was changed; free some disk space and try again`);
+      return failure(
+        'io_error',
+        `could not save "${detail}": ${(e as Error).message}. Nothing was changed; free some disk space and try again`,
+      );
     }
     return { ok: true, detail };
   }
 
   /** The person's choice of policy for a tool; null goes back to the default. Audited. */
   async setToolPolicy(id: string, tool: string, policy: ToolPolicy | null): Promise<Done> {
-    if (!this.deps.records.has(id)) return this.deps.audit.refused('tool-policy', id, failure('not_found', `no plugin "${id}"`), { tool });
+    if (!this.deps.records.has(id))
+      return this.deps.audit.refused('tool-policy', id, failure('not_found', `no plugin "${id}"`), { tool });
     const known = this.deps.tools(id).map((t) => t.name);
-    if (!known.includes(tool)) return this.deps.audit.refused('tool-policy', id, failure('not_found', `${id} has no tool "${tool}"`), { tool });
+    if (!known.includes(tool))
+      return this.deps.audit.refused('tool-policy', id, failure('not_found', `${id} has no tool "${tool}"`), { tool });
     const { defaultPolicy } = this.toolPolicy(id, tool);
     const detail = `${id}:${tool} ${policy === null ? `back to the default (${defaultPolicy})` : `set to ${policy}`}`;
     return this.decide('tool-policy', id, detail, { tool }, (s) => {
@@ -105,7 +113,11 @@ export class Decisions {
    * audit line is written with it: both or neither (StateStore.update). Rejects when the state
    * cannot be written, the file as it was.
    */
-  async update(id: string, fn: (s: PluginState) => void, audit?: Omit<AuditEntry, 'at' | 'plugin' | 'ok'>): Promise<void> {
+  async update(
+    id: string,
+    fn: (s: PluginState) => void,
+    audit?: Omit<AuditEntry, 'at' | 'plugin' | 'ok'>,
+  ): Promise<void> {
     const fallback = this.pluginState(id);
     const alongside = audit && (() => this.deps.audit.appendUndoable({ ...audit, plugin: id, ok: true }));
     await this.deps.state.update((state) => {
@@ -121,11 +133,20 @@ export class Decisions {
    * what could not be saved, with nothing changed: no state without its audit line, and no audit
    * line for a change that did not happen.
    */
-  private async decide(action: AuditAction, id: string, detail: string, extra: AuditExtra, fn: (s: PluginState) => void): Promise<Done> {
+  private async decide(
+    action: AuditAction,
+    id: string,
+    detail: string,
+    extra: AuditExtra,
+    fn: (s: PluginState) => void,
+  ): Promise<Done> {
     try {
       await this.update(id, fn, { action, detail, ...extra });
     } catch (e) {
-      const why = failure('io_error', `could not save "${detail}": ${(e as Error).message}. Nothing was changed; free some disk space and try again`);
+      const why = failure(
+        'io_error',
+        `could not save "${detail}": ${(e as Error).message}. Nothing was changed; free some disk space and try again`,
+      );
       return this.refusedIfPossible(action, id, why, extra);
     }
     return { ok: true, detail };
@@ -143,7 +164,8 @@ export class Decisions {
 
   async setEnabled(id: string, enabled: boolean): Promise<Done> {
     const action: AuditAction = enabled ? 'enable' : 'disable';
-    if (!this.deps.records.has(id)) return this.deps.audit.refused(action, id, failure('not_found', `no plugin "${id}"`));
+    if (!this.deps.records.has(id))
+      return this.deps.audit.refused(action, id, failure('not_found', `no plugin "${id}"`));
     const done = await this.decide(action, id, enabled ? 'enabled' : 'disabled', {}, (s) => {
       s.enabled = enabled;
     });
@@ -156,18 +178,30 @@ export class Decisions {
 
   async setExposed(id: string, tool: string | undefined, exposed: boolean): Promise<Done> {
     const action: AuditAction = exposed ? 'expose' : 'unexpose';
-    if (!this.deps.records.has(id)) return this.deps.audit.refused(action, id, failure('not_found', `no plugin "${id}"`));
+    if (!this.deps.records.has(id))
+      return this.deps.audit.refused(action, id, failure('not_found', `no plugin "${id}"`));
     if (tool !== undefined) {
       const known = this.deps.tools(id).map((t) => t.name);
       if (known.length > 0 && !known.includes(tool)) {
-        return this.deps.audit.refused(action, id, failure('not_found', `${id} has no tool "${tool}" (it has: ${known.join(', ')})`), { tool });
+        return this.deps.audit.refused(
+          action,
+          id,
+          failure('not_found', `${id} has no tool "${tool}" (it has: ${known.join(', ')})`),
+          { tool },
+        );
       }
     }
-    return this.decide(action, id, `${tool === undefined ? id : `${id}:${tool}`} ${exposed ? 'exposed' : 'unexposed'}`, tool ? { tool } : {}, (s) => {
-      if (tool === undefined) s.exposed = exposed;
-      else if (exposed) delete s.tools[tool];
-      else s.tools[tool] = false;
-    });
+    return this.decide(
+      action,
+      id,
+      `${tool === undefined ? id : `${id}:${tool}`} ${exposed ? 'exposed' : 'unexposed'}`,
+      tool ? { tool } : {},
+      (s) => {
+        if (tool === undefined) s.exposed = exposed;
+        else if (exposed) delete s.tools[tool];
+        else s.tools[tool] = false;
+      },
+    );
   }
 
   grant(id: string, capabilities: string[]): Promise<Done> {
@@ -185,12 +219,21 @@ export class Decisions {
     const requested = requestedCapabilities(spec.value);
     const unknown = grant ? caps.filter((c) => !requested.includes(c)) : [];
     if (unknown.length > 0) {
-      const why = failure('invalid_input', `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'})`);
+      const why = failure(
+        'invalid_input',
+        `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'})`,
+      );
       return this.deps.audit.refused(action, id, why, { capabilities: caps });
     }
-    const done = await this.decide(action, id, `${grant ? 'granted' : 'revoked'} ${caps.join(', ')}`, { capabilities: caps }, (s) => {
-      s.grants = grant ? [...new Set([...s.grants, ...caps])] : s.grants.filter((g) => !caps.includes(g));
-    });
+    const done = await this.decide(
+      action,
+      id,
+      `${grant ? 'granted' : 'revoked'} ${caps.join(', ')}`,
+      { capabilities: caps },
+      (s) => {
+        s.grants = grant ? [...new Set([...s.grants, ...caps])] : s.grants.filter((g) => !caps.includes(g));
+      },
+    );
     // Grants are read at launch (handshake checks, secrets in the environment): restart a running plugin.
     if (done.ok) await this.deps.bindings().applyToRunning(spec.value);
     return done;

@@ -39,7 +39,9 @@ export function secureDataDir(root: string): string[] {
       chmodSync(p, next);
       if (report) notes.push(`${p} was readable by others (mode ${mode.toString(8)}); made ${next.toString(8)}`);
     } catch (e) {
-      notes.push(`${p} is readable by others (mode ${mode.toString(8)}) and could not be changed: ${(e as Error).message}`);
+      notes.push(
+        `${p} is readable by others (mode ${mode.toString(8)}) and could not be changed: ${(e as Error).message}`,
+      );
     }
   };
   tighten(root, true);

@@ -48,12 +48,20 @@ export class PluginSettings {
    * Sets settings from text (`KEY=VALUE`) or values; `null` unsets. Every value is checked
    * before any is stored. A refusal never quotes a secret's value.
    */
-  async configure(id: string, specs: SettingSpec[], values: Record<string, unknown>): Promise<Outcome<{ detail: string }>> {
+  async configure(
+    id: string,
+    specs: SettingSpec[],
+    values: Record<string, unknown>,
+  ): Promise<Outcome<{ detail: string }>> {
     const plain: Record<string, SettingValue | null> = {};
     const secret: Record<string, string | null> = {};
     for (const [key, raw] of Object.entries(values)) {
       const spec = specs.find((s) => s.key === key);
-      if (!spec) return failure('invalid_input', `${id} has no setting "${key}" (it has: ${specs.map((s) => s.key).join(', ') || 'none'})`);
+      if (!spec)
+        return failure(
+          'invalid_input',
+          `${id} has no setting "${key}" (it has: ${specs.map((s) => s.key).join(', ') || 'none'})`,
+        );
       if (raw === null) {
         (spec.sensitive ? secret : plain)[key] = null;
         continue;
@@ -61,7 +69,12 @@ export class PluginSettings {
       const c = coerceSetting(spec, raw);
       if (!c.ok) {
         // The message would quote the value: a secret's value must not reach the audit log or a screen.
-        return failure('invalid_input', spec.sensitive ? `${key}: the value given is not a valid ${spec.type} (not shown: the setting is secret)` : c.message);
+        return failure(
+          'invalid_input',
+          spec.sensitive
+            ? `${key}: the value given is not a valid ${spec.type} (not shown: the setting is secret)`
+            : c.message,
+        );
       }
       if (spec.sensitive) secret[key] = Array.isArray(c.value) ? JSON.stringify(c.value) : String(c.value);
       else plain[key] = c.value;
@@ -93,7 +106,8 @@ export class PluginSettings {
   missing(id: string, specs: SettingSpec[]): string[] {
     const stored = this.deps.pluginState(id).settings;
     const secrets = this.secretKeys.get(id);
-    const isSet = (key: string, sensitive: boolean): boolean => (sensitive ? (secrets?.has(key) ?? false) : stored[key] !== undefined);
+    const isSet = (key: string, sensitive: boolean): boolean =>
+      sensitive ? (secrets?.has(key) ?? false) : stored[key] !== undefined;
     return specs.filter((s) => s.required && s.default === undefined && !isSet(s.key, s.sensitive)).map((s) => s.key);
   }
 

@@ -1,3 +1,4 @@
+/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 /**
  * The plugin registry: what is installed and bundled, and what the person decided about each
  * plugin (enabled, exposed tools, granted capabilities), persisted, applied at once to the running
@@ -11,14 +12,29 @@ import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
 import type { HealthEvent, ToolSpec } from '../../../shared/model';
-import { PluginHost, refusedCall, sandboxSupport, type CallHandle, type CallOptions, type PluginCatalog, type SandboxSupport, type ServerAsks } from '../../host';
+import {
+  PluginHost,
+  refusedCall,
+  sandboxSupport,
+  type CallHandle,
+  type CallOptions,
+  type PluginCatalog,
+  type SandboxSupport,
+  type ServerAsks,
+} from '../../host';
 import type { InstallLimits } from '../install/limits';
 import { PluginBindings } from './bindings';
 import { Decisions, type Done } from './decisions';
 import { RecordBook } from './records';
 import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
-import { Installer, type GrantChoice, type InstallOutcome, type InstallPreview, type PreviewOptions } from '../install/installer';
+import {
+  Installer,
+  type GrantChoice,
+  type InstallOutcome,
+  type InstallPreview,
+  type PreviewOptions,
+} from '../install/installer';
 import { DataPaths } from '../data-paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from '../secrets';
@@ -77,7 +93,13 @@ export class PluginRegistry implements IDisposable {
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
     });
-    ({ onDidChangeHealth: this.onDidChangeHealth, onDidLog: this.onDidLog, onDidChangeTools: this.onDidChangeTools, onDidChangePassthrough: this.onDidChangePassthrough, onDidChangeCatalog: this.onDidChangeCatalog } = this.host);
+    ({
+      onDidChangeHealth: this.onDidChangeHealth,
+      onDidLog: this.onDidLog,
+      onDidChangeTools: this.onDidChangeTools,
+      onDidChangePassthrough: this.onDidChangePassthrough,
+      onDidChangeCatalog: this.onDidChangeCatalog,
+    } = this.host);
     this.decisions = new Decisions({
       state: this.state,
       audit: this.audit,
@@ -87,9 +109,22 @@ export class PluginRegistry implements IDisposable {
       settings: () => this.settings,
       tools: (id) => this.tools(id),
     });
-    this.settings = new PluginSettings({ state: this.state, secrets: this.secrets, pluginState: (id) => this.pluginState(id), update: (id, fn, audit) => this.decisions.update(id, fn, audit) });
+    this.settings = new PluginSettings({
+      state: this.state,
+      secrets: this.secrets,
+      pluginState: (id) => this.pluginState(id),
+      update: (id, fn, audit) => this.decisions.update(id, fn, audit),
+    });
     this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
-    this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, opts.limits);
+    this.installer = new Installer(
+      this.paths,
+      this.state,
+      this.secrets,
+      this.audit,
+      this.records,
+      this.bindings,
+      opts.limits,
+    );
   }
 
   static async open(opts: RegistryOptions): Promise<PluginRegistry> {
@@ -98,14 +133,18 @@ export class PluginRegistry implements IDisposable {
     await r.reload();
     if (opts.autostart) {
       // A plugin that still needs a setting waits for it, stopped, instead of failing to start.
-      for (const rec of r.list()) if (rec.spec?.persistent && r.isEnabled(rec.id) && r.missingSettings(rec.id).length === 0) void r.host.start(rec.id);
+      for (const rec of r.list())
+        if (rec.spec?.persistent && r.isEnabled(rec.id) && r.missingSettings(rec.id).length === 0)
+          void r.host.start(rec.id);
     }
     return r;
   }
 
   /** Whether plugins run sandboxed here, and why not where they do not (the same for every plugin). */
   get sandboxSupport(): SandboxSupport {
-    return this.opts.sandbox === false ? { available: false, reason: 'turned off for this Plugboard (sandbox: false)' } : sandboxSupport();
+    return this.opts.sandbox === false
+      ? { available: false, reason: 'turned off for this Plugboard (sandbox: false)' }
+      : sandboxSupport();
   }
 
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
@@ -192,10 +231,12 @@ export class PluginRegistry implements IDisposable {
   private refusal(id: string, tool: string | undefined): Failure | undefined {
     const rec = this.records.get(id);
     if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
-    if (!rec.spec || !this.host.has(id)) return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
+    if (!rec.spec || !this.host.has(id))
+      return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
     if (!this.pluginState(id).exposed) return failure('tool_not_exposed', `${id} is switched off (not exposed)`);
-    if (tool !== undefined && !this.isExposed(id, tool)) return failure('tool_not_exposed', `${id}:${tool} is switched off`);
+    if (tool !== undefined && !this.isExposed(id, tool))
+      return failure('tool_not_exposed', `${id}:${tool} is switched off`);
     return undefined;
   }
 
@@ -291,4 +332,3 @@ export class PluginRegistry implements IDisposable {
     this.audit.dispose();
   }
 }
-

@@ -16,8 +16,10 @@ function listed(entries: ProcessEntry[]): string {
 export async function startupHousekeeping(paths: DataPaths, processes: ProcessBook): Promise<string[]> {
   const notes = secureDataDir(paths.root);
   const swept = await sweepLeftovers(paths.processes, { except: processes.file });
-  if (swept.stopped.length > 0) notes.push(`stopped plugin processes a previous Plugboard left running: ${listed(swept.stopped)}`);
-  if (swept.spared.length > 0) notes.push(`left alone, as their pids now belong to other programs: ${listed(swept.spared)}`);
+  if (swept.stopped.length > 0)
+    notes.push(`stopped plugin processes a previous Plugboard left running: ${listed(swept.stopped)}`);
+  if (swept.spared.length > 0)
+    notes.push(`left alone, as their pids now belong to other programs: ${listed(swept.spared)}`);
   notes.push(...cleanStaleStaging(paths));
   return notes;
 }

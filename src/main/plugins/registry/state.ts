@@ -115,7 +115,9 @@ function normalize(raw: StateFile): StateFile {
       settings: { ...(p.settings ?? {}) },
     };
     if (p.installed) s.installed = p.installed;
-    const policies = Object.entries(p.policies ?? {}).filter(([, v]) => (TOOL_POLICIES as readonly string[]).includes(v));
+    const policies = Object.entries(p.policies ?? {}).filter(([, v]) =>
+      (TOOL_POLICIES as readonly string[]).includes(v),
+    );
     if (policies.length > 0) s.policies = Object.fromEntries(policies);
     plugins[id] = s;
   }

@@ -33,7 +33,12 @@ interface Transport {
 let transport: Transport | null = null;
 
 function isBridge(v: unknown): v is PlugboardBridge {
-  return typeof v === 'object' && v !== null && typeof (v as PlugboardBridge).invoke === 'function' && typeof (v as PlugboardBridge).on === 'function';
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as PlugboardBridge).invoke === 'function' &&
+    typeof (v as PlugboardBridge).on === 'function'
+  );
 }
 
 /** Used when the page was opened without a token: every call explains how to get in. */
@@ -46,16 +51,37 @@ function create(): Transport {
   const bridge = window.plugboard;
   if (isBridge(bridge)) {
     const open: ConnectionState = { status: 'open', missed: false };
-    return { api: bridge, kind: 'ipc', state: () => open, onState: () => () => undefined, retryNow: () => undefined, token: null };
+    return {
+      api: bridge,
+      kind: 'ipc',
+      state: () => open,
+      onState: () => () => undefined,
+      retryNow: () => undefined,
+      token: null,
+    };
   }
   const token = takeToken();
   if (!token) {
     const none: ConnectionState = { status: 'no-token' };
-    return { api: noTokenApi, kind: 'none', state: () => none, onState: () => () => undefined, retryNow: () => undefined, token: null };
+    return {
+      api: noTokenApi,
+      kind: 'none',
+      state: () => none,
+      onState: () => () => undefined,
+      retryNow: () => undefined,
+      token: null,
+    };
   }
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
   const client = new WsClient(`${scheme}://${window.location.host}/ws?token=${encodeURIComponent(token)}`);
-  return { api: client, kind: 'websocket', state: () => client.getState(), onState: (l) => client.onState(l), retryNow: () => client.retryNow(), token };
+  return {
+    api: client,
+    kind: 'websocket',
+    state: () => client.getState(),
+    onState: (l) => client.onState(l),
+    retryNow: () => client.retryNow(),
+    token,
+  };
 }
 
 function get(): Transport {
@@ -101,12 +127,20 @@ export function installsByPath(): boolean {
 /** Uploads a file to attach to a message (the web UI, for files too large to send inline). */
 export function uploadAttachment(file: File): Promise<UploadResult> {
   const token = get().token;
-  if (!token) return Promise.resolve({ ok: false, message: 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.' });
+  if (!token)
+    return Promise.resolve({
+      ok: false,
+      message: 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.',
+    });
   return uploadFile(file, token, 'attachment');
 }
 
 export function upload(file: File): Promise<UploadResult> {
   const token = get().token;
-  if (!token) return Promise.resolve({ ok: false, message: 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.' });
+  if (!token)
+    return Promise.resolve({
+      ok: false,
+      message: 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.',
+    });
   return uploadFile(file, token);
 }

@@ -7,12 +7,21 @@
  */
 export type UploadResult = { ok: true; uploadId: string } | { ok: false; message: string };
 
-export async function uploadFile(file: File, token: string, purpose: 'install' | 'attachment' = 'install'): Promise<UploadResult> {
+export async function uploadFile(
+  file: File,
+  token: string,
+  purpose: 'install' | 'attachment' = 'install',
+): Promise<UploadResult> {
   let res: Response;
   try {
     res = await fetch('/upload', {
       method: 'POST',
-      headers: { 'x-plugboard-token': token, 'x-file-name': encodeURIComponent(file.name), 'x-upload-purpose': purpose, 'content-type': 'application/octet-stream' },
+      headers: {
+        'x-plugboard-token': token,
+        'x-file-name': encodeURIComponent(file.name),
+        'x-upload-purpose': purpose,
+        'content-type': 'application/octet-stream',
+      },
       body: file,
     });
   } catch (e) {

@@ -23,7 +23,13 @@ export function parseServerMessage(raw: unknown): WsServerMessage | null {
   }
   if (m.kind === 'result' && typeof m.id === 'number') {
     if (m.ok === true) return { kind: 'result', id: m.id, ok: true, value: m.value };
-    if (m.ok === false) return { kind: 'result', id: m.id, ok: false, error: typeof m.error === 'string' ? m.error : 'The server reported an error.' };
+    if (m.ok === false)
+      return {
+        kind: 'result',
+        id: m.id,
+        ok: false,
+        error: typeof m.error === 'string' ? m.error : 'The server reported an error.',
+      };
   }
   return null;
 }

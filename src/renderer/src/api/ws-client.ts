@@ -7,7 +7,15 @@
  * and only the caller can decide whether to retry. The next open says whether any gave up
  * waiting, so the stores fetch again what they could not load, even on the first connection.
  */
-import type { CommandInput, CommandName, CommandOutput, EventName, Events, PlugboardApi, WsClientMessage } from '../../../shared/contract';
+import type {
+  CommandInput,
+  CommandName,
+  CommandOutput,
+  EventName,
+  Events,
+  PlugboardApi,
+  WsClientMessage,
+} from '../../../shared/contract';
 import type { ConnectionListener, ConnectionState } from './connection';
 import { forgetToken } from './token';
 import { parseServerMessage } from './wire';
@@ -60,7 +68,9 @@ export class WsClient implements PlugboardApi {
         const timer = setTimeout(() => {
           this.queued = this.queued.filter((q) => q.message.id !== id);
           this.missed += 1;
-          reject(new Error(`Not connected to Plugboard: "${name}" was not sent. Is \`plugboard serve\` still running?`));
+          reject(
+            new Error(`Not connected to Plugboard: "${name}" was not sent. Is \`plugboard serve\` still running?`),
+          );
         }, QUEUE_WAIT_MS);
         this.queued.push({ ...entry, message, timer });
       }

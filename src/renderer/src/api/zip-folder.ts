@@ -37,16 +37,33 @@ export async function packFolder(files: readonly File[]): Promise<PackResult> {
   const inFolder = (f: File): string => relativePath(f).slice(folder.length + 1);
   const own = files.find((f) => inFolder(f) === '.mcpbignore');
   const ig = ignore().add([...BUNDLE_EXCLUSIONS]);
-  if (own) ig.add((await own.text()).split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  if (own)
+    ig.add(
+      (await own.text())
+        .split(/\r?\n/)
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('#')),
+    );
   const kept = files.filter((f) => !ig.ignores(inFolder(f)));
-  if (kept.length > MAX_ENTRIES) return { ok: false, message: `“${folder}” has ${kept.length} files, more than a folder upload takes (${MAX_ENTRIES}); zip it yourself and pick the .zip.` };
+  if (kept.length > MAX_ENTRIES)
+    return {
+      ok: false,
+      message: `“${folder}” has ${kept.length} files, more than a folder upload takes (${MAX_ENTRIES}); zip it yourself and pick the .zip.`,
+    };
 
   const entries: Zippable = {};
   let total = 0;
   for (const f of kept) {
     total += f.size;
-    if (total > MAX_BYTES) return { ok: false, message: `“${folder}” is too large to upload as a folder; zip it yourself and pick the .zip.` };
-    entries[relativePath(f)] = [new Uint8Array(await f.arrayBuffer()), { level: 0, mtime: f.lastModified, os: UNIX, attrs: REGULAR_FILE }];
+    if (total > MAX_BYTES)
+      return {
+        ok: false,
+        message: `“${folder}” is too large to upload as a folder; zip it yourself and pick the .zip.`,
+      };
+    entries[relativePath(f)] = [
+      new Uint8Array(await f.arrayBuffer()),
+      { level: 0, mtime: f.lastModified, os: UNIX, attrs: REGULAR_FILE },
+    ];
   }
   const zip = zipSync(entries);
   return { ok: true, zip: new File([zip], `${folder}.zip`, { type: 'application/zip' }), entries: kept.length };

@@ -12,15 +12,21 @@ export function HelpDialog(): JSX.Element | null {
   if (!open) return null;
   const close = (): void => setHelpOpen(false);
   return (
-    <Dialog title="Keyboard shortcuts" onClose={close} width="w-[460px]" footer={
+    <Dialog
+      title="Keyboard shortcuts"
+      onClose={close}
+      width="w-[460px]"
+      footer={
         <Button data-autofocus onClick={close}>
           Close
         </Button>
-      }>
+      }
+    >
       <ShortcutTable />
       {info && (
         <p className="mt-3 text-[11px] text-fg-subtle">
-          Plugboard {info.version} · {info.platform} · {info.transport === 'ipc' ? 'desktop app' : 'web UI'} · data in <span className="font-mono">{info.dataDir}</span>
+          Plugboard {info.version} · {info.platform} · {info.transport === 'ipc' ? 'desktop app' : 'web UI'} · data in{' '}
+          <span className="font-mono">{info.dataDir}</span>
         </p>
       )}
     </Dialog>

@@ -19,7 +19,11 @@ export function ReconnectBar(): JSX.Element {
     return () => clearInterval(t);
   }, [down]);
   const reason = everOpen ? 'The connection to Plugboard was lost' : 'Cannot reach Plugboard';
-  const announcement = down ? `${reason}. Reconnecting…` : wasDown && state.status === 'open' ? 'Connected to Plugboard again.' : '';
+  const announcement = down
+    ? `${reason}. Reconnecting…`
+    : wasDown && state.status === 'open'
+      ? 'Connected to Plugboard again.'
+      : '';
   const secs = down ? Math.max(0, Math.ceil((state.retryAt - now) / 1000)) : 0;
   return (
     <>
@@ -34,7 +38,11 @@ export function ReconnectBar(): JSX.Element {
             {reason}
             {secs > 0 && <span aria-hidden="true">{` · next try in ${secs} s`}</span>}
           </span>
-          <button type="button" onClick={() => retryConnection()} className="rounded px-1.5 font-medium text-accent hover:underline">
+          <button
+            type="button"
+            onClick={() => retryConnection()}
+            className="rounded px-1.5 font-medium text-accent hover:underline"
+          >
             Retry now
           </button>
         </div>

@@ -10,7 +10,10 @@ export function SaveStateBar(): JSX.Element | null {
   const unsaved = useSaveState((s) => s.unsaved);
   if (!failure) return null;
   return (
-    <div role="alert" className="flex shrink-0 items-start gap-2 border-b border-bad/30 bg-bad-soft px-3 py-1.5 text-xs text-fg">
+    <div
+      role="alert"
+      className="flex shrink-0 items-start gap-2 border-b border-bad/30 bg-bad-soft px-3 py-1.5 text-xs text-fg"
+    >
       <span className="font-medium">Conversations are not being saved.</span>
       <span className="min-w-0 flex-1 text-fg-muted">
         {failure.message}

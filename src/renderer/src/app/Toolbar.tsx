@@ -70,9 +70,18 @@ export function Toolbar(): JSX.Element {
       <span className="flex-1" />
       <InstallButton />
       <span className="mx-1 h-4 w-px bg-line" aria-hidden="true" />
-      <IconButton icon={themeIcon[theme]} label={`Theme: ${themeName[theme]} (click to switch)`} onClick={() => cycleTheme()} />
+      <IconButton
+        icon={themeIcon[theme]}
+        label={`Theme: ${themeName[theme]} (click to switch)`}
+        onClick={() => cycleTheme()}
+      />
       <IconButton icon="help" label="Keyboard shortcuts" onClick={() => setHelpOpen(true)} />
-      <IconButton icon="settings" label={`Settings (${modLabel()}+,)`} aria-keyshortcuts={isMacLike ? 'Meta+,' : 'Control+,'} onClick={() => openSettings()} />
+      <IconButton
+        icon="settings"
+        label={`Settings (${modLabel()}+,)`}
+        aria-keyshortcuts={isMacLike ? 'Meta+,' : 'Control+,'}
+        onClick={() => openSettings()}
+      />
       <span className="mx-1 h-4 w-px bg-line" aria-hidden="true" />
       <PluginsToggle />
     </header>

@@ -51,10 +51,30 @@ export const SHORTCUTS: Shortcut[] = [
   { keys: ['↑', '↓'], label: 'Move between conversations (in the list)' },
   { keys: ['F2'], label: 'Rename the focused conversation' },
   { keys: ['Delete'], label: 'Delete the focused conversation' },
-  { keys: ['Alt', '↑'], label: 'Previous conversation', match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowUp', run: () => stepConversation(-1) },
-  { keys: ['Alt', '↓'], label: 'Next conversation', match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowDown', run: () => stepConversation(1) },
-  { keys: ['Mod', '.'], label: 'Stop the running turn', match: (e) => hasMod(e) && e.key === '.', run: () => void cancelRunning() },
-  { keys: ['Mod', ','], label: 'Settings', match: (e) => hasMod(e) && !e.shiftKey && e.key === ',', run: () => openSettings() },
+  {
+    keys: ['Alt', '↑'],
+    label: 'Previous conversation',
+    match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowUp',
+    run: () => stepConversation(-1),
+  },
+  {
+    keys: ['Alt', '↓'],
+    label: 'Next conversation',
+    match: (e) => e.altKey && !hasMod(e) && e.key === 'ArrowDown',
+    run: () => stepConversation(1),
+  },
+  {
+    keys: ['Mod', '.'],
+    label: 'Stop the running turn',
+    match: (e) => hasMod(e) && e.key === '.',
+    run: () => void cancelRunning(),
+  },
+  {
+    keys: ['Mod', ','],
+    label: 'Settings',
+    match: (e) => hasMod(e) && !e.shiftKey && e.key === ',',
+    run: () => openSettings(),
+  },
   {
     keys: ['Mod', 'Shift', 'L'],
     label: 'Switch theme (system, light, dark)',
@@ -67,7 +87,12 @@ export const SHORTCUTS: Shortcut[] = [
     match: (e) => e.key === '?' && !hasMod(e) && !isTextField(e.target),
     run: () => setHelpOpen(true),
   },
-  { keys: ['Mod', '/'], label: 'Keyboard shortcuts (anywhere)', match: (e) => hasMod(e) && e.key === '/', run: () => setHelpOpen(true) },
+  {
+    keys: ['Mod', '/'],
+    label: 'Keyboard shortcuts (anywhere)',
+    match: (e) => hasMod(e) && e.key === '/',
+    run: () => setHelpOpen(true),
+  },
 ];
 
 /** Installs the global handler; returns its removal. */

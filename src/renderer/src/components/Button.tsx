@@ -21,7 +21,15 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   children?: ReactNode;
 }
 
-export function Button({ variant = 'secondary', size = 'md', icon, children, className = '', type = 'button', ...rest }: ButtonProps): JSX.Element {
+export function Button({
+  variant = 'secondary',
+  size = 'md',
+  icon,
+  children,
+  className = '',
+  type = 'button',
+  ...rest
+}: ButtonProps): JSX.Element {
   return (
     <button type={type} className={`${base} ${variants[variant]} ${sizes[size]} ${className}`} {...rest}>
       {icon && <Icon name={icon} size={size === 'sm' ? 13 : 14} />}
@@ -38,7 +46,11 @@ export function IconButton({
   className = '',
   pressed,
   ...rest
-}: Omit<ButtonProps, 'children' | 'icon' | 'variant'> & { icon: IconName; label: string; pressed?: boolean }): JSX.Element {
+}: Omit<ButtonProps, 'children' | 'icon' | 'variant'> & {
+  icon: IconName;
+  label: string;
+  pressed?: boolean;
+}): JSX.Element {
   const dim = size === 'sm' ? 'h-6 w-6' : 'h-7 w-7';
   return (
     <button

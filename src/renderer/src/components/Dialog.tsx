@@ -38,7 +38,9 @@ export function Dialog({
     // showModal focuses the first focusable element, which is the header's close button. Prefer
     // what the dialog marks with data-autofocus, else its first field (React's autoFocus runs
     // before showModal and would be undone by it).
-    const target = d.querySelector<HTMLElement>('[data-autofocus]') ?? d.querySelector<HTMLElement>('[data-dialog-body] :is(input, select, textarea):not([disabled])');
+    const target =
+      d.querySelector<HTMLElement>('[data-autofocus]') ??
+      d.querySelector<HTMLElement>('[data-dialog-body] :is(input, select, textarea):not([disabled])');
     target?.focus();
     const onCancel = (e: Event): void => {
       e.preventDefault();
@@ -73,7 +75,11 @@ export function Dialog({
         <div data-dialog-body className="min-h-0 flex-1 overflow-y-auto px-4 py-3">
           {children}
         </div>
-        {footer && <footer className="flex items-center justify-end gap-2 border-t border-line bg-subtle px-4 py-2.5">{footer}</footer>}
+        {footer && (
+          <footer className="flex items-center justify-end gap-2 border-t border-line bg-subtle px-4 py-2.5">
+            {footer}
+          </footer>
+        )}
       </div>
     </dialog>
   );

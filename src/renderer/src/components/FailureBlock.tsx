@@ -17,15 +17,31 @@ function Fact({ label, children }: { label: string; children: string }): JSX.Ele
   );
 }
 
-export function FailureBlock({ failure, stderrOpen = true, actions }: { failure: Failure; stderrOpen?: boolean; actions?: ReactNode }): JSX.Element {
+export function FailureBlock({
+  failure,
+  stderrOpen = true,
+  actions,
+}: {
+  failure: Failure;
+  stderrOpen?: boolean;
+  actions?: ReactNode;
+}): JSX.Element {
   const d = failure.details ?? {};
   const stderr = d.stderrTail ?? [];
   const rpc = d.rpcCode !== undefined ? `${d.rpcCode}${d.rpcMeaning ? ` (${d.rpcMeaning})` : ''}` : null;
-  const hasFacts = d.command || d.cwd || d.pathSearched !== undefined || (d.exitCode !== undefined && d.exitCode !== null) || d.signal || rpc;
+  const hasFacts =
+    d.command ||
+    d.cwd ||
+    d.pathSearched !== undefined ||
+    (d.exitCode !== undefined && d.exitCode !== null) ||
+    d.signal ||
+    rpc;
   return (
     <div className="rounded-md border border-bad/30 bg-bad-soft px-3 py-2 text-xs" data-failure-code={failure.code}>
       <div className="flex items-start gap-2">
-        <code className="mt-px shrink-0 rounded bg-bad/12 px-1.5 py-px font-mono text-[11px] font-semibold text-bad">{failure.code}</code>
+        <code className="mt-px shrink-0 rounded bg-bad/12 px-1.5 py-px font-mono text-[11px] font-semibold text-bad">
+          {failure.code}
+        </code>
         <p className="min-w-0 flex-1 text-[12.5px] break-words whitespace-pre-wrap text-fg">{failure.message}</p>
         <CopyButton text={() => describeFailure(failure)} title="Copy the failure and its details" />
       </div>

@@ -31,7 +31,9 @@ export function Switch({
         checked ? 'bg-accent' : 'bg-line-strong'
       }`}
     >
-      <span className={`${knob} rounded-full bg-white shadow-sm transition-transform ${checked ? shift : 'translate-x-0'}`} />
+      <span
+        className={`${knob} rounded-full bg-white shadow-sm transition-transform ${checked ? shift : 'translate-x-0'}`}
+      />
     </button>
   );
 }

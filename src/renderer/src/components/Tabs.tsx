@@ -74,7 +74,14 @@ export function Tabs<K extends string>({
           );
         })}
       </div>
-      <div ref={panel} tabIndex={-1} role="tabpanel" id={`${base}-panel`} aria-labelledby={`${base}-tab-${value}`} className="px-3 py-2.5 outline-none">
+      <div
+        ref={panel}
+        tabIndex={-1}
+        role="tabpanel"
+        id={`${base}-panel`}
+        aria-labelledby={`${base}-tab-${value}`}
+        className="px-3 py-2.5 outline-none"
+      >
         {children}
       </div>
     </div>

@@ -32,13 +32,22 @@ function messageMarkdown(m: ChatMessage, pluginName: (id: string) => string): st
   if (m.passthrough && !m.text) parts.push('_(passthrough exchange: its text is not stored)_');
   else if (m.text) parts.push(m.role === 'plugin' ? fence(m.text) : m.text);
   // The files themselves stay in the app: the export names them (the JSON has their ids and types).
-  if (m.attachments?.length) parts.push(`_Attached: ${m.attachments.map((a) => `${a.name} (${a.kind === 'image' ? 'image' : 'text'}, ${describeBytes(a.size)})`).join(', ')}_`);
-  if (m.result !== undefined && m.result !== null) parts.push(fence(resultText(m.result), typeof m.result === 'string' ? '' : 'json'));
-  if (m.failure && m.status !== 'cancelled') parts.push(`> **${m.failure.code}**: ${m.failure.message.replace(/\n/g, '\n> ')}`);
+  if (m.attachments?.length)
+    parts.push(
+      `_Attached: ${m.attachments.map((a) => `${a.name} (${a.kind === 'image' ? 'image' : 'text'}, ${describeBytes(a.size)})`).join(', ')}_`,
+    );
+  if (m.result !== undefined && m.result !== null)
+    parts.push(fence(resultText(m.result), typeof m.result === 'string' ? '' : 'json'));
+  if (m.failure && m.status !== 'cancelled')
+    parts.push(`> **${m.failure.code}**: ${m.failure.message.replace(/\n/g, '\n> ')}`);
   return parts.join('\n\n');
 }
 
-export function conversationMarkdown(c: Conversation, pluginName: (id: string) => string = (id) => id, now = Date.now()): string {
+export function conversationMarkdown(
+  c: Conversation,
+  pluginName: (id: string) => string = (id) => id,
+  now = Date.now(),
+): string {
   const head = `# ${c.title || 'Untitled'}\n\n_Exported from Plugboard on ${new Date(now).toISOString()}, ${c.messages.length} messages._`;
   return `${[head, ...c.messages.map((m) => messageMarkdown(m, pluginName))].join('\n\n')}\n`;
 }
@@ -50,6 +59,13 @@ export function conversationJson(c: Conversation, now = Date.now()): string {
 
 /** A file name from the title: letters, digits and dashes, never empty. */
 export function exportFileName(title: string, format: ExportFormat): string {
-  const base = title.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60).toLowerCase() || 'conversation';
+  const base =
+    title
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60)
+      .toLowerCase() || 'conversation';
   return `${base}.${format === 'markdown' ? 'md' : 'json'}`;
 }

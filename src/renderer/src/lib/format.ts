@@ -25,7 +25,12 @@ export function formatMs(n: number | null): string {
 
 // Formatters are built once: constructing Intl formats per call is slow, and a streaming
 // message's header re-renders every frame.
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+const clock = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
 const dayMonth = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'short' });

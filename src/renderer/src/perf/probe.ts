@@ -74,5 +74,10 @@ export function installPerfProbe(): void {
       lastFrame = null;
     },
   };
-  Object.defineProperty(window, '__plugboardPerf', { value: Object.freeze(probe), writable: false, configurable: false, enumerable: false });
+  Object.defineProperty(window, '__plugboardPerf', {
+    value: Object.freeze(probe),
+    writable: false,
+    configurable: false,
+    enumerable: false,
+  });
 }

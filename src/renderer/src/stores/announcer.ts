@@ -15,13 +15,24 @@ export function announce(text: string): void {
 const SAID_CHARS = 160;
 
 /** The sentence for a finished plugin call or model answer; null when nothing finished. */
-export function resultAnnouncement(before: ChatMessage | undefined, after: ChatMessage, pluginName: (id: string) => string): string | null {
+export function resultAnnouncement(
+  before: ChatMessage | undefined,
+  after: ChatMessage,
+  pluginName: (id: string) => string,
+): string | null {
   if (before?.status !== 'streaming' || after.status === 'streaming') return null;
   if (after.role !== 'plugin' && after.role !== 'assistant') return null;
-  const who = after.role === 'assistant' ? 'The assistant' : `${after.pluginId ? pluginName(after.pluginId) : 'The plugin'}${after.tool ? ` ${after.tool}` : ''}`;
+  const who =
+    after.role === 'assistant'
+      ? 'The assistant'
+      : `${after.pluginId ? pluginName(after.pluginId) : 'The plugin'}${after.tool ? ` ${after.tool}` : ''}`;
   // Markdown's marks are noise when read aloud. Only the start is said, so only the start is
   // cleaned: a 2 MB output went through these replacements whole, in the frame the stream ended.
-  const text = after.text.slice(0, SAID_CHARS * 4).replace(/[*`#~]+/g, '').replace(/\s+/g, ' ').trim();
+  const text = after.text
+    .slice(0, SAID_CHARS * 4)
+    .replace(/[*`#~]+/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   const said = text.length > SAID_CHARS ? `${text.slice(0, SAID_CHARS)}…` : text;
   if (after.status === 'error') return `${who} failed${after.failure ? `: ${after.failure.message}` : ''}.`;
   if (after.status === 'cancelled') return `${who} stopped.${said ? ` ${said}` : ''}`;

@@ -20,7 +20,11 @@ interface AssistantSettingsState {
   usage: ModelUsage[] | null;
 }
 
-export const useAssistantSettings = create<AssistantSettingsState>()(() => ({ settings: null, loadError: null, usage: null }));
+export const useAssistantSettings = create<AssistantSettingsState>()(() => ({
+  settings: null,
+  loadError: null,
+  usage: null,
+}));
 
 export async function loadAssistantSettings(): Promise<void> {
   try {

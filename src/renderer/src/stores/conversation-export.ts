@@ -13,7 +13,8 @@ export async function exportConversation(id: string, format: ExportFormat): Prom
       return false;
     }
     const names = usePlugins.getState().byId;
-    const text = format === 'markdown' ? conversationMarkdown(c, (pid) => names[pid]?.name ?? pid) : conversationJson(c);
+    const text =
+      format === 'markdown' ? conversationMarkdown(c, (pid) => names[pid]?.name ?? pid) : conversationJson(c);
     downloadText(exportFileName(c.title, format), text);
     return true;
   } catch (e) {

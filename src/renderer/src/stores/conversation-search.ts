@@ -15,7 +15,12 @@ interface SearchState {
   error: string | null;
 }
 
-export const useConversationSearch = create<SearchState>(() => ({ query: '', hits: null, searching: false, error: null }));
+export const useConversationSearch = create<SearchState>(() => ({
+  query: '',
+  hits: null,
+  searching: false,
+  error: null,
+}));
 
 const DEBOUNCE_MS = 120;
 let timer: ReturnType<typeof setTimeout> | undefined;
@@ -34,7 +39,8 @@ export function setSearchQuery(query: string): void {
       .invoke('chat.search', { query: query.slice(0, 500), limit: 50 })
       .then(
         (hits) => mine === seq && useConversationSearch.setState({ hits, searching: false, error: null }),
-        (e: unknown) => mine === seq && useConversationSearch.setState({ hits: [], searching: false, error: errorText(e) }),
+        (e: unknown) =>
+          mine === seq && useConversationSearch.setState({ hits: [], searching: false, error: errorText(e) }),
       );
   }, DEBOUNCE_MS);
 }

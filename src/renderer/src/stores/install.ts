@@ -22,9 +22,25 @@ export type InstallPhase =
   | { step: 'choose' }
   | { step: 'reading'; name: string; detail: string }
   | { step: 'refused'; name: string; message: string }
-  | { step: 'preview'; token: string; preview: InstallPreviewView; grants: string[]; committing: boolean; error: string | null }
+  | {
+      step: 'preview';
+      token: string;
+      preview: InstallPreviewView;
+      grants: string[];
+      committing: boolean;
+      error: string | null;
+    }
   /** Another app's MCP config: its servers, the ones chosen, and the variables kept secret. */
-  | { step: 'import'; token: string; preview: ImportPreviewView; chosen: string[]; secret: string[]; committing: boolean; error: string | null; results: ImportResultView[] };
+  | {
+      step: 'import';
+      token: string;
+      preview: ImportPreviewView;
+      chosen: string[];
+      secret: string[];
+      committing: boolean;
+      error: string | null;
+      results: ImportResultView[];
+    };
 
 export const useInstall = create<{ phase: InstallPhase }>()(() => ({ phase: { step: 'idle' } }));
 
@@ -54,17 +70,27 @@ export async function dropToInstall(items: DroppedItem[]): Promise<void> {
   const item = items[0];
   if (!item) return;
   const name = item.file.name;
-  if (items.length > 1) return setPhase({ step: 'refused', name: `${items.length} items`, message: 'Drop one plugin at a time: a folder, a .zip, a .mcpb or a .dxt file.' });
+  if (items.length > 1)
+    return setPhase({
+      step: 'refused',
+      name: `${items.length} items`,
+      message: 'Drop one plugin at a time: a folder, a .zip, a .mcpb or a .dxt file.',
+    });
   const isConfig = !item.isDirectory && CONFIG.test(name);
   if (!item.isDirectory && !PACKAGE.test(name) && !isConfig) {
-    return setPhase({ step: 'refused', name, message: `“${name}” is not a plugin package. Drop a plugin folder, a .zip, .mcpb or .dxt file, or an MCP config such as claude_desktop_config.json.` });
+    return setPhase({
+      step: 'refused',
+      name,
+      message: `“${name}” is not a plugin package. Drop a plugin folder, a .zip, .mcpb or .dxt file, or an MCP config such as claude_desktop_config.json.`,
+    });
   }
   return install(name, isConfig, async () => {
     if (installsByPath()) {
       const path = pathForFile(item.file);
       return path ? { kind: 'path', path } : `Could not tell where “${name}” is on disk. Drop it from a file manager.`;
     }
-    if (item.isDirectory) return `“${name}” is a folder, which a browser cannot hand over when dropped: use Install plugin… and choose the folder, drop a .zip of it, or use the desktop app.`;
+    if (item.isDirectory)
+      return `“${name}” is a folder, which a browser cannot hand over when dropped: use Install plugin… and choose the folder, drop a .zip of it, or use the desktop app.`;
     return uploaded(name, item.file);
   });
 }
@@ -79,12 +105,19 @@ export async function pickFolder(files: File[]): Promise<void> {
   const first = files[0];
   const rel = first?.webkitRelativePath.replace(/\\/g, '/') ?? '';
   const name = rel.split('/')[0] || 'folder';
-  if (!first) return setPhase({ step: 'refused', name, message: 'That folder is empty: choose a plugin folder, with its manifest inside.' });
+  if (!first)
+    return setPhase({
+      step: 'refused',
+      name,
+      message: 'That folder is empty: choose a plugin folder, with its manifest inside.',
+    });
   return install(name, false, async () => {
     if (installsByPath()) {
       // The chosen folder's path: the first file's, less its path inside the folder.
       const file = pathForFile(first);
-      return file ? { kind: 'path', path: file.slice(0, file.length - (rel.length - name.length)) } : `Could not tell where “${name}” is on disk.`;
+      return file
+        ? { kind: 'path', path: file.slice(0, file.length - (rel.length - name.length)) }
+        : `Could not tell where “${name}” is on disk.`;
     }
     setPhase({ step: 'reading', name, detail: `Packing ${files.length} files…` });
     // Loaded when first needed: most people never pick a folder in the web UI.
@@ -116,11 +149,21 @@ async function install(name: string, isConfig: boolean, source: () => Promise<So
     const r = await getApi().invoke('install.preview', { source: src });
     if (!current()) {
       // Cancelled while reading: release what the server staged.
-      if (r.ok) void getApi().invoke('install.cancel', { token: r.token }).catch(() => undefined);
+      if (r.ok)
+        void getApi()
+          .invoke('install.cancel', { token: r.token })
+          .catch(() => undefined);
       return;
     }
     if (!r.ok) return setPhase({ step: 'refused', name, message: r.message });
-    setPhase({ step: 'preview', token: r.token, preview: r.preview, grants: r.preview.requested.map((c) => c.name), committing: false, error: null });
+    setPhase({
+      step: 'preview',
+      token: r.token,
+      preview: r.preview,
+      grants: r.preview.requested.map((c) => c.name),
+      committing: false,
+      error: null,
+    });
   } catch (e) {
     if (current()) setPhase({ step: 'refused', name, message: errorText(e) });
   }
@@ -131,7 +174,10 @@ async function previewImport(name: string, source: Source, current: () => boolea
   try {
     const r = await getApi().invoke('import.preview', { source });
     if (!current()) {
-      if (r.ok) void getApi().invoke('install.cancel', { token: r.token }).catch(() => undefined);
+      if (r.ok)
+        void getApi()
+          .invoke('install.cancel', { token: r.token })
+          .catch(() => undefined);
       return;
     }
     if (!r.ok) return setPhase({ step: 'refused', name, message: r.message });
@@ -180,7 +226,13 @@ export async function commitImport(): Promise<void> {
       }
       // Some were refused: the dialog stays, saying which and why; the installed ones are unchosen.
       const now = phase();
-      if (now.step === 'import') setPhase({ ...now, committing: false, results: r.results, chosen: now.chosen.filter((k) => !done.some((x) => x.key === k)) });
+      if (now.step === 'import')
+        setPhase({
+          ...now,
+          committing: false,
+          results: r.results,
+          chosen: now.chosen.filter((k) => !done.some((x) => x.key === k)),
+        });
       return;
     }
     error = r.message;
@@ -204,7 +256,11 @@ export async function commitInstall(): Promise<void> {
   setPhase({ ...p, committing: true, error: null });
   let error: string;
   try {
-    const r = await getApi().invoke('install.commit', { token: p.token, grants: p.grants, replace: p.preview.replaces !== null });
+    const r = await getApi().invoke('install.commit', {
+      token: p.token,
+      grants: p.grants,
+      replace: p.preview.replaces !== null,
+    });
     if (r.ok) {
       setPhase({ step: 'idle' });
       toastInfo(`Installed ${p.preview.name} ${p.preview.version}`);
@@ -221,7 +277,10 @@ export async function commitInstall(): Promise<void> {
 
 export function cancelInstall(): void {
   const p = phase();
-  if (p.step === 'preview' || p.step === 'import') void getApi().invoke('install.cancel', { token: p.token }).catch(() => undefined);
+  if (p.step === 'preview' || p.step === 'import')
+    void getApi()
+      .invoke('install.cancel', { token: p.token })
+      .catch(() => undefined);
   dropSeq++;
   setPhase({ step: 'idle' });
 }

@@ -17,13 +17,20 @@ interface ModelsState {
   discovering: boolean;
 }
 
-export const useModels = create<ModelsState>()(() => ({ view: null, loadError: null, discovered: null, discovering: false }));
+export const useModels = create<ModelsState>()(() => ({
+  view: null,
+  loadError: null,
+  discovered: null,
+  discovering: false,
+}));
 
 /** A failure as forms show it: only the message is read, and a transport error becomes one too. */
 export type Done<T extends object = object> = ({ ok: true } & T) | { ok: false; message: string };
 
 /** A command's answer as a Done; a transport error (the connection lost…) becomes a failure too. */
-export async function attempt<T extends object>(call: () => Promise<({ ok: true } & T) | { ok: false; message: string }>): Promise<Done<T>> {
+export async function attempt<T extends object>(
+  call: () => Promise<({ ok: true } & T) | { ok: false; message: string }>,
+): Promise<Done<T>> {
   try {
     return await call();
   } catch (e) {

@@ -27,18 +27,26 @@ export function searchPalette(entries: PaletteEntry[], fuse: Fuse<PaletteEntry> 
   const q = query.trim();
   if (!q || !fuse) return entries;
   const colon = q.indexOf(':');
-  if (colon === -1) return byTier(fuse.search(q).map((r) => r.item), (e) => tier(q, e.plugin, e.pluginName, e.name));
+  if (colon === -1)
+    return byTier(
+      fuse.search(q).map((r) => r.item),
+      (e) => tier(q, e.plugin, e.pluginName, e.name),
+    );
   const plugin = q.slice(0, colon).trim();
   const tool = q.slice(colon + 1).trim();
   const byPlugin: Expression = { $or: [{ plugin }, { pluginName: plugin }] };
-  const expr: Expression | null = plugin && tool ? { $and: [byPlugin, { name: tool }] } : plugin ? byPlugin : tool ? { name: tool } : null;
+  const expr: Expression | null =
+    plugin && tool ? { $and: [byPlugin, { name: tool }] } : plugin ? byPlugin : tool ? { name: tool } : null;
   if (!expr) return entries;
-  return byTier(fuse.search(expr).map((r) => r.item), (e) => {
-    const p = plugin ? tier(plugin, e.plugin, e.pluginName) : 0;
-    const t = tool ? tier(tool, e.name) : 0;
-    // Either side fuzzy makes the entry fuzzy; otherwise the plugin side weighs more.
-    return p === FUZZY || t === FUZZY ? FUZZY : p * FUZZY + t;
-  });
+  return byTier(
+    fuse.search(expr).map((r) => r.item),
+    (e) => {
+      const p = plugin ? tier(plugin, e.plugin, e.pluginName) : 0;
+      const t = tool ? tier(tool, e.name) : 0;
+      // Either side fuzzy makes the entry fuzzy; otherwise the plugin side weighs more.
+      return p === FUZZY || t === FUZZY ? FUZZY : p * FUZZY + t;
+    },
+  );
 }
 
 /**

@@ -20,7 +20,8 @@ export function entryStatus(p: PluginView | undefined): EntryStatus | null {
     const code = p.health.failure?.code ?? state;
     return { badge: state, description: `failed: ${code}`, tone: 'bad' };
   }
-  if (p.needsSettings.length > 0) return { badge: 'settings', description: `needs settings (${p.needsSettings.join(', ')})`, tone: 'warn' };
+  if (p.needsSettings.length > 0)
+    return { badge: 'settings', description: `needs settings (${p.needsSettings.join(', ')})`, tone: 'warn' };
   // A plugin that is not persistent starts for each call: stopped is how it rests, not news.
   if (state === 'stopped' && p.persistent) return { badge: 'stopped', description: 'plugin stopped', tone: 'idle' };
   return null;

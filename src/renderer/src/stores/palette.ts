@@ -22,7 +22,14 @@ interface PaletteState {
   fuse: Fuse<PaletteEntry> | null;
 }
 
-export const usePalette = create<PaletteState>()(() => ({ entries: [], tools: [], prompts: [], loaded: false, error: null, fuse: null }));
+export const usePalette = create<PaletteState>()(() => ({
+  entries: [],
+  tools: [],
+  prompts: [],
+  loaded: false,
+  error: null,
+  fuse: null,
+}));
 
 function publish(tools: PaletteEntry[], prompts: PaletteEntry[]): Partial<PaletteState> {
   const entries = [...tools, ...prompts];
@@ -51,8 +58,15 @@ export function ensurePalette(): Promise<void> {
 }
 
 /** A tool's entry (its schema, its description), if it is exposed. */
-export function findTool(entries: readonly PaletteEntry[], plugin: string | undefined, tool: string | undefined): PaletteEntry | undefined {
-  return entries.find((e) => e.kind === 'tool' && e.plugin === plugin && e.name === tool) ?? entries.find((e) => e.plugin === plugin && e.name === tool);
+export function findTool(
+  entries: readonly PaletteEntry[],
+  plugin: string | undefined,
+  tool: string | undefined,
+): PaletteEntry | undefined {
+  return (
+    entries.find((e) => e.kind === 'tool' && e.plugin === plugin && e.name === tool) ??
+    entries.find((e) => e.plugin === plugin && e.name === tool)
+  );
 }
 
 /** Plugins changed: a palette that was ever loaded is fetched again. */

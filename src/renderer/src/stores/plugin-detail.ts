@@ -22,7 +22,13 @@ interface DetailState {
   errors: Record<string, string | undefined>;
 }
 
-export const usePluginDetail = create<DetailState>()(() => ({ expanded: null, tab: 'tools', focusTick: 0, details: {}, errors: {} }));
+export const usePluginDetail = create<DetailState>()(() => ({
+  expanded: null,
+  tab: 'tools',
+  focusTick: 0,
+  details: {},
+  errors: {},
+}));
 
 function patch(id: string, fn: (d: PluginDetail) => PluginDetail): void {
   const d = usePluginDetail.getState().details[id];
@@ -70,9 +76,13 @@ export async function loadDetail(id: string): Promise<void> {
 /** Exposes or hides one tool, or all of the plugin's tools when `tool` is null. */
 export async function setExposed(id: string, tool: string | null, exposed: boolean): Promise<void> {
   const before = usePluginDetail.getState().details[id];
-  if (before) patch(id, (d) => ({ ...d, tools: d.tools.map((t) => (tool === null || t.name === tool ? { ...t, exposed } : t)) }));
+  if (before)
+    patch(id, (d) => ({ ...d, tools: d.tools.map((t) => (tool === null || t.name === tool ? { ...t, exposed } : t)) }));
   const input = tool === null ? { id, exposed } : { id, tool, exposed };
-  const ok = await runOp(() => getApi().invoke('plugins.setExposed', input), `${exposed ? 'Expose' : 'Hide'} ${tool ? `${id}:${tool}` : id}`);
+  const ok = await runOp(
+    () => getApi().invoke('plugins.setExposed', input),
+    `${exposed ? 'Expose' : 'Hide'} ${tool ? `${id}:${tool}` : id}`,
+  );
   if (!ok) restore(id, before);
   void loadDetail(id);
   scheduleRefresh();
@@ -88,16 +98,25 @@ export async function setToolPolicy(id: string, tool: string, policy: ToolPolicy
   const t = before?.tools.find((x) => x.name === tool);
   patch(id, (d) => ({ ...d, tools: d.tools.map((x) => (x.name === tool ? { ...x, policy } : x)) }));
   const value = t && policy === t.defaultPolicy ? null : policy;
-  const ok = await runOp(() => getApi().invoke('plugins.setToolPolicy', { id, tool, policy: value }), `Set what a model's call to ${id}:${tool} gets`);
+  const ok = await runOp(
+    () => getApi().invoke('plugins.setToolPolicy', { id, tool, policy: value }),
+    `Set what a model's call to ${id}:${tool} gets`,
+  );
   if (!ok) restore(id, before);
   void loadDetail(id);
 }
 
 export async function setGranted(id: string, capability: string, granted: boolean): Promise<void> {
   const before = usePluginDetail.getState().details[id];
-  patch(id, (d) => ({ ...d, capabilities: d.capabilities.map((c) => (c.name === capability ? { ...c, granted } : c)) }));
+  patch(id, (d) => ({
+    ...d,
+    capabilities: d.capabilities.map((c) => (c.name === capability ? { ...c, granted } : c)),
+  }));
   const cmd = granted ? 'plugins.grant' : 'plugins.revoke';
-  const ok = await runOp(() => getApi().invoke(cmd, { id, capabilities: [capability] }), `${granted ? 'Grant' : 'Revoke'} ${capability}`);
+  const ok = await runOp(
+    () => getApi().invoke(cmd, { id, capabilities: [capability] }),
+    `${granted ? 'Grant' : 'Revoke'} ${capability}`,
+  );
   if (!ok) restore(id, before);
   void loadDetail(id);
   scheduleRefresh();

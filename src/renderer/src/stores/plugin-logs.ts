@@ -31,7 +31,10 @@ export async function loadLogs(id: string): Promise<void> {
     useLogs.setState((s) => {
       const live = s.logs[id] ?? [];
       const last = history.length > 0 ? history[history.length - 1]!.at : -Infinity;
-      return { logs: { ...s.logs, [id]: cap([...history, ...live.filter((l) => l.at > last)]) }, errors: { ...s.errors, [id]: undefined } };
+      return {
+        logs: { ...s.logs, [id]: cap([...history, ...live.filter((l) => l.at > last)]) },
+        errors: { ...s.errors, [id]: undefined },
+      };
     });
   } catch (e) {
     useLogs.setState((s) => ({ errors: { ...s.errors, [id]: errorText(e) } }));

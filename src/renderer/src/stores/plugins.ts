@@ -21,7 +21,13 @@ interface PluginsState {
   busy: Record<string, PluginOp | undefined>;
 }
 
-export const usePlugins = create<PluginsState>()(() => ({ order: [], byId: {}, loaded: false, loadError: null, busy: {} }));
+export const usePlugins = create<PluginsState>()(() => ({
+  order: [],
+  byId: {},
+  loaded: false,
+  loadError: null,
+  busy: {},
+}));
 
 async function withBusy(id: string, op: PluginOp, fn: () => Promise<boolean>): Promise<boolean> {
   usePlugins.setState((s) => ({ busy: { ...s.busy, [id]: op } }));
@@ -48,8 +54,14 @@ export async function setPluginEnabled(id: string, enabled: boolean): Promise<vo
   if (!before) return;
   // Optimistic: the switch moves at once; the health event and refetch confirm it.
   usePlugins.setState((s) => ({ byId: { ...s.byId, [id]: { ...before, enabled } } }));
-  const ok = await withBusy(id, 'enable', () => runOp(() => getApi().invoke('plugins.setEnabled', { id, enabled }), `${enabled ? 'Enable' : 'Disable'} ${before.name}`));
-  if (!ok) usePlugins.setState((s) => ({ byId: { ...s.byId, [id]: { ...(s.byId[id] ?? before), enabled: before.enabled } } }));
+  const ok = await withBusy(id, 'enable', () =>
+    runOp(
+      () => getApi().invoke('plugins.setEnabled', { id, enabled }),
+      `${enabled ? 'Enable' : 'Disable'} ${before.name}`,
+    ),
+  );
+  if (!ok)
+    usePlugins.setState((s) => ({ byId: { ...s.byId, [id]: { ...(s.byId[id] ?? before), enabled: before.enabled } } }));
   scheduleRefresh();
 }
 
@@ -61,7 +73,9 @@ export async function runLifecycle(id: string, op: 'start' | 'stop' | 'restart')
 
 export async function uninstallPlugin(id: string): Promise<boolean> {
   const name = usePlugins.getState().byId[id]?.name ?? id;
-  const ok = await withBusy(id, 'uninstall', () => runOp(() => getApi().invoke('plugins.uninstall', { id }), `Uninstall ${name}`, `Uninstalled ${name}`));
+  const ok = await withBusy(id, 'uninstall', () =>
+    runOp(() => getApi().invoke('plugins.uninstall', { id }), `Uninstall ${name}`, `Uninstalled ${name}`),
+  );
   if (ok) await refreshPlugins();
   return ok;
 }

@@ -8,7 +8,9 @@ import type { PromptView } from '../../../shared/mcp-catalog';
 
 /** The JSON Schema of a prompt's arguments: MCP prompt arguments are strings, some required. */
 export function promptSchema(p: PromptView): Record<string, unknown> {
-  const properties = Object.fromEntries(p.arguments.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }]));
+  const properties = Object.fromEntries(
+    p.arguments.map((a) => [a.name, { type: 'string', ...(a.description ? { description: a.description } : {}) }]),
+  );
   const required = p.arguments.filter((a) => a.required).map((a) => a.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
@@ -30,13 +32,16 @@ export function promptEntry(plugin: Pick<PluginView, 'id' | 'name'>, p: PromptVi
  * stopped, and a persistent MCP server runs from the app's start anyway.
  */
 export function promptSources(plugins: readonly PluginView[]): PluginView[] {
-  return plugins.filter((p) => p.dialect === 'mcp' && p.enabled && (p.health.state === 'ready' || p.health.state === 'busy'));
+  return plugins.filter(
+    (p) => p.dialect === 'mcp' && p.enabled && (p.health.state === 'ready' || p.health.state === 'busy'),
+  );
 }
 
 /** The form's values as prompt arguments: strings, the empty ones left out. */
 export function promptArgs(args: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(args)) if (v !== undefined && v !== null && v !== '') out[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  for (const [k, v] of Object.entries(args))
+    if (v !== undefined && v !== null && v !== '') out[k] = typeof v === 'string' ? v : JSON.stringify(v);
   return out;
 }
 

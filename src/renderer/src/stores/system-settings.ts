@@ -16,11 +16,18 @@ interface SystemSettingsState {
   loadError: string | null;
 }
 
-export const useSystemSettings = create<SystemSettingsState>()(() => ({ approvalDefault: null, sandbox: null, loadError: null }));
+export const useSystemSettings = create<SystemSettingsState>()(() => ({
+  approvalDefault: null,
+  sandbox: null,
+  loadError: null,
+}));
 
 export async function loadApprovalDefault(): Promise<void> {
   try {
-    useSystemSettings.setState({ approvalDefault: (await getApi().invoke('approvals.default', {})).policy, loadError: null });
+    useSystemSettings.setState({
+      approvalDefault: (await getApi().invoke('approvals.default', {})).policy,
+      loadError: null,
+    });
   } catch (e) {
     useSystemSettings.setState({ loadError: errorText(e) });
   }

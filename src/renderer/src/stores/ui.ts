@@ -130,7 +130,10 @@ export function startUi(): void {
     if (s.resolvedTheme !== prev.resolvedTheme) apply(s.resolvedTheme);
     if (s.theme !== prev.theme || s.panelOpen !== prev.panelOpen || s.sidebarOpen !== prev.sidebarOpen) {
       try {
-        localStorage.setItem(KEY, JSON.stringify({ theme: s.theme, panelOpen: s.panelOpen, sidebarOpen: s.sidebarOpen }));
+        localStorage.setItem(
+          KEY,
+          JSON.stringify({ theme: s.theme, panelOpen: s.panelOpen, sidebarOpen: s.sidebarOpen }),
+        );
       } catch {
         // Preferences are a convenience; failing to save them is not worth interrupting anyone.
       }

@@ -25,7 +25,8 @@ function Body({ m }: { m: ChatMessage }): JSX.Element | null {
   const streaming = m.status === 'streaming';
   if (m.plan) return <PlanChecklist plan={m.plan} streaming={streaming} />;
   if (!m.text) return null;
-  if (streaming ? m.text.length > LIVE_MARKDOWN_MAX_CHARS : m.text.length > MARKDOWN_MAX_CHARS) return <PlainText text={m.text} streaming={streaming} />;
+  if (streaming ? m.text.length > LIVE_MARKDOWN_MAX_CHARS : m.text.length > MARKDOWN_MAX_CHARS)
+    return <PlainText text={m.text} streaming={streaming} />;
   return <Markdown text={m.text} streaming={streaming} />;
 }
 
@@ -33,8 +34,17 @@ export const AssistantMessage = memo(function AssistantMessage({ m }: { m: ChatM
   const status = m.status ?? 'done';
   const usage = usageText(m.usage);
   return (
-    <article className="group flex gap-2" aria-label={`Answer${m.model ? ` from ${m.model}` : ''}`} data-message-id={m.id} data-role="assistant" data-status={status}>
-      <span className="mt-0.5 grid h-5 w-5 shrink-0 place-items-center rounded-md bg-accent-soft text-accent" aria-hidden="true">
+    <article
+      className="group flex gap-2"
+      aria-label={`Answer${m.model ? ` from ${m.model}` : ''}`}
+      data-message-id={m.id}
+      data-role="assistant"
+      data-status={status}
+    >
+      <span
+        className="mt-0.5 grid h-5 w-5 shrink-0 place-items-center rounded-md bg-accent-soft text-accent"
+        aria-hidden="true"
+      >
         <Icon name="sparkle" size={12} />
       </span>
       <div className="min-w-0 flex-1 space-y-2 text-[13.5px] leading-relaxed" data-answer>

@@ -9,7 +9,13 @@ import { attachmentUrl, type AttachmentDraft } from '../../stores/chat/attachmen
 
 const chip = 'flex h-7 max-w-[240px] items-center gap-1.5 rounded-md border border-line bg-subtle pl-2 text-xs text-fg';
 
-export function DraftChips({ drafts, onRemove }: { drafts: readonly AttachmentDraft[]; onRemove(key: string): void }): JSX.Element | null {
+export function DraftChips({
+  drafts,
+  onRemove,
+}: {
+  drafts: readonly AttachmentDraft[];
+  onRemove(key: string): void;
+}): JSX.Element | null {
   if (drafts.length === 0) return null;
   return (
     <ul aria-label="Files to send" className="flex flex-wrap gap-1.5 px-2 pt-2">
@@ -55,10 +61,21 @@ function SentImage({ a }: { a: AttachmentInfo }): JSX.Element {
       </span>
     );
   }
-  return <img src={url} alt={a.name} title={`${a.name} · ${describeBytes(a.size)}`} className="max-h-48 min-h-10 max-w-[320px] min-w-10 rounded-lg border border-line bg-subtle object-contain" />;
+  return (
+    <img
+      src={url}
+      alt={a.name}
+      title={`${a.name} · ${describeBytes(a.size)}`}
+      className="max-h-48 min-h-10 max-w-[320px] min-w-10 rounded-lg border border-line bg-subtle object-contain"
+    />
+  );
 }
 
-export const SentAttachments = memo(function SentAttachments({ files }: { files: readonly AttachmentInfo[] }): JSX.Element {
+export const SentAttachments = memo(function SentAttachments({
+  files,
+}: {
+  files: readonly AttachmentInfo[];
+}): JSX.Element {
   return (
     <ul aria-label="Attached files" className="mb-1 flex max-w-[85%] flex-wrap justify-end gap-1.5">
       {files.map((a) => (

@@ -161,7 +161,9 @@ export function Composer(): JSX.Element {
               ))}
             </ul>
           )}
-          {files.dragging && <p className="px-3 pt-2 text-xs font-medium text-accent">Drop to attach to your message</p>}
+          {files.dragging && (
+            <p className="px-3 pt-2 text-xs font-medium text-accent">Drop to attach to your message</p>
+          )}
           <textarea
             ref={area}
             aria-label="Message"
@@ -207,11 +209,25 @@ export function Composer(): JSX.Element {
             </p>
             <ConversationTokens />
             {running && (
-              <Button size="sm" variant="secondary" icon="stop" aria-label="Stop" title="Stop the running turn" onClick={() => void cancelRunning()}>
+              <Button
+                size="sm"
+                variant="secondary"
+                icon="stop"
+                aria-label="Stop"
+                title="Stop the running turn"
+                onClick={() => void cancelRunning()}
+              >
                 Stop
               </Button>
             )}
-            <Button size="sm" variant="primary" icon="arrowUp" aria-label="Send" disabled={text.trim() === '' && files.drafts.length === 0} onClick={submit}>
+            <Button
+              size="sm"
+              variant="primary"
+              icon="arrowUp"
+              aria-label="Send"
+              disabled={text.trim() === '' && files.drafts.length === 0}
+              onClick={submit}
+            >
               Send
             </Button>
           </div>

@@ -20,7 +20,13 @@ function ServerRow({ server }: { server: DiscoveredServer }): JSX.Element {
   const [state, setState] = useState<{ busy: string | null; error: string | null }>({ busy: null, error: null });
   const connect = async (model: string): Promise<void> => {
     setState({ busy: model, error: null });
-    const r = await saveModel({ name: `${server.title} ${model}`, provider: 'openai-compatible', baseURL: server.baseURL, model, makeDefault: true });
+    const r = await saveModel({
+      name: `${server.title} ${model}`,
+      provider: 'openai-compatible',
+      baseURL: server.baseURL,
+      model,
+      makeDefault: true,
+    });
     setState({ busy: null, error: r.ok ? null : r.message });
   };
   return (
@@ -30,11 +36,20 @@ function ServerRow({ server }: { server: DiscoveredServer }): JSX.Element {
         <span className="truncate font-mono text-[11px] text-fg-subtle">{server.baseURL}</span>
       </div>
       {server.models.length === 0 ? (
-        <p className="mt-1 text-xs text-fg-muted">It runs, but lists no model yet: download one with its own tools first.</p>
+        <p className="mt-1 text-xs text-fg-muted">
+          It runs, but lists no model yet: download one with its own tools first.
+        </p>
       ) : (
         <div className="mt-1.5 flex flex-wrap gap-1.5">
           {server.models.slice(0, 8).map((model) => (
-            <Button key={model} size="sm" variant="secondary" disabled={state.busy !== null} aria-label={`Connect ${model} on ${server.title}`} onClick={() => void connect(model)}>
+            <Button
+              key={model}
+              size="sm"
+              variant="secondary"
+              disabled={state.busy !== null}
+              aria-label={`Connect ${model} on ${server.title}`}
+              onClick={() => void connect(model)}
+            >
               {state.busy === model ? <Spinner size={11} /> : <Icon name="plug" size={12} />}
               Connect <span className="font-mono">{model}</span>
             </Button>
@@ -69,7 +84,10 @@ function Found(): JSX.Element {
           <Spinner /> Looking for Ollama, LM Studio and llama.cpp…
         </p>
       ) : discovered.length === 0 ? (
-        <p className="text-xs text-fg-muted">No model server found (Ollama on port 11434, LM Studio on 1234, llama.cpp on 8080). Start one, or add a model with its address or an API key.</p>
+        <p className="text-xs text-fg-muted">
+          No model server found (Ollama on port 11434, LM Studio on 1234, llama.cpp on 8080). Start one, or add a model
+          with its address or an API key.
+        </p>
       ) : (
         <ul className="space-y-1.5">
           {discovered.map((s) => (
@@ -95,7 +113,13 @@ function Suggestions({ tools }: { tools: Array<{ plugin: string; tool: string }>
       <h3 className="text-xs font-semibold text-fg">Or run a tool yourself</h3>
       <div className="flex flex-wrap gap-1.5">
         {found.map((e) => (
-          <Button key={`${e.plugin}:${e.name}`} size="sm" variant="secondary" title={e.description} onClick={() => open(e)}>
+          <Button
+            key={`${e.plugin}:${e.name}`}
+            size="sm"
+            variant="secondary"
+            title={e.description}
+            onClick={() => open(e)}
+          >
             <Icon name="box" size={12} />
             <span>{e.pluginName}</span>
             <span className="font-mono text-fg-muted">{e.name}</span>
@@ -111,13 +135,27 @@ export function ConnectModelCard({ m }: { m: ChatMessage }): JSX.Element {
   const connected = useModels((s) => s.view?.defaultModel ?? null);
   const suggestions = m.card?.type === 'connect-model' ? m.card.suggestions : [];
   return (
-    <article className="rounded-lg border border-line bg-subtle" aria-label="Connect a model" data-message-id={m.id} data-role="system" data-card="connect-model">
+    <article
+      className="rounded-lg border border-line bg-subtle"
+      aria-label="Connect a model"
+      data-message-id={m.id}
+      data-role="system"
+      data-card="connect-model"
+    >
       <header className="flex items-center gap-2 border-b border-line px-3.5 py-2.5">
-        <span className="grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent" aria-hidden="true">
+        <span
+          className="grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent"
+          aria-hidden="true"
+        >
           <Icon name="sparkle" size={14} />
         </span>
         <h2 className="flex-1 text-[13px] font-semibold text-fg">Connect a model</h2>
-        <Button size="sm" variant={connected ? 'secondary' : 'primary'} icon="settings" onClick={() => openSettings({ section: 'models', addModel: true })}>
+        <Button
+          size="sm"
+          variant={connected ? 'secondary' : 'primary'}
+          icon="settings"
+          onClick={() => openSettings({ section: 'models', addModel: true })}
+        >
           Add a model…
         </Button>
       </header>

@@ -88,7 +88,9 @@ export const ConversationItem = memo(function ConversationItem({
           <TitleText title={title} />
           {running && <span className="sr-only">, running</span>}
         </span>
-        <span className="shrink-0 text-[11px] text-fg-subtle tabular-nums group-focus-within:hidden group-hover:hidden">{formatRelative(c.updatedAt)}</span>
+        <span className="shrink-0 text-[11px] text-fg-subtle tabular-nums group-focus-within:hidden group-hover:hidden">
+          {formatRelative(c.updatedAt)}
+        </span>
       </button>
       <div className="absolute right-1 hidden items-center group-focus-within:flex group-hover:flex">
         {/* Out of the Tab order (F2, E and Delete on the item do the same), so the list is one Tab stop. */}

@@ -25,7 +25,9 @@ export function ConversationSidebar(): JSX.Element {
   return (
     <nav aria-label="Conversations" className="flex h-full w-60 shrink-0 flex-col border-r border-line bg-subtle">
       <div className="flex items-center gap-1 px-2 pt-2 pb-1">
-        <h2 className="flex-1 px-1.5 text-[11px] font-semibold tracking-wide text-fg-subtle uppercase">Conversations</h2>
+        <h2 className="flex-1 px-1.5 text-[11px] font-semibold tracking-wide text-fg-subtle uppercase">
+          Conversations
+        </h2>
         <IconButton icon="plus" label="New conversation" size="sm" onClick={() => void createConversation()} />
       </div>
       <ConversationSearchField />
@@ -36,7 +38,13 @@ export function ConversationSidebar(): JSX.Element {
         {!hits && listLoaded && !listError && list.length === 0 && (
           <div className="px-2 py-2 text-xs text-fg-subtle">
             <p>No conversations yet.</p>
-            <Button size="sm" variant="ghost" icon="plus" className="-ml-2 mt-1" onClick={() => void createConversation()}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon="plus"
+              className="-ml-2 mt-1"
+              onClick={() => void createConversation()}
+            >
               Start one
             </Button>
           </div>
@@ -44,7 +52,13 @@ export function ConversationSidebar(): JSX.Element {
         {!hits && (
           <ul className="space-y-px" data-roving-list>
             {list.map((c) => (
-              <ConversationItem key={c.id} c={c} tabStop={c.id === tabStop} onDelete={() => setDeleting({ id: c.id, title: c.title })} onExport={() => setExporting({ id: c.id, title: c.title })} />
+              <ConversationItem
+                key={c.id}
+                c={c}
+                tabStop={c.id === tabStop}
+                onDelete={() => setDeleting({ id: c.id, title: c.title })}
+                onExport={() => setExporting({ id: c.id, title: c.title })}
+              />
             ))}
           </ul>
         )}

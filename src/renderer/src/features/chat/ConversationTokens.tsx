@@ -25,7 +25,11 @@ export function ConversationTokens(): JSX.Element | null {
   const [inputTokens = 0, outputTokens = 0, estimated] = key.split(' ').map(Number);
   const t = { inputTokens, outputTokens, estimated: estimated === 1 };
   return (
-    <span className="shrink-0 text-[11px] whitespace-nowrap text-fg-subtle tabular-nums @max-lg:hidden" title={`This conversation: ${totalsText(t)}`} data-conversation-tokens>
+    <span
+      className="shrink-0 text-[11px] whitespace-nowrap text-fg-subtle tabular-nums @max-lg:hidden"
+      title={`This conversation: ${totalsText(t)}`}
+      data-conversation-tokens
+    >
       {tokenTotal(t)}
     </span>
   );

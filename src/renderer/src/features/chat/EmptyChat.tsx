@@ -25,7 +25,8 @@ export function EmptyChat(): JSX.Element {
           </li>
         </ul>
         <p className="mt-4 text-[12px] text-fg-subtle">
-          Install a plugin with <Kbd>{modLabel()}</Kbd> <Kbd>I</Kbd>, or drop its folder, .zip, .mcpb or .dxt file anywhere.
+          Install a plugin with <Kbd>{modLabel()}</Kbd> <Kbd>I</Kbd>, or drop its folder, .zip, .mcpb or .dxt file
+          anywhere.
         </p>
       </div>
     </div>

@@ -33,13 +33,20 @@ export function EnrichmentNote({ id, steps }: { id: string; steps: readonly Enri
           {steps.map((s, i) => (
             <li key={`${s.plugin}-${i}`} data-enricher={s.plugin} className="space-y-1">
               <p className="flex items-start gap-1.5">
-                <Icon name={s.ok ? 'check' : 'alert'} size={12} className={`mt-0.5 shrink-0 ${s.ok ? 'text-ok' : 'text-warn'}`} />
+                <Icon
+                  name={s.ok ? 'check' : 'alert'}
+                  size={12}
+                  className={`mt-0.5 shrink-0 ${s.ok ? 'text-ok' : 'text-warn'}`}
+                />
                 <span className="min-w-0 break-words">
-                  <span className="font-semibold text-fg">{nameOf(s.plugin)}</span> <span className="text-fg-muted">{s.note}</span>
+                  <span className="font-semibold text-fg">{nameOf(s.plugin)}</span>{' '}
+                  <span className="text-fg-muted">{s.note}</span>
                 </span>
               </p>
               {(s.added ?? s.replaced) && (
-                <pre className="max-h-48 overflow-auto rounded border border-line bg-bg px-2 py-1 font-mono text-[11px] whitespace-pre-wrap text-fg-muted">{s.added ?? s.replaced}</pre>
+                <pre className="max-h-48 overflow-auto rounded border border-line bg-bg px-2 py-1 font-mono text-[11px] whitespace-pre-wrap text-fg-muted">
+                  {s.added ?? s.replaced}
+                </pre>
               )}
             </li>
           ))}

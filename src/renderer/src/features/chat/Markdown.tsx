@@ -34,7 +34,13 @@ const components: Components = {
 const plugins = [remarkGfm, remarkSoftBreaks];
 
 /** `streaming`: the text is still being written, and a caret follows it (markdown.css). */
-export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }): JSX.Element {
+export const Markdown = memo(function Markdown({
+  text,
+  streaming = false,
+}: {
+  text: string;
+  streaming?: boolean;
+}): JSX.Element {
   return (
     <div className={streaming ? 'md md-streaming' : 'md'}>
       <ReactMarkdown remarkPlugins={plugins} components={components}>

@@ -24,7 +24,11 @@ export function MessageList({ conversationId }: { conversationId: string | null 
   const ids = useChat((s) => (conversationId ? (s.convs[conversationId]?.ids ?? NO_IDS) : NO_IDS));
   const loaded = useChat((s) => (conversationId ? (s.convs[conversationId]?.loaded ?? false) : true));
   const loadError = useChat((s) => (conversationId ? (s.convs[conversationId]?.loadError ?? null) : null));
-  const thinking = useChat((s) => conversationId !== null && isThinking(s.running, conversationId, s.convs[conversationId]?.ids ?? NO_IDS, s.messages));
+  const thinking = useChat(
+    (s) =>
+      conversationId !== null &&
+      isThinking(s.running, conversationId, s.convs[conversationId]?.ids ?? NO_IDS, s.messages),
+  );
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
   const lastTop = useRef(0);
@@ -103,7 +107,9 @@ export function MessageList({ conversationId }: { conversationId: string | null 
       >
         <div className="relative mx-auto w-full max-w-[820px] px-6" style={{ height: total + 32 }}>
           {!loaded && !loadError && <p className="pt-8 text-center text-xs text-fg-subtle">Loading…</p>}
-          {loadError && <p className="pt-8 text-center text-xs text-bad">Could not load this conversation: {loadError}</p>}
+          {loadError && (
+            <p className="pt-8 text-center text-xs text-bad">Could not load this conversation: {loadError}</p>
+          )}
           {virtualizer.getVirtualItems().map((v) => {
             const id = ids[v.index];
             if (!id && !thinking) return null;

@@ -18,10 +18,22 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }): JSX.
   if (m.role === 'user') return <UserMessage m={m} />;
   if (m.role === 'assistant') return <AssistantMessage m={m} />;
   // A question card for the model's ask_user and for a server's form (elicitation) alike.
-  if (m.role === 'plugin') return m.call?.builtin === 'ask_user' || m.call?.question?.form ? <QuestionCard m={m} /> : m.call ? <ToolCallCard m={m} /> : <PluginMessage m={m} />;
+  if (m.role === 'plugin')
+    return m.call?.builtin === 'ask_user' || m.call?.question?.form ? (
+      <QuestionCard m={m} />
+    ) : m.call ? (
+      <ToolCallCard m={m} />
+    ) : (
+      <PluginMessage m={m} />
+    );
   if (m.card?.type === 'connect-model') return <ConnectModelCard m={m} />;
   return (
-    <article className="flex gap-2 rounded-md border border-dashed border-line px-3 py-2 text-xs text-fg-muted" aria-label="Note" data-message-id={m.id} data-role="system">
+    <article
+      className="flex gap-2 rounded-md border border-dashed border-line px-3 py-2 text-xs text-fg-muted"
+      aria-label="Note"
+      data-message-id={m.id}
+      data-role="system"
+    >
       <div className="min-w-0 flex-1">
         <Markdown text={m.text} />
       </div>

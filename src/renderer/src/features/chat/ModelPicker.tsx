@@ -42,10 +42,15 @@ export function ModelPicker(): JSX.Element | null {
   }, [open, at]);
 
   if (!view) return null;
-  const chip = 'inline-flex h-6 max-w-[240px] items-center gap-1 rounded-md px-1.5 text-[11.5px] font-medium transition-colors';
+  const chip =
+    'inline-flex h-6 max-w-[240px] items-center gap-1 rounded-md px-1.5 text-[11.5px] font-medium transition-colors';
   if (view.models.length === 0) {
     return (
-      <button type="button" onClick={() => openSettings({ section: 'models', addModel: true })} className={`${chip} text-accent hover:bg-accent-soft`}>
+      <button
+        type="button"
+        onClick={() => openSettings({ section: 'models', addModel: true })}
+        className={`${chip} text-accent hover:bg-accent-soft`}
+      >
         <Icon name="plug" size={12} />
         Connect a model
       </button>
@@ -59,8 +64,20 @@ export function ModelPicker(): JSX.Element | null {
     if (focusButton) button.current?.focus();
   };
   const items: Item[] = [
-    { key: '__default', label: `Default (${view.defaultModel ?? 'none'})`, detail: 'Follows the default in Settings', checked: followsDefault, run: () => void setConversationModel(null) },
-    ...view.models.map((m) => ({ key: m.name, label: m.name, detail: m.model, checked: !followsDefault && own === m.name, run: () => void setConversationModel(m.name) })),
+    {
+      key: '__default',
+      label: `Default (${view.defaultModel ?? 'none'})`,
+      detail: 'Follows the default in Settings',
+      checked: followsDefault,
+      run: () => void setConversationModel(null),
+    },
+    ...view.models.map((m) => ({
+      key: m.name,
+      label: m.name,
+      detail: m.model,
+      checked: !followsDefault && own === m.name,
+      run: () => void setConversationModel(m.name),
+    })),
     { key: '__manage', label: 'Manage models…', run: () => openSettings({ section: 'models' }) },
   ];
   const pick = (item: Item): void => {
@@ -94,7 +111,12 @@ export function ModelPicker(): JSX.Element | null {
         title={activeId ? 'The model that answers in this conversation' : 'The model new conversations use'}
         disabled={!activeId}
         onClick={() => {
-          setAt(Math.max(0, items.findIndex((i) => i.checked)));
+          setAt(
+            Math.max(
+              0,
+              items.findIndex((i) => i.checked),
+            ),
+          );
           setOpen(!open);
         }}
         className={`${chip} text-fg-muted hover:bg-muted hover:text-fg disabled:opacity-70 ${open ? 'bg-muted text-fg' : ''}`}
@@ -104,7 +126,14 @@ export function ModelPicker(): JSX.Element | null {
         <Icon name="chevronDown" size={11} className="shrink-0" />
       </button>
       {open && (
-        <ul ref={menu} id={menuId} role="menu" aria-label="Choose the model" onKeyDown={onKey} className="pb-pop absolute bottom-full left-0 z-30 mb-1.5 w-72 rounded-lg border border-line bg-bg p-1 shadow-pop">
+        <ul
+          ref={menu}
+          id={menuId}
+          role="menu"
+          aria-label="Choose the model"
+          onKeyDown={onKey}
+          className="pb-pop absolute bottom-full left-0 z-30 mb-1.5 w-72 rounded-lg border border-line bg-bg p-1 shadow-pop"
+        >
           {items.map((item, i) => (
             <li key={item.key} role="none">
               {item.key === '__manage' && <div className="my-1 h-px bg-line" role="separator" />}
@@ -117,10 +146,14 @@ export function ModelPicker(): JSX.Element | null {
                 onClick={() => pick(item)}
                 className={`flex w-full items-center gap-2 rounded-md px-2 py-1.5 text-left outline-none ${i === at ? 'bg-muted' : ''}`}
               >
-                <span className="grid w-3.5 shrink-0 place-items-center text-accent">{item.checked && <Icon name="check" size={12} />}</span>
+                <span className="grid w-3.5 shrink-0 place-items-center text-accent">
+                  {item.checked && <Icon name="check" size={12} />}
+                </span>
                 <span className="min-w-0 flex-1">
                   <span className="block truncate text-[12.5px] text-fg">{item.label}</span>
-                  {item.detail && <span className="block truncate font-mono text-[10.5px] text-fg-subtle">{item.detail}</span>}
+                  {item.detail && (
+                    <span className="block truncate font-mono text-[10.5px] text-fg-subtle">{item.detail}</span>
+                  )}
                 </span>
               </button>
             </li>

@@ -25,7 +25,12 @@ const STATUS_TONE: Record<EntryStatus['tone'], string> = {
 /** The badge of a plugin that cannot simply run the tool now; the option's description says it in words. */
 function StatusBadge({ status }: { status: EntryStatus }): JSX.Element {
   return (
-    <span aria-hidden="true" className={`shrink-0 rounded border px-1 text-[10px] ${STATUS_TONE[status.tone]}`} title={status.description} data-entry-status={status.badge}>
+    <span
+      aria-hidden="true"
+      className={`shrink-0 rounded border px-1 text-[10px] ${STATUS_TONE[status.tone]}`}
+      title={status.description}
+      data-entry-status={status.badge}
+    >
       {status.badge}
     </span>
   );
@@ -62,7 +67,13 @@ export function Palette({
           <Kbd>↓</Kbd> choose <Kbd>Enter</Kbd> run <Kbd>Tab</Kbd> complete <Kbd>Esc</Kbd> close
         </span>
       </div>
-      <ul ref={list} id={PALETTE_ID} role="listbox" aria-label="Tools and commands" className="max-h-72 overflow-y-auto py-1">
+      <ul
+        ref={list}
+        id={PALETTE_ID}
+        role="listbox"
+        aria-label="Tools and commands"
+        className="max-h-72 overflow-y-auto py-1"
+      >
         {loading && (
           <li className="flex items-center gap-2 px-3 py-2 text-xs text-fg-subtle">
             <Spinner /> Loading tools…
@@ -70,7 +81,11 @@ export function Palette({
         )}
         {error && <li className="px-3 py-2 text-xs text-bad">Could not list tools: {error}</li>}
         {!loading && !error && results.length === 0 && (
-          <li className="px-3 py-2 text-xs text-fg-subtle">{query ? 'No tool matches. Enter sends the text as typed.' : 'No tools are exposed. Open Plugins to enable some.'}</li>
+          <li className="px-3 py-2 text-xs text-fg-subtle">
+            {query
+              ? 'No tool matches. Enter sends the text as typed.'
+              : 'No tools are exposed. Open Plugins to enable some.'}
+          </li>
         )}
         {results.map((e, i) => {
           // A prompt asks nothing of its plugin's health: it is listed only while the server runs.
@@ -93,9 +108,14 @@ export function Palette({
                 {hasParameters(e) && <span className="text-fg-subtle">{' …'}</span>}
               </span>
               <span className="min-w-0 flex-1 truncate text-xs text-fg-muted">{e.description}</span>
-              {e.kind === 'command' && <span className="shrink-0 rounded border border-line px-1 text-[10px] text-fg-subtle">command</span>}
+              {e.kind === 'command' && (
+                <span className="shrink-0 rounded border border-line px-1 text-[10px] text-fg-subtle">command</span>
+              )}
               {e.kind === 'prompt' && (
-                <span className="shrink-0 rounded border border-accent/40 px-1 text-[10px] text-accent" title="An MCP prompt: it fills the message box, and you send it">
+                <span
+                  className="shrink-0 rounded border border-accent/40 px-1 text-[10px] text-accent"
+                  title="An MCP prompt: it fills the message box, and you send it"
+                >
                   prompt
                 </span>
               )}

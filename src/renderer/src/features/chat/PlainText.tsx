@@ -39,12 +39,27 @@ function BlockView({ text, linePx, skipFirst }: { text: string; linePx: number; 
   }, [shown]);
   let lines = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < text.length - 1; i = text.indexOf('\n', i + 1)) lines++;
-  return <div style={{ contentVisibility: shown ? 'auto' : 'hidden', containIntrinsicSize: `auto ${lines * linePx}px` }}>{text}</div>;
+  return (
+    <div style={{ contentVisibility: shown ? 'auto' : 'hidden', containIntrinsicSize: `auto ${lines * linePx}px` }}>
+      {text}
+    </div>
+  );
 }
 
-const caret = <span className="pb-pulse ml-0.5 inline-block h-[1.05em] w-[0.45em] translate-y-[0.15em] rounded-[1px] bg-fg-subtle" aria-hidden="true" />;
+const caret = (
+  <span
+    className="pb-pulse ml-0.5 inline-block h-[1.05em] w-[0.45em] translate-y-[0.15em] rounded-[1px] bg-fg-subtle"
+    aria-hidden="true"
+  />
+);
 
-export const PlainText = memo(function PlainText({ text, streaming }: { text: string; streaming: boolean }): JSX.Element {
+export const PlainText = memo(function PlainText({
+  text,
+  streaming,
+}: {
+  text: string;
+  streaming: boolean;
+}): JSX.Element {
   const cuts = useRef<BlockCuts>(emptyCuts());
   const { body, fenced } = unfence(text);
   updateCuts(body, cuts.current);

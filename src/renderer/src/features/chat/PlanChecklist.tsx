@@ -45,21 +45,41 @@ function Box({ status }: { status: PlanTaskStatus }): JSX.Element {
         <Icon name="x" size={10} />
       </span>
     );
-  return <span className={`h-3.5 w-3.5 rounded-[4px] border ${status === 'pending' ? 'border-line-strong' : 'border-dashed border-line-strong'}`} aria-hidden="true" />;
+  return (
+    <span
+      className={`h-3.5 w-3.5 rounded-[4px] border ${status === 'pending' ? 'border-line-strong' : 'border-dashed border-line-strong'}`}
+      aria-hidden="true"
+    />
+  );
 }
 
 function Task({ t }: { t: PlanTask }): JSX.Element {
   // A running task whose card asks the person first is waiting for them, not working.
-  const asks = useChat((s) => t.status === 'running' && t.cardId !== undefined && s.messages[t.cardId]?.call?.approval.state === 'pending');
+  const asks = useChat(
+    (s) => t.status === 'running' && t.cardId !== undefined && s.messages[t.cardId]?.call?.approval.state === 'pending',
+  );
   const word = asks ? 'waits for you' : WORD[t.status];
   const faded = t.status === 'skipped' || t.status === 'cancelled';
   return (
-    <li className="flex items-start gap-2 px-3 py-1.5" data-task-id={t.id} data-task-status={t.status} aria-label={`${t.description}: ${word}`}>
+    <li
+      className="flex items-start gap-2 px-3 py-1.5"
+      data-task-id={t.id}
+      data-task-status={t.status}
+      aria-label={`${t.description}: ${word}`}
+    >
       <span className="mt-[3px] grid w-3.5 shrink-0 place-items-center">
-        {asks ? <span className="h-3.5 w-3.5 rounded-[4px] border border-warn" aria-hidden="true" /> : <Box status={t.status} />}
+        {asks ? (
+          <span className="h-3.5 w-3.5 rounded-[4px] border border-warn" aria-hidden="true" />
+        ) : (
+          <Box status={t.status} />
+        )}
       </span>
       <span className="min-w-0 flex-1">
-        <span className={`text-[13px] ${faded ? 'text-fg-subtle line-through' : t.status === 'done' ? 'text-fg-muted' : 'text-fg'}`}>{t.description}</span>
+        <span
+          className={`text-[13px] ${faded ? 'text-fg-subtle line-through' : t.status === 'done' ? 'text-fg-muted' : 'text-fg'}`}
+        >
+          {t.description}
+        </span>
         {t.note && <span className="block text-[11.5px] text-fg-muted">{t.note}</span>}
       </span>
       <span className={`shrink-0 pt-px text-[11px] ${asks ? 'text-warn' : TONE[t.status]}`}>{word}</span>
@@ -81,7 +101,9 @@ export function PlanChecklist({ plan, streaming }: { plan: PlanView; streaming: 
           </span>
         )}
       </header>
-      {plan.explanation && <p className="border-b border-line px-3 py-2 text-[12.5px] text-fg-muted">{plan.explanation}</p>}
+      {plan.explanation && (
+        <p className="border-b border-line px-3 py-2 text-[12.5px] text-fg-muted">{plan.explanation}</p>
+      )}
       {total === 0 ? (
         <p className="flex items-center gap-2 px-3 py-2 text-xs text-fg-subtle">
           {streaming && <Spinner />}

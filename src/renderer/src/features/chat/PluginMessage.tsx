@@ -26,7 +26,10 @@ const statusTone: Record<MessageStatus, string> = {
 
 function Status({ status }: { status: MessageStatus }): JSX.Element {
   return (
-    <span className={`inline-flex items-center gap-1 text-[11px] font-medium ${statusTone[status]}`} data-message-status={status}>
+    <span
+      className={`inline-flex items-center gap-1 text-[11px] font-medium ${statusTone[status]}`}
+      data-message-status={status}
+    >
       {status === 'streaming' && <Spinner size={10} />}
       {status === 'cancelled' ? 'stopped' : status}
     </span>
@@ -51,7 +54,11 @@ function Args({ args }: { args: Record<string, unknown> }): JSX.Element {
         {open ? '{ − }' : '{…}'}
         <span className="sr-only">arguments</span>
       </button>
-      {open && <pre className="order-last mt-1 w-full overflow-x-auto rounded-md border border-line bg-subtle px-2.5 py-1.5 font-mono text-[11.5px]">{JSON.stringify(args, null, 2)}</pre>}
+      {open && (
+        <pre className="order-last mt-1 w-full overflow-x-auto rounded-md border border-line bg-subtle px-2.5 py-1.5 font-mono text-[11.5px]">
+          {JSON.stringify(args, null, 2)}
+        </pre>
+      )}
     </>
   );
 }
@@ -62,9 +69,17 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
   const said = status === 'cancelled' ? 'stopped' : status;
   const hasArgs = m.args && Object.keys(m.args).length > 0;
   return (
-    <article className="group" aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${said}${exitLabel(m.result)}`} data-message-id={m.id} data-role="plugin">
+    <article
+      className="group"
+      aria-label={`${pluginName}${m.tool ? ` ${m.tool}` : ''}: ${said}${exitLabel(m.result)}`}
+      data-message-id={m.id}
+      data-role="plugin"
+    >
       <header className="mb-1 flex flex-wrap items-center gap-x-2 text-xs">
-        <span className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-subtle text-fg-muted" aria-hidden="true">
+        <span
+          className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-subtle text-fg-muted"
+          aria-hidden="true"
+        >
           <Icon name="box" size={12} />
         </span>
         <span className="font-semibold text-fg">{pluginName}</span>
@@ -73,7 +88,11 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         <Status status={status} />
         <ExitBadge result={m.result} />
         {m.unshared && (
-          <span className="text-[11px] text-fg-subtle" title="The plugin keeps this command and its result from models" data-unshared>
+          <span
+            className="text-[11px] text-fg-subtle"
+            title="The plugin keeps this command and its result from models"
+            data-unshared
+          >
             not shared with models
           </span>
         )}
@@ -88,10 +107,14 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
       </header>
       <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
         <PluginOutput m={m} />
-        {m.failure && status !== 'cancelled' && <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />}
+        {m.failure && status !== 'cancelled' && (
+          <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />
+        )}
         {status === 'cancelled' && <StoppedNote failure={m.failure} pluginName={pluginName} />}
         {/* Said once, by the call that opened the session; its turns keep it open without a word. */}
-        {m.keepSession && !m.passthrough && <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>}
+        {m.keepSession && !m.passthrough && (
+          <p className="text-xs text-fg-muted">{pluginName} kept the session open: what you type next goes to it.</p>
+        )}
       </div>
     </article>
   );

@@ -29,7 +29,12 @@ function ResultBehindText({ value }: { value: unknown }): JSX.Element {
   const [open, setOpen] = useState(false);
   return (
     <div className="mt-1.5">
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="inline-flex items-center gap-1 rounded text-[11.5px] font-medium text-fg-muted hover:text-fg">
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        className="inline-flex items-center gap-1 rounded text-[11.5px] font-medium text-fg-muted hover:text-fg"
+      >
         <Icon name={open ? 'chevronDown' : 'chevronRight'} size={11} />
         Result
       </button>
@@ -49,7 +54,11 @@ export function PluginOutput({ m }: { m: ChatMessage }): JSX.Element | null {
     return (
       <>
         {plain ? <PlainText key="plain" text={m.text} streaming={streaming} /> : <Markdown key="md" text={m.text} />}
-        {plain && !streaming && <p className="mt-1 text-[11px] text-fg-subtle">Long output ({m.text.length.toLocaleString()} characters) is shown as plain text.</p>}
+        {plain && !streaming && (
+          <p className="mt-1 text-[11px] text-fg-subtle">
+            Long output ({m.text.length.toLocaleString()} characters) is shown as plain text.
+          </p>
+        )}
         {!streaming && hasResult(m) && <ResultBehindText value={m.result} />}
       </>
     );

@@ -42,13 +42,19 @@ export function RequestDetails({ request: r, id }: { request: RequestInfo; id: s
         <Icon name={open ? 'chevronDown' : 'chevronRight'} size={10} />
       </button>
       {open && (
-        <dl id={bodyId} className="order-last mt-1 grid basis-full grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-md border border-line bg-subtle px-2.5 py-2 text-[11px] text-fg-subtle" data-request-body>
+        <dl
+          id={bodyId}
+          className="order-last mt-1 grid basis-full grid-cols-[auto_1fr] gap-x-3 gap-y-1 rounded-md border border-line bg-subtle px-2.5 py-2 text-[11px] text-fg-subtle"
+          data-request-body
+        >
           <dt>Tools</dt>
           <dd>
             <Names names={r.tools} />
           </dd>
           <dt>Instructions</dt>
-          <dd className="text-fg-muted">{r.instructionsFrom.length > 0 ? <Names names={r.instructionsFrom} /> : 'none'}</dd>
+          <dd className="text-fg-muted">
+            {r.instructionsFrom.length > 0 ? <Names names={r.instructionsFrom} /> : 'none'}
+          </dd>
           {r.instructionsLeftOut.length > 0 && (
             <>
               <dt>Left out</dt>

@@ -20,22 +20,38 @@ export function SchemaField({
   const helpId = `${id}-help`;
   const errId = `${id}-err`;
   const describedBy = [field.description ? helpId : '', error ? errId : ''].filter(Boolean).join(' ') || undefined;
-  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, 'aria-required': field.required || undefined };
+  const common = {
+    id,
+    'aria-describedby': describedBy,
+    'aria-invalid': error ? true : undefined,
+    'aria-required': field.required || undefined,
+  };
   const label = (
     <label htmlFor={id} className="text-xs font-medium text-fg">
       {field.title}
       {field.required && (
         <span className="text-bad" aria-hidden="true">
-          {' '}*
+          {' '}
+          *
         </span>
       )}
-      {field.title !== field.key && field.key && <code className="ml-1.5 font-mono text-[11px] font-normal text-fg-subtle">{field.key}</code>}
+      {field.title !== field.key && field.key && (
+        <code className="ml-1.5 font-mono text-[11px] font-normal text-fg-subtle">{field.key}</code>
+      )}
     </label>
   );
   let input: JSX.Element;
   switch (field.kind) {
     case 'boolean':
-      input = <input type="checkbox" {...common} checked={value === true} onChange={(e) => onChange(e.target.checked)} className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]" />;
+      input = (
+        <input
+          type="checkbox"
+          {...common}
+          checked={value === true}
+          onChange={(e) => onChange(e.target.checked)}
+          className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]"
+        />
+      );
       break;
     case 'enum':
       input = (
@@ -51,19 +67,66 @@ export function SchemaField({
       break;
     case 'number':
     case 'integer':
-      input = <input type="number" {...common} step={field.kind === 'integer' ? 1 : 'any'} min={field.min} max={field.max} value={String(value)} onChange={(e) => onChange(e.target.value)} className={`${control} tabular-nums`} />;
+      input = (
+        <input
+          type="number"
+          {...common}
+          step={field.kind === 'integer' ? 1 : 'any'}
+          min={field.min}
+          max={field.max}
+          value={String(value)}
+          onChange={(e) => onChange(e.target.value)}
+          className={`${control} tabular-nums`}
+        />
+      );
       break;
     case 'text':
-      input = <textarea {...common} rows={4} value={String(value)} onChange={(e) => onChange(e.target.value)} className={control} />;
+      input = (
+        <textarea
+          {...common}
+          rows={4}
+          value={String(value)}
+          onChange={(e) => onChange(e.target.value)}
+          className={control}
+        />
+      );
       break;
     case 'string-list':
-      input = <textarea {...common} rows={3} value={String(value)} placeholder="One item per line" onChange={(e) => onChange(e.target.value)} className={control} />;
+      input = (
+        <textarea
+          {...common}
+          rows={3}
+          value={String(value)}
+          placeholder="One item per line"
+          onChange={(e) => onChange(e.target.value)}
+          className={control}
+        />
+      );
       break;
     case 'json':
-      input = <textarea {...common} rows={field.key ? 3 : 8} spellCheck={false} value={String(value)} placeholder={field.key ? 'JSON' : '{ }'} onChange={(e) => onChange(e.target.value)} className={`${control} font-mono text-xs`} />;
+      input = (
+        <textarea
+          {...common}
+          rows={field.key ? 3 : 8}
+          spellCheck={false}
+          value={String(value)}
+          placeholder={field.key ? 'JSON' : '{ }'}
+          onChange={(e) => onChange(e.target.value)}
+          className={`${control} font-mono text-xs`}
+        />
+      );
       break;
     default:
-      input = <input type="text" {...common} value={String(value)} maxLength={field.maxLength} onChange={(e) => onChange(e.target.value)} className={control} />;
+      input = (
+        <input
+          type="text"
+          {...common}
+          value={String(value)}
+          maxLength={field.maxLength}
+          onChange={(e) => onChange(e.target.value)}
+          className={control}
+        />
+      );
   }
   const help = (
     <>

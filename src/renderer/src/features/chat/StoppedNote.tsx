@@ -9,7 +9,13 @@ import type { Failure } from '../../../../shared/failures';
 
 const OWN_STOP = /^(?:(?:stopped|cancelled) by the user|cancelled)$/;
 
-export function StoppedNote({ failure, pluginName }: { failure: Failure | undefined; pluginName: string }): JSX.Element {
+export function StoppedNote({
+  failure,
+  pluginName,
+}: {
+  failure: Failure | undefined;
+  pluginName: string;
+}): JSX.Element {
   const why = failure && !OWN_STOP.test(failure.message) ? failure.message : null;
   return (
     <p className="text-xs text-fg-subtle" data-stopped-note>

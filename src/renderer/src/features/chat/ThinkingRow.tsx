@@ -9,7 +9,10 @@ import { Icon } from '../../components/Icon';
 export function ThinkingRow(): JSX.Element {
   return (
     <div className="pb-fade-in flex items-center gap-2 text-[13px] text-fg-subtle" role="status" data-thinking>
-      <span className="grid h-5 w-5 shrink-0 place-items-center rounded-md bg-accent-soft text-accent" aria-hidden="true">
+      <span
+        className="grid h-5 w-5 shrink-0 place-items-center rounded-md bg-accent-soft text-accent"
+        aria-hidden="true"
+      >
         <Icon name="sparkle" size={12} />
       </span>
       <span className="inline-flex items-center gap-1" aria-hidden="true">

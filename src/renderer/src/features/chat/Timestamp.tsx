@@ -9,5 +9,12 @@ import { formatTime } from '../../lib/format';
 
 export function Timestamp({ at }: { at: number }): JSX.Element {
   const d = new Date(at);
-  return <time dateTime={d.toISOString()} title={d.toLocaleString()} data-time={formatTime(at)} className="text-[11px] text-fg-subtle tabular-nums select-none after:content-[attr(data-time)]" />;
+  return (
+    <time
+      dateTime={d.toISOString()}
+      title={d.toLocaleString()}
+      data-time={formatTime(at)}
+      className="text-[11px] text-fg-subtle tabular-nums select-none after:content-[attr(data-time)]"
+    />
+  );
 }

@@ -13,7 +13,15 @@ import { fillFromPrompt } from '../../stores/palette-prompts';
 import { fieldsOf, initialValues, toArgs, type FormValues } from './schema-form';
 import { SchemaFields } from './SchemaField';
 
-export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry; onClose: () => void; onDone: () => void }): JSX.Element {
+export function ToolFormDialog({
+  entry,
+  onClose,
+  onDone,
+}: {
+  entry: PaletteEntry;
+  onClose: () => void;
+  onDone: () => void;
+}): JSX.Element {
   const fields = useMemo(() => fieldsOf(entry.parameters), [entry]);
   const [values, setValues] = useState<FormValues>(() => initialValues(fields));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -27,7 +35,11 @@ export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry
       setErrors(r.errors);
       // Take the person to the first field that needs them.
       const first = fields.find((f) => r.errors[f.key]);
-      if (first) document.getElementById(formId)?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.key)}"] :is(input, textarea, select)`)?.focus();
+      if (first)
+        document
+          .getElementById(formId)
+          ?.querySelector<HTMLElement>(`[data-field="${CSS.escape(first.key)}"] :is(input, textarea, select)`)
+          ?.focus();
       return;
     }
     setSending(true);
@@ -65,7 +77,11 @@ export function ToolFormDialog({ entry, onClose, onDone }: { entry: PaletteEntry
       }
     >
       {entry.description && <p className="mb-3 text-[12.5px] text-fg-muted">{entry.description}</p>}
-      {entry.kind === 'prompt' && <p className="mb-3 text-[11.5px] text-fg-subtle">A prompt of this server: its text goes into the message box, where you can edit it before you send it.</p>}
+      {entry.kind === 'prompt' && (
+        <p className="mb-3 text-[11.5px] text-fg-subtle">
+          A prompt of this server: its text goes into the message box, where you can edit it before you send it.
+        </p>
+      )}
       <form
         id={formId}
         noValidate

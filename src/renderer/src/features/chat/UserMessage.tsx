@@ -25,12 +25,20 @@ export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }):
             local?.state === 'sending' ? 'opacity-70' : ''
           } ${local?.state === 'failed' ? 'border-bad/40' : ''}`}
         >
-          {empty ? <span className="text-fg-subtle italic">{m.passthrough ? '(passthrough input — not saved)' : '(empty)'}</span> : m.text}
+          {empty ? (
+            <span className="text-fg-subtle italic">
+              {m.passthrough ? '(passthrough input — not saved)' : '(empty)'}
+            </span>
+          ) : (
+            m.text
+          )}
         </div>
       )}
       <div className="mt-0.5 flex items-center gap-2 px-1 text-[11px] text-fg-subtle">
         {m.passthrough && <span>passthrough</span>}
-        {m.unshared && <span title="Its plugin keeps this command and its result from models">not shared with models</span>}
+        {m.unshared && (
+          <span title="Its plugin keeps this command and its result from models">not shared with models</span>
+        )}
         {local?.state === 'sending' && <span>Sending…</span>}
         {local?.state !== 'sending' && <Timestamp at={m.createdAt} />}
       </div>

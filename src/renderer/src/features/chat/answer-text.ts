@@ -36,5 +36,7 @@ export function requestSummary(r: RequestInfo): string {
 /** A rate limit's wait, counting down while `secondsLeft` is above zero. */
 export function waitText(afterMs: number, secondsLeft: number): string {
   const asked = afterMs >= 1000 ? `${Math.round(afterMs / 1000)} s` : `${afterMs} ms`;
-  return secondsLeft > 0 ? `The provider asked to wait ${asked} before the next request: ${secondsLeft} s left.` : `The provider asked to wait ${asked} before the next request.`;
+  return secondsLeft > 0
+    ? `The provider asked to wait ${asked} before the next request: ${secondsLeft} s left.`
+    : `The provider asked to wait ${asked} before the next request.`;
 }

@@ -50,16 +50,29 @@ function kindOf(key: string, s: Obj): FieldKind {
   if (t === 'number') return 'number';
   if (t === 'integer') return 'integer';
   if (t === 'boolean') return 'boolean';
-  if (t === 'array' && isObj(s.items) && typeOf(s.items) === 'string' && !Array.isArray(s.items.enum)) return 'string-list';
+  if (t === 'array' && isObj(s.items) && typeOf(s.items) === 'string' && !Array.isArray(s.items.enum))
+    return 'string-list';
   return 'json';
 }
 
 export function fieldsOf(schema: Obj): FormField[] {
   const props = schema.properties;
   if (!isObj(props) || (schema.type !== undefined && typeOf(schema) !== 'object')) {
-    return [{ key: WHOLE, kind: 'json', title: 'Arguments (JSON)', description: 'This tool’s arguments as a JSON object.', required: true, enumValues: [], default: {} }];
+    return [
+      {
+        key: WHOLE,
+        kind: 'json',
+        title: 'Arguments (JSON)',
+        description: 'This tool’s arguments as a JSON object.',
+        required: true,
+        enumValues: [],
+        default: {},
+      },
+    ];
   }
-  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+  const required = new Set(
+    Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : [],
+  );
   return Object.entries(props).map(([key, raw]) => {
     const s = isObj(raw) ? raw : {};
     const field: FormField = {
@@ -109,7 +122,8 @@ export type ArgsResult = { ok: true; args: Record<string, unknown> } | { ok: fal
 
 function convert(f: FormField, raw: string | boolean): { value?: unknown; error?: string } {
   // An optional flag left off with no default is left out: absent and false can differ.
-  if (f.kind === 'boolean') return raw !== true && !f.required && f.default === undefined ? {} : { value: raw === true };
+  if (f.kind === 'boolean')
+    return raw !== true && !f.required && f.default === undefined ? {} : { value: raw === true };
   const text = String(raw);
   if (text.trim() === '') return f.required ? { error: 'Required.' } : {};
   switch (f.kind) {
@@ -125,21 +139,27 @@ function convert(f: FormField, raw: string | boolean): { value?: unknown; error?
     case 'enum':
       return { value: f.enumValues[Number(text)] };
     case 'string-list': {
-      const items = text.split('\n').map((l) => l.trim()).filter(Boolean);
+      const items = text
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       return items.length === 0 && f.required ? { error: 'Required.' } : { value: items };
     }
     case 'json': {
       try {
         const v: unknown = JSON.parse(text);
-        if (f.key === WHOLE && !isObj(v)) return { error: 'The arguments must be a JSON object, like {"name": "value"}.' };
+        if (f.key === WHOLE && !isObj(v))
+          return { error: 'The arguments must be a JSON object, like {"name": "value"}.' };
         return { value: v };
       } catch (e) {
         return { error: `Not valid JSON: ${e instanceof Error ? e.message : String(e)}` };
       }
     }
     default:
-      if (f.minLength !== undefined && text.length < f.minLength) return { error: `At least ${f.minLength} characters.` };
-      if (f.maxLength !== undefined && text.length > f.maxLength) return { error: `At most ${f.maxLength} characters.` };
+      if (f.minLength !== undefined && text.length < f.minLength)
+        return { error: `At least ${f.minLength} characters.` };
+      if (f.maxLength !== undefined && text.length > f.maxLength)
+        return { error: `At most ${f.maxLength} characters.` };
       return { value: text };
   }
 }
@@ -151,7 +171,10 @@ export function toArgs(fields: FormField[], values: FormValues): ArgsResult {
     const r = convert(f, values[f.key] ?? '');
     if (r.error) errors[f.key] = r.error;
     else if (r.value !== undefined) {
-      if (f.key === WHOLE) return Object.keys(errors).length ? { ok: false, errors } : { ok: true, args: r.value as Record<string, unknown> };
+      if (f.key === WHOLE)
+        return Object.keys(errors).length
+          ? { ok: false, errors }
+          : { ok: true, args: r.value as Record<string, unknown> };
       args[f.key] = r.value;
     }
   }

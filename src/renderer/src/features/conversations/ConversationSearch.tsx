@@ -66,7 +66,12 @@ export function ConversationSearchResults({ hits }: { hits: ConversationHit[] })
   const searching = useConversationSearch((s) => s.searching);
   const error = useConversationSearch((s) => s.error);
   if (error) return <p className="px-2 py-1 text-xs text-bad">Could not search: {error}</p>;
-  if (hits.length === 0) return <p className="px-2 py-1 text-xs text-fg-subtle">{searching ? 'Searching…' : 'No conversation has these words.'}</p>;
+  if (hits.length === 0)
+    return (
+      <p className="px-2 py-1 text-xs text-fg-subtle">
+        {searching ? 'Searching…' : 'No conversation has these words.'}
+      </p>
+    );
   const stop = hits.some((h) => h.conversationId === activeId) ? activeId : hits[0]?.conversationId;
   return (
     <ul className="space-y-px" aria-label="Search results" data-roving-list>

@@ -27,7 +27,8 @@ export function ExportDialog({ id, title, onClose }: { id: string; title: string
       }
     >
       <p className="text-[13px] text-fg-muted">
-        Save “{title || 'Untitled'}” as a file: Markdown to read or share, JSON with every detail the app stored (arguments, results, failures, times).
+        Save “{title || 'Untitled'}” as a file: Markdown to read or share, JSON with every detail the app stored
+        (arguments, results, failures, times).
       </p>
     </Dialog>
   );

@@ -23,6 +23,8 @@ export function plainSnippet(s: Snippet): Snippet {
     if (!isMarkup(s.text, i)) text += s.text[i];
   }
   newIndex.push(text.length);
-  const marks = s.marks.map(([a, b]): [number, number] => [newIndex[a] ?? text.length, newIndex[b] ?? text.length]).filter(([a, b]) => b > a);
+  const marks = s.marks
+    .map(([a, b]): [number, number] => [newIndex[a] ?? text.length, newIndex[b] ?? text.length])
+    .filter(([a, b]) => b > a);
   return { text, marks };
 }

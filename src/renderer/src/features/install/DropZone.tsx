@@ -65,11 +65,16 @@ export function DropZone(): JSX.Element | null {
   }, []);
   if (!over) return null;
   return (
-    <div className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-overlay p-6" aria-hidden="true">
+    <div
+      className="pointer-events-none fixed inset-0 z-50 flex items-center justify-center bg-overlay p-6"
+      aria-hidden="true"
+    >
       <div className="pb-pop flex h-full max-h-[360px] w-full max-w-[560px] flex-col items-center justify-center gap-2 rounded-2xl border-2 border-dashed border-accent bg-bg/95 shadow-pop">
         <Icon name="box" size={28} className="text-accent" />
         <p className="text-[15px] font-semibold text-fg">Drop to install</p>
-        <p className="text-xs text-fg-muted">A plugin folder, a .zip, .mcpb or .dxt file, or an MCP config (claude_desktop_config.json)</p>
+        <p className="text-xs text-fg-muted">
+          A plugin folder, a .zip, .mcpb or .dxt file, or an MCP config (claude_desktop_config.json)
+        </p>
       </div>
     </div>
   );

@@ -8,14 +8,28 @@ import type { ImportResultView, ImportServerView } from '../../../../shared/impo
 import { Icon } from '../../components/Icon';
 import { toggleImportSecret, toggleImportServer } from '../../stores/install';
 
-function Names({ label, names, secret }: { label: string; names: Array<{ name: string; reason?: string }>; secret: string[] }): JSX.Element | null {
+function Names({
+  label,
+  names,
+  secret,
+}: {
+  label: string;
+  names: Array<{ name: string; reason?: string }>;
+  secret: string[];
+}): JSX.Element | null {
   if (names.length === 0) return null;
   return (
     <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-xs">
       <span className="text-fg-subtle">{label}</span>
       {names.map((n) => (
         <label key={n.name} className="inline-flex cursor-pointer items-center gap-1" title={n.reason ?? ''}>
-          <input type="checkbox" checked={secret.includes(n.name)} onChange={() => toggleImportSecret(n.name)} className="h-3 w-3 accent-[var(--accent)]" aria-label={`Keep ${n.name} secret`} />
+          <input
+            type="checkbox"
+            checked={secret.includes(n.name)}
+            onChange={() => toggleImportSecret(n.name)}
+            className="h-3 w-3 accent-[var(--accent)]"
+            aria-label={`Keep ${n.name} secret`}
+          />
           <code className="font-mono text-fg">{n.name}</code>
           {secret.includes(n.name) && <span className="text-fg-subtle">secret</span>}
         </label>
@@ -24,14 +38,32 @@ function Names({ label, names, secret }: { label: string; names: Array<{ name: s
   );
 }
 
-function Server({ s, chosen, secret, result }: { s: ImportServerView; chosen: boolean; secret: string[]; result: ImportResultView | undefined }): JSX.Element {
+function Server({
+  s,
+  chosen,
+  secret,
+  result,
+}: {
+  s: ImportServerView;
+  chosen: boolean;
+  secret: string[];
+  result: ImportResultView | undefined;
+}): JSX.Element {
   const line = s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '');
   return (
     <li className="rounded-md border border-line px-3 py-2" data-server={s.key}>
       <label className={`flex items-start gap-2 ${s.runnable ? 'cursor-pointer' : 'opacity-70'}`}>
-        <input type="checkbox" disabled={!s.runnable} checked={chosen} onChange={() => toggleImportServer(s.key)} className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]" aria-label={`Install ${s.name}`} />
+        <input
+          type="checkbox"
+          disabled={!s.runnable}
+          checked={chosen}
+          onChange={() => toggleImportServer(s.key)}
+          className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]"
+          aria-label={`Install ${s.name}`}
+        />
         <span className="min-w-0 flex-1">
-          <span className="font-medium text-fg">{s.name}</span> <code className="font-mono text-[11px] text-fg-subtle">{s.id}</code>
+          <span className="font-medium text-fg">{s.name}</span>{' '}
+          <code className="font-mono text-[11px] text-fg-subtle">{s.id}</code>
           <span className="text-[11px] text-fg-subtle"> · line {s.line}</span>
           {s.disabled && <span className="text-[11px] text-warn"> · switched off there</span>}
           <code className="mt-0.5 block truncate font-mono text-[11px] text-fg-muted" title={line}>
@@ -57,7 +89,13 @@ function Server({ s, chosen, secret, result }: { s: ImportServerView; chosen: bo
   );
 }
 
-export function ImportPreview(props: { servers: ImportServerView[]; chosen: string[]; secret: string[]; results: ImportResultView[]; error: string | null }): JSX.Element {
+export function ImportPreview(props: {
+  servers: ImportServerView[];
+  chosen: string[];
+  secret: string[];
+  results: ImportResultView[];
+  error: string | null;
+}): JSX.Element {
   return (
     <div className="text-[13px]">
       {props.error && (
@@ -66,10 +104,19 @@ export function ImportPreview(props: { servers: ImportServerView[]; chosen: stri
           <p className="min-w-0 break-words whitespace-pre-wrap">{props.error}</p>
         </div>
       )}
-      <p className="mb-2 text-xs text-fg-muted">Each server you choose becomes a plugin. Names marked secret go to the secret store; their values are never shown.</p>
+      <p className="mb-2 text-xs text-fg-muted">
+        Each server you choose becomes a plugin. Names marked secret go to the secret store; their values are never
+        shown.
+      </p>
       <ul className="space-y-2">
         {props.servers.map((s) => (
-          <Server key={s.key} s={s} chosen={props.chosen.includes(s.key)} secret={props.secret} result={props.results.find((r) => r.key === s.key)} />
+          <Server
+            key={s.key}
+            s={s}
+            chosen={props.chosen.includes(s.key)}
+            secret={props.secret}
+            result={props.results.find((r) => r.key === s.key)}
+          />
         ))}
       </ul>
     </div>

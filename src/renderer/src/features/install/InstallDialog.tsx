@@ -24,7 +24,14 @@ export function InstallDialog(): JSX.Element | null {
 
   if (phase.step === 'reading') {
     return (
-      <Dialog key="reading" title={`Installing ${phase.name}`} onClose={cancelInstall} width="w-[440px]" closeLabel="Cancel" footer={<Button onClick={cancelInstall}>Cancel</Button>}>
+      <Dialog
+        key="reading"
+        title={`Installing ${phase.name}`}
+        onClose={cancelInstall}
+        width="w-[440px]"
+        closeLabel="Cancel"
+        footer={<Button onClick={cancelInstall}>Cancel</Button>}
+      >
         <p className="flex items-center gap-2 text-[13px] text-fg-muted">
           <Spinner /> {phase.detail}
         </p>
@@ -72,7 +79,13 @@ export function InstallDialog(): JSX.Element | null {
           </>
         }
       >
-        <ImportPreview servers={phase.preview.servers} chosen={phase.chosen} secret={phase.secret} results={phase.results} error={phase.error} />
+        <ImportPreview
+          servers={phase.preview.servers}
+          chosen={phase.chosen}
+          secret={phase.secret}
+          results={phase.results}
+          error={phase.error}
+        />
       </Dialog>
     );
   }
@@ -94,7 +107,12 @@ export function InstallDialog(): JSX.Element | null {
           <Button data-autofocus={failed || undefined} onClick={cancelInstall}>
             Cancel
           </Button>
-          <Button data-autofocus={!failed || undefined} variant={failed ? 'secondary' : 'primary'} disabled={phase.committing} onClick={() => void commitInstall()}>
+          <Button
+            data-autofocus={!failed || undefined}
+            variant={failed ? 'secondary' : 'primary'}
+            disabled={phase.committing}
+            onClick={() => void commitInstall()}
+          >
             {failed ? 'Install anyway' : 'Install'}
           </Button>
         </>

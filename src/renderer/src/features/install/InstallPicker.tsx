@@ -34,8 +34,16 @@ export function InstallPicker(): JSX.Element {
   const fileInput = useRef<HTMLInputElement>(null);
   const folderInput = useRef<HTMLInputElement>(null);
   return (
-    <Dialog title="Install a plugin" onClose={cancelInstall} width="w-[460px]" closeLabel="Cancel" footer={<Button onClick={cancelInstall}>Cancel</Button>}>
-      <p className="text-[13px] text-fg-muted">Plugboard shows what the plugin is, what it asks for, and tries it before anything is installed.</p>
+    <Dialog
+      title="Install a plugin"
+      onClose={cancelInstall}
+      width="w-[460px]"
+      closeLabel="Cancel"
+      footer={<Button onClick={cancelInstall}>Cancel</Button>}
+    >
+      <p className="text-[13px] text-fg-muted">
+        Plugboard shows what the plugin is, what it asks for, and tries it before anything is installed.
+      </p>
       <div className="mt-3 grid grid-cols-2 gap-2">
         <button
           type="button"
@@ -46,7 +54,9 @@ export function InstallPicker(): JSX.Element {
           <span className="flex items-center gap-1.5 text-[13px] font-medium text-fg">
             <Icon name="file" size={15} className="text-fg-muted" /> Choose a file…
           </span>
-          <span className="text-xs text-fg-muted">A .zip, .mcpb or .dxt package, or an MCP config such as claude_desktop_config.json</span>
+          <span className="text-xs text-fg-muted">
+            A .zip, .mcpb or .dxt package, or an MCP config such as claude_desktop_config.json
+          </span>
         </button>
         <button
           type="button"

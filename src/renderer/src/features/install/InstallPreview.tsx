@@ -22,7 +22,15 @@ function Section({ title, children }: { title: string; children: ReactNode }): J
   );
 }
 
-export function InstallPreview({ preview, grants, error }: { preview: InstallPreviewView; grants: string[]; error: string | null }): JSX.Element {
+export function InstallPreview({
+  preview,
+  grants,
+  error,
+}: {
+  preview: InstallPreviewView;
+  grants: string[];
+  error: string | null;
+}): JSX.Element {
   const more = preview.tools.length - SHOWN_TOOLS;
   return (
     <div className="text-[13px]">
@@ -33,7 +41,10 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
         </div>
       )}
       <div className="flex items-start gap-3">
-        <span className="grid h-9 w-9 shrink-0 place-items-center rounded-lg border border-line bg-subtle text-fg-muted" aria-hidden="true">
+        <span
+          className="grid h-9 w-9 shrink-0 place-items-center rounded-lg border border-line bg-subtle text-fg-muted"
+          aria-hidden="true"
+        >
           <Icon name="box" size={18} />
         </span>
         <div className="min-w-0 flex-1">
@@ -42,10 +53,13 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
             <span className="text-xs text-fg-muted tabular-nums">version {preview.version}</span>
           </p>
           <p className="text-xs text-fg-subtle">
-            <code className="font-mono">{preview.id}</code> · protocol <span className="font-mono">{preview.dialect}</span>
+            <code className="font-mono">{preview.id}</code> · protocol{' '}
+            <span className="font-mono">{preview.dialect}</span>
           </p>
           {preview.replaces && (
-            <p className="mt-1 inline-flex rounded bg-warn-soft px-1.5 py-px text-xs text-warn">replaces version {preview.replaces.version}</p>
+            <p className="mt-1 inline-flex rounded bg-warn-soft px-1.5 py-px text-xs text-warn">
+              replaces version {preview.replaces.version}
+            </p>
           )}
         </div>
       </div>
@@ -86,9 +100,16 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
             {preview.requested.map((c) => (
               <li key={c.name}>
                 <label className="flex cursor-pointer items-start gap-2">
-                  <input type="checkbox" checked={grants.includes(c.name)} onChange={() => toggleGrant(c.name)} aria-describedby={`cap-${c.name}-desc`} className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]" />
+                  <input
+                    type="checkbox"
+                    checked={grants.includes(c.name)}
+                    onChange={() => toggleGrant(c.name)}
+                    aria-describedby={`cap-${c.name}-desc`}
+                    className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]"
+                  />
                   <span className="min-w-0">
-                    <span className="font-medium text-fg">{c.title}</span> <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
+                    <span className="font-medium text-fg">{c.title}</span>{' '}
+                    <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
                     <span id={`cap-${c.name}-desc`} className="block text-xs text-fg-muted">
                       {c.description}
                       <span className="text-fg-subtle"> {c.enforcementNote}</span>
@@ -111,7 +132,9 @@ export function InstallPreview({ preview, grants, error }: { preview: InstallPre
               </li>
             ))}
           </ul>
-          <p className="mt-1 text-[11px] text-fg-subtle">You can fill these in from the plugin’s Settings after installing.</p>
+          <p className="mt-1 text-[11px] text-fg-subtle">
+            You can fill these in from the plugin’s Settings after installing.
+          </p>
         </Section>
       )}
     </div>

@@ -18,7 +18,8 @@ export function InstallTrial({ trial, command }: { trial: InstallTrialView; comm
       <p className="flex items-start gap-1.5 text-fg">
         <Icon name="check" size={14} className="mt-0.5 shrink-0 text-ok" />
         <span>
-          Started and answered its handshake in <span className="tabular-nums">{trial.handshakeMs} ms</span>, offering {plural(trial.tools, 'tool')}
+          Started and answered its handshake in <span className="tabular-nums">{trial.handshakeMs} ms</span>, offering{' '}
+          {plural(trial.tools, 'tool')}
           {trial.server ? <span className="text-fg-muted"> ({trial.server})</span> : null}. It was stopped again.
         </span>
       </p>
@@ -40,11 +41,17 @@ export function InstallTrial({ trial, command }: { trial: InstallTrialView; comm
           </span>
         </p>
         {trial.stderrTail.length > 0 && (
-          <pre className="mt-1.5 max-h-28 overflow-auto rounded bg-subtle px-2 py-1 font-mono text-[11px] whitespace-pre-wrap text-fg-muted" aria-label="The plugin's last error output">
+          <pre
+            className="mt-1.5 max-h-28 overflow-auto rounded bg-subtle px-2 py-1 font-mono text-[11px] whitespace-pre-wrap text-fg-muted"
+            aria-label="The plugin's last error output"
+          >
             {trial.stderrTail.join('\n')}
           </pre>
         )}
-        <p className="mt-1 text-[11px] text-fg-subtle">You can still install it, and fix this afterwards (its settings, permissions or what it needs on this computer).</p>
+        <p className="mt-1 text-[11px] text-fg-subtle">
+          You can still install it, and fix this afterwards (its settings, permissions or what it needs on this
+          computer).
+        </p>
       </div>
     );
   }
@@ -52,7 +59,9 @@ export function InstallTrial({ trial, command }: { trial: InstallTrialView; comm
     <div className="space-y-2 text-xs" data-install-trial={trial.status}>
       <div>
         <p className="mb-0.5 text-fg-subtle">Runs</p>
-        <code className="block rounded bg-subtle px-2 py-1 font-mono text-[11px] break-all text-fg">{command.join(' ')}</code>
+        <code className="block rounded bg-subtle px-2 py-1 font-mono text-[11px] break-all text-fg">
+          {command.join(' ')}
+        </code>
       </div>
       <div role="status">{body}</div>
     </div>

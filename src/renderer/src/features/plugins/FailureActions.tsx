@@ -15,7 +15,13 @@ function open(pluginId: string, tab: DetailTab): void {
   showDetail(pluginId, tab);
 }
 
-export function FailureActions({ failure, pluginId }: { failure: Failure; pluginId: string | undefined }): JSX.Element | null {
+export function FailureActions({
+  failure,
+  pluginId,
+}: {
+  failure: Failure;
+  pluginId: string | undefined;
+}): JSX.Element | null {
   const name = usePlugins((s) => (pluginId ? s.byId[pluginId]?.name : undefined)) ?? pluginId;
   const enabled = usePlugins((s) => (pluginId ? s.byId[pluginId]?.enabled : undefined));
   if (!pluginId) return null;

@@ -15,7 +15,10 @@ export function HealthHistory({ notes }: { notes: HealthNote[] | undefined }): J
       <ol className="space-y-0.5">
         {[...notes].reverse().map((n) => (
           <li key={`${n.at}-${n.state}`} className="flex gap-2">
-            <time dateTime={new Date(n.at).toISOString()} className="shrink-0 font-mono text-[11px] text-fg-subtle tabular-nums">
+            <time
+              dateTime={new Date(n.at).toISOString()}
+              className="shrink-0 font-mono text-[11px] text-fg-subtle tabular-nums"
+            >
               {formatClock(n.at)}
             </time>
             <span className={`shrink-0 font-medium ${healthTone[n.state].text}`}>{n.state}</span>

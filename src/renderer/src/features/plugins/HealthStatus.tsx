@@ -11,7 +11,10 @@ export function HealthStatus({ health }: { health: HealthEvent }): JSX.Element {
   const tone = healthTone[health.state];
   return (
     <span className="inline-flex items-center gap-1.5" title={health.reason || health.state}>
-      <span className={`h-2 w-2 shrink-0 rounded-full ${tone.dot} ${tone.pulse ? 'pb-pulse' : ''}`} aria-hidden="true" />
+      <span
+        className={`h-2 w-2 shrink-0 rounded-full ${tone.dot} ${tone.pulse ? 'pb-pulse' : ''}`}
+        aria-hidden="true"
+      />
       <span role="status" className={`text-xs font-medium ${tone.text}`}>
         {health.state}
       </span>

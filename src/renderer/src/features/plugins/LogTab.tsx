@@ -11,7 +11,12 @@ import { formatClock } from '../../lib/format';
 import { loadLogs, logText, useLogs } from '../../stores/plugin-logs';
 
 const SHOWN = 1000;
-const levelTone: Record<LogEvent['level'], string> = { debug: 'text-fg-subtle', info: 'text-fg-muted', warn: 'text-warn', error: 'text-bad' };
+const levelTone: Record<LogEvent['level'], string> = {
+  debug: 'text-fg-subtle',
+  info: 'text-fg-muted',
+  warn: 'text-warn',
+  error: 'text-bad',
+};
 
 export function LogTab({ id }: { id: string }): JSX.Element {
   const lines = useLogs((s) => s.logs[id]);
@@ -36,9 +41,16 @@ export function LogTab({ id }: { id: string }): JSX.Element {
   return (
     <div>
       <div className="mb-1.5 flex items-center gap-1">
-        <span className="flex-1 text-xs text-fg-muted tabular-nums">{lines ? `${lines.length} lines` : 'Loading…'}</span>
+        <span className="flex-1 text-xs text-fg-muted tabular-nums">
+          {lines ? `${lines.length} lines` : 'Loading…'}
+        </span>
         <CopyButton text={all} title="Copy the whole log" />
-        <Button size="sm" variant="ghost" icon="download" onClick={() => downloadText(`${id}-log-${new Date().toISOString().replace(/[:.]/g, '-')}.txt`, `${all()}\n`)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          icon="download"
+          onClick={() => downloadText(`${id}-log-${new Date().toISOString().replace(/[:.]/g, '-')}.txt`, `${all()}\n`)}
+        >
           Export
         </Button>
       </div>
@@ -55,7 +67,9 @@ export function LogTab({ id }: { id: string }): JSX.Element {
         className="h-56 overflow-auto rounded-md border border-line bg-subtle px-2 py-1 font-mono text-[11px] leading-[1.55]"
       >
         {shown.length === 0 && lines && <p className="py-2 font-sans text-fg-subtle">No log lines yet.</p>}
-        {lines && lines.length > SHOWN && <p className="font-sans text-fg-subtle">{`Showing the last ${SHOWN} of ${lines.length} lines; Copy and Export include all of them.`}</p>}
+        {lines && lines.length > SHOWN && (
+          <p className="font-sans text-fg-subtle">{`Showing the last ${SHOWN} of ${lines.length} lines; Copy and Export include all of them.`}</p>
+        )}
         {shown.map((l, i) => (
           <div key={offset + i} className="flex gap-2 whitespace-pre-wrap break-all">
             <span className="shrink-0 text-fg-subtle tabular-nums">{formatClock(l.at)}</span>

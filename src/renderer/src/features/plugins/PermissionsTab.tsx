@@ -24,7 +24,12 @@ export function PermissionsTab({ detail }: { detail: PluginDetail }): JSX.Elemen
             <p className="text-[11px] text-fg-subtle">{c.enforcementNote}</p>
           </div>
           <div className="pt-0.5">
-            <Switch size="sm" checked={c.granted} label={`Grant ${c.name} to ${detail.id}`} onChange={(v) => void setGranted(detail.id, c.name, v)} />
+            <Switch
+              size="sm"
+              checked={c.granted}
+              label={`Grant ${c.name} to ${detail.id}`}
+              onChange={(v) => void setGranted(detail.id, c.name, v)}
+            />
           </div>
         </li>
       ))}

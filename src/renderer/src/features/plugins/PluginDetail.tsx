@@ -41,22 +41,53 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           <span className="text-fg">{p.health.state}</span>
           {p.health.reason && <span className="text-fg-muted"> — {p.health.reason}</span>}
         </p>
-        {p.health.failure && <FailureBlock failure={p.health.failure} stderrOpen={false} actions={<FailureActions failure={p.health.failure} pluginId={id} />} />}
+        {p.health.failure && (
+          <FailureBlock
+            failure={p.health.failure}
+            stderrOpen={false}
+            actions={<FailureActions failure={p.health.failure} pluginId={id} />}
+          />
+        )}
         <HealthHistory notes={p.health.recent} />
         <div className="flex flex-wrap items-center gap-1.5">
-          <Button size="sm" icon="play" aria-label={`Start ${id}`} disabled={!!busy || running || !p.enabled} onClick={() => void runLifecycle(id, 'start')}>
+          <Button
+            size="sm"
+            icon="play"
+            aria-label={`Start ${id}`}
+            disabled={!!busy || running || !p.enabled}
+            onClick={() => void runLifecycle(id, 'start')}
+          >
             Start
           </Button>
-          <Button size="sm" icon="power" aria-label={`Shut down ${id}`} disabled={!!busy || !running} onClick={() => void runLifecycle(id, 'stop')}>
+          <Button
+            size="sm"
+            icon="power"
+            aria-label={`Shut down ${id}`}
+            disabled={!!busy || !running}
+            onClick={() => void runLifecycle(id, 'stop')}
+          >
             Shut down
           </Button>
-          <Button size="sm" icon="restart" aria-label={`Restart ${id}`} disabled={!!busy || !p.enabled} onClick={() => void runLifecycle(id, 'restart')}>
+          <Button
+            size="sm"
+            icon="restart"
+            aria-label={`Restart ${id}`}
+            disabled={!!busy || !p.enabled}
+            onClick={() => void runLifecycle(id, 'restart')}
+          >
             Restart
           </Button>
           {busy && busy !== 'enable' && <Spinner className="ml-1 text-fg-subtle" />}
           <span className="flex-1" />
           {p.source === 'installed' && (
-            <Button size="sm" variant="danger" icon="trash" aria-label={`Uninstall ${id}`} disabled={!!busy} onClick={() => setConfirming(true)}>
+            <Button
+              size="sm"
+              variant="danger"
+              icon="trash"
+              aria-label={`Uninstall ${id}`}
+              disabled={!!busy}
+              onClick={() => setConfirming(true)}
+            >
               Uninstall
             </Button>
           )}
@@ -68,7 +99,9 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           <Spinner /> Loading details…
         </p>
       )}
-      {detail === null && <p className="px-3 pb-3 text-xs text-fg-subtle">No details: the plugin is no longer known.</p>}
+      {detail === null && (
+        <p className="px-3 pb-3 text-xs text-fg-subtle">No details: the plugin is no longer known.</p>
+      )}
       {detail && (
         <Tabs<DetailTab>
           label={`${p.name} details`}
@@ -76,9 +109,26 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           onChange={setDetailTab}
           focusKey={focusTick}
           tabs={[
-            { key: 'tools', label: <>Tools <span className="tabular-nums text-fg-subtle">{`${exposed}/${total}`}</span></> },
+            {
+              key: 'tools',
+              label: (
+                <>
+                  Tools <span className="tabular-nums text-fg-subtle">{`${exposed}/${total}`}</span>
+                </>
+              ),
+            },
             { key: 'permissions', label: 'Permissions' },
-            { key: 'settings', label: detail.settings.length > 0 ? <>Settings <span className="text-fg-subtle tabular-nums">{detail.settings.length}</span></> : 'Settings' },
+            {
+              key: 'settings',
+              label:
+                detail.settings.length > 0 ? (
+                  <>
+                    Settings <span className="text-fg-subtle tabular-nums">{detail.settings.length}</span>
+                  </>
+                ) : (
+                  'Settings'
+                ),
+            },
             { key: 'log', label: 'Log' },
             { key: 'about', label: 'About' },
           ]}

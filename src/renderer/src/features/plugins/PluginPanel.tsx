@@ -58,7 +58,11 @@ export function PluginPanel(): JSX.Element {
   }, [order, byId, filter]);
 
   return (
-    <section aria-label="Plugins" id="plugin-panel" className="flex h-full w-[420px] shrink-0 flex-col border-l border-line bg-bg">
+    <section
+      aria-label="Plugins"
+      id="plugin-panel"
+      className="flex h-full w-[420px] shrink-0 flex-col border-l border-line bg-bg"
+    >
       <header className="flex items-center gap-2 border-b border-line px-3 py-2">
         <div className="min-w-0 flex-1">
           <h2 className="text-[13px] font-semibold">Plugins</h2>
@@ -89,9 +93,13 @@ export function PluginPanel(): JSX.Element {
         )}
         {loadError && <p className="p-3 text-xs text-bad">Could not list plugins: {loadError}</p>}
         {loaded && !loadError && order.length === 0 && (
-          <p className="p-4 text-xs text-fg-muted">No plugins yet. Use Install plugin…, or drop a plugin folder, .zip, .mcpb or .dxt file on the window.</p>
+          <p className="p-4 text-xs text-fg-muted">
+            No plugins yet. Use Install plugin…, or drop a plugin folder, .zip, .mcpb or .dxt file on the window.
+          </p>
         )}
-        {loaded && order.length > 0 && shown.length === 0 && <p className="p-3 text-xs text-fg-subtle">No plugin matches “{filter}”.</p>}
+        {loaded && order.length > 0 && shown.length === 0 && (
+          <p className="p-3 text-xs text-fg-subtle">No plugin matches “{filter}”.</p>
+        )}
         <ul>
           {shown.map((id) => (
             <PluginRow key={id} id={id} />

@@ -46,12 +46,18 @@ export const PluginRow = memo(function PluginRow({ id }: { id: string }): JSX.El
           onClick={() => toggleDetail(id)}
           className="group -ml-1 flex min-w-0 flex-1 items-start gap-1 rounded px-1 text-left"
         >
-          <Icon name={expanded ? 'chevronDown' : 'chevronRight'} size={14} className="mt-[3px] shrink-0 text-fg-subtle group-hover:text-fg-muted" />
+          <Icon
+            name={expanded ? 'chevronDown' : 'chevronRight'}
+            size={14}
+            className="mt-[3px] shrink-0 text-fg-subtle group-hover:text-fg-muted"
+          />
           <span className="min-w-0 flex-1">
             <span className="flex items-baseline gap-1.5">
               <span className="truncate font-medium">{p.name}</span>
               {p.version && <span className="shrink-0 text-[11px] text-fg-subtle tabular-nums">{p.version}</span>}
-              {p.source === 'bundled' && <span className="shrink-0 text-[10px] uppercase tracking-wide text-fg-subtle">bundled</span>}
+              {p.source === 'bundled' && (
+                <span className="shrink-0 text-[10px] uppercase tracking-wide text-fg-subtle">bundled</span>
+              )}
             </span>
             <span className="block truncate text-[11px] text-fg-subtle">
               {p.id}
@@ -62,7 +68,12 @@ export const PluginRow = memo(function PluginRow({ id }: { id: string }): JSX.El
         </button>
         <div className="flex shrink-0 items-center gap-3 pt-0.5">
           <HealthStatus health={p.health} />
-          <Switch checked={p.enabled} label={`Enable ${id}`} disabled={busy === 'enable'} onChange={(v) => void setPluginEnabled(id, v)} />
+          <Switch
+            checked={p.enabled}
+            label={`Enable ${id}`}
+            disabled={busy === 'enable'}
+            onChange={(v) => void setPluginEnabled(id, v)}
+          />
         </div>
       </div>
       <div className="space-y-1 pb-2 pl-[30px] pr-3 empty:hidden">

@@ -15,7 +15,8 @@ const input =
 
 function initial(s: SettingView): string | boolean {
   if (s.sensitive) return '';
-  const v = s.value ?? (s.default === undefined ? null : Array.isArray(s.default) ? s.default.join('\n') : String(s.default));
+  const v =
+    s.value ?? (s.default === undefined ? null : Array.isArray(s.default) ? s.default.join('\n') : String(s.default));
   if (s.type === 'boolean') return v === 'true';
   if (s.multiple && v?.startsWith('[')) {
     try {
@@ -31,12 +32,26 @@ function initial(s: SettingView): string | boolean {
 function toValue(s: SettingView, raw: string | boolean): unknown {
   if (s.type === 'boolean') return raw === true;
   const text = String(raw);
-  if (s.multiple) return text.split('\n').map((l) => l.trim()).filter(Boolean);
+  if (s.multiple)
+    return text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
   if (s.type === 'number') return text.trim() === '' ? null : Number(text);
   return text;
 }
 
-function Field({ s, value, onChange, onClear }: { s: SettingView; value: string | boolean; onChange: (v: string | boolean) => void; onClear: () => void }): JSX.Element {
+function Field({
+  s,
+  value,
+  onChange,
+  onClear,
+}: {
+  s: SettingView;
+  value: string | boolean;
+  onChange: (v: string | boolean) => void;
+  onClear: () => void;
+}): JSX.Element {
   const id = useId();
   const help = `${id}-help`;
   const label = (
@@ -44,7 +59,8 @@ function Field({ s, value, onChange, onClear }: { s: SettingView; value: string 
       {s.title || s.key}
       {s.required && (
         <span className="text-bad" aria-hidden="true">
-          {' '}*
+          {' '}
+          *
         </span>
       )}
       {s.required && <span className="sr-only"> (required)</span>}
@@ -53,9 +69,28 @@ function Field({ s, value, onChange, onClear }: { s: SettingView; value: string 
   const described = s.description || s.sensitive || s.env ? help : undefined;
   let control: JSX.Element;
   if (s.type === 'boolean') {
-    control = <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} aria-describedby={described} className="h-3.5 w-3.5 accent-[var(--accent)]" />;
+    control = (
+      <input
+        id={id}
+        type="checkbox"
+        checked={value === true}
+        onChange={(e) => onChange(e.target.checked)}
+        aria-describedby={described}
+        className="h-3.5 w-3.5 accent-[var(--accent)]"
+      />
+    );
   } else if (s.multiple) {
-    control = <textarea id={id} rows={3} value={String(value)} onChange={(e) => onChange(e.target.value)} aria-describedby={described} placeholder="One per line" className={`${input} font-mono text-xs`} />;
+    control = (
+      <textarea
+        id={id}
+        rows={3}
+        value={String(value)}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={described}
+        placeholder="One per line"
+        className={`${input} font-mono text-xs`}
+      />
+    );
   } else {
     const type = s.sensitive ? 'password' : s.type === 'number' ? 'number' : 'text';
     control = (
@@ -67,7 +102,17 @@ function Field({ s, value, onChange, onClear }: { s: SettingView; value: string 
         max={s.max}
         autoComplete={s.sensitive ? 'new-password' : 'off'}
         spellCheck={false}
-        placeholder={s.sensitive ? (s.isSet ? 'set — type to replace' : 'not set') : s.type === 'directory' ? '/path/to/folder' : s.type === 'file' ? '/path/to/file' : ''}
+        placeholder={
+          s.sensitive
+            ? s.isSet
+              ? 'set — type to replace'
+              : 'not set'
+            : s.type === 'directory'
+              ? '/path/to/folder'
+              : s.type === 'file'
+                ? '/path/to/file'
+                : ''
+        }
         onChange={(e) => onChange(e.target.value)}
         aria-describedby={described}
         className={`${input} ${s.type === 'directory' || s.type === 'file' ? 'font-mono text-xs' : ''}`}
@@ -82,8 +127,15 @@ function Field({ s, value, onChange, onClear }: { s: SettingView; value: string 
         {described && (
           <p id={help} className="text-[11px] text-fg-subtle">
             {s.description}
-            {s.sensitive && <span className="text-fg-muted">{`${s.description ? ' · ' : ''}secret, ${s.isSet ? 'set' : 'not set'}`}</span>}
-            {s.env && <span>{` · passed as `}<code className="font-mono">{s.env}</code></span>}
+            {s.sensitive && (
+              <span className="text-fg-muted">{`${s.description ? ' · ' : ''}secret, ${s.isSet ? 'set' : 'not set'}`}</span>
+            )}
+            {s.env && (
+              <span>
+                {` · passed as `}
+                <code className="font-mono">{s.env}</code>
+              </span>
+            )}
           </p>
         )}
         {s.sensitive && s.isSet && (
@@ -112,7 +164,9 @@ function AfterSave({ id, name, since }: { id: string; name: string; since: numbe
         : health.state === 'failed' || health.state === 'crashed' || health.state === 'unresponsive'
           ? `${name} could not start: see the error above.`
           : null;
-  return text === null ? null : <span className={health.state === 'ready' || health.state === 'busy' ? 'text-ok' : ''}>{` — ${text}`}</span>;
+  return text === null ? null : (
+    <span className={health.state === 'ready' || health.state === 'busy' ? 'text-ok' : ''}>{` — ${text}`}</span>
+  );
 }
 
 export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
@@ -162,7 +216,9 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
           value={edited[s.key] ?? initial(s)}
           onChange={(v) => setEdited((d) => ({ ...d, [s.key]: v }))}
           onClear={() =>
-            void configurePlugin(detail.id, { [s.key]: null }).then((r) => setResult(r.ok ? { ok: true, text: `Cleared ${s.title || s.key}.` } : { ok: false, text: r.message }))
+            void configurePlugin(detail.id, { [s.key]: null }).then((r) =>
+              setResult(r.ok ? { ok: true, text: `Cleared ${s.title || s.key}.` } : { ok: false, text: r.message }),
+            )
           }
         />
       ))}
@@ -171,13 +227,19 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
           Save settings
         </Button>
         {result && (
-          <p role={result.ok ? undefined : 'alert'} aria-live="polite" className={`text-xs ${result.ok ? 'text-fg-muted' : 'text-bad'}`}>
+          <p
+            role={result.ok ? undefined : 'alert'}
+            aria-live="polite"
+            className={`text-xs ${result.ok ? 'text-fg-muted' : 'text-bad'}`}
+          >
             {result.text}
             {result.ok && watchSince !== null && <AfterSave id={detail.id} name={detail.name} since={watchSince} />}
           </p>
         )}
       </div>
-      {secretStore && detail.settings.some((s) => s.sensitive) && <p className="text-[11px] text-fg-subtle">Secrets are kept in {secretStore}.</p>}
+      {secretStore && detail.settings.some((s) => s.sensitive) && (
+        <p className="text-[11px] text-fg-subtle">Secrets are kept in {secretStore}.</p>
+      )}
     </form>
   );
 }

@@ -41,10 +41,20 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
         <span className="flex-1 tabular-nums">
           {exposed}/{total} exposed
         </span>
-        <Button size="sm" variant="ghost" disabled={exposed === total} onClick={() => void setExposed(detail.id, null, true)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          disabled={exposed === total}
+          onClick={() => void setExposed(detail.id, null, true)}
+        >
           Expose all
         </Button>
-        <Button size="sm" variant="ghost" disabled={exposed === 0} onClick={() => void setExposed(detail.id, null, false)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          disabled={exposed === 0}
+          onClick={() => void setExposed(detail.id, null, false)}
+        >
           Hide all
         </Button>
       </div>
@@ -62,15 +72,23 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
             <div className="min-w-0 flex-1">
               <div className="flex items-center gap-1.5">
                 <span className="font-mono text-xs text-fg">{t.name}</span>
-                {t.annotations?.title && <span className="truncate text-[11.5px] text-fg-muted">{t.annotations.title}</span>}
+                {t.annotations?.title && (
+                  <span className="truncate text-[11.5px] text-fg-muted">{t.annotations.title}</span>
+                )}
                 {/* The server's hints (MCP annotations): hints, not guarantees, and said so. */}
                 {t.annotations?.destructiveHint === true && t.annotations.readOnlyHint !== true && (
-                  <span className="rounded bg-bad-soft px-1 text-[10px] tracking-wide text-bad uppercase" title="The server says this tool may delete or overwrite things (a hint, not a guarantee)">
+                  <span
+                    className="rounded bg-bad-soft px-1 text-[10px] tracking-wide text-bad uppercase"
+                    title="The server says this tool may delete or overwrite things (a hint, not a guarantee)"
+                  >
                     destructive
                   </span>
                 )}
                 {t.annotations?.readOnlyHint === true && (
-                  <span className="text-[10px] tracking-wide text-fg-subtle uppercase" title="The server says this tool only reads (a hint): a model may call it without asking">
+                  <span
+                    className="text-[10px] tracking-wide text-fg-subtle uppercase"
+                    title="The server says this tool only reads (a hint): a model may call it without asking"
+                  >
                     read-only
                   </span>
                 )}
@@ -82,19 +100,30 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
               {!t.userCommand && (
                 <span
                   className={`text-[10.5px] tabular-nums ${t.exposed ? 'text-fg-muted' : 'text-fg-subtle line-through'}`}
-                  title={t.exposed ? 'What its declaration adds to every model request (an estimate)' : 'What its declaration would add to every model request, if exposed (an estimate)'}
+                  title={
+                    t.exposed
+                      ? 'What its declaration adds to every model request (an estimate)'
+                      : 'What its declaration would add to every model request, if exposed (an estimate)'
+                  }
                   data-tool-cost={t.name}
                 >
                   {tokensText(t.declarationTokens)}
                 </span>
               )}
               <PolicySelect pluginId={detail.id} t={t} />
-              <Switch size="sm" checked={t.exposed} label={`Expose ${detail.id}:${t.name}`} onChange={(v) => void setExposed(detail.id, t.name, v)} />
+              <Switch
+                size="sm"
+                checked={t.exposed}
+                label={`Expose ${detail.id}:${t.name}`}
+                onChange={(v) => void setExposed(detail.id, t.name, v)}
+              />
             </div>
           </li>
         ))}
       </ul>
-      <p className="mt-1.5 text-[11px] text-fg-subtle">Allow runs a model’s call at once, Ask shows you the call first, Deny refuses it.</p>
+      <p className="mt-1.5 text-[11px] text-fg-subtle">
+        Allow runs a model’s call at once, Ask shows you the call first, Deny refuses it.
+      </p>
     </div>
   );
 }

@@ -33,7 +33,8 @@ export function UninstallDialog({ id, name, onClose }: { id: string; name: strin
       }
     >
       <p className="text-[13px] text-fg-muted">
-        The plugin is stopped and its folder is removed from Plugboard’s data directory. Its settings and grants go with it. You can install it again by dropping its package.
+        The plugin is stopped and its folder is removed from Plugboard’s data directory. Its settings and grants go with
+        it. You can install it again by dropping its package.
       </p>
     </Dialog>
   );

@@ -10,9 +10,21 @@ import { loadApprovalDefault, saveApprovalDefault, useSystemSettings } from '../
 import { SectionHead } from './SectionHead';
 
 const CHOICES: Array<{ key: ApprovalDefault; label: string; note: string }> = [
-  { key: 'read-only', label: 'Allow read-only tools, ask for the rest', note: 'Tools their plugin marks read-only or safe run at once; every other call waits for your answer. The default.' },
-  { key: 'ask', label: 'Ask for every call', note: 'Every call a model makes waits for your answer, read-only ones too.' },
-  { key: 'allow', label: 'Allow every call', note: 'Models run any tool without asking. Only for plugins you trust with everything they can do.' },
+  {
+    key: 'read-only',
+    label: 'Allow read-only tools, ask for the rest',
+    note: 'Tools their plugin marks read-only or safe run at once; every other call waits for your answer. The default.',
+  },
+  {
+    key: 'ask',
+    label: 'Ask for every call',
+    note: 'Every call a model makes waits for your answer, read-only ones too.',
+  },
+  {
+    key: 'allow',
+    label: 'Allow every call',
+    note: 'Models run any tool without asking. Only for plugins you trust with everything they can do.',
+  },
 ];
 
 export function ApprovalsSection(): JSX.Element {
@@ -24,13 +36,16 @@ export function ApprovalsSection(): JSX.Element {
   const choose = async (key: ApprovalDefault): Promise<void> => {
     if (key === current) return;
     const r = await saveApprovalDefault(key);
-    setSaved(r.ok ? { ok: true, text: 'Saved: the next call a model makes follows it.' } : { ok: false, text: r.message });
+    setSaved(
+      r.ok ? { ok: true, text: 'Saved: the next call a model makes follows it.' } : { ok: false, text: r.message },
+    );
   };
 
   return (
     <section aria-label="Approvals" className="space-y-3">
       <SectionHead title="Approvals">
-        What happens when a model wants to call a tool you set no policy for. A tool’s own policy (in the plugin panel: allow, ask or deny) always comes first.
+        What happens when a model wants to call a tool you set no policy for. A tool’s own policy (in the plugin panel:
+        allow, ask or deny) always comes first.
       </SectionHead>
       {loadError && <p className="text-xs text-bad">Could not read the approval policy: {loadError}</p>}
       <div role="radiogroup" aria-label="Default approval policy" className="space-y-1.5">
@@ -46,7 +61,9 @@ export function ApprovalsSection(): JSX.Element {
               current === c.key ? 'border-accent bg-accent-soft' : 'border-line hover:bg-muted'
             }`}
           >
-            <span className={`mt-0.5 flex h-3.5 w-3.5 shrink-0 items-center justify-center rounded-full border ${current === c.key ? 'border-accent bg-accent' : 'border-line-strong'}`}>
+            <span
+              className={`mt-0.5 flex h-3.5 w-3.5 shrink-0 items-center justify-center rounded-full border ${current === c.key ? 'border-accent bg-accent' : 'border-line-strong'}`}
+            >
               {current === c.key && <span className="h-1.5 w-1.5 rounded-full bg-accent-fg" />}
             </span>
             <span className="min-w-0">

@@ -9,7 +9,14 @@ import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { loadAssistantSettings, saveAssistantSettings, useAssistantSettings } from '../../stores/assistant-settings';
-import { checkAssistantDraft, draftOf, rangeText, SETTINGS, type AssistantDraft, type SettingKey } from './assistant-form';
+import {
+  checkAssistantDraft,
+  draftOf,
+  rangeText,
+  SETTINGS,
+  type AssistantDraft,
+  type SettingKey,
+} from './assistant-form';
 import { control, Field } from './Field';
 
 type Saved = { ok: boolean; text: string } | null;
@@ -41,7 +48,9 @@ export function AssistantSection(): JSX.Element {
     setSaving(true);
     const out = await saveAssistantSettings(r.change);
     setSaving(false);
-    setSaved(out.ok ? { ok: true, text: 'Saved: the next model request uses them.' } : { ok: false, text: out.message });
+    setSaved(
+      out.ok ? { ok: true, text: 'Saved: the next model request uses them.' } : { ok: false, text: out.message },
+    );
     const now = useAssistantSettings.getState().settings;
     if (out.ok && now) setDraft(draftOf(now));
   };
@@ -50,7 +59,9 @@ export function AssistantSection(): JSX.Element {
     <section aria-label="Assistant" className="space-y-3">
       <div>
         <h3 className="text-[13px] font-semibold text-fg">Assistant</h3>
-        <p className="text-xs text-fg-muted">How far a model may go in one turn, and how much of your plugins each request to it carries.</p>
+        <p className="text-xs text-fg-muted">
+          How far a model may go in one turn, and how much of your plugins each request to it carries.
+        </p>
       </div>
       {loadError && <p className="text-xs text-bad">Could not read the assistant’s settings: {loadError}</p>}
       {!draft && !loadError && (
@@ -64,7 +75,13 @@ export function AssistantSection(): JSX.Element {
             {SETTINGS.map(({ key, label, hint }) => {
               const id = `${base}-${key}`;
               return (
-                <Field key={key} id={id} label={label} hint={`${hint} ${rangeText(key)}; ${DEFAULT_ASSISTANT_SETTINGS[key].toLocaleString('en-US')} by default.`} error={errors[key]}>
+                <Field
+                  key={key}
+                  id={id}
+                  label={label}
+                  hint={`${hint} ${rangeText(key)}; ${DEFAULT_ASSISTANT_SETTINGS[key].toLocaleString('en-US')} by default.`}
+                  error={errors[key]}
+                >
                   <input
                     id={id}
                     inputMode="numeric"
@@ -96,7 +113,11 @@ export function AssistantSection(): JSX.Element {
               Use the defaults
             </Button>
             {saved && (
-              <p className={`flex items-center gap-1.5 text-xs ${saved.ok ? 'text-ok' : 'text-bad'}`} role="status" data-saved={saved.ok ? 'ok' : 'failed'}>
+              <p
+                className={`flex items-center gap-1.5 text-xs ${saved.ok ? 'text-ok' : 'text-bad'}`}
+                role="status"
+                data-saved={saved.ok ? 'ok' : 'failed'}
+              >
                 <Icon name={saved.ok ? 'check' : 'alert'} size={12} />
                 {saved.text}
               </p>

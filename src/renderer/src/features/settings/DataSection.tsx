@@ -17,7 +17,8 @@ export function DataSection(): JSX.Element {
   return (
     <section aria-label="Data folder" className="space-y-3">
       <SectionHead title="Data folder">
-        Conversations, settings, installed plugins and the audit log live here, readable by you alone. Back it up to keep them; no plugin can read it.
+        Conversations, settings, installed plugins and the audit log live here, readable by you alone. Back it up to
+        keep them; no plugin can read it.
       </SectionHead>
       {!info && <p className="text-xs text-fg-subtle">Loading…</p>}
       {info && (
@@ -31,7 +32,11 @@ export function DataSection(): JSX.Element {
           <div className="flex flex-wrap items-center gap-2">
             <CopyButton text={() => info.dataDir} label="Copy path" />
             {info.transport === 'ipc' && (
-              <Button size="sm" icon="folder" onClick={() => void openDataFolder().then((r) => setError(r.ok ? null : r.message))}>
+              <Button
+                size="sm"
+                icon="folder"
+                onClick={() => void openDataFolder().then((r) => setError(r.ok ? null : r.message))}
+              >
                 Open folder
               </Button>
             )}
@@ -46,7 +51,8 @@ export function DataSection(): JSX.Element {
             <dd className="text-fg">{info.secretStore}</dd>
             <dt className="text-fg-muted">Running as</dt>
             <dd className="text-fg">
-              Plugboard {info.version} · {info.platform} · {info.transport === 'ipc' ? 'desktop app' : 'web UI (plugboard serve)'}
+              Plugboard {info.version} · {info.platform} ·{' '}
+              {info.transport === 'ipc' ? 'desktop app' : 'web UI (plugboard serve)'}
             </dd>
           </dl>
         </>

@@ -11,11 +11,31 @@ import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { saveModel, testModel, useModels } from '../../stores/models';
 import { control, Field } from './Field';
-import { BASE_URL_HINT, checkDraft, checkText, MODEL_HINT, nameOf, saveInput, testInput, withProvider, type DraftErrors, type ModelDraft } from './model-form';
+import {
+  BASE_URL_HINT,
+  checkDraft,
+  checkText,
+  MODEL_HINT,
+  nameOf,
+  saveInput,
+  testInput,
+  withProvider,
+  type DraftErrors,
+  type ModelDraft,
+} from './model-form';
 
-type Tested = { state: 'idle' } | { state: 'testing' } | { state: 'ok'; check: ModelCheck } | { state: 'failed'; message: string };
+type Tested =
+  { state: 'idle' } | { state: 'testing' } | { state: 'ok'; check: ModelCheck } | { state: 'failed'; message: string };
 
-export function ModelForm({ initial, onDone, onCancel }: { initial: ModelDraft; onDone: (saved: string) => void; onCancel: () => void }): JSX.Element {
+export function ModelForm({
+  initial,
+  onDone,
+  onCancel,
+}: {
+  initial: ModelDraft;
+  onDone: (saved: string) => void;
+  onCancel: () => void;
+}): JSX.Element {
   const keyStore = useModels((s) => s.view?.keyStore ?? 'the secret store');
   const discovered = useModels((s) => s.discovered);
   const [d, setD] = useState(initial);
@@ -24,17 +44,30 @@ export function ModelForm({ initial, onDone, onCancel }: { initial: ModelDraft; 
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<string | null>(null);
   const base = useId();
-  const ids = { name: `${base}-name`, provider: `${base}-provider`, url: `${base}-url`, model: `${base}-model`, key: `${base}-key` };
+  const ids = {
+    name: `${base}-name`,
+    provider: `${base}-provider`,
+    url: `${base}-url`,
+    model: `${base}-model`,
+    key: `${base}-key`,
+  };
   const set = (change: Partial<ModelDraft>): void => {
     setD((x) => ({ ...x, ...change }));
     setSaveError(null);
   };
-  const served = tested.state === 'ok' ? tested.check.models : (discovered?.find((s) => s.baseURL === d.baseURL.trim())?.models ?? []);
+  const served =
+    tested.state === 'ok'
+      ? tested.check.models
+      : (discovered?.find((s) => s.baseURL === d.baseURL.trim())?.models ?? []);
 
   const test = async (): Promise<void> => {
     setTested({ state: 'testing' });
     const r = await testModel(testInput(d));
-    setTested(r.ok ? { state: 'ok', check: { latencyMs: r.latencyMs, models: r.models } } : { state: 'failed', message: r.message });
+    setTested(
+      r.ok
+        ? { state: 'ok', check: { latencyMs: r.latencyMs, models: r.models } }
+        : { state: 'failed', message: r.message },
+    );
   };
 
   const submit = async (e: FormEvent): Promise<void> => {
@@ -56,10 +89,20 @@ export function ModelForm({ initial, onDone, onCancel }: { initial: ModelDraft; 
       ? `A key is stored in ${keyStore}. Leave this empty to keep it.`
       : `Optional for servers on this computer. Kept in ${keyStore}, never shown again.`;
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate aria-label={editing ? `Edit ${initial.previousName}` : 'Add a model'} className="space-y-3">
+    <form
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label={editing ? `Edit ${initial.previousName}` : 'Add a model'}
+      className="space-y-3"
+    >
       <div className="grid grid-cols-2 gap-3">
         <Field id={ids.provider} label="Provider">
-          <select id={ids.provider} value={d.provider} onChange={(e) => set(withProvider(d, e.target.value as ProviderKind))} className={control}>
+          <select
+            id={ids.provider}
+            value={d.provider}
+            onChange={(e) => set(withProvider(d, e.target.value as ProviderKind))}
+            className={control}
+          >
             {PROVIDER_KINDS.map((p) => (
               <option key={p} value={p}>
                 {PROVIDER_TITLES[p]}
@@ -68,10 +111,27 @@ export function ModelForm({ initial, onDone, onCancel }: { initial: ModelDraft; 
           </select>
         </Field>
         <Field id={ids.name} label="Name" hint="How it is shown in Plugboard." error={errors.name}>
-          <input id={ids.name} type="text" value={d.name} placeholder={d.model.trim() || 'Local Llama'} onChange={(e) => set({ name: e.target.value })} aria-invalid={errors.name ? true : undefined} className={control} />
+          <input
+            id={ids.name}
+            type="text"
+            value={d.name}
+            placeholder={d.model.trim() || 'Local Llama'}
+            onChange={(e) => set({ name: e.target.value })}
+            aria-invalid={errors.name ? true : undefined}
+            className={control}
+          />
         </Field>
       </div>
-      <Field id={ids.url} label="Base URL" hint={d.provider === 'openai-compatible' ? 'Ollama 11434, LM Studio 1234, llama.cpp 8080; with /v1 at the end.' : 'Only for a proxy or a compatible gateway.'} error={errors.baseURL}>
+      <Field
+        id={ids.url}
+        label="Base URL"
+        hint={
+          d.provider === 'openai-compatible'
+            ? 'Ollama 11434, LM Studio 1234, llama.cpp 8080; with /v1 at the end.'
+            : 'Only for a proxy or a compatible gateway.'
+        }
+        error={errors.baseURL}
+      >
         <input
           id={ids.url}
           type="url"
@@ -84,7 +144,12 @@ export function ModelForm({ initial, onDone, onCancel }: { initial: ModelDraft; 
           className={`${control} font-mono text-xs`}
         />
       </Field>
-      <Field id={ids.model} label="Model" error={errors.model} hint={served.length === 0 ? 'Test the connection to see the models the server has.' : undefined}>
+      <Field
+        id={ids.model}
+        label="Model"
+        error={errors.model}
+        hint={served.length === 0 ? 'Test the connection to see the models the server has.' : undefined}
+      >
         <input
           id={ids.model}
           type="text"
@@ -126,14 +191,23 @@ export function ModelForm({ initial, onDone, onCancel }: { initial: ModelDraft; 
             className={`${control} font-mono text-xs`}
           />
           {d.hasKey && (
-            <Button size="sm" variant={d.removeKey ? 'secondary' : 'danger'} onClick={() => set({ removeKey: !d.removeKey, apiKey: '' })}>
+            <Button
+              size="sm"
+              variant={d.removeKey ? 'secondary' : 'danger'}
+              onClick={() => set({ removeKey: !d.removeKey, apiKey: '' })}
+            >
               {d.removeKey ? 'Keep key' : 'Remove key'}
             </Button>
           )}
         </div>
       </Field>
       <label className="flex items-center gap-2 text-xs text-fg">
-        <input type="checkbox" checked={d.makeDefault} onChange={(e) => set({ makeDefault: e.target.checked })} className="h-3.5 w-3.5 accent-[var(--accent)]" />
+        <input
+          type="checkbox"
+          checked={d.makeDefault}
+          onChange={(e) => set({ makeDefault: e.target.checked })}
+          className="h-3.5 w-3.5 accent-[var(--accent)]"
+        />
         Use it by default in every conversation
       </label>
       <div className="flex min-h-7 items-start gap-2" aria-live="polite">

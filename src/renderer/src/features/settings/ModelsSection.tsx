@@ -14,7 +14,12 @@ import { totalsText } from '../chat/answer-text';
 import { checkText, draftOf, newDraft, type ModelDraft } from './model-form';
 import { ModelForm } from './ModelForm';
 
-const SHORT_TITLE = { 'openai-compatible': 'OpenAI-compatible', openai: 'OpenAI', anthropic: 'Anthropic', 'agent-plugin': 'Agent plugin' } as const;
+const SHORT_TITLE = {
+  'openai-compatible': 'OpenAI-compatible',
+  openai: 'OpenAI',
+  anthropic: 'Anthropic',
+  'agent-plugin': 'Agent plugin',
+} as const;
 
 type RowNote = { ok: boolean; text: string } | 'testing' | null;
 
@@ -37,24 +42,48 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
     <li className="px-3 py-2.5" data-model={m.name}>
       <div className="flex items-center gap-2">
         <span className="min-w-0 truncate text-[13px] font-semibold text-fg">{m.name}</span>
-        {m.isDefault && <span className="shrink-0 rounded-full bg-accent-soft px-1.5 py-px text-[10.5px] font-medium text-accent">Default</span>}
+        {m.isDefault && (
+          <span className="shrink-0 rounded-full bg-accent-soft px-1.5 py-px text-[10.5px] font-medium text-accent">
+            Default
+          </span>
+        )}
         <span className="flex-1" />
         {agent ? (
-          <span className="shrink-0 text-[11px] text-fg-subtle">An installed plugin: choose it in the composer; uninstall the plugin to remove it.</span>
+          <span className="shrink-0 text-[11px] text-fg-subtle">
+            An installed plugin: choose it in the composer; uninstall the plugin to remove it.
+          </span>
         ) : (
           <div className="flex shrink-0 items-center gap-0.5">
             {!m.isDefault && (
-              <Button size="sm" variant="ghost" aria-label={`Make ${m.name} the default`} onClick={() => void act(setDefaultModel(m.name))}>
+              <Button
+                size="sm"
+                variant="ghost"
+                aria-label={`Make ${m.name} the default`}
+                onClick={() => void act(setDefaultModel(m.name))}
+              >
                 Make default
               </Button>
             )}
-            <Button size="sm" variant="ghost" icon="plug" aria-label={`Test ${m.name}`} disabled={note === 'testing'} onClick={() => void test()}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon="plug"
+              aria-label={`Test ${m.name}`}
+              disabled={note === 'testing'}
+              onClick={() => void test()}
+            >
               Test
             </Button>
             <Button size="sm" variant="ghost" icon="pencil" aria-label={`Edit ${m.name}`} onClick={onEdit}>
               Edit
             </Button>
-            <Button size="sm" variant="ghost" icon="trash" aria-label={`Remove ${m.name}`} onClick={() => setConfirming(true)}>
+            <Button
+              size="sm"
+              variant="ghost"
+              icon="trash"
+              aria-label={`Remove ${m.name}`}
+              onClick={() => setConfirming(true)}
+            >
               Remove
             </Button>
           </div>
@@ -62,7 +91,14 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
       </div>
       <dl className="mt-0.5 grid grid-cols-[auto_1fr] gap-x-3 text-xs">
         <dt className="text-fg-subtle">Provider</dt>
-        <dd className="min-w-0 truncate text-fg-muted" title={m.provider === 'agent-plugin' ? 'A Mehrhof agent plugin: it runs its model and asks Plugboard for tools' : PROVIDER_TITLES[m.provider]}>
+        <dd
+          className="min-w-0 truncate text-fg-muted"
+          title={
+            m.provider === 'agent-plugin'
+              ? 'A Mehrhof agent plugin: it runs its model and asks Plugboard for tools'
+              : PROVIDER_TITLES[m.provider]
+          }
+        >
           {SHORT_TITLE[m.provider]}
         </dd>
         <dt className="text-fg-subtle">{agent ? 'Plugin' : 'Model'}</dt>
@@ -78,17 +114,32 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
           </>
         )}
         <dt className="text-fg-subtle">Used</dt>
-        <dd className="text-fg-muted tabular-nums" data-model-usage title="Over every conversation; ≈ where the server gave no counts and these are estimates">
+        <dd
+          className="text-fg-muted tabular-nums"
+          data-model-usage
+          title="Over every conversation; ≈ where the server gave no counts and these are estimates"
+        >
           {used ? totalsText(used) : 'no answers yet'}
         </dd>
       </dl>
       {confirming && (
-        <div role="alert" className="mt-2 flex items-center gap-2 rounded-md border border-bad/30 bg-bad-soft px-2.5 py-1.5 text-xs text-fg">
-          <span className="flex-1">Remove {m.name}{m.hasKey ? ' and its stored key' : ''}? Conversations that use it will use the default model.</span>
+        <div
+          role="alert"
+          className="mt-2 flex items-center gap-2 rounded-md border border-bad/30 bg-bad-soft px-2.5 py-1.5 text-xs text-fg"
+        >
+          <span className="flex-1">
+            Remove {m.name}
+            {m.hasKey ? ' and its stored key' : ''}? Conversations that use it will use the default model.
+          </span>
           <Button size="sm" onClick={() => setConfirming(false)}>
             Keep
           </Button>
-          <Button size="sm" variant="danger" aria-label={`Confirm removing ${m.name}`} onClick={() => void act(removeModel(m.name))}>
+          <Button
+            size="sm"
+            variant="danger"
+            aria-label={`Confirm removing ${m.name}`}
+            onClick={() => void act(removeModel(m.name))}
+          >
             Remove
           </Button>
         </div>
@@ -111,7 +162,9 @@ function ModelRow({ m, onEdit }: { m: ModelView; onEdit: () => void }): JSX.Elem
 export function ModelsSection({ startAdding }: { startAdding: boolean }): JSX.Element {
   const view = useModels((s) => s.view);
   const loadError = useModels((s) => s.loadError);
-  const [editing, setEditing] = useState<ModelDraft | null>(() => (startAdding ? newDraft((useModels.getState().view?.models.length ?? 0) === 0) : null));
+  const [editing, setEditing] = useState<ModelDraft | null>(() =>
+    startAdding ? newDraft((useModels.getState().view?.models.length ?? 0) === 0) : null,
+  );
   useEffect(() => {
     void loadModels();
     void discoverModels();
@@ -126,8 +179,15 @@ export function ModelsSection({ startAdding }: { startAdding: boolean }): JSX.El
   if (editing) {
     return (
       <section aria-label="Models" className="space-y-3">
-        <h3 className="text-[13px] font-semibold text-fg">{editing.previousName ? `Edit ${editing.previousName}` : 'Add a model'}</h3>
-        <ModelForm key={editing.previousName ?? 'new'} initial={editing} onCancel={() => setEditing(null)} onDone={() => setEditing(null)} />
+        <h3 className="text-[13px] font-semibold text-fg">
+          {editing.previousName ? `Edit ${editing.previousName}` : 'Add a model'}
+        </h3>
+        <ModelForm
+          key={editing.previousName ?? 'new'}
+          initial={editing}
+          onCancel={() => setEditing(null)}
+          onDone={() => setEditing(null)}
+        />
       </section>
     );
   }
@@ -136,7 +196,10 @@ export function ModelsSection({ startAdding }: { startAdding: boolean }): JSX.El
       <div className="flex items-start gap-3">
         <div className="min-w-0 flex-1">
           <h3 className="text-[13px] font-semibold text-fg">Models</h3>
-          <p className="text-xs text-fg-muted">The language models that answer plain messages and call your plugins’ tools. Each conversation can choose its own in the composer.</p>
+          <p className="text-xs text-fg-muted">
+            The language models that answer plain messages and call your plugins’ tools. Each conversation can choose
+            its own in the composer.
+          </p>
         </div>
         <Button variant="primary" size="sm" icon="plus" onClick={() => setEditing(newDraft(models.length === 0))}>
           Add a model
@@ -151,7 +214,9 @@ export function ModelsSection({ startAdding }: { startAdding: boolean }): JSX.El
       {view && models.length === 0 && (
         <div className="rounded-lg border border-dashed border-line-strong px-4 py-6 text-center">
           <p className="text-[13px] font-medium text-fg">No model yet</p>
-          <p className="mt-1 text-xs text-fg-muted">Connect Ollama, LM Studio or another server on this computer, or OpenAI or Anthropic with an API key.</p>
+          <p className="mt-1 text-xs text-fg-muted">
+            Connect Ollama, LM Studio or another server on this computer, or OpenAI or Anthropic with an API key.
+          </p>
         </div>
       )}
       {models.length > 0 && (
@@ -161,7 +226,11 @@ export function ModelsSection({ startAdding }: { startAdding: boolean }): JSX.El
           ))}
         </ul>
       )}
-      {view && <p className="text-[11px] text-fg-subtle">API keys are kept in {view.keyStore}; Plugboard never shows them again.</p>}
+      {view && (
+        <p className="text-[11px] text-fg-subtle">
+          API keys are kept in {view.keyStore}; Plugboard never shows them again.
+        </p>
+      )}
     </section>
   );
 }

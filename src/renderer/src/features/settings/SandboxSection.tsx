@@ -20,8 +20,16 @@ export function SandboxSection(): JSX.Element {
       {loadError && <p className="text-xs text-bad">Could not read the sandbox status: {loadError}</p>}
       {s && (
         <>
-          <div role="status" data-sandboxed={s.available} className={`flex items-start gap-2 rounded-lg border px-3 py-2 ${s.available ? 'border-ok/40 bg-ok/5' : 'border-warn/40 bg-warn-soft'}`}>
-            <Icon name={s.available ? 'shield' : 'alert'} size={16} className={`mt-0.5 shrink-0 ${s.available ? 'text-ok' : 'text-warn'}`} />
+          <div
+            role="status"
+            data-sandboxed={s.available}
+            className={`flex items-start gap-2 rounded-lg border px-3 py-2 ${s.available ? 'border-ok/40 bg-ok/5' : 'border-warn/40 bg-warn-soft'}`}
+          >
+            <Icon
+              name={s.available ? 'shield' : 'alert'}
+              size={16}
+              className={`mt-0.5 shrink-0 ${s.available ? 'text-ok' : 'text-warn'}`}
+            />
             <div className="min-w-0 text-xs">
               {s.available && s.tool ? (
                 <p className="text-fg">
@@ -51,7 +59,9 @@ export function SandboxSection(): JSX.Element {
                     <span className="block text-fg">{c.title}</span>
                     <span className="font-mono text-[11px] text-fg-subtle">{c.name}</span>
                   </td>
-                  <td className={`py-1.5 pr-3 font-medium whitespace-nowrap ${c.enforced ? 'text-ok' : 'text-warn'}`}>{c.enforced ? 'Yes' : 'No'}</td>
+                  <td className={`py-1.5 pr-3 font-medium whitespace-nowrap ${c.enforced ? 'text-ok' : 'text-warn'}`}>
+                    {c.enforced ? 'Yes' : 'No'}
+                  </td>
                   <td className="py-1.5 text-fg-muted">{c.note}</td>
                 </tr>
               ))}
@@ -64,7 +74,9 @@ export function SandboxSection(): JSX.Element {
                 <div key={p.platform} className={`contents ${p.platform === s.platform ? 'text-fg' : 'text-fg-muted'}`}>
                   <dt className="font-medium">
                     {PLATFORM_NAMES[p.platform] ?? p.platform}
-                    {p.platform === s.platform && <span className="block text-[11px] font-normal text-fg-subtle">this computer</span>}
+                    {p.platform === s.platform && (
+                      <span className="block text-[11px] font-normal text-fg-subtle">this computer</span>
+                    )}
                   </dt>
                   <dd>{p.how}</dd>
                 </div>

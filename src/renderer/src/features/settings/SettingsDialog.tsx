@@ -54,7 +54,14 @@ export function SettingsDialog(): JSX.Element | null {
   const onKey = (e: KeyboardEvent): void => {
     const i = SECTIONS.findIndex((s) => s.key === view.section);
     const n = SECTIONS.length;
-    const next = { ArrowDown: (i + 1) % n, ArrowRight: (i + 1) % n, ArrowUp: (i - 1 + n) % n, ArrowLeft: (i - 1 + n) % n, Home: 0, End: n - 1 }[e.key];
+    const next = {
+      ArrowDown: (i + 1) % n,
+      ArrowRight: (i + 1) % n,
+      ArrowUp: (i - 1 + n) % n,
+      ArrowLeft: (i - 1 + n) % n,
+      Home: 0,
+      End: n - 1,
+    }[e.key];
     const to = next === undefined ? undefined : SECTIONS[next];
     if (!to) return;
     e.preventDefault();
@@ -63,7 +70,12 @@ export function SettingsDialog(): JSX.Element | null {
   };
 
   return (
-    <Dialog title="Settings" onClose={closeSettings} width="w-[800px]" footer={<Button onClick={closeSettings}>Close</Button>}>
+    <Dialog
+      title="Settings"
+      onClose={closeSettings}
+      width="w-[800px]"
+      footer={<Button onClick={closeSettings}>Close</Button>}
+    >
       <div className="flex flex-col gap-4 sm:min-h-[520px] sm:flex-row sm:gap-5">
         <nav aria-label="Settings sections" className="shrink-0 sm:w-40">
           <ul className="flex flex-wrap gap-0.5 sm:flex-col" onKeyDown={onKey}>

@@ -8,14 +8,35 @@ export type SettingKey = keyof AssistantSettings;
 export type AssistantDraft = Record<SettingKey, string>;
 
 export const SETTINGS: Array<{ key: SettingKey; label: string; hint: string }> = [
-  { key: 'maxSteps', label: 'Steps per turn', hint: 'Rounds of tool calls a model may take in one answer before it stops and says so.' },
-  { key: 'maxTools', label: 'Tools offered at most', hint: 'Above this, a request carries the most relevant tools and find_tools to search the rest.' },
-  { key: 'maxToolTokens', label: 'Tool declarations, tokens at most', hint: 'The same choice when the tools’ names, descriptions and schemas would take more than this.' },
-  { key: 'instructionsTokens', label: 'Plugins’ instructions, tokens at most', hint: 'System instructions of the plugins offered, in plugin order, up to this much; 0 leaves them out.' },
+  {
+    key: 'maxSteps',
+    label: 'Steps per turn',
+    hint: 'Rounds of tool calls a model may take in one answer before it stops and says so.',
+  },
+  {
+    key: 'maxTools',
+    label: 'Tools offered at most',
+    hint: 'Above this, a request carries the most relevant tools and find_tools to search the rest.',
+  },
+  {
+    key: 'maxToolTokens',
+    label: 'Tool declarations, tokens at most',
+    hint: 'The same choice when the tools’ names, descriptions and schemas would take more than this.',
+  },
+  {
+    key: 'instructionsTokens',
+    label: 'Plugins’ instructions, tokens at most',
+    hint: 'System instructions of the plugins offered, in plugin order, up to this much; 0 leaves them out.',
+  },
 ];
 
 export function draftOf(s: AssistantSettings): AssistantDraft {
-  return { maxSteps: String(s.maxSteps), maxTools: String(s.maxTools), maxToolTokens: String(s.maxToolTokens), instructionsTokens: String(s.instructionsTokens) };
+  return {
+    maxSteps: String(s.maxSteps),
+    maxTools: String(s.maxTools),
+    maxToolTokens: String(s.maxToolTokens),
+    instructionsTokens: String(s.instructionsTokens),
+  };
 }
 
 export function rangeText(key: SettingKey): string {
@@ -23,7 +44,8 @@ export function rangeText(key: SettingKey): string {
   return `${min.toLocaleString('en-US')} to ${max.toLocaleString('en-US')}`;
 }
 
-export type Checked = { ok: true; change: Partial<AssistantSettings> } | { ok: false; errors: Partial<Record<SettingKey, string>> };
+export type Checked =
+  { ok: true; change: Partial<AssistantSettings> } | { ok: false; errors: Partial<Record<SettingKey, string>> };
 
 /** The settings that differ from `saved`, each a whole number within its range. */
 export function checkAssistantDraft(d: AssistantDraft, saved: AssistantSettings): Checked {

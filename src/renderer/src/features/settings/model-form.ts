@@ -43,13 +43,32 @@ export const MODEL_HINT: Record<ProviderKind, string> = {
 };
 
 export function newDraft(firstModel: boolean): ModelDraft {
-  return { name: '', provider: 'openai-compatible', baseURL: DEFAULT_BASE_URL['openai-compatible'], model: '', apiKey: '', hasKey: false, removeKey: false, makeDefault: firstModel };
+  return {
+    name: '',
+    provider: 'openai-compatible',
+    baseURL: DEFAULT_BASE_URL['openai-compatible'],
+    model: '',
+    apiKey: '',
+    hasKey: false,
+    removeKey: false,
+    makeDefault: firstModel,
+  };
 }
 
 /** The form for a configured model (an agent plugin's row has no Edit: it is a plugin, not a setting). */
 export function draftOf(m: ModelView): ModelDraft {
   const provider = m.provider === 'agent-plugin' ? 'openai-compatible' : m.provider;
-  return { previousName: m.name, name: m.name, provider, baseURL: m.baseURL ?? '', model: m.model, apiKey: '', hasKey: m.hasKey, removeKey: false, makeDefault: m.isDefault };
+  return {
+    previousName: m.name,
+    name: m.name,
+    provider,
+    baseURL: m.baseURL ?? '',
+    model: m.model,
+    apiKey: '',
+    hasKey: m.hasKey,
+    removeKey: false,
+    makeDefault: m.isDefault,
+  };
 }
 
 /** Another provider: a base URL that was the old provider's usual one becomes the new one's. */
@@ -63,8 +82,10 @@ export type DraftErrors = Partial<Record<'name' | 'baseURL' | 'model', string>>;
 export function checkDraft(d: ModelDraft): DraftErrors {
   const errors: DraftErrors = {};
   const url = d.baseURL.trim();
-  if (url === '' && d.provider === 'openai-compatible') errors.baseURL = 'An OpenAI-compatible server needs its address, like http://127.0.0.1:11434/v1.';
-  else if (url !== '' && !/^https?:\/\/[^\s/]+/i.test(url)) errors.baseURL = 'Start it with http:// or https://, like http://127.0.0.1:11434/v1.';
+  if (url === '' && d.provider === 'openai-compatible')
+    errors.baseURL = 'An OpenAI-compatible server needs its address, like http://127.0.0.1:11434/v1.';
+  else if (url !== '' && !/^https?:\/\/[^\s/]+/i.test(url))
+    errors.baseURL = 'Start it with http:// or https://, like http://127.0.0.1:11434/v1.';
   if (d.model.trim() === '') errors.model = 'Which model the server should run, like ' + MODEL_HINT[d.provider] + '.';
   if (d.name.trim().length > 100) errors.name = 'At most 100 characters.';
   return errors;

@@ -28,9 +28,21 @@ function remember(id: string | null): void {
 
 function adopt(c: Conversation): void {
   useChat.setState((s) => ({
-    list: sortList([...s.list.filter((x) => x.id !== c.id), { id: c.id, title: c.title, updatedAt: c.updatedAt, messageCount: c.messageCount }]),
+    list: sortList([
+      ...s.list.filter((x) => x.id !== c.id),
+      { id: c.id, title: c.title, updatedAt: c.updatedAt, messageCount: c.messageCount },
+    ]),
     messages: { ...s.messages, ...Object.fromEntries(c.messages.map((m) => [m.id, m])) },
-    convs: { ...s.convs, [c.id]: { ids: c.messages.map((m) => m.id), loaded: true, loadError: null, passthrough: c.passthrough, model: c.model } },
+    convs: {
+      ...s.convs,
+      [c.id]: {
+        ids: c.messages.map((m) => m.id),
+        loaded: true,
+        loadError: null,
+        passthrough: c.passthrough,
+        model: c.model,
+      },
+    },
     running: withSnapshot(s.running, c.id, c.runningTurns),
   }));
 }
@@ -84,7 +96,11 @@ export async function resyncChat(): Promise<void> {
   for (const [id, m] of Object.entries(messages)) if (m?.status === 'streaming' && !keep.has(id)) delete messages[id];
   // Frames were missed too: only the open conversation's turns are kept, until its snapshot says
   // which still run; the others show as running again when they are opened.
-  useChat.setState({ messages, convs: s.activeId && active ? { [s.activeId]: active } : {}, running: only(s.running, (c) => c === s.activeId) });
+  useChat.setState({
+    messages,
+    convs: s.activeId && active ? { [s.activeId]: active } : {},
+    running: only(s.running, (c) => c === s.activeId),
+  });
   await loadList();
   const id = useChat.getState().activeId;
   if (id) await reconcile(id, true);
@@ -106,7 +122,8 @@ export async function createConversation(title?: string): Promise<string | null>
 export async function renameConversation(id: string, title: string): Promise<void> {
   const before = useChat.getState().list;
   useChat.setState({ list: before.map((c) => (c.id === id ? { ...c, title } : c)) });
-  if (!(await runOp(() => getApi().invoke('chat.rename', { id, title }), 'Rename conversation'))) useChat.setState({ list: before });
+  if (!(await runOp(() => getApi().invoke('chat.rename', { id, title }), 'Rename conversation')))
+    useChat.setState({ list: before });
 }
 
 export async function deleteConversation(id: string): Promise<void> {
@@ -139,8 +156,21 @@ export async function sendText(text: string, files: readonly AttachmentDraft[] =
   // (in passthrough everything typed is the plugin's).
   if (!passthrough && takeTypedPrompt(text, usePalette.getState().entries)) return true;
   const id = `local-${Date.now()}-${localSeq++}`;
-  const attachments = files.map((f) => ({ id: `${id}-${f.key}`, name: f.name, kind: f.kind, mime: f.mime, size: f.size }));
-  const message: ChatMessage = { id, role: 'user', createdAt: Date.now(), text, ...(passthrough ? { passthrough: true } : {}), ...(files.length > 0 ? { attachments } : {}) };
+  const attachments = files.map((f) => ({
+    id: `${id}-${f.key}`,
+    name: f.name,
+    kind: f.kind,
+    mime: f.mime,
+    size: f.size,
+  }));
+  const message: ChatMessage = {
+    id,
+    role: 'user',
+    createdAt: Date.now(),
+    text,
+    ...(passthrough ? { passthrough: true } : {}),
+    ...(files.length > 0 ? { attachments } : {}),
+  };
   useChat.setState((s) => ({
     messages: { ...s.messages, [id]: message },
     local: { ...s.local, [id]: { conversationId, state: 'sending' } },
@@ -151,7 +181,13 @@ export async function sendText(text: string, files: readonly AttachmentDraft[] =
     const taken = await inputsOf(files);
     if (!taken.ok) error = taken.message;
     // A turn it starts is already known: the server sends the turn's `start` before this answer.
-    const r = taken.ok ? await getApi().invoke('chat.send', { conversationId, text, ...(files.length > 0 ? { attachments: taken.inputs } : {}) }) : null;
+    const r = taken.ok
+      ? await getApi().invoke('chat.send', {
+          conversationId,
+          text,
+          ...(files.length > 0 ? { attachments: taken.inputs } : {}),
+        })
+      : null;
     if (r && !r.ok) error = r.message;
   } catch (e) {
     error = errorText(e);
@@ -162,11 +198,23 @@ export async function sendText(text: string, files: readonly AttachmentDraft[] =
   }
   // The server sends its copy of the message (and any answer) as events; `chat.updated` fetches
   // the conversation if its count says something was missed (see turns.ts).
-  useChat.setState((s) => (s.local[id] ? { local: { ...s.local, [id]: { conversationId, state: error === null ? 'sent' : 'failed', ...(error === null ? {} : { error }) } } } : {}));
+  useChat.setState((s) =>
+    s.local[id]
+      ? {
+          local: {
+            ...s.local,
+            [id]: { conversationId, state: error === null ? 'sent' : 'failed', ...(error === null ? {} : { error }) },
+          },
+        }
+      : {},
+  );
   return error === null;
 }
 
-export async function invokeTool(entry: Pick<PaletteEntry, 'plugin' | 'name' | 'pluginName'>, args: Record<string, unknown>): Promise<boolean> {
+export async function invokeTool(
+  entry: Pick<PaletteEntry, 'plugin' | 'name' | 'pluginName'>,
+  args: Record<string, unknown>,
+): Promise<boolean> {
   const conversationId = await ensureConversation();
   if (!conversationId) return false;
   try {
@@ -186,13 +234,16 @@ export async function invokeTool(entry: Pick<PaletteEntry, 'plugin' | 'name' | '
 export async function cancelRunning(): Promise<void> {
   const { activeId, running } = useChat.getState();
   if (!activeId) return;
-  await Promise.all(runningTurns(running, activeId).map((turnId) => runOp(() => getApi().invoke('chat.cancel', { turnId }), 'Stop')));
+  await Promise.all(
+    runningTurns(running, activeId).map((turnId) => runOp(() => getApi().invoke('chat.cancel', { turnId }), 'Stop')),
+  );
 }
 
 export async function exitPassthrough(): Promise<void> {
   const id = useChat.getState().activeId;
   if (!id) return;
-  if (await runOp(() => getApi().invoke('chat.exitPassthrough', { conversationId: id }), 'Exit passthrough')) patchConv(id, () => ({ passthrough: null }));
+  if (await runOp(() => getApi().invoke('chat.exitPassthrough', { conversationId: id }), 'Exit passthrough'))
+    patchConv(id, () => ({ passthrough: null }));
 }
 
 /** Sends a refused message again: the failed copy goes, a new attempt takes its place. */

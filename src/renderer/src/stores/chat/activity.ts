@@ -13,7 +13,12 @@ type Messages = Readonly<Record<string, ChatMessage | undefined>>;
  * A turn of the conversation runs and none of its messages streams: the person sees nothing
  * happen unless the list says that the model is at work.
  */
-export function isThinking(running: RunningIndex, conversationId: string, ids: readonly string[], messages: Messages): boolean {
+export function isThinking(
+  running: RunningIndex,
+  conversationId: string,
+  ids: readonly string[],
+  messages: Messages,
+): boolean {
   const turns = runningTurns(running, conversationId);
   if (turns.length === 0) return false;
   for (let i = ids.length - 1; i >= 0; i--) {

@@ -41,7 +41,10 @@ export function filesResent(files: readonly AttachmentDraft[]): void {
 }
 
 /** Reads and checks files to join `have`; what cannot join is named in `refused`. */
-export async function draftsOf(files: readonly File[], have: readonly AttachmentDraft[]): Promise<{ added: AttachmentDraft[]; refused: string[] }> {
+export async function draftsOf(
+  files: readonly File[],
+  have: readonly AttachmentDraft[],
+): Promise<{ added: AttachmentDraft[]; refused: string[] }> {
   const added: AttachmentDraft[] = [];
   const refused: string[] = [];
   let total = have.reduce((n, d) => n + d.size, 0);
@@ -83,7 +86,9 @@ function base64(bytes: Uint8Array): string {
 const INLINE_WS_BYTES = 2 * 1024 * 1024;
 
 /** The drafts as chat.send takes them; an upload that fails is a message naming the file. */
-export async function inputsOf(drafts: readonly AttachmentDraft[]): Promise<{ ok: true; inputs: AttachmentInput[] } | { ok: false; message: string }> {
+export async function inputsOf(
+  drafts: readonly AttachmentDraft[],
+): Promise<{ ok: true; inputs: AttachmentInput[] } | { ok: false; message: string }> {
   const viaIpc = installsByPath();
   const inputs: AttachmentInput[] = [];
   let inline = 0;

@@ -13,7 +13,9 @@ import { patchConv, useChat } from './state';
 export type Answered = { ok: true } | { ok: false; code: FailureCode | 'transport'; message: string };
 
 /** A card's answer sent: a refusal comes back for the card to show, a lost connection too. */
-async function answered(send: () => Promise<{ ok: true } | { ok: false; code: FailureCode; message: string }>): Promise<Answered> {
+async function answered(
+  send: () => Promise<{ ok: true } | { ok: false; code: FailureCode; message: string }>,
+): Promise<Answered> {
   try {
     const r = await send();
     return r.ok ? { ok: true } : { ok: false, code: r.code, message: r.message };
@@ -23,7 +25,11 @@ async function answered(send: () => Promise<{ ok: true } | { ok: false; code: Fa
 }
 
 /** The person's answer to an approval card; `args` when they edited the arguments. */
-export function approveCall(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Promise<Answered> {
+export function approveCall(
+  callId: string,
+  decision: ApprovalDecision,
+  args?: Record<string, unknown>,
+): Promise<Answered> {
   return answered(() => getApi().invoke('chat.approve', { callId, decision, ...(args ? { args } : {}) }));
 }
 
@@ -55,5 +61,6 @@ export async function setConversationModel(model: string | null): Promise<void> 
   if (!id) return;
   const before = useChat.getState().convs[id]?.model ?? null;
   patchConv(id, () => ({ model }));
-  if (!(await runOp(() => getApi().invoke('chat.setModel', { conversationId: id, model }), 'Choose the model'))) patchConv(id, () => ({ model: before }));
+  if (!(await runOp(() => getApi().invoke('chat.setModel', { conversationId: id, model }), 'Choose the model')))
+    patchConv(id, () => ({ model: before }));
 }

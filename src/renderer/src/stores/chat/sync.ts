@@ -25,7 +25,8 @@ export async function reconcile(conversationId: string, trustServer = false): Pr
   try {
     snapshot = await getApi().invoke('chat.get', { id: conversationId });
   } catch (e) {
-    if (!convOf(useChat.getState(), conversationId).loaded) patchConv(conversationId, () => ({ loadError: errorText(e) }));
+    if (!convOf(useChat.getState(), conversationId).loaded)
+      patchConv(conversationId, () => ({ loadError: errorText(e) }));
     return;
   }
   if (!snapshot) {
@@ -49,8 +50,20 @@ export async function reconcile(conversationId: string, trustServer = false): Pr
   useChat.setState({
     messages,
     local,
-    convs: { ...s.convs, [conversationId]: { ids: merged.ids, loaded: true, loadError: null, passthrough: snapshot.passthrough, model: snapshot.model } },
-    list: sortList([...s.list.filter((c) => c.id !== snapshot.id), { id: snapshot.id, title: snapshot.title, updatedAt: snapshot.updatedAt, messageCount: snapshot.messageCount }]),
+    convs: {
+      ...s.convs,
+      [conversationId]: {
+        ids: merged.ids,
+        loaded: true,
+        loadError: null,
+        passthrough: snapshot.passthrough,
+        model: snapshot.model,
+      },
+    },
+    list: sortList([
+      ...s.list.filter((c) => c.id !== snapshot.id),
+      { id: snapshot.id, title: snapshot.title, updatedAt: snapshot.updatedAt, messageCount: snapshot.messageCount },
+    ]),
     // The snapshot says which of its turns run: events before it are in it, events after it
     // arrive after it (one ordered link).
     running: withSnapshot(s.running, conversationId, snapshot.runningTurns),

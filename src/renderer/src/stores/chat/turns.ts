@@ -42,7 +42,11 @@ function dropOptimistic(conversationId: string): void {
   const local = { ...s.local };
   delete messages[id];
   delete local[id];
-  useChat.setState({ messages, local, convs: { ...s.convs, [conversationId]: { ...conv, ids: conv.ids.filter((i) => i !== id) } } });
+  useChat.setState({
+    messages,
+    local,
+    convs: { ...s.convs, [conversationId]: { ...conv, ids: conv.ids.filter((i) => i !== id) } },
+  });
 }
 
 export function applyTurn(ev: TurnEvent): void {
@@ -74,7 +78,9 @@ export function applyTurn(ev: TurnEvent): void {
 }
 
 export function applyPassthrough(ev: Events['chat.passthrough']): void {
-  patchConv(ev.conversationId, () => ({ passthrough: ev.active ? { pluginId: ev.pluginId, pluginName: ev.pluginName } : null }));
+  patchConv(ev.conversationId, () => ({
+    passthrough: ev.active ? { pluginId: ev.pluginId, pluginName: ev.pluginName } : null,
+  }));
 }
 
 export function applyUpdated(summary: ConversationSummary): void {

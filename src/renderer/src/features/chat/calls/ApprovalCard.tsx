@@ -62,7 +62,9 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
       }
       // Keys the form does not show are kept as the model gave them.
       const known = new Set(fields.map((f) => f.key));
-      const extra = fields.some((f) => f.key === WHOLE) ? {} : Object.fromEntries(Object.entries(args).filter(([k]) => !known.has(k)));
+      const extra = fields.some((f) => f.key === WHOLE)
+        ? {}
+        : Object.fromEntries(Object.entries(args).filter(([k]) => !known.has(k)));
       sent = { ...extra, ...r.args };
     }
     setBusy(decision);
@@ -71,7 +73,10 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
     setBusy(null);
     if (r.ok) return;
     setRefusal(r.message);
-    const key = fieldOf(r.message, fields.map((f) => f.key));
+    const key = fieldOf(
+      r.message,
+      fields.map((f) => f.key),
+    );
     if (key) setErrors((e) => ({ ...e, [key]: r.message }));
   };
 
@@ -99,7 +104,14 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
       ) : fields.length === 0 ? (
         <p className="text-xs text-fg-subtle">No arguments.</p>
       ) : (
-        <SchemaFields fields={fields} values={values} errors={errors} setValues={setValues} setErrors={setErrors} onEdit={() => setEdited(true)} />
+        <SchemaFields
+          fields={fields}
+          values={values}
+          errors={errors}
+          setValues={setValues}
+          setErrors={setErrors}
+          onEdit={() => setEdited(true)}
+        />
       )}
     </ApprovalFrame>
   );

@@ -43,7 +43,10 @@ export function ApprovalFrame(p: {
       className="overflow-hidden rounded-lg border border-accent/60 bg-bg shadow-[0_0_0_3px_var(--accent-soft)] outline-none focus-visible:border-accent"
     >
       <div className="flex items-start gap-2.5 px-3.5 pt-3">
-        <span className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent" aria-hidden="true">
+        <span
+          className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent"
+          aria-hidden="true"
+        >
           <Icon name="shield" size={14} />
         </span>
         <div className="min-w-0 flex-1">
@@ -61,7 +64,14 @@ export function ApprovalFrame(p: {
       </div>
       <div className="flex flex-wrap items-center gap-1.5 border-t border-line bg-subtle px-3.5 py-2.5">
         {p.answers.map((a) => (
-          <Button key={a.decision} size="md" variant={a.variant} disabled={p.busy !== null} className={a.decision === 'deny' ? 'sm:ml-auto' : ''} onClick={() => p.onAnswer(a.decision)}>
+          <Button
+            key={a.decision}
+            size="md"
+            variant={a.variant}
+            disabled={p.busy !== null}
+            className={a.decision === 'deny' ? 'sm:ml-auto' : ''}
+            onClick={() => p.onAnswer(a.decision)}
+          >
             {p.busy === a.decision && <Spinner size={11} />}
             {a.label}
           </Button>

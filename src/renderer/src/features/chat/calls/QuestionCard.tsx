@@ -18,7 +18,15 @@ import { RetryBar } from '../RetryBar';
 import { FormAnswer } from './FormAnswer';
 import { useFocusOnce } from './focus-once';
 
-function Choices({ q, busy, send }: { q: Question; busy: boolean; send: (answer: string | string[]) => void }): JSX.Element {
+function Choices({
+  q,
+  busy,
+  send,
+}: {
+  q: Question;
+  busy: boolean;
+  send: (answer: string | string[]) => void;
+}): JSX.Element {
   const [picked, setPicked] = useState<string[]>([]);
   const choices = q.choices ?? [];
   if (!q.multiple) {
@@ -39,21 +47,39 @@ function Choices({ q, busy, send }: { q: Question; busy: boolean; send: (answer:
         {choices.map((c) => {
           const on = picked.includes(c);
           return (
-            <Button key={c} aria-pressed={on} disabled={busy} className={on ? 'border-accent bg-accent-soft text-accent' : ''} onClick={() => toggle(c)}>
+            <Button
+              key={c}
+              aria-pressed={on}
+              disabled={busy}
+              className={on ? 'border-accent bg-accent-soft text-accent' : ''}
+              onClick={() => toggle(c)}
+            >
               {on && <Icon name="check" size={12} />}
               {c}
             </Button>
           );
         })}
       </div>
-      <Button variant="primary" disabled={busy || picked.length === 0} onClick={() => send(choices.filter((c) => picked.includes(c)))}>
+      <Button
+        variant="primary"
+        disabled={busy || picked.length === 0}
+        onClick={() => send(choices.filter((c) => picked.includes(c)))}
+      >
         Send answer
       </Button>
     </div>
   );
 }
 
-function Words({ busy, send, box }: { busy: boolean; send: (answer: string) => void; box: RefObject<HTMLTextAreaElement | null> }): JSX.Element {
+function Words({
+  busy,
+  send,
+  box,
+}: {
+  busy: boolean;
+  send: (answer: string) => void;
+  box: RefObject<HTMLTextAreaElement | null>;
+}): JSX.Element {
   const [text, setText] = useState('');
   const ready = text.trim() !== '';
   return (
@@ -100,10 +126,18 @@ export const QuestionCard = memo(function QuestionCard({ m }: { m: ChatMessage }
     setBusy(false);
     if (!a.ok) setRefusal(a.message);
   };
-  const send = (answer: string | string[] | Record<string, unknown>): Promise<void> => sent(answerQuestion(callId, answer));
+  const send = (answer: string | string[] | Record<string, unknown>): Promise<void> =>
+    sent(answerQuestion(callId, answer));
 
   return (
-    <article className="pl-7" aria-label={`Question from ${asker}: ${waiting ? 'waits for your answer' : (m.status ?? 'done')}`} data-message-id={m.id} data-role="plugin" data-call-id={callId} data-question-card={waiting ? 'waiting' : m.status}>
+    <article
+      className="pl-7"
+      aria-label={`Question from ${asker}: ${waiting ? 'waits for your answer' : (m.status ?? 'done')}`}
+      data-message-id={m.id}
+      data-role="plugin"
+      data-call-id={callId}
+      data-question-card={waiting ? 'waiting' : m.status}
+    >
       <div
         ref={card}
         tabIndex={-1}
@@ -113,18 +147,34 @@ export const QuestionCard = memo(function QuestionCard({ m }: { m: ChatMessage }
       >
         {/* Compact once answered, like a finished tool call: the question and the answer. */}
         <div className={`flex items-start gap-2.5 px-3.5 ${waiting ? 'py-3' : 'py-2'}`}>
-          <span className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent" aria-hidden="true">
+          <span
+            className="mt-0.5 grid h-6 w-6 shrink-0 place-items-center rounded-md bg-accent-soft text-accent"
+            aria-hidden="true"
+          >
             <Icon name="help" size={14} />
           </span>
           <div className={`min-w-0 flex-1 ${waiting ? 'space-y-2.5' : 'space-y-0.5'}`}>
             <div>
-              {waiting && <p className="text-[11px] font-medium tracking-wide text-fg-subtle uppercase">{q?.from ? `${q.from} asks` : 'The model asks'}</p>}
-              <p className={`leading-relaxed font-medium break-words whitespace-pre-wrap text-fg ${waiting ? 'text-[13.5px]' : 'text-[13px]'}`}>{q?.question ?? '(the question was not valid)'}</p>
+              {waiting && (
+                <p className="text-[11px] font-medium tracking-wide text-fg-subtle uppercase">
+                  {q?.from ? `${q.from} asks` : 'The model asks'}
+                </p>
+              )}
+              <p
+                className={`leading-relaxed font-medium break-words whitespace-pre-wrap text-fg ${waiting ? 'text-[13.5px]' : 'text-[13px]'}`}
+              >
+                {q?.question ?? '(the question was not valid)'}
+              </p>
             </div>
             {waiting &&
               q &&
               (form ? (
-                <FormAnswer q={form} busy={busy} send={(a) => void send(a)} decline={() => void sent(declineForm(callId))} />
+                <FormAnswer
+                  q={form}
+                  busy={busy}
+                  send={(a) => void send(a)}
+                  decline={() => void sent(declineForm(callId))}
+                />
               ) : q.choices?.length ? (
                 <Choices q={q} busy={busy} send={(a) => void send(a)} />
               ) : (
@@ -151,7 +201,11 @@ export const QuestionCard = memo(function QuestionCard({ m }: { m: ChatMessage }
             )}
             {m.status === 'cancelled' && (
               <p className="text-xs text-fg-subtle" data-answer-refused>
-                {form && m.failure?.message === 'you declined' ? 'You declined.' : form && m.failure ? `Not answered: ${m.failure.message}.` : 'Stopped before you answered.'}
+                {form && m.failure?.message === 'you declined'
+                  ? 'You declined.'
+                  : form && m.failure
+                    ? `Not answered: ${m.failure.message}.`
+                    : 'Stopped before you answered.'}
               </p>
             )}
             {m.status === 'error' && m.failure && <FailureBlock failure={m.failure} />}

@@ -20,7 +20,9 @@ function Block({ label, children }: { label: string; children: string }): JSX.El
   return (
     <div role="group" aria-label={label}>
       <p className="mb-0.5 text-[11px] font-medium tracking-wide text-fg-subtle uppercase">{label}</p>
-      <p className="max-h-48 overflow-auto rounded-md border border-line bg-subtle px-2.5 py-1.5 text-[12.5px] leading-relaxed break-words whitespace-pre-wrap text-fg">{children}</p>
+      <p className="max-h-48 overflow-auto rounded-md border border-line bg-subtle px-2.5 py-1.5 text-[12.5px] leading-relaxed break-words whitespace-pre-wrap text-fg">
+        {children}
+      </p>
     </div>
   );
 }

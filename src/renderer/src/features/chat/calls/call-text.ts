@@ -9,7 +9,8 @@ export type CallPhase = 'queued' | 'pending' | 'running' | 'done' | 'failed' | '
 
 export function callPhase(m: ChatMessage): CallPhase {
   const approval = m.call?.approval.state;
-  if (m.status === 'streaming') return approval === 'pending' ? 'pending' : approval === 'queued' ? 'queued' : 'running';
+  if (m.status === 'streaming')
+    return approval === 'pending' ? 'pending' : approval === 'queued' ? 'queued' : 'running';
   if (m.status === 'error') return 'failed';
   if (m.status === 'cancelled') return approval === 'denied' && !m.failure ? 'denied' : 'stopped';
   return 'done';
@@ -58,7 +59,7 @@ export function formatDuration(ms: number): string {
 export function argsLine(args: Record<string, unknown> | undefined, max = 80): string {
   if (!args) return '';
   const parts = Object.entries(args).map(([k, v]) => {
-    const text = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+    const text = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
     return `${k}: ${text.length > 40 ? `${text.slice(0, 39)}…` : text}`;
   });
   const line = parts.join(', ');

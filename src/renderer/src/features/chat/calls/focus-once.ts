@@ -14,7 +14,12 @@ export function useFocusOnce(id: string, target: RefObject<HTMLElement | null>, 
     if (!waiting || focused.has(id)) return;
     focused.add(id);
     const at = document.activeElement;
-    if ((at instanceof HTMLTextAreaElement || at instanceof HTMLInputElement) && at.value !== '' && !target.current?.contains(at)) return;
+    if (
+      (at instanceof HTMLTextAreaElement || at instanceof HTMLInputElement) &&
+      at.value !== '' &&
+      !target.current?.contains(at)
+    )
+      return;
     target.current?.focus({ preventScroll: true });
   }, [id, target, waiting]);
 }

@@ -33,7 +33,10 @@ export function CodeBlock({ code, language: named }: { code: string; language: s
   const highlighted = useMemo(() => (hl ? hl.highlight(code, language) : null), [hl, code, language]);
   return (
     <pre data-language={named || undefined}>
-      <code className={language ? `hljs language-${language}` : undefined} data-highlighted={highlighted ? '' : undefined}>
+      <code
+        className={language ? `hljs language-${language}` : undefined}
+        data-highlighted={highlighted ? '' : undefined}
+      >
         {highlighted ?? code}
       </code>
     </pre>

@@ -26,7 +26,22 @@ import { createLowlight } from 'lowlight';
 import type { ReactNode } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 
-const lowlight = createLowlight({ bash, css, diff, go, javascript, json, markdown, python, rust, shell, sql, typescript, xml, yaml });
+const lowlight = createLowlight({
+  bash,
+  css,
+  diff,
+  go,
+  javascript,
+  json,
+  markdown,
+  python,
+  rust,
+  shell,
+  sql,
+  typescript,
+  xml,
+  yaml,
+});
 // The names people put after ``` besides the languages' own (highlight.js knows js, ts, py, sh…).
 lowlight.registerAlias({ bash: ['zsh', 'console-bash'], xml: ['html', 'svg'], json: ['jsonc', 'json5'] });
 

@@ -16,7 +16,9 @@ const FIRST_CHILDREN = 200;
 
 function Leaf({ value }: { value: Scalar }): JSX.Element {
   const tone = typeof value === 'string' ? 'text-ok' : typeof value === 'number' ? 'text-info' : 'text-fg-subtle';
-  return <span className={`break-all ${tone}`}>{typeof value === 'string' ? JSON.stringify(value) : scalarText(value)}</span>;
+  return (
+    <span className={`break-all ${tone}`}>{typeof value === 'string' ? JSON.stringify(value) : scalarText(value)}</span>
+  );
 }
 
 function Name({ name }: { name: string | null }): JSX.Element | null {
@@ -26,7 +28,9 @@ function Name({ name }: { name: string | null }): JSX.Element | null {
 
 function Children({ value, depth, root = false }: { value: object; depth: number; root?: boolean }): JSX.Element {
   const [all, setAll] = useState(false);
-  const entries: [string, unknown][] = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+  const entries: [string, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [String(i), v])
+    : Object.entries(value);
   const shown = all ? entries : entries.slice(0, FIRST_CHILDREN);
   return (
     <div className={root ? '' : 'ml-[5px] border-l border-line pl-3'}>
@@ -66,9 +70,18 @@ function Node({ name, value, depth }: { name: string | null; value: unknown; dep
     <details open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="cursor-pointer rounded marker:text-fg-subtle hover:bg-muted">
         <Name name={name} />
-        <span className="text-fg-subtle">{Array.isArray(value) ? `[ ${summaryOf(value)} ]` : `{ ${summaryOf(value)} }`}</span>
+        <span className="text-fg-subtle">
+          {Array.isArray(value) ? `[ ${summaryOf(value)} ]` : `{ ${summaryOf(value)} }`}
+        </span>
       </summary>
-      {open && (table ? <div className="my-1 ml-4"><ResultTable table={table} label={name ?? undefined} /></div> : <Children value={value} depth={depth} />)}
+      {open &&
+        (table ? (
+          <div className="my-1 ml-4">
+            <ResultTable table={table} label={name ?? undefined} />
+          </div>
+        ) : (
+          <Children value={value} depth={depth} />
+        ))}
     </details>
   );
 }
@@ -78,7 +91,11 @@ export function JsonTree({ value }: { value: unknown }): JSX.Element {
   const container = Array.isArray(value) || isPlainObject(value);
   return (
     <div className="font-mono text-[11.5px] leading-relaxed" data-result-tree>
-      {container && !summaryOf(value).startsWith('0 ') ? <Children value={value} depth={0} root /> : <Node name={null} value={value} depth={0} />}
+      {container && !summaryOf(value).startsWith('0 ') ? (
+        <Children value={value} depth={0} root />
+      ) : (
+        <Node name={null} value={value} depth={0} />
+      )}
     </div>
   );
 }

@@ -6,12 +6,18 @@ function Cell({ value }: { value: Scalar | undefined }): JSX.Element {
   if (value === undefined) return <td className="px-2 py-1" />;
   const numeric = typeof value === 'number';
   const tone = value === null || typeof value === 'boolean' ? 'text-fg-subtle' : '';
-  return <td className={`px-2 py-1 align-top ${numeric ? 'text-right tabular-nums' : ''} ${tone}`}>{scalarText(value)}</td>;
+  return (
+    <td className={`px-2 py-1 align-top ${numeric ? 'text-right tabular-nums' : ''} ${tone}`}>{scalarText(value)}</td>
+  );
 }
 
 /** A column of numbers only reads right-aligned, its header too. */
 function numericColumns(table: Table): Set<string> {
-  return new Set(table.columns.filter((c) => table.rows.every((r) => r[c] === undefined || r[c] === null || typeof r[c] === 'number')));
+  return new Set(
+    table.columns.filter((c) =>
+      table.rows.every((r) => r[c] === undefined || r[c] === null || typeof r[c] === 'number'),
+    ),
+  );
 }
 
 export function ResultTable({ table, label }: { table: Table; label?: string }): JSX.Element {
@@ -23,7 +29,11 @@ export function ResultTable({ table, label }: { table: Table; label?: string }):
         <thead className="bg-muted text-fg-muted">
           <tr>
             {table.columns.map((c) => (
-              <th key={c} scope="col" className={`border-b border-line px-2 py-1 font-semibold whitespace-nowrap ${numeric.has(c) ? 'text-right' : ''}`}>
+              <th
+                key={c}
+                scope="col"
+                className={`border-b border-line px-2 py-1 font-semibold whitespace-nowrap ${numeric.has(c) ? 'text-right' : ''}`}
+              >
                 {c}
               </th>
             ))}

@@ -17,7 +17,9 @@ export function ResultView({ value }: { value: unknown }): JSX.Element {
   return (
     <div className="space-y-1" data-result-view={raw ? 'raw' : view.kind}>
       <div className="flex items-center gap-1">
-        {view.kind === 'table' && view.title && !raw && <p className="font-mono text-[11.5px] text-fg-muted">{view.title}</p>}
+        {view.kind === 'table' && view.title && !raw && (
+          <p className="font-mono text-[11.5px] text-fg-muted">{view.title}</p>
+        )}
         <span className="ml-auto" />
         <button
           type="button"
@@ -31,7 +33,9 @@ export function ResultView({ value }: { value: unknown }): JSX.Element {
         <CopyButton text={() => resultText(value)} label="Copy JSON" title="Copy the result as JSON" />
       </div>
       {raw ? (
-        <pre className="max-h-96 overflow-auto rounded-md border border-line bg-subtle px-2.5 py-2 font-mono text-xs">{resultText(value)}</pre>
+        <pre className="max-h-96 overflow-auto rounded-md border border-line bg-subtle px-2.5 py-2 font-mono text-xs">
+          {resultText(value)}
+        </pre>
       ) : view.kind === 'table' ? (
         <ResultTable table={view.table} label={view.title ?? 'Result'} />
       ) : (

@@ -13,7 +13,8 @@ export interface Table {
 }
 
 /** `title`: the one key of an object around the rows (MCP structuredContent must be an object). */
-export type ResultView = { kind: 'text'; text: string } | { kind: 'table'; table: Table; title?: string } | { kind: 'tree' };
+export type ResultView =
+  { kind: 'text'; text: string } | { kind: 'table'; table: Table; title?: string } | { kind: 'tree' };
 
 /** Past these a table stops being readable at a glance; the tree shows it instead. */
 export const TABLE_MAX_COLUMNS = 12;
