@@ -117,15 +117,13 @@ test('streams OpenAI chunks, with the usage chunk only when asked, then [DONE]',
   ).text();
   const events = withUsage.split('\n\n').filter(Boolean);
   expect(events.at(-1)).toBe('data: [DONE]');
-  const chunks = events
-    .slice(0, -1)
-    .map(
-      (e) =>
-        JSON.parse(e.slice('data: '.length)) as {
-          choices: Array<{ delta: { content?: string }; finish_reason: string | null }>;
-          usage: unknown;
-        },
-    );
+  const chunks = events.slice(0, -1).map(
+    (e) =>
+      JSON.parse(e.slice('data: '.length)) as {
+        choices: Array<{ delta: { content?: string }; finish_reason: string | null }>;
+        usage: unknown;
+      },
+  );
   expect(chunks.flatMap((c) => c.choices.map((ch) => ch.delta.content ?? ''))).toEqual(['', 'Hi', ' there', '']);
   expect(chunks.at(-2)!.choices[0]!.finish_reason).toBe('stop');
   expect(chunks.at(-1)).toMatchObject({
