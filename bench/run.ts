@@ -25,7 +25,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { PluginHost } from '../src/main/host/host';
 import { loadManifest } from '../src/main/plugins/manifests';
 import type { PluginSupervisor } from '../src/main/host/supervisor/supervisor';
-import type { HealthState, PluginSpec } from '../src/shared/model';
+import type { HealthState, PluginSpec } from '../src/shared/plugin';
 import { median, percentile } from '../src/shared/stats';
 import { cliColdStart } from './lib/cold-start';
 import { RawClient } from './lib/raw-client';

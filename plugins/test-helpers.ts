@@ -11,7 +11,7 @@ import { PluginClient } from '../sdk/node/src/testing.js';
 import { wrapInSandbox } from '../src/main/host/process/sandbox.js';
 import { appReadOnlyFolders, sandboxPolicy } from '../src/main/host/process/sandbox-prepare.js';
 import { sandboxSupport } from '../src/main/host/process/sandbox-probe.js';
-import type { SettingSpec } from '../src/shared/model.js';
+import type { SettingSpec } from '../src/shared/plugin.js';
 
 export { PluginClient } from '../sdk/node/src/testing.js';
 export type { TurnResult, WireMessage } from '../sdk/node/src/testing.js';

@@ -4,7 +4,7 @@
  * plugin. The host enforces what it controls, the sandbox (on Linux) much of the rest; each
  * capability says which, per platform, so the panel and the README can say it exactly.
  */
-import type { PluginSpec } from './model';
+import type { PluginSpec } from './plugin';
 
 /**
  * How a capability is held to what the person granted:

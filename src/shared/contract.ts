@@ -20,8 +20,8 @@ import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
 import type { Outcome } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
-import type { PromptFilled, PromptView, ResourceView } from './mcp-catalog';
-import type { HealthEvent, LogEvent } from './model';
+import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
+import type { HealthEvent, LogEvent } from './plugin';
 import type {
   AppInfo,
   InstallPreviewView,

@@ -6,7 +6,7 @@
 import type { ToolPolicy } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { FailureCode, Outcome } from './failures';
-import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './model';
+import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
 
 export interface AppInfo {
   version: string;

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverLocal, LOCAL_SERVERS } from '../../src/main/assistant/models/catalog';
+import { discoverLocal, LOCAL_SERVERS } from '../../src/main/assistant/models/discovery';
 import { ModelServer } from '../model-server/server';
 import { text } from '../model-server/steps';
 import { assistantApp, closeAll, type AssistantApp } from './helpers';

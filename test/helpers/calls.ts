@@ -5,7 +5,7 @@ import type { SettingValue } from '../../src/main/host/process/launch';
 import { loadManifest } from '../../src/main/plugins/manifests';
 import type { CallOptions, LaunchBinding, PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
 import { TEST_RUN_MARK } from './processes';
-import type { CallEvent, HealthEvent, HealthState, LogEvent, PluginSpec } from '../../src/shared/model';
+import type { CallEvent, HealthEvent, HealthState, LogEvent, PluginSpec } from '../../src/shared/plugin';
 
 export interface Collected {
   outcome: CallOutcome;

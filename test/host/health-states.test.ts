@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HEALTH_STATES, type HealthEvent, type HealthState } from '../../src/shared/model';
+import { HEALTH_STATES, type HealthEvent, type HealthState } from '../../src/shared/plugin';
 import { HealthReporter } from '../../src/main/host/supervisor/health';
 import { canTransition, HEALTH_TRANSITIONS, type HealthTransition } from '../../src/main/host/supervisor/health-states';
 import type { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';

@@ -11,7 +11,7 @@ import { planLaunch } from '../../src/main/host/process/launch';
 import { firstRunLauncher } from '../../src/main/host/process/launchers';
 import { loginShellPath } from '../../src/main/host/process/login-path';
 import { planLaunchWithShellPath } from '../../src/main/host/process/plan-with-shell';
-import type { PluginSpec } from '../../src/shared/model';
+import type { PluginSpec } from '../../src/shared/plugin';
 import { collect } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
 import { FIXTURES, tmpDir } from '../helpers/plugins';

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/main/plugins/manifests';
 import { allowedParentEnv } from '../../src/main/host/process/env';
 import { planLaunch } from '../../src/main/host/process/launch';
-import type { PluginSpec } from '../../src/shared/model';
+import type { PluginSpec } from '../../src/shared/plugin';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 
 afterAll(cleanupFixtures);

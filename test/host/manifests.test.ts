@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadManifest } from '../../src/main/plugins/manifests';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
-import { DEFAULT_TIMEOUTS } from '../../src/shared/model';
+import { DEFAULT_TIMEOUTS } from '../../src/shared/plugin';
 
 afterAll(cleanupFixtures);
 

@@ -176,9 +176,9 @@ describe('MCP sampling', () => {
 });
 
 describe('MCP prompts and resources list_changed', () => {
-  it('reports each change as a catalog event, and the lists read afterwards have the new entries', async () => {
+  it('reports each change as a features event, and the lists read afterwards have the new entries', async () => {
     const events: string[] = [];
-    const sub = host.onDidChangeCatalog((e) => events.push(`${e.pluginId}:${e.kind}`));
+    const sub = host.onDidChangeFeatures((e) => events.push(`${e.pluginId}:${e.kind}`));
     await addAsks();
     const sup = host.get('mcp-asks')!;
     await collect(sup, 'add_prompt');
@@ -187,10 +187,10 @@ describe('MCP prompts and resources list_changed', () => {
     while (events.length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     sub.dispose();
     expect(events).toEqual(['mcp-asks:prompts', 'mcp-asks:resources']);
-    const catalog = host.catalog('mcp-asks')!;
-    const prompts = await catalog.prompts();
+    const features = host.features('mcp-asks')!;
+    const prompts = await features.prompts();
     expect(prompts.ok && prompts.value.map((p) => p.name)).toEqual(['greet', 'extra_1']);
-    const resources = await catalog.resources();
+    const resources = await features.resources();
     expect(resources.ok && resources.value.map((x) => x.uri)).toEqual(['notes://readme', 'notes://note_2']);
   });
 });

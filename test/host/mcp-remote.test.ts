@@ -89,10 +89,10 @@ describe('remote MCP servers over Streamable HTTP', () => {
   it('lists its resources and prompts, and fills a prompt for the composer', async () => {
     const { url } = await startServer();
     await host.addSpec(remotePlugin(url, { headers: {}, settings: {} }));
-    const catalog = host.catalog('remote');
-    if (!catalog) throw new Error('no catalog');
+    const features = host.features('remote');
+    if (!features) throw new Error('no prompts and resources');
     // Asked of the server, which is started for it.
-    expect(await catalog.resources()).toEqual({
+    expect(await features.resources()).toEqual({
       ok: true,
       value: [
         {
@@ -104,7 +104,7 @@ describe('remote MCP servers over Streamable HTTP', () => {
         },
       ],
     });
-    expect(await catalog.prompts()).toEqual({
+    expect(await features.prompts()).toEqual({
       ok: true,
       value: [
         {
@@ -115,7 +115,7 @@ describe('remote MCP servers over Streamable HTTP', () => {
         },
       ],
     });
-    const filled = await catalog.getPrompt('summarize', { topic: 'the import' });
+    const filled = await features.getPrompt('summarize', { topic: 'the import' });
     expect(filled).toEqual({
       ok: true,
       value: {
@@ -126,7 +126,7 @@ describe('remote MCP servers over Streamable HTTP', () => {
         text: 'Summarize what the notes say about the import.\n\nMet Ada; shipped the import.',
       },
     });
-    const missing = await catalog.getPrompt('nope', {});
+    const missing = await features.getPrompt('nope', {});
     expect(missing.ok === false && missing.code).toBe('plugin_error');
   });
 
@@ -134,11 +134,11 @@ describe('remote MCP servers over Streamable HTTP', () => {
     const { url } = await startServer();
     const sup = await host.addSpec(remotePlugin(url, { headers: {}, settings: {} }));
     const changed = new Promise<string>((resolve) =>
-      host.onDidChangeCatalog((e) => resolve(`${e.pluginId}:${e.kind}`)),
+      host.onDidChangeFeatures((e) => resolve(`${e.pluginId}:${e.kind}`)),
     );
     expect((await collect(sup, 'add_prompt', { name: 'recap' })).outcome.ok).toBe(true);
     expect(await changed).toBe('remote:prompts');
-    const prompts = await host.catalog('remote')?.prompts();
+    const prompts = await host.features('remote')?.prompts();
     expect(prompts?.ok && prompts.value.map((p) => p.name)).toEqual(['summarize', 'recap']);
   });
 

@@ -7,7 +7,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
-import type { LogEvent } from '../../src/shared/model';
+import type { LogEvent } from '../../src/shared/plugin';
 import { collect, expectFailure, RecordingHost, settledPending } from '../helpers/calls';
 import { cleanupFixtures, FIXTURES, fixturePlugin, recorded, recorderPlugin, tmpDir } from '../helpers/plugins';
 import { gone, isAlive, leftovers, pluginProcesses } from '../helpers/processes';

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { HealthEvent, HealthState } from '../../src/shared/model';
+import type { HealthEvent, HealthState } from '../../src/shared/plugin';
 import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, fixturePlugin, REPO, tmpDir } from '../helpers/plugins';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { PluginView, ToolView } from '../../src/shared/contract';
-import type { PromptView } from '../../src/shared/mcp-catalog';
+import type { PromptView } from '../../src/shared/mcp-features';
 import { costLine, exposedTokens, tokensText } from '../../src/renderer/src/features/plugins/tool-cost';
 import { fieldsOf, toArgs } from '../../src/renderer/src/features/chat/schema-form';
 import { entryStatus } from '../../src/renderer/src/stores/palette-status';

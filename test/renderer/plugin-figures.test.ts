@@ -1,7 +1,7 @@
 /** A plugin row's figures: only those of a process that runs now (issue 12, health history). */
 import { describe, expect, it } from 'vitest';
 import type { ProcessStats } from '../../src/shared/contract';
-import type { HealthEvent, HealthState } from '../../src/shared/model';
+import type { HealthEvent, HealthState } from '../../src/shared/plugin';
 import { rowFigures } from '../../src/renderer/src/features/plugins/metrics';
 
 const health = (state: HealthState, pid: number | null, extra: Partial<HealthEvent> = {}): HealthEvent => ({

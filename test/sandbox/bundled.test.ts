@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { describeFailure } from '../../src/shared/failures';
-import type { CallEvent } from '../../src/shared/model';
+import type { CallEvent } from '../../src/shared/plugin';
 import { cleanupFixtures, REPO, tmpDir } from '../helpers/plugins';
 import { leftovers } from '../helpers/processes';
 import { describeSandboxed } from '../helpers/sandbox';

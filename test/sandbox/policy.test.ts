@@ -13,7 +13,7 @@ import { wrapInSandbox, type SandboxPolicy } from '../../src/main/host/process/s
 import { installRoot, interpreterFacts } from '../../src/main/host/process/sandbox-interpreter';
 import { grantedFolders, systemEntries } from '../../src/main/host/process/sandbox-prepare';
 import { probeSandbox } from '../../src/main/host/process/sandbox-probe';
-import type { SettingSpec } from '../../src/shared/model';
+import type { SettingSpec } from '../../src/shared/plugin';
 import { specOf } from '../helpers/calls';
 import { FIXTURES, tmpDir } from '../helpers/plugins';
 import { bwrapPath, describeSandboxed } from '../helpers/sandbox';

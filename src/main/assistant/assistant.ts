@@ -11,7 +11,7 @@ import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
 import type { ChatMessage } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, toDisposable } from '../../shared/lifecycle';
-import type { ContextMessage } from '../../shared/model';
+import type { ContextMessage } from '../../shared/plugin';
 import type { AuditLog, PluginRegistry } from '../plugins';
 import { AgentPluginModel } from './agent/agent-model';
 import { agentPluginOf } from './agent/agents';

@@ -13,7 +13,7 @@ import type { ApprovalDecision } from '../../shared/assistant';
 import type { ChatMessage, Conversation, ConversationSummary, Events, OpResult } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, Emitter } from '../../shared/lifecycle';
-import type { ContextMessage } from '../../shared/model';
+import type { ContextMessage } from '../../shared/plugin';
 import type { AuditLog, PassthroughChange, PluginRegistry } from '../plugins';
 import { Assistant, type StartOptions } from './assistant';
 import { LiveMessages } from './live-messages';

@@ -7,7 +7,7 @@ export { agentModelRows, agentModels, type AgentModelRow } from './agent/agents'
 export { takeAttachments, type TakeUpload } from './attachments';
 export { ChatService, type ChatDeps, type ChatEvent } from './chat';
 export { addUsage, declarationTokens } from './loop/tokens';
-export { checkModel, discoverLocal } from './models/catalog';
+export { checkModel, discoverLocal } from './models/discovery';
 export { checkConfig, ModelStore } from './models/model-store';
 export { ConversationStore, StoreOpenError, type SaveState, type SearchHit, type StoredFile } from './store';
 export { autoApprovedTools, exposedDeclarations, exposedUserCommands, type ToolDeclaration } from './tools';

@@ -6,7 +6,7 @@
 import { chunkText, resultText } from '../../shared/chunks';
 import type { ChatMessage } from '../../shared/contract';
 import { failure } from '../../shared/failures';
-import type { CallEvent } from '../../shared/model';
+import type { CallEvent } from '../../shared/plugin';
 import type { CallHandle } from '../plugins';
 import type { LiveMessage, LiveMessages } from './live-messages';
 

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { requestedCapabilities } from '../../shared/capabilities';
 import { failure, type Failure } from '../../shared/failures';
 import type { Event } from '../../shared/lifecycle';
-import type { HealthEvent, LogEvent } from '../../shared/model';
+import type { HealthEvent, LogEvent } from '../../shared/plugin';
 import {
   appReadOnlyFolders,
   DataPaths,

@@ -74,5 +74,5 @@ export interface ClientSide {
   elicit(req: Omit<ElicitRequest, 'pluginId' | 'conversationId'>): Promise<ElicitReply>;
   sample(req: Omit<SampleRequest, 'pluginId' | 'conversationId'>): Promise<Result<SampleReply>>;
   /** The server's prompts or resources changed (list_changed): the screen reads them again. */
-  catalogChanged(kind: 'prompts' | 'resources'): void;
+  featuresChanged(kind: 'prompts' | 'resources'): void;
 }

@@ -4,11 +4,11 @@
  * runs a plugin from a folder, and the tests. Node only; knows nothing of Electron. Nobody outside
  * the host holds a supervisor: everything goes through here by id.
  */
-import { catalogOf, type PluginCatalog } from './catalog';
+import { featuresOf, type ServerFeatures } from './features';
 import { planRemote } from './remote/plan';
 import { failure, type Result } from '../../shared/failures';
 import { DisposableStore, Emitter, relay, type IDisposable } from '../../shared/lifecycle';
-import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/model';
+import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/plugin';
 import type { ServerAsks } from './asks';
 import { DIALECT_FACTORIES } from './dialects';
 import type { LaunchPlan, SettingValue } from './process/launch';
@@ -38,7 +38,7 @@ export interface AddOptions {
 
 export type ToolsChangeEvent = ToolsChange & { pluginId: string };
 /** An MCP server said its prompts or resources changed (list_changed). */
-export interface CatalogChangeEvent {
+export interface FeaturesChangeEvent {
   pluginId: string;
   kind: 'prompts' | 'resources';
 }
@@ -49,8 +49,8 @@ export class PluginHost implements IDisposable {
   private readonly _onDidLog = new Emitter<LogEvent>();
   private readonly _onDidChangeTools = new Emitter<ToolsChangeEvent>();
   private readonly _onDidChangePassthrough = new Emitter<PassthroughChange>();
-  private readonly _onDidChangeCatalog = new Emitter<CatalogChangeEvent>();
-  readonly onDidChangeCatalog = this._onDidChangeCatalog.event;
+  private readonly _onDidChangeFeatures = new Emitter<FeaturesChangeEvent>();
+  readonly onDidChangeFeatures = this._onDidChangeFeatures.event;
   /** Who answers what MCP servers ask (elicitation, sampling); unset: declined and refused. */
   asks: ServerAsks | undefined;
   readonly onDidChangeHealth = this._onDidChangeHealth.event;
@@ -103,7 +103,7 @@ export class PluginHost implements IDisposable {
     subs.add(relay(sup.onDidLog, this._onDidLog));
     subs.add(relay(sup.onDidChangePassthrough, this._onDidChangePassthrough));
     subs.add(sup.onDidChangeTools((change) => this._onDidChangeTools.fire({ pluginId: spec.id, ...change })));
-    subs.add(sup.clientSide.onDidChangeCatalog((kind) => this._onDidChangeCatalog.fire({ pluginId: spec.id, kind })));
+    subs.add(sup.clientSide.onDidChangeFeatures((kind) => this._onDidChangeFeatures.fire({ pluginId: spec.id, kind })));
     this.supervisors.set(spec.id, { sup, subs });
     return sup;
   }
@@ -151,10 +151,10 @@ export class PluginHost implements IDisposable {
     return this.get(id)?.instructions;
   }
 
-  /** An MCP plugin's resources and prompts (catalog.ts); undefined for an unknown id. */
-  catalog(id: string): PluginCatalog | undefined {
+  /** An MCP plugin's resources and prompts (features.ts); undefined for an unknown id. */
+  features(id: string): ServerFeatures | undefined {
     const sup = this.get(id);
-    return sup ? catalogOf(sup) : undefined;
+    return sup ? featuresOf(sup) : undefined;
   }
 
   call(id: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
@@ -220,7 +220,7 @@ export class PluginHost implements IDisposable {
     this._onDidLog.dispose();
     this._onDidChangeTools.dispose();
     this._onDidChangePassthrough.dispose();
-    this._onDidChangeCatalog.dispose();
+    this._onDidChangeFeatures.dispose();
   }
 }
 

@@ -6,10 +6,10 @@
  * a manifest reader or an installer needs. Lint enforces that nothing reaches past this file.
  */
 export type { ElicitReply, ElicitRequest, SampleReply, SampleRequest, ServerAsks } from './asks';
-export type { PluginCatalog } from './catalog';
+export type { ServerFeatures } from './features';
 export type { CallOutcome } from './dialects/types';
 export { asRecord } from './dialects/values';
-export { PluginHost, refusedCall, type CatalogChangeEvent, type HostOptions, type ToolsChangeEvent } from './host';
+export { PluginHost, refusedCall, type FeaturesChangeEvent, type HostOptions, type ToolsChangeEvent } from './host';
 export { pluginEnvironment, type PluginIdentity } from './process/env';
 export { firstRunLauncher } from './process/launchers';
 export type { LaunchPlan, SettingValue } from './process/launch';

@@ -14,7 +14,7 @@
  * outlives the preview.
  */
 import type { Failure } from '../../shared/failures';
-import type { PluginSpec } from '../../shared/model';
+import type { PluginSpec } from '../../shared/plugin';
 import type { InstallTrialView } from '../../shared/views';
 import { DIALECT_FACTORIES } from './dialects';
 import type { LaunchPlan } from './process/plan';

@@ -7,7 +7,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { failure, type Failure } from '../../shared/failures';
-import type { JsonSchema } from '../../shared/model';
+import type { JsonSchema } from '../../shared/plugin';
 
 const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false, addUsedSchema: false });
 const cache = new WeakMap<JsonSchema, ValidateFunction | Error>();

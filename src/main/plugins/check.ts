@@ -9,7 +9,7 @@ import path from 'node:path';
 import { requestedCapabilities } from '../../shared/capabilities';
 import { describeFailure, isFailure } from '../../shared/failures';
 import { median } from '../../shared/stats';
-import type { PluginSpec, ToolSpec } from '../../shared/model';
+import type { PluginSpec, ToolSpec } from '../../shared/plugin';
 import { coerceSettings, launchOnce, planLaunchWithShellPath, pluginEnvironment, type SettingValue } from '../host';
 import { describeManifestErrors, loadManifest } from './manifests';
 

@@ -34,7 +34,7 @@ export {
   type ElicitReply,
   type ElicitRequest,
   type PassthroughChange,
-  type PluginCatalog,
+  type ServerFeatures,
   type SampleReply,
   type SampleRequest,
   type SandboxSupport,

@@ -5,7 +5,7 @@
  * `invoke` with an input they have already checked against the contract's schema, and forward
  * `onDidEvent` to their clients. Nothing here talks to a plugin process: that is the host's.
  */
-import { fillPrompt, promptsOf, resourcesOf } from './catalog';
+import { fillPrompt, promptsOf, resourcesOf } from './features';
 import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '../../shared/contract';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore, takeAttachments } from '../assistant';
@@ -89,7 +89,7 @@ export class Backend extends Disposable {
       }),
     );
     this._register(
-      registry.onDidChangeCatalog(({ pluginId, kind }) => {
+      registry.onDidChangeFeatures(({ pluginId, kind }) => {
         // Prompts and resources are read when shown: the screens that show them read them again.
         const line = {
           pluginId,

@@ -3,7 +3,7 @@
  * about it), bounded per plugin, for the panel's log view. Passthrough text never reaches here:
  * the host does not log what a user types to a plugin.
  */
-import type { LogEvent } from '../../shared/model';
+import type { LogEvent } from '../../shared/plugin';
 
 const PER_PLUGIN = 1000;
 

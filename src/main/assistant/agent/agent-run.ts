@@ -7,7 +7,7 @@
  * tool runs or waits for approval), and the next step first answers the call, then reads on.
  */
 import type { LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
-import type { CallEvent } from '../../../shared/model';
+import type { CallEvent } from '../../../shared/plugin';
 import type { CallHandle } from '../../plugins';
 
 /** What an agent streams (PROTOCOLS.md: text, thinking, tool_use, usage, error, complete, file). */

@@ -10,7 +10,7 @@ import { chunkText } from '../../../shared/chunks';
 import type { ApprovalState, ToolCallInfo } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
 import { failure } from '../../../shared/failures';
-import type { ContextMessage } from '../../../shared/model';
+import type { ContextMessage } from '../../../shared/plugin';
 import type { AuditLog, CallHandle, PluginRegistry } from '../../plugins';
 import { validateArguments } from '../../plugins';
 import type { LiveMessage, LiveMessages } from '../live-messages';

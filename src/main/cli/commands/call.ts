@@ -4,7 +4,7 @@
  */
 import { chunkText, resultText } from '../../../shared/chunks';
 import { describeFailure, failure, type Failure } from '../../../shared/failures';
-import type { CallEvent } from '../../../shared/model';
+import type { CallEvent } from '../../../shared/plugin';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, parseJsonObject, parsePositiveInt, type Out } from '../io';
 import type { CallOutcome, SettingValue } from '../../plugins';
 import { openTarget, type CliEnv } from '../session';

@@ -7,7 +7,7 @@
  */
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import type { ToolSpec } from '../../../shared/model';
+import type { ToolSpec } from '../../../shared/plugin';
 import { rpcErrorDetails } from '../rpc/codes';
 import { RpcPeer, type PendingRequest, type RpcId, type RpcOutcome } from '../rpc/peer';
 import { SessionBase } from './session-base';

@@ -1,4 +1,4 @@
-import type { Dialect } from '../../../shared/model';
+import type { Dialect } from '../../../shared/plugin';
 import { gassistDialect } from './gassist';
 import { jsonrpcDialect } from './jsonrpc';
 import { mcpDialect } from './mcp';

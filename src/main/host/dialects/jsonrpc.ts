@@ -14,7 +14,7 @@
  */
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import type { RpcFlavor } from '../../../shared/model';
+import type { RpcFlavor } from '../../../shared/plugin';
 import { rpcCodeMeaning, rpcErrorDetails } from '../rpc/codes';
 import { RpcPeer, type RpcError, type RpcId, type RpcOutcome } from '../rpc/peer';
 import { PlannerStreams } from './planner-streams';

@@ -37,7 +37,7 @@ export const NO_CLIENT_SIDE: ClientSide = {
   roots: () => [],
   elicit: (r) => NOBODY_TO_ASK.elicit({ ...r, pluginId: '', conversationId: undefined }),
   sample: (r) => NOBODY_TO_ASK.sample({ ...r, pluginId: '', conversationId: undefined }),
-  catalogChanged: () => {},
+  featuresChanged: () => {},
 };
 
 export function serveClientSide(client: Client, side: ClientSide): void {
@@ -89,8 +89,8 @@ export function serveClientSide(client: Client, side: ClientSide): void {
     };
   });
 
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => side.catalogChanged('prompts'));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => side.catalogChanged('resources'));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => side.featuresChanged('prompts'));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => side.featuresChanged('resources'));
 }
 
 /** A sampling message's text: one text block, or several joined; undefined when any is not text. */

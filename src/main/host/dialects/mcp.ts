@@ -16,9 +16,9 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { failure, ok, type Result } from '../../../shared/failures';
-import type { ToolAnnotations, ToolSpec } from '../../../shared/model';
-import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-catalog';
-import { getPrompt, listPrompts, listResources } from './mcp-catalog';
+import type { ToolAnnotations, ToolSpec } from '../../../shared/plugin';
+import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
+import { getPrompt, listPrompts, listResources } from './mcp-features';
 import { CLIENT_CAPABILITIES, NO_CLIENT_SIDE, serveClientSide } from './mcp-client-side';
 import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';

@@ -7,8 +7,8 @@ import type { CancelToken } from '../../../shared/cancel';
 import type { ClientSide } from '../asks';
 import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-catalog';
-import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
+import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
+import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
 
 export interface CallRequest {
   tool: string;
@@ -73,7 +73,7 @@ export interface DialectSession extends IDisposable {
   junk(text: string, reason: string): Failure | undefined;
   handshake(timeoutMs: number): Promise<Result<HandshakeInfo>>;
   call(req: CallRequest, sink: CallSink): Promise<CallOutcome>;
-  /** An MCP server's resources and prompts, read when asked (mcp-catalog.ts). Absent elsewhere. */
+  /** An MCP server's resources and prompts, read when asked (mcp-features.ts). Absent elsewhere. */
   resources?(timeoutMs: number): Promise<Result<ResourceView[]>>;
   prompts?(timeoutMs: number): Promise<Result<PromptView[]>>;
   getPrompt?(name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>>;

@@ -1,5 +1,5 @@
 /** Small readers for `unknown` values that came off the wire. */
-import type { LogLevel } from '../../../shared/model';
+import type { LogLevel } from '../../../shared/plugin';
 
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
   return typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -1,4 +1,4 @@
-import type { Framing } from '../../../shared/model';
+import type { Framing } from '../../../shared/plugin';
 import { LengthPrefixedDecoder, lengthPrefixedEncoder, DEFAULT_MAX_FRAME_BYTES } from './length-prefixed';
 import { NdjsonDecoder, ndjsonEncoder, DEFAULT_MAX_LINE_BYTES } from './ndjson';
 import type { Decoder, Encoder, FrameSink } from './types';

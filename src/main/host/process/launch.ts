@@ -7,7 +7,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
-import type { PluginSpec, SettingSpec } from '../../../shared/model';
+import type { PluginSpec, SettingSpec } from '../../../shared/plugin';
 import { coerceSetting } from './settings';
 import { allowedParentEnv, buildPluginEnv } from './env';
 import { firstRunLauncher } from './launchers';

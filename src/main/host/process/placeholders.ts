@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
-import type { SettingSpec } from '../../../shared/model';
+import type { SettingSpec } from '../../../shared/plugin';
 import type { SettingValue } from './plan';
 
 export interface PlaceholderContext {

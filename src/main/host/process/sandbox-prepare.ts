@@ -5,7 +5,7 @@
  */
 import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import type { SettingSpec } from '../../../shared/model';
+import type { SettingSpec } from '../../../shared/plugin';
 import { isInside } from '../../fs';
 import type { LaunchPlan, SettingValue } from './plan';
 import type { SandboxPolicy, SystemEntry } from './sandbox';

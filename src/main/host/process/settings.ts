@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SettingSpec } from '../../../shared/model';
+import type { SettingSpec } from '../../../shared/plugin';
 import type { SettingValue } from './plan';
 
 export type Coerced = { ok: true; value: SettingValue } | { ok: false; message: string };

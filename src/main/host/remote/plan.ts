@@ -5,7 +5,7 @@
  */
 import os from 'node:os';
 import { failure, type Failure } from '../../../shared/failures';
-import type { PluginSpec } from '../../../shared/model';
+import type { PluginSpec } from '../../../shared/plugin';
 import type { LaunchPlan, SettingValue } from '../process/plan';
 import { resolveSettingValues, substitute } from '../process/placeholders';
 

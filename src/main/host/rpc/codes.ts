@@ -1,5 +1,5 @@
 import type { FailureDetails } from '../../../shared/failures';
-import type { RpcFlavor } from '../../../shared/model';
+import type { RpcFlavor } from '../../../shared/plugin';
 import type { RpcError } from './peer';
 
 /**

@@ -6,7 +6,7 @@
  */
 import { type CancelSource } from '../../../shared/cancel';
 import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
-import type { CallEvent, ContextMessage, JsonSchema, PluginSpec } from '../../../shared/model';
+import type { CallEvent, ContextMessage, JsonSchema, PluginSpec } from '../../../shared/plugin';
 import { abortedFailure, type CallOutcome, type CallSink } from '../dialects/types';
 import { validateArguments } from '../validate';
 import type { Instance } from './instance';

@@ -7,11 +7,11 @@ import { Emitter } from '../../../shared/lifecycle';
 import { NOBODY_TO_ASK, type ClientSide, type ServerAsks } from '../asks';
 import type { CallRunner } from './call-runner';
 
-export type CatalogKind = 'prompts' | 'resources';
+export type FeatureKind = 'prompts' | 'resources';
 
 export class PluginClientSide implements Omit<ClientSide, 'roots'> {
-  private readonly _onDidChangeCatalog = new Emitter<CatalogKind>();
-  readonly onDidChangeCatalog = this._onDidChangeCatalog.event;
+  private readonly _onDidChangeFeatures = new Emitter<FeatureKind>();
+  readonly onDidChangeFeatures = this._onDidChangeFeatures.event;
   /** Requests being answered: the calls are held while any is. */
   private answering = 0;
 
@@ -31,7 +31,7 @@ export class PluginClientSide implements Omit<ClientSide, 'roots'> {
       (this.asks() ?? NOBODY_TO_ASK).sample({ ...req, pluginId: this.pluginId, conversationId, signal }),
     );
 
-  catalogChanged = (kind: CatalogKind): void => this._onDidChangeCatalog.fire(kind);
+  featuresChanged = (kind: FeatureKind): void => this._onDidChangeFeatures.fire(kind);
 
   /**
    * Runs the answer with the calls held. Its signal aborts when the server withdraws the request,
@@ -61,6 +61,6 @@ export class PluginClientSide implements Omit<ClientSide, 'roots'> {
   }
 
   dispose(): void {
-    this._onDidChangeCatalog.dispose();
+    this._onDidChangeFeatures.dispose();
   }
 }

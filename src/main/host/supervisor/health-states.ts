@@ -21,7 +21,7 @@
  * - restarting → starting (the relaunch), stopped. failed → starting, stopped.
  * - Every state but disabled → disabled; disabled → stopped (enabled again).
  */
-import type { HealthState, LogLevel, LogSource, PluginSpec } from '../../../shared/model';
+import type { HealthState, LogLevel, LogSource, PluginSpec } from '../../../shared/plugin';
 import type { Failure } from '../../../shared/failures';
 
 /** One move of the state machine, as it happened. */

@@ -8,7 +8,7 @@
  */
 import type { Failure } from '../../../shared/failures';
 import { Disposable, Emitter, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
-import type { HealthEvent, HealthNote, HealthState } from '../../../shared/model';
+import type { HealthEvent, HealthNote, HealthState } from '../../../shared/plugin';
 import { canTransition, type HealthTransition } from './health-states';
 
 const QUIET_WINDOW_MS = 50;

@@ -4,7 +4,7 @@
  */
 import { failure, type Failure, type FailureDetails } from '../../../shared/failures';
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../../../shared/lifecycle';
-import type { LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
+import type { LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { ClientSide } from '../asks';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';

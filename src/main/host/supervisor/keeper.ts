@@ -7,7 +7,7 @@
  */
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
-import type { HealthState, LogLevel, PluginSpec, ToolSpec } from '../../../shared/model';
+import type { HealthState, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { ClientSide } from '../asks';
 import type { CallOutcome, DialectFactory, DialectSession } from '../dialects/types';
 import type { HealthReporter } from './health';

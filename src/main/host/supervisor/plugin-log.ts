@@ -4,7 +4,7 @@
  * is logged once the second is over, so a flooding plugin cannot flood the UI.
  */
 import { Disposable, Emitter } from '../../../shared/lifecycle';
-import type { LogEvent, LogLevel, LogSource } from '../../../shared/model';
+import type { LogEvent, LogLevel, LogSource } from '../../../shared/plugin';
 import { RateGate } from '../process/ring';
 
 export class PluginLog extends Disposable {

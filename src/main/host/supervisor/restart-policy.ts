@@ -4,7 +4,7 @@
  * (60 s by default). A user start resets it; a user stop or a disable means no restart at all,
  * which the supervisor decides before asking.
  */
-import type { Timeouts } from '../../../shared/model';
+import type { Timeouts } from '../../../shared/plugin';
 
 export type RestartDecision =
   { restart: true; delayMs: number; attempt: number; of: number } | { restart: false; attempts: number };

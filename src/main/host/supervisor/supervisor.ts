@@ -14,7 +14,7 @@ import { cancelOnAbort, CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable } from '../../../shared/lifecycle';
 import type { ServerAsks } from '../asks';
-import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/model';
+import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import { abortedFailure, type CallOutcome, type DialectFactory, type DialectSession } from '../dialects/types';
 import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
 import { PluginClientSide } from './client-side';
@@ -64,7 +64,7 @@ export class PluginSupervisor extends Disposable {
   readonly onDidTransition: HealthReporter['onDidTransition'];
   readonly onDidChangeTools: ToolSet['onDidChange'];
   readonly onDidChangePassthrough: PassthroughSession['onDidChange'];
-  /** An MCP server's requests, and its prompts or resources changing (onDidChangeCatalog). */
+  /** An MCP server's requests, and its prompts or resources changing (onDidChangeFeatures). */
   readonly clientSide: PluginClientSide;
 
   constructor(opts: SupervisorOptions) {

@@ -6,7 +6,7 @@
  * removed, so the palette and the panel can follow without a reload.
  */
 import { Disposable, Emitter } from '../../../shared/lifecycle';
-import type { ToolSpec } from '../../../shared/model';
+import type { ToolSpec } from '../../../shared/plugin';
 
 export interface ToolsChange {
   tools: ToolSpec[];

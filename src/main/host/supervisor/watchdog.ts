@@ -13,7 +13,7 @@
  * and resuming for every call therefore costs no timer work on the hot path.
  */
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { Timeouts } from '../../../shared/model';
+import type { Timeouts } from '../../../shared/plugin';
 import type { DialectSession } from '../dialects/types';
 
 export interface WatchdogHooks {

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
-import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/model';
+import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import type { AuditLog } from '../audit';
 import type { PluginBindings } from '../registry/bindings';

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PluginSpec } from '../../../shared/model';
+import type { PluginSpec } from '../../../shared/plugin';
 import { describeManifestErrors, findManifest, loadManifest, MANIFEST_FILES, toId } from '../manifests';
 import { isInside } from '../../fs';
 import { placeholderEscape, resolveSettingValues, substitute } from '../../host';

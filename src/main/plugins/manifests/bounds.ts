@@ -7,7 +7,7 @@
  * names the field, its size and the limit. Also here: the warning for a secret put in the command
  * line, which is a fact of the manifest too.
  */
-import type { PluginSpec } from '../../../shared/model';
+import type { PluginSpec } from '../../../shared/plugin';
 
 /** A manifest file larger than this is not read at all. */
 export const MAX_MANIFEST_BYTES = 1024 * 1024;

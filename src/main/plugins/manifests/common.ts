@@ -12,7 +12,7 @@ import {
   type PluginSpec,
   type Timeouts,
   type ToolSpec,
-} from '../../../shared/model';
+} from '../../../shared/plugin';
 
 export type ManifestResult =
   { ok: true; spec: PluginSpec; warnings: string[] } | { ok: false; file: string; errors: string[] };

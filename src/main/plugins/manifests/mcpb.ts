@@ -4,7 +4,7 @@
  * `user_config` declares the settings; `tools` (names only) are what the bundle promises.
  */
 import { z } from 'zod';
-import type { SettingSpec } from '../../../shared/model';
+import type { SettingSpec } from '../../../shared/plugin';
 import {
   baseSpec,
   formatIssues,

@@ -5,7 +5,7 @@
  * values (or defaults) reach the plugin as environment variables.
  */
 import { z } from 'zod';
-import type { JsonSchema, SettingSpec, ToolSpec } from '../../../shared/model';
+import type { JsonSchema, SettingSpec, ToolSpec } from '../../../shared/plugin';
 import {
   baseSpec,
   formatIssues,

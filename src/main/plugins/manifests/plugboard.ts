@@ -13,7 +13,7 @@ import {
   RTERM_TIMEOUTS,
   type SettingSpec,
   type Timeouts,
-} from '../../../shared/model';
+} from '../../../shared/plugin';
 import { isInside } from '../../fs';
 import { schemaProblem } from '../../host';
 import {

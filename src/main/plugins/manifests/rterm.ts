@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { RTERM_TIMEOUTS } from '../../../shared/model';
+import { RTERM_TIMEOUTS } from '../../../shared/plugin';
 import { isInside } from '../../fs';
 import { schemaProblem } from '../../host';
 import {

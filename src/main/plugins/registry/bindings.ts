@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { PluginSpec } from '../../../shared/model';
+import type { PluginSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import {
   appReadOnlyFolders,

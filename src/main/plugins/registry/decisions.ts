@@ -8,7 +8,7 @@
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
-import type { PluginSpec, ToolSpec } from '../../../shared/model';
+import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { PluginHost } from '../../host';
 import type { AuditAction, AuditEntry, AuditExtra, AuditLog } from '../audit';
 import type { PluginBindings } from './bindings';

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { PluginSpec } from '../../../shared/model';
+import type { PluginSpec } from '../../../shared/plugin';
 import { describeManifestErrors, findManifest, loadManifest, MANIFEST_FILES } from '../manifests';
 
 export type PluginSource = 'bundled' | 'installed';

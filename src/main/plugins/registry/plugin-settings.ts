@@ -7,7 +7,7 @@
  * missing secret without reading the secret store (the OS keychain in the app) every time.
  */
 import { failure, type Outcome } from '../../../shared/failures';
-import type { SettingSpec } from '../../../shared/model';
+import type { SettingSpec } from '../../../shared/plugin';
 import { coerceSetting, displayValue, type SettingValue } from '../../host';
 import type { SecretStore } from '../secrets';
 import type { PluginState, StateStore } from './state';

@@ -11,14 +11,14 @@ import path from 'node:path';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
-import type { HealthEvent, ToolSpec } from '../../../shared/model';
+import type { HealthEvent, ToolSpec } from '../../../shared/plugin';
 import {
   PluginHost,
   refusedCall,
   sandboxSupport,
   type CallHandle,
   type CallOptions,
-  type PluginCatalog,
+  type ServerFeatures,
   type SandboxSupport,
   type ServerAsks,
 } from '../../host';
@@ -81,7 +81,7 @@ export class PluginRegistry implements IDisposable {
   readonly onDidLog: PluginHost['onDidLog'];
   readonly onDidChangeTools: PluginHost['onDidChangeTools'];
   readonly onDidChangePassthrough: PluginHost['onDidChangePassthrough'];
-  readonly onDidChangeCatalog: PluginHost['onDidChangeCatalog'];
+  readonly onDidChangeFeatures: PluginHost['onDidChangeFeatures'];
 
   private constructor(private readonly opts: RegistryOptions) {
     this.paths = new DataPaths(path.resolve(opts.dataDir));
@@ -98,7 +98,7 @@ export class PluginRegistry implements IDisposable {
       onDidLog: this.onDidLog,
       onDidChangeTools: this.onDidChangeTools,
       onDidChangePassthrough: this.onDidChangePassthrough,
-      onDidChangeCatalog: this.onDidChangeCatalog,
+      onDidChangeFeatures: this.onDidChangeFeatures,
     } = this.host);
     this.decisions = new Decisions({
       state: this.state,
@@ -191,7 +191,7 @@ export class PluginRegistry implements IDisposable {
   }
 
   /** An MCP plugin's resources and prompts (the service checks it is enabled). */
-  catalog = (id: string): PluginCatalog | undefined => this.host.catalog(id);
+  features = (id: string): ServerFeatures | undefined => this.host.features(id);
 
   health(id: string): HealthEvent | undefined {
     return this.host.healthOf(id);

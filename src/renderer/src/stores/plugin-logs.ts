@@ -3,7 +3,7 @@
  * events (batched per frame: a chatty plugin can write thousands of stderr lines a second).
  */
 import { create } from 'zustand';
-import type { LogEvent } from '../../../shared/model';
+import type { LogEvent } from '../../../shared/plugin';
 import { getApi } from '../api';
 import { createFrameBatcher } from './frame-batcher';
 import { errorText } from './toasts';

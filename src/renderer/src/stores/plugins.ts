@@ -4,7 +4,7 @@
  */
 import { create } from 'zustand';
 import type { PluginView } from '../../../shared/contract';
-import type { HealthEvent } from '../../../shared/model';
+import type { HealthEvent } from '../../../shared/plugin';
 import { getApi } from '../api';
 import { createFrameBatcher } from './frame-batcher';
 import { runOp } from './ops';

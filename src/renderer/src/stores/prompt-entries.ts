@@ -4,7 +4,7 @@
  * strings, so the palette's form machinery asks for them. Tested without a page.
  */
 import type { PaletteEntry, PluginView } from '../../../shared/contract';
-import type { PromptView } from '../../../shared/mcp-catalog';
+import type { PromptView } from '../../../shared/mcp-features';
 
 /** The JSON Schema of a prompt's arguments: MCP prompt arguments are strings, some required. */
 export function promptSchema(p: PromptView): Record<string, unknown> {

@@ -3,7 +3,7 @@
  * reason and time: what happened to it at a glance, without opening the log (which has them all).
  */
 import type { JSX } from 'react';
-import type { HealthNote } from '../../../../shared/model';
+import type { HealthNote } from '../../../../shared/plugin';
 import { formatClock } from '../../lib/format';
 import { healthTone } from './health';
 

@@ -4,7 +4,7 @@
  * reason is its tooltip, follows it for screen readers, and is shown in full in the detail.
  */
 import type { JSX } from 'react';
-import type { HealthEvent } from '../../../../shared/model';
+import type { HealthEvent } from '../../../../shared/plugin';
 import { healthTone } from './health';
 
 export function HealthStatus({ health }: { health: HealthEvent }): JSX.Element {

@@ -3,7 +3,7 @@
  * (the whole kept log is what Copy and Export take) and follows new ones unless scrolled up.
  */
 import { useEffect, useLayoutEffect, useRef, type JSX } from 'react';
-import type { LogEvent } from '../../../../shared/model';
+import type { LogEvent } from '../../../../shared/plugin';
 import { Button } from '../../components/Button';
 import { CopyButton } from '../../components/CopyButton';
 import { downloadText } from '../../lib/files';

@@ -1,5 +1,5 @@
 /** What each health state looks like. Colour is never the only signal: the state is also text. */
-import type { HealthState } from '../../../../shared/model';
+import type { HealthState } from '../../../../shared/plugin';
 
 export const healthTone: Record<HealthState, { dot: string; text: string; pulse?: boolean }> = {
   ready: { dot: 'bg-ok', text: 'text-ok' },

@@ -5,7 +5,7 @@
  * them would say it runs (issue 12). A poll of another pid than the one health reports is stale too.
  */
 import type { ProcessStats } from '../../../../shared/contract';
-import type { HealthEvent } from '../../../../shared/model';
+import type { HealthEvent } from '../../../../shared/plugin';
 import { formatBytes, formatMs, formatPercent } from '../../lib/format';
 
 const RUNNING: ReadonlySet<HealthEvent['state']> = new Set(['starting', 'ready', 'busy', 'unresponsive']);

@@ -1,6 +1,7 @@
 /**
- * The plugin model: what every manifest format is normalized into, and the states and events
- * the host reports. Pure types and constants; imports nothing from node, DOM or electron.
+ * A plugin as Plugboard knows it: the spec every manifest format is normalized into, and the
+ * states and events the host reports. Pure types and constants; imports nothing from node, DOM or
+ * electron. (A "model" in this codebase is always a language model.)
  */
 import type { Failure } from './failures';
 

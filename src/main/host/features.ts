@@ -4,16 +4,16 @@
  * empty lists, and a prompt it does not have is `not_found`.
  */
 import { failure, ok, type Result } from '../../shared/failures';
-import type { PromptFilled, PromptView, ResourceView } from '../../shared/mcp-catalog';
+import type { PromptFilled, PromptView, ResourceView } from '../../shared/mcp-features';
 import type { PluginSupervisor } from './supervisor/supervisor';
 
-export interface PluginCatalog {
+export interface ServerFeatures {
   resources(): Promise<Result<ResourceView[]>>;
   prompts(): Promise<Result<PromptView[]>>;
   getPrompt(name: string, args: Record<string, string>): Promise<Result<PromptFilled>>;
 }
 
-export function catalogOf(sup: PluginSupervisor): PluginCatalog {
+export function featuresOf(sup: PluginSupervisor): ServerFeatures {
   const ms = sup.spec.timeouts.handshakeMs;
   const mcp = sup.spec.dialect === 'mcp';
   return {

@@ -4,7 +4,7 @@
  * their pages, and `prompts/get`, whose messages are turned into text for the composer.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-catalog';
+import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
 import { failure, ok, type Result } from '../../../shared/failures';
 import { asRecord, describeValue } from './values';
 
