@@ -1,10 +1,10 @@
-/* eslint-disable max-lines -- one whole concern: a conversation's model turns (start, approvals, Stop, Retry, suggestions) */
 /**
  * The assistant: a conversation's plain messages answered by its model (the conversation's own,
  * else the default), one model turn at a time per conversation (loop/model-turn.ts), with the
  * approval prompts of its tool calls, Stop, Retry, and, without any model, tool suggestions for
  * what was typed. Where keys come from: the model store (API keys in the secret store).
  */
+/* eslint-disable max-lines -- one whole concern: a conversation's model turns (start, approvals, Stop, Retry, suggestions) */
 import { randomUUID } from 'node:crypto';
 import type { LanguageModel } from 'ai';
 import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';

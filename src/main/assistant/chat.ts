@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- one whole concern: routing what a person types (passthrough, tool call, model message) and the conversations' lifecycle */
 /**
  * Chat sessions: what the person types becomes a passthrough turn (while a plugin holds the
  * session for this conversation), a tool call (`/tool …`, or a palette pick: plugin-turns.ts), or a
@@ -7,6 +6,7 @@
  * messages stream as `chat.turn` events (live-messages.ts); all of it is kept in the store. Which
  * conversation holds a plugin's passthrough session is the host's to know: this asks it.
  */
+/* eslint-disable max-lines -- one whole concern: routing what a person types (passthrough, tool call, model message) and the conversations' lifecycle */
 import { randomUUID } from 'node:crypto';
 import { resultText } from '../../shared/chunks';
 import type { ApprovalDecision } from '../../shared/assistant';

@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- one whole concern: opening, checking, recovering and migrating the database, and why each choice was made */
 /**
  * The conversations database: how it is opened, checked, recovered when it is damaged, and
  * brought to the current schema. The store (store.ts) only runs statements on what this returns.
@@ -17,6 +16,7 @@
  * for each of those fsyncs. For a chat a person is watching, the moments before a power cut are
  * worth less than that; a kill of the app, which is what happens, loses nothing either way.
  */
+/* eslint-disable max-lines -- one whole concern: opening, checking, recovering and migrating the database, and why each choice was made */
 import { chmodSync, closeSync, existsSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';

@@ -1,9 +1,9 @@
-/* eslint-disable max-lines -- one whole concern: an MCP session over the SDK's Client (handshake, calls, the server's notifications) */
 /**
  * MCP servers, through the official SDK's `Client` over a transport of ours: the supervised
  * process, its framing caps and its watchdog stay Plugboard's, while the protocol (initialize,
  * capabilities, tools/list, tools/call, progress, cancellation) stays the SDK's.
  */
+/* eslint-disable max-lines -- one whole concern: an MCP session over the SDK's Client (handshake, calls, the server's notifications) */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { z } from 'zod';

@@ -1,10 +1,10 @@
-/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 /**
  * Keeps a plugin's processes: launches them with the binding it was handed, holds the one that
  * serves calls (with a watchdog pinging it while idle), restarts it after a death with back-off,
  * and runs every instance's stop sequence. Calls and passthrough belong to the supervisor; this
  * part only answers "give me a live instance" and reports what happens to instances.
  */
+/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
 import type { HealthState, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';

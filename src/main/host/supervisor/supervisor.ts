@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 /**
  * The life of one plugin: start, health, calls, passthrough, watchdog and restarts, following the
  * supervision defaults of ARCHITECTURE.md (all configurable per plugin through its timeouts).
@@ -9,6 +8,7 @@
  * moment. What to spawn is not decided here: the owner (the registry, or a CLI run from a folder)
  * hands over a launch binding it computed, and hands a new one when settings or grants change.
  */
+/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 import { randomUUID } from 'node:crypto';
 import { cancelOnAbort, CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';

@@ -1,4 +1,3 @@
-/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 /**
  * The plugin registry: what is installed and bundled, and what the person decided about each
  * plugin (enabled, exposed tools, granted capabilities), persisted, applied at once to the running
@@ -7,6 +6,7 @@
  * to launch: it computes each plugin's launch binding and hands it over whenever it changes.
  * The back end of the plugin panel, drag-and-drop and `plugboard plugins`. Node only.
  */
+/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 import path from 'node:path';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
