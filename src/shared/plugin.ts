@@ -84,7 +84,7 @@ export interface Timeouts {
 export const DEFAULT_TIMEOUTS: Timeouts = {
   launchMs: 2000,
   handshakeMs: 5000,
-  // ARCHITECTURE.md says 1 s. A freeze is seen only at the deadline of the first ping sent after
+  // docs/ARCHITECTURE.md says 1 s. A freeze is seen only at the deadline of the first ping sent after
   // it, so with 1 s between pings a frozen plugin dies 2 to 3 s after freezing (two 1 s deadlines
   // plus up to one interval), past the 2.5 s target. At 500 ms the worst case is the target
   // itself, which a busy machine's timer lag overruns; at 400 ms a frozen plugin dies 2.0 to 2.4 s

@@ -239,7 +239,7 @@ export class Instance implements IDisposable {
     this.session.dispose();
   }
 
-  /** The stop sequence of ARCHITECTURE.md; resolves when nothing of the plugin runs. */
+  /** The stop sequence of docs/ARCHITECTURE.md; resolves when nothing of the plugin runs. */
   async stop(): Promise<StopResult> {
     const t = this.spec.timeouts;
     const result = await this.proc.stop({

@@ -1,6 +1,6 @@
 /**
  * The life of one plugin: start, health, calls, passthrough, watchdog and restarts, following the
- * supervision defaults of ARCHITECTURE.md (all configurable per plugin through its timeouts).
+ * supervision defaults of docs/ARCHITECTURE.md (all configurable per plugin through its timeouts).
  *
  * Persistent plugins keep one instance up (the held instance); the others start one per call and
  * keep it only while a passthrough session is open. A call in flight when its plugin dies fails at
