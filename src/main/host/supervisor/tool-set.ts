@@ -5,8 +5,10 @@
  * An announcement that changes the list (MCP `list_changed`) is published with what was added and
  * removed, so the palette and the panel can follow without a reload.
  */
+import type { Outcome } from '../../../shared/failures';
 import { Disposable, Emitter } from '../../../shared/lifecycle';
-import type { ToolSpec } from '../../../shared/plugin';
+import type { JsonSchema, ToolSpec } from '../../../shared/plugin';
+import { validateArguments } from '../validate';
 
 export interface ToolsChange {
   tools: ToolSpec[];
@@ -45,6 +47,16 @@ export class ToolSet extends Disposable {
 
   find(name: string): ToolSpec | undefined {
     return this.all.find((t) => t.name === name);
+  }
+
+  /**
+   * Checks a call's arguments against the tool's schema, when the schema says anything. The
+   * schema checked is returned, so a better one announced later can be checked again.
+   */
+  checkArguments(tool: string, args: Record<string, unknown>): Outcome<{ schema?: JsonSchema }> {
+    const known = this.find(tool);
+    if (!known || isEmptySchema(known.parameters)) return { ok: true };
+    return validateArguments(tool, known.parameters, args) ?? { ok: true, schema: known.parameters };
   }
 
   /**
