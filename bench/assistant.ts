@@ -355,7 +355,7 @@ async function requestBuild(report: Report, runs: number): Promise<void> {
   try {
     for (const n of [10, 100, 1000]) {
       const registry = await PluginRegistry.open({ dataDir: path.join(root, `data-${n}`), bundledDir: empty });
-      const installed = await registry.install(pluginWithTools(root, n));
+      const installed = await registry.installer.install(pluginWithTools(root, n));
       if (!installed.ok) throw new Error(installed.message);
       const chooser = new ToolChooser();
       const input = {

@@ -90,7 +90,7 @@ describe('with a model', () => {
 
   beforeAll(async () => {
     app = await assistantApp('assistant-attachments');
-    for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.setEnabled(id, false);
+    for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.decisions.setEnabled(id, false);
     model = await ModelServer.start();
     await app.connect(model);
   });

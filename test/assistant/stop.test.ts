@@ -16,7 +16,7 @@ let model: ModelServer;
 beforeAll(async () => {
   app = await assistantApp('assistant-stop');
   await installFixtures(app, 'gassist-python');
-  await app.registry.setToolPolicy('gassist-python', 'count_slowly', 'allow');
+  await app.registry.decisions.setToolPolicy('gassist-python', 'count_slowly', 'allow');
   model = await ModelServer.start();
   await app.connect(model);
 });
@@ -74,7 +74,7 @@ describe('Stop', () => {
       expect.objectContaining({ ok: false, code: 'invalid_state' }),
     );
     expect(model.modelCalls.length).toBe(calls);
-    expect(app.registry.passthroughSessions()).toEqual([]);
+    expect(app.registry.host.passthroughSessions()).toEqual([]);
   });
 
   it('while calls run: every running call is cancelled at once, their output so far kept', async () => {
@@ -179,6 +179,6 @@ describe('a prompt that waits', () => {
     expect(card?.failure?.message).toMatch(/Plugboard (closed|stopped) while this ran/);
     expect((await get(c)).runningTurns).toEqual([]);
     // And nothing ran: no passthrough session was opened.
-    expect(app.registry.passthroughSessions()).toEqual([]);
+    expect(app.registry.host.passthroughSessions()).toEqual([]);
   });
 });

@@ -74,8 +74,8 @@ export class Assistant extends Disposable {
       approvals: this.approvals,
       attendance: (c) => this.attendance(c),
     });
-    d.registry.serveAsks(asks);
-    this._register(toDisposable(() => d.registry.serveAsks(undefined)));
+    d.registry.host.asks = asks;
+    this._register(toDisposable(() => void (d.registry.host.asks = undefined)));
   }
 
   /** Who can answer in a conversation: its running model turn's flags, else the person at the screen. */

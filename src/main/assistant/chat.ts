@@ -110,8 +110,8 @@ export class ChatService extends Disposable {
   }
 
   delete(id: string): OpResult {
-    for (const s of this.registry.passthroughSessions())
-      if (s.owner === id) this.registry.endPassthrough(s.pluginId, 'conversation deleted');
+    for (const s of this.registry.host.passthroughSessions())
+      if (s.owner === id) this.registry.host.endPassthrough(s.pluginId, 'conversation deleted');
     if (!this.store.delete(id)) return failure('not_found', `no conversation ${id}`);
     // Its calls and its model's turn have nowhere to go now: stop them.
     this.assistant.stopConversation(id, 'the conversation was deleted');
@@ -196,7 +196,7 @@ export class ChatService extends Disposable {
   exitPassthrough(conversationId: string): OpResult {
     const p = this.passthroughOf(conversationId);
     if (!p) return failure('invalid_state', 'no passthrough session is open in this conversation');
-    this.registry.endPassthrough(p.pluginId, 'ended by the user');
+    this.registry.host.endPassthrough(p.pluginId, 'ended by the user');
     return { ok: true, detail: `left the session with ${p.pluginName}` };
   }
 
@@ -377,7 +377,7 @@ export class ChatService extends Disposable {
   }
 
   private passthroughOf(conversationId: string): Conversation['passthrough'] {
-    const s = this.registry.passthroughSessions().find((x) => x.owner === conversationId);
+    const s = this.registry.host.passthroughSessions().find((x) => x.owner === conversationId);
     return s ? { pluginId: s.pluginId, pluginName: this.pluginName(s.pluginId) } : null;
   }
 

@@ -94,7 +94,7 @@ export async function openCallTarget(
     onDidLog: registry.onDidLog,
     call: (t, a, o) => registry.call(arg, t, a, o),
     input: (t, o) => registry.input(arg, t, o),
-    endPassthrough: (reason) => registry.endPassthrough(arg, reason),
+    endPassthrough: (reason) => registry.host.endPassthrough(arg, reason),
     shutdown: () => registry.shutdown(),
   };
 }

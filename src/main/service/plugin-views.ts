@@ -38,7 +38,7 @@ export class PluginViews {
     const { registry } = this;
     const rec = registry.record(id);
     const spec = rec?.spec;
-    const state = registry.pluginState(id);
+    const state = registry.decisions.pluginState(id);
     const tools = registry.tools(id);
     return {
       id,
@@ -56,7 +56,7 @@ export class PluginViews {
       requested: spec ? requestedCapabilities(spec) : [],
       granted: state.grants,
       needsSettings: registry.missingSettings(id),
-      health: registry.health(id) ?? {
+      health: registry.host.healthOf(id) ?? {
         pluginId: id,
         state: 'failed',
         reason: rec?.error ?? 'not loaded',
@@ -76,7 +76,7 @@ export class PluginViews {
     const auto = new Set(spec?.autoApprovedTools ?? []);
     const commands = new Set(spec?.userCommands.map((c) => c.name) ?? []);
     const requested = spec ? requestedCapabilities(spec) : [];
-    const granted = registry.pluginState(id).grants;
+    const granted = registry.decisions.pluginState(id).grants;
     return {
       ...this.view(id),
       dir: rec.dir,
@@ -87,7 +87,7 @@ export class PluginViews {
         ...t,
         autoApproved: auto.has(t.name),
         userCommand: commands.has(t.name),
-        ...registry.toolPolicy(id, t.name),
+        ...registry.decisions.toolPolicy(id, t.name),
         // What offering it adds to every request; a user command is never offered.
         declarationTokens: commands.has(t.name)
           ? 0
@@ -116,7 +116,7 @@ export class PluginViews {
       name: d.tool,
       description: d.description,
       parameters: d.parameters,
-      autoApproved: registry.toolPolicy(d.plugin, d.tool).policy === 'allow',
+      autoApproved: registry.decisions.toolPolicy(d.plugin, d.tool).policy === 'allow',
     }));
   }
 

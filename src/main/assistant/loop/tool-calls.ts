@@ -141,7 +141,7 @@ export async function runCall(
 
 /** The decision that needs no one asked: the tool's policy, this conversation's allowance, a flag. */
 function settled(ctx: CallContext, target: Offered): ApprovalState | null {
-  const { policy } = ctx.registry.toolPolicy(target.plugin, target.tool);
+  const { policy } = ctx.registry.decisions.toolPolicy(target.plugin, target.tool);
   if (policy === 'deny') return { state: 'denied', by: 'policy' };
   if (policy === 'allow') return { state: 'allowed', by: 'policy' };
   if (ctx.allowedHere().includes(`${target.plugin}:${target.tool}`))
@@ -171,7 +171,7 @@ async function decide(
   if (answer.decision === 'cancelled') return { approval: { state: 'denied', by: 'policy' }, cancelled: true };
   if (answer.decision === 'deny') return { approval: { state: 'denied', by: 'person', decision: 'deny' } };
   if (answer.decision === 'conversation') ctx.allowHere(key);
-  if (answer.decision === 'always') await ctx.registry.setToolPolicy(target.plugin, target.tool, 'allow');
+  if (answer.decision === 'always') await ctx.registry.decisions.setToolPolicy(target.plugin, target.tool, 'allow');
   return {
     approval: { state: 'allowed', by: 'person', decision: answer.decision },
     ...(answer.args ? { args: answer.args } : {}),

@@ -56,7 +56,7 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       case 'install': {
         const [source] = expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>');
         const grant = values['grant-none'] ? 'none' : values.grant?.length ? values.grant : 'requested';
-        const r = await registry.install(source as string, { replace: values.replace === true, grant });
+        const r = await registry.installer.install(source as string, { replace: values.replace === true, grant });
         if (!r.ok) return refusal(env.out, json, r);
         if (json) jsonLine(env.out, r);
         else {
@@ -86,21 +86,21 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         );
       }
       case 'uninstall':
-        return report(env.out, json, await registry.uninstall(expectArgs(rest, 1, 1, '<id>')[0] as string));
+        return report(env.out, json, await registry.installer.uninstall(expectArgs(rest, 1, 1, '<id>')[0] as string));
       case 'expose':
       case 'unexpose': {
         const [target] = expectArgs(rest, 1, 1, '<id>[:<tool>]');
         const at = (target as string).indexOf(':');
         const id = at === -1 ? (target as string) : (target as string).slice(0, at);
         const tool = at === -1 ? undefined : (target as string).slice(at + 1);
-        return report(env.out, json, await registry.setExposed(id, tool, sub === 'expose'));
+        return report(env.out, json, await registry.decisions.setExposed(id, tool, sub === 'expose'));
       }
       case 'enable':
       case 'disable':
         return report(
           env.out,
           json,
-          await registry.setEnabled(expectArgs(rest, 1, 1, '<id>')[0] as string, sub === 'enable'),
+          await registry.decisions.setEnabled(expectArgs(rest, 1, 1, '<id>')[0] as string, sub === 'enable'),
         );
       case 'grant':
       case 'revoke': {
@@ -108,12 +108,14 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         return report(
           env.out,
           json,
-          sub === 'grant' ? await registry.grant(id as string, caps) : await registry.revoke(id as string, caps),
+          sub === 'grant'
+            ? await registry.decisions.grant(id as string, caps)
+            : await registry.decisions.revoke(id as string, caps),
         );
       }
       case 'config': {
         const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
-        return report(env.out, json, await registry.configure(id as string, parsePairs(pairs)));
+        return report(env.out, json, await registry.decisions.configure(id as string, parsePairs(pairs)));
       }
     }
   } finally {
@@ -174,7 +176,7 @@ async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<
     ),
   );
   const rows = registry.list().map((rec) => {
-    const state = registry.pluginState(rec.id);
+    const state = registry.decisions.pluginState(rec.id);
     const tools = registry.tools(rec.id);
     const spec = rec.spec;
     return {
