@@ -90,6 +90,7 @@ describe('packing a chosen folder in the web UI', () => {
   it('says so when the folder is empty', async () => {
     expect(await packFolder([])).toEqual({
       ok: false,
+      code: 'invalid_input',
       message: 'The folder is empty: pick a plugin folder, with its manifest inside.',
     });
   });

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { LanguageModel } from 'ai';
 import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
 import type { ChatMessage } from '../../shared/contract';
-import { failure, type Outcome } from '../../shared/failures';
+import { failure, type Done, type Outcome } from '../../shared/failures';
 import { Disposable, toDisposable } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/plugin';
 import type { AuditLog, PluginRegistry } from '../plugins';
@@ -248,13 +248,13 @@ export class Assistant extends Disposable {
     if (r) this.questions.cancel(r.turnId);
   }
 
-  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Outcome<{ detail: string }> {
+  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Done {
     const r = this.approvals.answer(callId, decision, args);
     return r.ok ? { ok: true, detail: decision === 'deny' ? 'denied' : 'allowed' } : r;
   }
 
   /** The person's answer to a question (a model's ask_user, a server's form), or a form refused. */
-  answer(callId: string, answer: AnswerInput | undefined, refuse?: 'decline' | 'cancel'): Outcome<{ detail: string }> {
+  answer(callId: string, answer: AnswerInput | undefined, refuse?: 'decline' | 'cancel'): Done {
     const r = this.questions.answer(callId, answer, refuse);
     return r.ok ? { ok: true, detail: refuse ? `${refuse}d` : 'answered' } : r;
   }

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { resultText } from '../../shared/chunks';
 import type { ApprovalDecision } from '../../shared/assistant';
-import type { ChatMessage, Conversation, ConversationSummary, Events, OpResult } from '../../shared/contract';
+import type { ChatMessage, Conversation, ConversationSummary, Events, Done } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/plugin';
@@ -103,13 +103,13 @@ export class ChatService extends Disposable {
     };
   }
 
-  rename(id: string, title: string): OpResult {
+  rename(id: string, title: string): Done {
     if (!this.store.rename(id, title.trim())) return failure('not_found', `no conversation ${id}`);
     this.announce(id);
     return { ok: true, detail: 'renamed' };
   }
 
-  delete(id: string): OpResult {
+  delete(id: string): Done {
     for (const s of this.registry.host.passthroughSessions())
       if (s.owner === id) this.registry.host.endPassthrough(s.pluginId, 'conversation deleted');
     if (!this.store.delete(id)) return failure('not_found', `no conversation ${id}`);
@@ -121,7 +121,7 @@ export class ChatService extends Disposable {
     return { ok: true, detail: 'deleted' };
   }
 
-  setModel(conversationId: string, model: string | null): OpResult {
+  setModel(conversationId: string, model: string | null): Done {
     if (!this.store.setModel(conversationId, model)) return failure('not_found', `no conversation ${conversationId}`);
     this.announce(conversationId);
     return { ok: true, detail: model ? `this conversation uses ${model}` : 'this conversation uses the default model' };
@@ -179,13 +179,13 @@ export class ChatService extends Disposable {
     return this.startTurn(conversationId, shown, plugin, tool, args);
   }
 
-  cancel(turnId: string): OpResult {
+  cancel(turnId: string): Done {
     if (!this.turns.cancel(turnId, 'stopped by the user') && !this.assistant.stop(turnId))
       return failure('invalid_state', 'that turn is not running');
     return { ok: true, detail: 'cancelled' };
   }
 
-  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): OpResult {
+  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Done {
     return this.assistant.approve(callId, decision, args);
   }
 
@@ -193,7 +193,7 @@ export class ChatService extends Disposable {
     return this.assistant.retry(conversationId);
   }
 
-  exitPassthrough(conversationId: string): OpResult {
+  exitPassthrough(conversationId: string): Done {
     const p = this.passthroughOf(conversationId);
     if (!p) return failure('invalid_state', 'no passthrough session is open in this conversation');
     this.registry.host.endPassthrough(p.pluginId, 'ended by the user');

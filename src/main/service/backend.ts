@@ -6,11 +6,19 @@
  * `onDidEvent` to their clients. Nothing here talks to a plugin process: that is the host's.
  */
 import { fillPrompt, promptsOf, resourcesOf } from './features';
-import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '../../shared/contract';
+import {
+  checkInvocation,
+  type Answer,
+  type AppInfo,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type Events,
+} from '../../shared/contract';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore, takeAttachments } from '../assistant';
 import type { PluginRegistry } from '../plugins';
-import { failure } from '../../shared/failures';
+import { failure, failureOf } from '../../shared/failures';
 import { AttachmentUploads } from './attachment-uploads';
 import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
@@ -119,6 +127,21 @@ export class Backend extends Disposable {
     return Promise.resolve(
       (this.handlers[name] as (i: CommandInput<C>) => CommandOutput<C> | Promise<CommandOutput<C>>)(input),
     );
+  }
+
+  /**
+   * A command from outside the process (IPC, WebSocket, the CLI): its name and input are checked
+   * against the contract first, and whatever happens, the answer is a value: the output, the
+   * refusal (`invalid_input`), or an unexpected error (`internal_error`), the same for every caller.
+   */
+  async answer(name: unknown, input: unknown): Promise<Answer> {
+    const checked = checkInvocation(name, input);
+    if (!checked.ok) return checked;
+    try {
+      return { ok: true, value: await this.invoke(checked.name, checked.input) };
+    } catch (e) {
+      return failureOf(e);
+    }
   }
 
   /** Writes pending conversation changes to disk now. */

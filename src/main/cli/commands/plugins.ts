@@ -4,8 +4,8 @@
  * (the reason on stderr, or as JSON with --json), 2 usage.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
-import type { Failure } from '../../../shared/failures';
-import { PluginRegistry, type Done } from '../../plugins';
+import type { Done, Failure } from '../../../shared/failures';
+import { PluginRegistry } from '../../plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';

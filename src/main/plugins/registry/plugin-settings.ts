@@ -6,7 +6,7 @@
  * Which secret settings have a value is remembered per plugin, so the plugin list can name a
  * missing secret without reading the secret store (the OS keychain in the app) every time.
  */
-import { failure, type Outcome } from '../../../shared/failures';
+import { failure, type Done } from '../../../shared/failures';
 import type { SettingSpec } from '../../../shared/plugin';
 import { coerceSetting, displayValue, type SettingValue } from '../../host';
 import type { SecretStore } from '../secrets';
@@ -52,7 +52,7 @@ export class PluginSettings {
     id: string,
     specs: SettingSpec[],
     values: Record<string, unknown>,
-  ): Promise<Outcome<{ detail: string }>> {
+  ): Promise<Done> {
     const plain: Record<string, SettingValue | null> = {};
     const secret: Record<string, string | null> = {};
     for (const [key, raw] of Object.entries(values)) {

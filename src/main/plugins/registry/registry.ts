@@ -11,7 +11,7 @@
  * panel, drag-and-drop and `plugboard plugins`. Node only.
  */
 import path from 'node:path';
-import { failure, type Failure } from '../../../shared/failures';
+import { failure, type Done, type Failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { ToolSpec } from '../../../shared/plugin';
 import {
@@ -24,7 +24,7 @@ import {
 } from '../../host';
 import type { InstallLimits } from '../install/limits';
 import { PluginBindings } from './bindings';
-import { Decisions, type Done } from './decisions';
+import { Decisions } from './decisions';
 import { RecordBook } from './records';
 import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
@@ -54,8 +54,6 @@ export interface RegistryOptions {
   sandbox?: boolean;
 }
 
-
-export type { Done } from './decisions';
 
 /**
  * What the layers above may ask the host through the registry: questions about the running
@@ -229,7 +227,7 @@ export class PluginRegistry implements IDisposable {
     const rec = this.records.get(id);
     if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
     if (!rec.spec || !this.pluginHost.has(id))
-      return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
+      return failure('manifest_invalid', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
     if (!this.decisions.pluginState(id).exposed)
       return failure('tool_not_exposed', `${id} is switched off (not exposed)`);
