@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type {
+  AgentModelRow,
   ApprovalDefault,
   AssistantSettings,
   DiscoveredServer,
@@ -186,13 +187,20 @@ export const commands = {
     input: z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(100).optional() }).strict(),
     output: returns<ConversationHit[]>(),
   },
-  /** Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. */
+  /**
+   * Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. Where
+   * nobody watches a screen (`plugboard chat`), `approve` answers for this turn the calls whose
+   * policy is ask (all allowed, or all denied), and `unattended` says nobody can answer the
+   * model's questions; a tool's allow or deny policy applies regardless.
+   */
   'chat.send': {
     input: z
       .object({
         conversationId: id,
         text: z.string().max(100_000),
         attachments: z.array(attachmentInput).max(ATTACHMENT_LIMITS.files).optional(),
+        approve: z.enum(['all', 'none']).optional(),
+        unattended: z.boolean().optional(),
       })
       .strict()
       .refine((v) => v.text.trim() !== '' || (v.attachments?.length ?? 0) > 0, {
@@ -257,7 +265,11 @@ export const commands = {
   'chat.retry': { input: z.object({ conversationId: id }).strict(), output: returns<Outcome<{ turnId: string }>>() },
   /** The exposed tools that best match what was typed (no model needed). */
   'tools.suggest': { input: z.object({ text: z.string().max(10_000) }).strict(), output: returns<PaletteEntry[]>() },
-  'models.list': { input: empty, output: returns<ModelsView>() },
+  /**
+   * The configured models, with the enabled agent plugins among them, and every installed agent
+   * plugin as a row that says whether it can answer and why not (`plugboard models list`).
+   */
+  'models.list': { input: empty, output: returns<ModelsView & { agents: AgentModelRow[] }>() },
   /** Tokens each model's answers took, over every conversation. */
   'models.usage': { input: empty, output: returns<Array<TokenTotals & { model: string }>>() },
   'assistant.settings': { input: empty, output: returns<AssistantSettings>() },

@@ -139,7 +139,7 @@ describe('a prompt that waits', () => {
     const calls = model.modelCalls.length;
     await app.say(c, 'Are you there?');
     await model.waitForModelCalls(calls + 1);
-    const assistant = app.backend.chat.assistant;
+    const assistant = (await app.backend.conversations()).chat.assistant;
     await app.close();
     // The turn ends after the store closed (its answer would be its first write): it must write
     // nothing, and throw nothing (vitest fails the run on an unhandled rejection).

@@ -22,6 +22,7 @@ import { Approvals } from './loop/approvals';
 import { Questions, type AnswerInput } from './loop/questions';
 import { ToolChooser } from './loop/selection';
 import { ModelTurn } from './loop/model-turn';
+import { addUsage } from './loop/tokens';
 import type { ModelStore } from './models/model-store';
 import { baseUrlOf, languageModel, takesImages } from './models/providers';
 import { AssistantServerAsks, type Attendance } from './server-asks';
@@ -37,18 +38,18 @@ export interface AssistantDeps {
   models: ModelStore;
   audit: AuditLog;
   /** Frames a turn for the UI (running true, then false). */
-  turnRunning(conversationId: string, turnId: string, running: boolean): void;
+  /** A turn began or ended; a model's turn ends with the tokens its requests took. */
+  turnRunning(conversationId: string, turnId: string, running: boolean, usage?: TokenUsage): void;
   context(conversationId: string): ContextMessage[];
   /** Stores a changed message and tells the UI (the person's message, once enriched). */
   rewrite(conversationId: string, message: ChatMessage): void;
 }
 
 export interface StartOptions {
-  /** `plugboard chat --approve all|none`. */
+  /** `plugboard chat --approve all|none` (chat.send's `approve`). */
   flag?: 'all' | 'none';
   /** `plugboard chat` without a terminal: nobody can answer the model's questions (ask_user). */
   unattended?: boolean;
-  onUsage?(usage: TokenUsage): void;
 }
 
 export class Assistant extends Disposable {
@@ -124,11 +125,13 @@ export class Assistant extends Disposable {
     const { model, modelName, where } = chosen;
     const turnId = randomUUID();
     const { registry, store } = this.d;
+    // Each request to the model reports its tokens; the turn's are their sum, told as it ends.
+    let usage: TokenUsage | undefined;
     const turn = new ModelTurn({
       ...this.callContext(conversationId, turnId),
       ...(opts.flag ? { flag: opts.flag } : {}),
       ...(opts.unattended ? { unattended: true } : {}),
-      ...(opts.onUsage ? { onUsage: opts.onUsage } : {}),
+      onUsage: (u) => (usage = usage ? addUsage(usage, u) : u),
       model,
       modelName,
       where,
@@ -147,7 +150,7 @@ export class Assistant extends Disposable {
       .finally(() => {
         if (model instanceof AgentPluginModel) model.close('the turn ended');
         this.running.delete(conversationId);
-        this.d.turnRunning(conversationId, turnId, false);
+        this.d.turnRunning(conversationId, turnId, false, usage);
       });
     this.running.set(conversationId, { turnId, model: modelName, turn, done, opts });
     return { ok: true, turnId, done };

@@ -9,7 +9,7 @@
 /* eslint-disable max-lines -- one whole concern: routing what a person types (passthrough, tool call, model message) and the conversations' lifecycle */
 import { randomUUID } from 'node:crypto';
 import { resultText } from '../../shared/chunks';
-import type { ApprovalDecision } from '../../shared/assistant';
+import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
 import type { ChatMessage, Conversation, ConversationSummary, Events, Done } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, Emitter } from '../../shared/lifecycle';
@@ -63,7 +63,7 @@ export class ChatService extends Disposable {
         messages: this.messages,
         models: d.models,
         audit: d.audit,
-        turnRunning: (c, t, running) => this.frame(c, t, running),
+        turnRunning: (c, t, running, usage) => this.frame(c, t, running, usage),
         context: (c) => this.context(c),
         rewrite: (c, m) => this.rewrite(c, m),
       }),
@@ -312,8 +312,8 @@ export class ChatService extends Disposable {
     };
   }
 
-  private frame(conversationId: string, turnId: string, running: boolean): void {
-    this.running.set(conversationId, turnId, running);
+  private frame(conversationId: string, turnId: string, running: boolean, usage?: TokenUsage): void {
+    this.running.set(conversationId, turnId, running, usage);
   }
 
   private interrupted(conversationId: string, m: ChatMessage): ChatMessage {

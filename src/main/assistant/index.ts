@@ -3,7 +3,7 @@
  * and plans), the conversation store, the model configurations, and the few helpers the service
  * and the CLI show to people (what the exposed tools cost, which models are agent plugins).
  */
-export { agentModelRows, agentModels, type AgentModelRow } from './agent/agents';
+export { agentModelRows, agentModels } from './agent/agents';
 export { takeAttachments, type TakeUpload } from './attachments';
 export { ChatService, type ChatDeps, type ChatEvent } from './chat';
 export { addUsage, declarationTokens } from './loop/tokens';

@@ -16,9 +16,17 @@ import {
   type Events,
 } from '../../shared/contract';
 import { Disposable, Emitter } from '../../shared/lifecycle';
-import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore, takeAttachments } from '../assistant';
+import {
+  agentModelRows,
+  agentModels,
+  ChatService,
+  ConversationStore,
+  discoverLocal,
+  ModelStore,
+  takeAttachments,
+} from '../assistant';
 import type { PluginRegistry } from '../plugins';
-import { failure, failureOf } from '../../shared/failures';
+import { failure, failureOf, type Failure } from '../../shared/failures';
 import { AttachmentUploads } from './attachment-uploads';
 import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
@@ -39,6 +47,18 @@ export interface BackendOptions {
   uploadsDir?: string;
   /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
   openFolder?(dir: string): Promise<string>;
+  /**
+   * When the conversations (their store and the chat) open: at once (the default: the app, `serve`
+   * and `plugboard chat` say at start when another Plugboard holds them), or on the first command
+   * that needs them (`plugboard plugins` and `models`, which work while another Plugboard runs).
+   */
+  conversations?: 'now' | 'when-needed';
+}
+
+/** The conversations: their store and the chat service over it. */
+export interface Conversations {
+  chat: ChatService;
+  store: ConversationStore;
 }
 
 export class Backend extends Disposable {
@@ -49,11 +69,11 @@ export class Backend extends Disposable {
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
   private readonly handlers: Handlers;
+  private opening: Promise<Conversations> | null = null;
+  private opened: Conversations | null = null;
 
   private constructor(
     private readonly opts: BackendOptions,
-    readonly chat: ChatService,
-    private readonly store: ConversationStore,
     readonly models: ModelStore,
   ) {
     super();
@@ -111,16 +131,40 @@ export class Backend extends Disposable {
         fire({ name: 'plugins.changed', payload: { id: pluginId, reason: kind } });
       }),
     );
-    this._register(chat.onDidEvent(fire));
     this.handlers = this.createHandlers();
   }
 
   static async create(opts: BackendOptions): Promise<Backend> {
     const { registry } = opts;
-    const store = await ConversationStore.open(registry.paths.conversations);
-    const models = new ModelStore(registry.paths.root, registry.secrets);
-    const chat = new ChatService({ registry, store, models, audit: registry.audit });
-    return new Backend(opts, chat, store, models);
+    const backend = new Backend(opts, new ModelStore(registry.paths.root, registry.secrets));
+    if (opts.conversations !== 'when-needed') {
+      try {
+        await backend.conversations();
+      } catch (e) {
+        backend.dispose();
+        throw e;
+      }
+    }
+    return backend;
+  }
+
+  /**
+   * The conversations, opened once, when first needed. Opening throws a FailureError when another
+   * Plugboard holds them (assistant/store/owner.ts); a command then answers with its failure.
+   */
+  conversations(): Promise<Conversations> {
+    return (this.opening ??= (async () => {
+      const { registry } = this.opts;
+      const store = await ConversationStore.open(registry.paths.conversations);
+      if (this.isDisposed) {
+        store.dispose();
+        throw new Error('the back end was closed while its conversations opened');
+      }
+      const chat = new ChatService({ registry, store, models: this.models, audit: registry.audit });
+      this._register(chat.onDidEvent((e) => this._onDidEvent.fire(e)));
+      this.opened = { chat, store };
+      return this.opened;
+    })());
   }
 
   invoke<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C>> {
@@ -144,9 +188,18 @@ export class Backend extends Disposable {
     }
   }
 
+  /**
+   * `answer` for callers in this process (the `plugboard` CLI), typed: the command's output, or
+   * the failure that refused it. The same check and the same handler as a window's command.
+   */
+  async request<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C> | Failure> {
+    const a = await this.answer(name, input);
+    return a.ok ? (a.value as CommandOutput<C>) : a;
+  }
+
   /** Writes pending conversation changes to disk now. */
   flush(): void {
-    this.store.flush();
+    this.opened?.store.flush();
   }
 
   /** Remembers a file the web UI uploaded: a package `install.preview` refers to by id, or a message's attachment. */
@@ -156,7 +209,9 @@ export class Backend extends Disposable {
 
   private createHandlers(): Handlers {
     const { registry } = this.opts;
-    const { chat, views, installs } = this;
+    const { views, installs } = this;
+    const chat = async (): Promise<ChatService> => (await this.conversations()).chat;
+    const store = async (): Promise<ConversationStore> => (await this.conversations()).store;
     return {
       'app.info': () => ({
         version: this.opts.version,
@@ -198,33 +253,35 @@ export class Backend extends Disposable {
       'import.preview': (input) => installs.importPreview(input),
       'import.commit': (input) => installs.importCommit(input),
       'palette.list': () => views.palette(),
-      'chat.list': () => chat.list(),
-      'chat.saveState': () => chat.saveState(),
-      'chat.create': ({ title }) => chat.create(title),
-      'chat.get': ({ id }) => chat.get(id),
-      'chat.rename': ({ id, title }) => chat.rename(id, title),
-      'chat.delete': ({ id }) => chat.delete(id),
-      'chat.search': ({ query, limit }) => this.store.search(query, limit),
-      'chat.send': ({ conversationId, text, attachments }) => {
+      'chat.list': async () => (await chat()).list(),
+      'chat.saveState': async () => (await chat()).saveState(),
+      'chat.create': async ({ title }) => (await chat()).create(title),
+      'chat.get': async ({ id }) => (await chat()).get(id),
+      'chat.rename': async ({ id, title }) => (await chat()).rename(id, title),
+      'chat.delete': async ({ id }) => (await chat()).delete(id),
+      'chat.search': async ({ query, limit }) => (await store()).search(query, limit),
+      'chat.send': async ({ conversationId, text, attachments, approve, unattended }) => {
         const taken = takeAttachments(attachments ?? [], this.attachments.take);
-        return taken.ok ? chat.send(conversationId, text, {}, taken.files) : taken;
+        if (!taken.ok) return taken;
+        const opts = { ...(approve ? { flag: approve } : {}), ...(unattended ? { unattended } : {}) };
+        return (await chat()).send(conversationId, text, opts, taken.files);
       },
-      'chat.attachment': ({ id }) => {
-        const f = this.store.attachment(id);
+      'chat.attachment': async ({ id }) => {
+        const f = (await store()).attachment(id);
         if (!f) return failure('not_found', `no attached file ${id} (its conversation may have been deleted)`);
         return { ok: true, name: f.name, kind: f.kind, mime: f.mime, data: Buffer.from(f.bytes).toString('base64') };
       },
-      'chat.setModel': ({ conversationId, model }) => chat.setModel(conversationId, model),
-      'chat.approve': ({ callId, decision, args }) => chat.approve(callId, decision, args),
-      'chat.retry': ({ conversationId }) => chat.retry(conversationId),
-      'chat.answer': ({ callId, answer, refuse }) => chat.assistant.answer(callId, answer, refuse),
-      'models.usage': () => this.store.usageByModel(),
+      'chat.setModel': async ({ conversationId, model }) => (await chat()).setModel(conversationId, model),
+      'chat.approve': async ({ callId, decision, args }) => (await chat()).approve(callId, decision, args),
+      'chat.retry': async ({ conversationId }) => (await chat()).retry(conversationId),
+      'chat.answer': async ({ callId, answer, refuse }) => (await chat()).assistant.answer(callId, answer, refuse),
+      'models.usage': async () => (await store()).usageByModel(),
       'assistant.settings': () => this.models.settings(),
       'assistant.configure': (change) => this.models.configure(change),
-      'tools.suggest': ({ text }) => views.entries(chat.assistant.suggest(text)),
+      'tools.suggest': async ({ text }) => views.entries((await chat()).assistant.suggest(text)),
       'models.list': async () => {
         const view = await this.models.view();
-        return { ...view, models: [...view.models, ...agentModels(registry)] };
+        return { ...view, models: [...view.models, ...agentModels(registry)], agents: agentModelRows(registry) };
       },
       'models.save': (input) => this.models.save(input),
       'models.remove': ({ name }) => this.models.remove(name),
@@ -232,16 +289,17 @@ export class Backend extends Disposable {
       'models.test': (input) => testModel(this.models, input),
       'models.discover': () => discoverLocal(),
       'plugins.setToolPolicy': ({ id, tool, policy }) => registry.decisions.setToolPolicy(id, tool, policy),
-      'chat.invoke': ({ conversationId, plugin, tool, args }) => chat.invoke(conversationId, plugin, tool, args),
-      'chat.cancel': ({ turnId }) => chat.cancel(turnId),
-      'chat.exitPassthrough': ({ conversationId }) => chat.exitPassthrough(conversationId),
+      'chat.invoke': async ({ conversationId, plugin, tool, args }) =>
+        (await chat()).invoke(conversationId, plugin, tool, args),
+      'chat.cancel': async ({ turnId }) => (await chat()).cancel(turnId),
+      'chat.exitPassthrough': async ({ conversationId }) => (await chat()).exitPassthrough(conversationId),
     };
   }
 
   override dispose(): void {
     if (this.isDisposed) return;
-    this.chat.dispose();
-    this.store.dispose();
+    this.opened?.chat.dispose();
+    this.opened?.store.dispose();
     super.dispose();
   }
 }
