@@ -25,6 +25,9 @@ beforeAll(async () => {
   model = await ModelServer.start();
   await app.connect(model);
   await installFixtures(app, 'hostile/rug-pull');
+  // An MCP server's tools are known once it runs (the app starts persistent plugins at launch).
+  expect((await app.registry.start('rug-pull')).ok).toBe(true);
+  await app.waitEvent((e) => (e.name === 'plugins.changed' && e.payload.id === 'rug-pull' && app.registry.tools('rug-pull').length > 0 ? true : undefined), 'rug-pull announcing its tools');
 });
 
 afterAll(() => closeAll(app, model));
@@ -63,10 +66,17 @@ describe('a tool that says it only reads, from an installed plugin', () => {
     });
     const conv = await app.turnEnded(c, turn);
     expect(conv.messages.find((m) => m.tool === 'define')).toMatchObject({ status: 'done', text: 'apple: a word.' });
-    // Its first definition was recorded when it announced it, and "Always allow" was given for it.
+    // Its first definition was recorded when it announced it, and "Always allow" was given for it
+    // (the server rewrites the tool right after this call: the record stays the first one).
     const reviewed = app.registry.pluginState('rug-pull').reviewed?.define;
-    expect(reviewed?.hash).toBe(app.registry.toolHash('rug-pull', 'define'));
-    expect(reviewed?.definition.description).toBe('Look up the definition of an English word.');
+    expect(reviewed?.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(reviewed?.definition).toEqual({
+      name: 'define',
+      title: 'Define a word',
+      description: 'Look up the definition of an English word.',
+      inputSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+      annotations: { readOnlyHint: true, title: 'Define a word' },
+    });
   });
 });
 

@@ -24,7 +24,7 @@ export type AuditAction =
   | 'elicitation'
   /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
   | 'sampling'
-  /** A tool's definition recorded (first seen) or accepted by the person after it changed. */
+  /** A tool's changed definition accepted by the person (its policy and exposure apply to it again). */
   | 'definition';
 
 export interface AuditEntry {

@@ -126,7 +126,7 @@ export function carriedInto(args: unknown, plugin: string, conversation: () => r
         tool: m.tool ?? '?',
         messageId: m.id,
         chars: run.length,
-        excerpt: text.length > 120 ? `${text.slice(0, 80)}…${text.slice(-30)}` : text,
+        excerpt: text.length > 200 ? `${text.slice(0, 140)}…${text.slice(-50)}` : text,
       };
     }
   }

@@ -28,6 +28,12 @@ export function untrusted(from: string, text: string): string {
   return `<tool-output from="${from.replace(/["<>\n]/g, '_')}" trust="untrusted">\n${data}\n</tool-output>`;
 }
 
+/** The data inside an untrusted block, for a receiver that gets it in a field of its own (an agent plugin's `agent.tool_result`). */
+export function untrustedData(text: string): string {
+  const m = /^<tool-output from="[^"]*" trust="untrusted">\n([\s\S]*)\n<\/tool-output>$/.exec(text);
+  return m ? (m[1] as string).replace(/&lt;(\/?tool-output)/gi, '<$1') : text;
+}
+
 /** What a tool's card says happened, as the model's tool result. */
 export function toolResultOutput(m: ChatMessage): ToolResultPart['output'] {
   const from = `${m.pluginId ?? '?'}:${m.tool ?? '?'}`;

@@ -18,8 +18,8 @@ export interface DefinitionDeps {
   audit: AuditLog;
   tools(id: string): ToolSpec[];
   pluginState(id: string): PluginState;
-  /** A change to the plugin's state with its audit line, both or neither (Decisions.update). */
-  update(id: string, fn: (s: PluginState) => void, audit: Omit<AuditEntry, 'at' | 'plugin' | 'ok'>): Promise<void>;
+  /** A change to the plugin's state, with its audit line when given: both or neither (Decisions.update). */
+  update(id: string, fn: (s: PluginState) => void, audit?: Omit<AuditEntry, 'at' | 'plugin' | 'ok'>): Promise<void>;
 }
 
 export class DefinitionDecisions {
@@ -51,16 +51,12 @@ export class DefinitionDecisions {
     if (!rec?.spec || this.bundled(id) || this.deps.pluginState(id).reviewed) return;
     const tools = this.deps.tools(id);
     if (tools.length === 0) return;
-    const detail = `recorded the definitions of ${tools.length} tool${tools.length === 1 ? '' : 's'} as first seen`;
     try {
-      await this.deps.update(
-        id,
-        (s) => {
-          // Another process may have recorded them meanwhile: its record stands.
-          if (!s.reviewed) recordReviewed(s, tools);
-        },
-        { action: 'definition', detail },
-      );
+      // Bookkeeping, not a decision: not audited (the person's acceptances are).
+      await this.deps.update(id, (s) => {
+        // Another process may have recorded them meanwhile: its record stands.
+        if (!s.reviewed) recordReviewed(s, tools);
+      });
     } catch {
       // Not written (a full disk): the tools are compared with nothing yet, and recorded next time.
     }
