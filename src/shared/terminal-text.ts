@@ -21,8 +21,10 @@ const NAMED: Record<string, string> = {
 };
 
 /** Everything a terminal may act on or not draw, but newline and tab. */
+/* eslint-disable no-control-regex -- finding control characters is the point */
 const UNSAFE =
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u2069\u3164\uFEFF\uFFA0\u{E0000}-\u{E007F}]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/gu;
+/* eslint-enable no-control-regex */
 
 function escapeOne(ch: string): string {
   const named = NAMED[ch];

@@ -41,6 +41,7 @@ export const HIDDEN_TITLES: Record<HiddenKind, string> = {
 };
 
 const TAG = /[\u{E0000}-\u{E007F}]/u;
+/* eslint-disable no-control-regex, no-misleading-character-class -- finding invisible, combining and control characters is the point */
 const INVISIBLE =
   /[\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200D\u2060-\u2064\u206A-\u206F\u3164\uFE00-\uFE0D\uFEFF\uFFA0\u{1BCA0}-\u{1BCA3}\u{E0100}-\u{E01EF}]/u;
 const BIDI = /[\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
@@ -48,6 +49,7 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/u;
 /** Anything worth a closer look: one test decides whether a text needs segmenting at all. */
 const SUSPECT =
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u00AD\u034F\u061C\u115F\u1160\u17B4\u17B5\u180B-\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2069\u206A-\u206F\u3164\uFE00-\uFE0D\uFEFF\uFFA0\u{1BCA0}-\u{1BCA3}\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|<!--/u;
+/* eslint-enable no-control-regex, no-misleading-character-class */
 /** A word with a Latin letter and a letter of a script that imitates Latin ones. */
 const MIXED_WORD = /[\p{L}\p{M}]*\p{Script=Latin}[\p{L}\p{M}]*/gu;
 const IMITATING =

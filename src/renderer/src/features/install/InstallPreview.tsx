@@ -8,6 +8,7 @@ import type { InstallPreviewView } from '../../../../shared/contract';
 import { Icon } from '../../components/Icon';
 import { toggleGrant } from '../../stores/install';
 import { InstallTrial } from './InstallTrial';
+import { ToolFlags } from '../../components/ToolFlags';
 import { VisibleText } from '../../components/VisibleText';
 
 const SHOWN_TOOLS = 8;
@@ -103,24 +104,12 @@ export function InstallPreview({
       </Section>
       {preview.flags.length > 0 && (
         <Section title="What the scan noticed">
-          <ul className="space-y-1 rounded-md border border-warn/30 bg-warn-soft px-3 py-2 text-xs text-fg">
-            {preview.flags.map((f, i) => (
-              <li key={i} className="flex gap-1.5" data-install-flag={f.kind}>
-                <Icon name="alert" size={13} className="mt-0.5 shrink-0 text-warn" />
-                <span className="min-w-0">
-                  <code className="font-mono">
-                    <VisibleText text={f.tool} name />
-                  </code>
-                  : {f.message}
-                  {f.excerpt && (
-                    <span className="text-fg-muted">
-                      : “<VisibleText text={f.excerpt} />”
-                    </span>
-                  )}
-                </span>
-              </li>
-            ))}
-          </ul>
+          <ToolFlags
+            flags={preview.flags}
+            named
+            data="data-install-flag"
+            className="space-y-1 rounded-md border border-warn/30 bg-warn-soft px-3 py-2 text-xs text-fg"
+          />
           <p className="mt-1 text-[11px] text-fg-subtle">
             These are for you to read; they do not stop the install. Its tools ask before a model’s call runs.
           </p>

@@ -13,6 +13,7 @@ import { Button } from '../../components/Button';
 import { changeTitle, DefinitionDiff } from '../../components/DefinitionDiff';
 import { Icon } from '../../components/Icon';
 import { Switch } from '../../components/Switch';
+import { ToolFlags } from '../../components/ToolFlags';
 import { VisibleText } from '../../components/VisibleText';
 import { hasHidden } from '../../../../shared/visible-text';
 import { acceptDefinition, setExposed, setToolPolicy } from '../../stores/plugin-detail';
@@ -57,28 +58,6 @@ function Changed({
       </div>
       <DefinitionDiff change={t.change} label={`What changed in ${pluginId}:${t.name}`} />
     </div>
-  );
-}
-
-/** What the scan found about a tool: information for the person, never a block. */
-function Flags({ flags }: { flags: ToolView['flags'] }): JSX.Element | null {
-  if (flags.length === 0) return null;
-  return (
-    <ul className="mt-1 space-y-0.5" aria-label="What the scan noticed">
-      {flags.map((f, i) => (
-        <li key={i} className="flex gap-1.5 text-[11px] text-fg" data-tool-flag={f.kind}>
-          <Icon name="alert" size={11} className="mt-0.5 shrink-0 text-warn" />
-          <span className="min-w-0">
-            {f.message}
-            {f.excerpt && (
-              <span className="text-fg-muted">
-                : “<VisibleText text={f.excerpt} />”
-              </span>
-            )}
-          </span>
-        </li>
-      ))}
-    </ul>
   );
 }
 
@@ -161,7 +140,7 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
                   <VisibleText text={t.description} />
                 </p>
               )}
-              <Flags flags={t.flags} />
+              <ToolFlags flags={t.flags} data="data-tool-flag" className="mt-1 space-y-0.5 text-[11px] text-fg" />
               {t.change && <Changed pluginId={detail.id} t={{ ...t, change: t.change }} />}
             </div>
             <div className="flex shrink-0 items-center gap-2 pt-0.5">
