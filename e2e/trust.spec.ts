@@ -95,6 +95,7 @@ test('the Tools tab shows the change and what the scan noticed; Accept puts the 
   await expect(changed).toContainText('a model’s call asks until you accept it');
   await expect(row.locator('[data-tool-flag="addresses-model"]').first()).toBeVisible();
   await shoot('trust-tools-tab-changed', async () => {
+    await changed.scrollIntoViewIfNeeded();
     await expect(changed).toBeVisible();
   });
   await changed.getByRole('button', { name: 'Accept' }).click();

@@ -99,8 +99,11 @@ export function foldName(name: string): string {
 }
 
 function excerptAround(text: string, index: number, length: number): string {
-  const from = Math.max(0, index - 30);
-  const to = Math.min(text.length, index + length + 30);
+  let from = Math.max(0, index - 30);
+  let to = Math.min(text.length, index + length + 30);
+  // Never half a character: a cut surrogate pair would show as a stray code point.
+  if (/[\uDC00-\uDFFF]/.test(text[from] ?? '')) from--;
+  if (/[\uD800-\uDBFF]/.test(text[to - 1] ?? '')) to++;
   return `${from > 0 ? '…' : ''}${text.slice(from, to)}${to < text.length ? '…' : ''}`.replace(/\s+/g, ' ');
 }
 

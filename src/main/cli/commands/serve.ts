@@ -5,14 +5,12 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { serve } from '../../server';
+import { DataPaths } from '../../plugins';
 import { openBackend, type OpenedBackend } from '../backend';
 import { EXIT_FAILED, EXIT_OK, parse, parsePositiveInt, UsageError } from '../io';
 import { packageRoot } from '../package-root';
 import { dataDirOf } from '../target';
 import type { CliEnv } from '../session';
-
-/** Where `plugboard serve` keeps uploads while they wait, in the data folder. */
-export const UPLOADS_DIR = '.uploads';
 
 /** Removes what a serve that died left in the uploads folder; how many uploads that was. */
 export function clearLeftUploads(dir: string): number {
@@ -50,7 +48,7 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
   // the server removes the folder when it stops, and a serve that died leaves them where the next
   // one finds and removes them (not in /tmp, where nobody would).
   const dataDir = dataDirOf(values['data-dir']);
-  const uploadsDir = path.join(dataDir, UPLOADS_DIR);
+  const uploadsDir = new DataPaths(dataDir).uploads;
   const app: OpenedBackend = await openBackend({ dataDir, autostart: true, transport: 'websocket', uploadsDir });
   const { registry, backend } = app;
   // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).

@@ -19,14 +19,17 @@ export function DefinitionDiff({ change, label }: { change: DefinitionChange; la
       {change.lines.map((l, i) => (
         <div
           key={i}
-          className={`px-2 ${TONE[l.op]}`}
+          className={`flex px-2 ${TONE[l.op]}`}
           data-op={l.op === ' ' ? 'same' : l.op === '+' ? 'added' : 'removed'}
         >
-          <span aria-hidden="true" className="mr-1.5 inline-block w-2 select-none text-fg-subtle">
+          {/* Its own column: a wrapped line stays clear of the + and − signs. */}
+          <span aria-hidden="true" className="w-3.5 shrink-0 select-none text-fg-subtle">
             {l.op}
           </span>
-          <span className="sr-only">{l.op === '+' ? 'added: ' : l.op === '-' ? 'removed: ' : ''}</span>
-          <VisibleText text={l.text} />
+          <span className="min-w-0 flex-1">
+            <span className="sr-only">{l.op === '+' ? 'added: ' : l.op === '-' ? 'removed: ' : ''}</span>
+            <VisibleText text={l.text} />
+          </span>
         </div>
       ))}
     </pre>

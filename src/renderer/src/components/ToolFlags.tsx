@@ -31,7 +31,7 @@ export function ToolFlags(p: {
                 :{' '}
               </>
             )}
-            {f.message}
+            <VisibleText text={f.message} />
             {f.excerpt && (
               <span className="text-fg-muted">
                 : “<VisibleText text={f.excerpt} />”

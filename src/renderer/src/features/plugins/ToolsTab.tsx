@@ -98,73 +98,76 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
       </p>
       <ul className="divide-y divide-line rounded-md border border-line">
         {detail.tools.map((t) => (
-          <li key={t.name} className="flex items-start gap-3 px-2.5 py-1.5">
-            <div className="min-w-0 flex-1">
-              <div className="flex items-center gap-1.5">
-                <span className="font-mono text-xs text-fg">
-                  <VisibleText text={t.name} name />
-                </span>
-                {(t.title ?? t.annotations?.title) && (
-                  <span className="truncate text-[11.5px] text-fg-muted">
-                    <VisibleText text={(t.title ?? t.annotations?.title) as string} />
+          <li key={t.name} className="px-2.5 py-1.5">
+            <div className="flex items-start gap-3">
+              <div className="min-w-0 flex-1">
+                <div className="flex items-center gap-1.5">
+                  <span className="font-mono text-xs text-fg">
+                    <VisibleText text={t.name} name />
                   </span>
-                )}
-                {/* The server's hints (MCP annotations): hints, not guarantees, and said so. */}
-                {t.annotations?.destructiveHint === true && t.annotations.readOnlyHint !== true && (
-                  <span
-                    className="rounded bg-bad-soft px-1 text-[10px] tracking-wide text-bad uppercase"
-                    title="The server says this tool may delete or overwrite things (a hint, not a guarantee)"
+                  {(t.title ?? t.annotations?.title) && (
+                    <span className="truncate text-[11.5px] text-fg-muted">
+                      <VisibleText text={(t.title ?? t.annotations?.title) as string} />
+                    </span>
+                  )}
+                  {/* The server's hints (MCP annotations): hints, not guarantees, and said so. */}
+                  {t.annotations?.destructiveHint === true && t.annotations.readOnlyHint !== true && (
+                    <span
+                      className="rounded bg-bad-soft px-1 text-[10px] tracking-wide text-bad uppercase"
+                      title="The server says this tool may delete or overwrite things (a hint, not a guarantee)"
+                    >
+                      destructive
+                    </span>
+                  )}
+                  {t.annotations?.readOnlyHint === true && (
+                    <span
+                      className="text-[10px] tracking-wide text-fg-subtle uppercase"
+                      title={
+                        detail.source === 'bundled'
+                          ? 'This bundled tool only reads: a model may call it without asking'
+                          : 'The plugin says this tool only reads: a hint, not a grant. A model’s call asks unless you allow it'
+                      }
+                    >
+                      {detail.source === 'bundled' ? 'read-only' : 'says read-only'}
+                    </span>
+                  )}
+                  {t.userCommand && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">command</span>}
+                </div>
+                {t.description && (
+                  // What hides (or was flagged) is shown whole: a clamp could cut it out of sight.
+                  <p
+                    className={`text-[11.5px] whitespace-pre-wrap text-fg-muted ${t.flags.length || hasHidden(t.description) ? '' : 'line-clamp-2'}`}
                   >
-                    destructive
-                  </span>
+                    <VisibleText text={t.description} />
+                  </p>
                 )}
-                {t.annotations?.readOnlyHint === true && (
-                  <span
-                    className="text-[10px] tracking-wide text-fg-subtle uppercase"
-                    title={
-                      detail.source === 'bundled'
-                        ? 'This bundled tool only reads: a model may call it without asking'
-                        : 'The plugin says this tool only reads: a hint, not a grant. A model’s call asks unless you allow it'
-                    }
-                  >
-                    {detail.source === 'bundled' ? 'read-only' : 'says read-only'}
-                  </span>
-                )}
-                {t.userCommand && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">command</span>}
               </div>
-              {t.description && (
-                // What hides (or was flagged) is shown whole: a clamp could cut it out of sight.
-                <p
-                  className={`text-[11.5px] whitespace-pre-wrap text-fg-muted ${t.flags.length || hasHidden(t.description) ? '' : 'line-clamp-2'}`}
-                >
-                  <VisibleText text={t.description} />
-                </p>
-              )}
-              <ToolFlags flags={t.flags} data="data-tool-flag" className="mt-1 space-y-0.5 text-[11px] text-fg" />
-              {t.change && <Changed pluginId={detail.id} t={{ ...t, change: t.change }} />}
+              <div className="flex shrink-0 items-center gap-2 pt-0.5">
+                {!t.userCommand && (
+                  <span
+                    className={`text-[10.5px] tabular-nums ${t.exposed ? 'text-fg-muted' : 'text-fg-subtle line-through'}`}
+                    title={
+                      t.exposed
+                        ? 'What its declaration adds to every model request (an estimate)'
+                        : 'What its declaration would add to every model request, if exposed (an estimate)'
+                    }
+                    data-tool-cost={t.name}
+                  >
+                    {tokensText(t.declarationTokens)}
+                  </span>
+                )}
+                <PolicySelect pluginId={detail.id} t={t} />
+                <Switch
+                  size="sm"
+                  checked={t.exposed}
+                  label={`Expose ${detail.id}:${t.name}`}
+                  onChange={(v) => void setExposed(detail.id, t.name, v)}
+                />
+              </div>
             </div>
-            <div className="flex shrink-0 items-center gap-2 pt-0.5">
-              {!t.userCommand && (
-                <span
-                  className={`text-[10.5px] tabular-nums ${t.exposed ? 'text-fg-muted' : 'text-fg-subtle line-through'}`}
-                  title={
-                    t.exposed
-                      ? 'What its declaration adds to every model request (an estimate)'
-                      : 'What its declaration would add to every model request, if exposed (an estimate)'
-                  }
-                  data-tool-cost={t.name}
-                >
-                  {tokensText(t.declarationTokens)}
-                </span>
-              )}
-              <PolicySelect pluginId={detail.id} t={t} />
-              <Switch
-                size="sm"
-                checked={t.exposed}
-                label={`Expose ${detail.id}:${t.name}`}
-                onChange={(v) => void setExposed(detail.id, t.name, v)}
-              />
-            </div>
+            {/* The full width of the row: a narrow column made the flags and the diff hard to read. */}
+            <ToolFlags flags={t.flags} data="data-tool-flag" className="mt-1 space-y-0.5 text-[11px] text-fg" />
+            {t.change && <Changed pluginId={detail.id} t={{ ...t, change: t.change }} />}
           </li>
         ))}
       </ul>

@@ -49,7 +49,9 @@ export function CallNotes(p: {
             </span>
           </p>
           <p className="mt-1 pl-5 font-mono text-[11px] break-all text-fg-muted">
-            “<VisibleText text={call.carried.excerpt} />”
+            {'“'}
+            <VisibleText text={call.carried.excerpt} />
+            {'”'}
           </p>
         </Note>
       )}

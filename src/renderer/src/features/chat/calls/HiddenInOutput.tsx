@@ -30,7 +30,7 @@ export function HiddenInOutput({ m }: { m: ChatMessage }): JSX.Element | null {
         </button>
       </p>
       {open && (
-        <pre className="mt-1.5 max-h-60 overflow-auto rounded border border-line bg-bg px-2 py-1 font-mono text-[11px] whitespace-pre-wrap break-all">
+        <pre className="mt-1.5 max-h-60 overflow-auto rounded border border-line bg-bg px-2 py-1 font-mono text-[11px] whitespace-pre-wrap break-words">
           <VisibleText text={text} />
         </pre>
       )}
