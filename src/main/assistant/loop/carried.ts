@@ -118,7 +118,7 @@ export function carriedInto(args: unknown, plugin: string, conversation: () => r
     for (const v of values) {
       const run = longestRun(v, src);
       if (!run || (best && run.length <= best.chars)) continue;
-      const text = v.slice(run.start, run.start + run.length);
+      const text = v.slice(run.start, run.start + run.length).trim();
       // The person wrote it: passing it on is theirs to ask for.
       if (said.includes(text)) continue;
       best = {

@@ -121,7 +121,7 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
                   )}
                   {t.annotations?.readOnlyHint === true && (
                     <span
-                      className="text-[10px] tracking-wide text-fg-subtle uppercase"
+                      className="shrink-0 text-[10px] tracking-wide whitespace-nowrap text-fg-subtle uppercase"
                       title={
                         detail.source === 'bundled'
                           ? 'This bundled tool only reads: a model may call it without asking'
