@@ -47,7 +47,13 @@ it('the install preview flags hidden text, words to the model and shadowing name
   expect(done).toMatchObject({ ok: true, id: 'poisoned-tools' });
   const detail = await app.backend.invoke('plugins.detail', { id: 'poisoned-tools' });
   expect(detail?.tools.find((t) => t.name === 'list')?.flags).toEqual([
-    expect.objectContaining({ kind: 'shadows', message: 'its name is also a tool of files: a model may call one for the other' }),
-    expect.objectContaining({ kind: 'shadows', message: 'its name is also a tool of todo: a model may call one for the other' }),
+    expect.objectContaining({
+      kind: 'shadows',
+      message: 'its name is also a tool of files: a model may call one for the other',
+    }),
+    expect.objectContaining({
+      kind: 'shadows',
+      message: 'its name is also a tool of todo: a model may call one for the other',
+    }),
   ]);
 });

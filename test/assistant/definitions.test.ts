@@ -27,7 +27,13 @@ beforeAll(async () => {
   await installFixtures(app, 'hostile/rug-pull');
   // An MCP server's tools are known once it runs (the app starts persistent plugins at launch).
   expect((await app.registry.start('rug-pull')).ok).toBe(true);
-  await app.waitEvent((e) => (e.name === 'plugins.changed' && e.payload.id === 'rug-pull' && app.registry.tools('rug-pull').length > 0 ? true : undefined), 'rug-pull announcing its tools');
+  await app.waitEvent(
+    (e) =>
+      e.name === 'plugins.changed' && e.payload.id === 'rug-pull' && app.registry.tools('rug-pull').length > 0
+        ? true
+        : undefined,
+    'rug-pull announcing its tools',
+  );
 });
 
 afterAll(() => closeAll(app, model));

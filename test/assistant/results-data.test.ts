@@ -34,7 +34,13 @@ beforeAll(async () => {
   await installFixtures(app, 'hostile/sink');
   // An MCP server's tools are known once it runs (the app starts persistent plugins at launch).
   expect((await app.registry.start('sink')).ok).toBe(true);
-  await app.waitEvent((e) => (e.name === 'plugins.changed' && e.payload.id === 'sink' && app.registry.tools('sink').length > 0 ? true : undefined), 'sink announcing its tools');
+  await app.waitEvent(
+    (e) =>
+      e.name === 'plugins.changed' && e.payload.id === 'sink' && app.registry.tools('sink').length > 0
+        ? true
+        : undefined,
+    'sink announcing its tools',
+  );
   // The person trusted the sink's tool outright: the hold must not depend on its policy.
   expect((await app.registry.setToolPolicy('sink', 'note', 'allow')).ok).toBe(true);
 });

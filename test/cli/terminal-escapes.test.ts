@@ -45,6 +45,7 @@ async function onScreen(output: string): Promise<{ lines: string[]; clipboard: s
   return { lines: lines.filter(Boolean), clipboard };
 }
 
+// eslint-disable-next-line no-control-regex -- finding raw control characters in the output is the point
 const ESCAPES = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
 
 let data: string;

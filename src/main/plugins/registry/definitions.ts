@@ -14,23 +14,9 @@
  * are the app's own and are never held.
  */
 import { createHash } from 'node:crypto';
-import {
-  canonicalJson,
-  definitionChange,
-  definitionOf,
-  type DefinitionChange,
-  type ToolDefinition,
-} from '../../../shared/definitions';
+import { canonicalJson, definitionChange, definitionOf, type DefinitionChange } from '../../../shared/definitions';
 import type { ToolSpec } from '../../../shared/plugin';
-import type { PluginState } from './state';
-
-/** A definition a person's decisions were made for. */
-export interface Reviewed {
-  hash: string;
-  definition: ToolDefinition;
-  /** When it was recorded (ISO). */
-  at: string;
-}
+import type { PluginState, Reviewed } from './state';
 
 const hashes = new WeakMap<ToolSpec, string>();
 

@@ -12,7 +12,15 @@ import { statSync } from 'node:fs';
 import { APPROVAL_DEFAULTS, TOOL_POLICIES, type ApprovalDefault, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../../host';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
-import type { Reviewed } from './definitions';
+import type { ToolDefinition } from '../../../shared/definitions';
+
+/** A tool's definition a person's decisions were made for (definitions.ts). */
+export interface Reviewed {
+  hash: string;
+  definition: ToolDefinition;
+  /** When it was recorded (ISO). */
+  at: string;
+}
 
 export interface PluginState {
   enabled: boolean;
