@@ -47,14 +47,15 @@ function fold(s: string): string {
 }
 
 function indexOf(m: ChatMessage): Indexed {
-  const text = fold(m.text || (m.result === undefined ? '' : resultText(m.result)));
-  const key = `${m.id}:${text.length}`;
+  // Keyed before any work: a result's message does not change once it has ended.
+  const key = `${m.id}:${m.status ?? ''}:${m.text.length}`;
   const kept = indexes.get(key);
   if (kept) {
     indexes.delete(key);
     indexes.set(key, kept);
     return kept;
   }
+  const text = fold(m.text || (m.result === undefined ? '' : resultText(m.result)));
   const windows = new Map<string, number[]>();
   for (let i = 0; i + W <= text.length; i += W) {
     const w = text.slice(i, i + W);
@@ -106,12 +107,15 @@ export function carriedInto(args: unknown, plugin: string, conversation: () => r
       (m.text || m.result !== undefined),
   );
   if (sources.length === 0) return null;
-  const said = fold(
-    stored
-      .filter((m) => m.role === 'user' && !m.passthrough)
-      .map((m) => m.text)
-      .join('\n'),
-  );
+  // What the person wrote, read only when a run is found (most calls carry none).
+  let said: string | undefined;
+  const written = (): string =>
+    (said ??= fold(
+      stored
+        .filter((m) => m.role === 'user' && !m.passthrough)
+        .map((m) => m.text)
+        .join('\n'),
+    ));
   let best: Carried | null = null;
   for (const m of sources) {
     const src = indexOf(m);
@@ -120,7 +124,7 @@ export function carriedInto(args: unknown, plugin: string, conversation: () => r
       if (!run || (best && run.length <= best.chars)) continue;
       const text = v.slice(run.start, run.start + run.length).trim();
       // The person wrote it: passing it on is theirs to ask for.
-      if (said.includes(text)) continue;
+      if (written().includes(text)) continue;
       best = {
         plugin: m.pluginId as string,
         tool: m.tool ?? '?',
