@@ -1,0 +1,52 @@
+/**
+ * `plugboard mcp`: the plugins of a data folder as an MCP server on stdio, for another app
+ * (mcp-server/). It opens the registry alone, not the conversation store, so it runs beside the
+ * app or `plugboard serve` on the same folder; it stops every plugin it started when the app
+ * disconnects or the command is stopped. `--print-config APP` prints that app's config snippet.
+ */
+import { McpHub, guardStdout, serveStdio } from '../../mcp-server';
+import { PluginRegistry } from '../../plugins';
+import { MCP_CLIENT_APPS, mcpClientSnippet, type McpClientApp } from '../../service';
+import { EXIT_OK, parse, UsageError } from '../io';
+import type { CliEnv } from '../session';
+import { bundledPluginsDir, cliMcpLaunch, dataDirOf, nodeModulesDir } from '../target';
+
+export async function mcpCommand(argv: string[], env: CliEnv): Promise<number> {
+  const { values } = parse(
+    argv,
+    { 'data-dir': { type: 'string' }, 'print-config': { type: 'string' } },
+    { min: 0, max: 0, names: '' },
+  );
+  const dataDir = dataDirOf(values['data-dir']);
+  const app = values['print-config'];
+  if (app !== undefined) {
+    if (!(MCP_CLIENT_APPS as readonly string[]).includes(app))
+      throw new UsageError(`--print-config takes ${MCP_CLIENT_APPS.join(', ')}, got "${app}"`);
+    const snippet = mcpClientSnippet(app as McpClientApp, cliMcpLaunch(dataDir));
+    env.out.stderr(`Put this in ${snippet.label}'s MCP config (${snippet.file}):\n`);
+    env.out.stdout(snippet.text);
+    return EXIT_OK;
+  }
+  // From here on stdout is the protocol's: anything else written there goes to stderr.
+  const stdout = guardStdout();
+  const note = (line: string): void => env.out.stderr(`plugboard mcp: ${line}\n`);
+  try {
+    const registry = await PluginRegistry.open({
+      dataDir,
+      bundledDir: bundledPluginsDir(),
+      nodeModules: nodeModulesDir(),
+    });
+    for (const n of registry.startupNotes) note(n);
+    const hub = new McpHub({ registry, version: process.env.npm_package_version ?? '0.1.0', log: note, warm: true });
+    try {
+      await serveStdio(hub, stdout.protocol, (stop) => env.onInterrupt(stop));
+    } finally {
+      hub.dispose();
+      await registry.shutdown();
+      registry.dispose();
+    }
+    return EXIT_OK;
+  } finally {
+    stdout.restore();
+  }
+}
