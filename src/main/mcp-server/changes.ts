@@ -24,6 +24,9 @@ const SETTLE_MS = 30;
 export class ChangeFeed extends Disposable {
   private readonly _onDidChange = this._register(new Emitter<OfferKind>());
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidSync = this._register(new Emitter<string[]>());
+  /** Plugins another process installed, changed or removed, once the registry caught up (their ids). */
+  readonly onDidSync = this._onDidSync.event;
   private tools: string;
   private servers: string;
   private pluginsWatcher: FSWatcher | undefined;
@@ -91,7 +94,8 @@ export class ChangeFeed extends Disposable {
       this.syncing = this.syncing.then(async () => {
         if (this.isDisposed) return;
         try {
-          await this.registry.syncWithDisk();
+          const changed = await this.registry.syncWithDisk();
+          if (changed.length > 0) this._onDidSync.fire(changed);
         } catch (e) {
           this.log(`reading the plugins folder again failed: ${(e as Error).message}`);
         }

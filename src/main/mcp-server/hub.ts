@@ -52,6 +52,8 @@ export class McpHub extends Disposable {
     this.features = new HostedFeatures(opts.registry, opts.log);
     this.changes = this._register(new ChangeFeed(opts.registry, this.features, opts.log));
     this._register(this.changes.onDidChange((kind) => this.announce(kind)));
+    // A plugin another process installed: started like the others, when its tools are known only running.
+    this._register(this.changes.onDidSync((ids) => void this.startSilent(ids)));
     this.ready = opts.warm ? this.warm() : Promise.resolve();
   }
 
@@ -148,28 +150,37 @@ export class McpHub extends Disposable {
     }
   }
 
-  /** Starts the plugins whose tools are known only once they run, under a cap; their failures are noted. */
+  /** Starts the plugins whose tools are known only once they run, under a cap. */
   private async warm(): Promise<void> {
-    const { registry } = this.opts;
-    const starting = registry
-      .list()
-      .filter((r) => {
-        const s = r.spec;
-        if (!s?.persistent || !registry.isExposed(r.id) || s.init?.method === 'agent.init') return false;
-        if (registry.missingSettings(r.id).length > 0) return false;
-        return s.dialect === 'mcp' || s.tools.length === 0;
-      })
-      .map(async (r) => {
-        const done = await registry.start(r.id);
-        if (!done.ok)
-          this.opts.log(`${r.id} did not start, so its tools are not offered (${done.code}: ${done.message})`);
-      });
     let timer: NodeJS.Timeout | undefined;
     const cap = new Promise<void>((resolve) => (timer = setTimeout(resolve, WARM_CAP_MS)));
     this._register(toDisposable(() => clearTimeout(timer)));
-    await Promise.race([Promise.all(starting), cap]);
+    await Promise.race([this.startSilent(), cap]);
     clearTimeout(timer);
     this.changes.compare();
+  }
+
+  /**
+   * Starts (all, or those of `ids`) the enabled, switched-on persistent plugins with their settings
+   * whose tools are known only once they run: MCP servers (whose prompts and resources are offered
+   * too) and plugins that declare no tools. Agent plugins are models, not tools. Failures are noted.
+   */
+  private async startSilent(ids?: string[]): Promise<void> {
+    const { registry } = this.opts;
+    const silent = registry.list().filter((r) => {
+      const s = r.spec;
+      if (!s?.persistent || (ids && !ids.includes(r.id))) return false;
+      if (!registry.isExposed(r.id) || s.init?.method === 'agent.init') return false;
+      if (registry.missingSettings(r.id).length > 0) return false;
+      return s.dialect === 'mcp' || s.tools.length === 0;
+    });
+    await Promise.all(
+      silent.map(async (r) => {
+        const done = await registry.start(r.id);
+        if (!done.ok)
+          this.opts.log(`${r.id} did not start, so its tools are not offered (${done.code}: ${done.message})`);
+      }),
+    );
   }
 }
 

@@ -41,9 +41,13 @@ export async function mcpCommand(argv: string[], env: CliEnv): Promise<number> {
     try {
       await serveStdio(hub, stdout.protocol, (stop) => env.onInterrupt(stop));
     } finally {
+      // Apps close stdin and send SIGTERM a moment later: the plugins are being stopped already,
+      // and a signal now must not cut that short (the process record would be left behind).
+      const stopping = env.onInterrupt(() => note('stopping the plugins it started…'));
       hub.dispose();
       await registry.shutdown();
       registry.dispose();
+      stopping.dispose();
     }
     return EXIT_OK;
   } finally {
