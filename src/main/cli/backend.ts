@@ -6,7 +6,8 @@
  */
 import type { AppInfo } from '../../shared/contract';
 import { PluginRegistry } from '../plugins';
-import { Backend, type McpLaunch } from '../service';
+import type { McpLaunch } from '../../shared/mcp-clients';
+import { Backend } from '../service';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from './target';
 
 export interface OpenedBackend {

@@ -121,6 +121,10 @@ export class McpHub extends Disposable {
     );
     server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: await this.features.resources() }));
     server.setRequestHandler(ReadResourceRequestSchema, (req) => this.features.readResource(req.params.uri));
+    // The first request a server sends has id 0, and the SDK's own client ignores a cancel of
+    // request 0 (`if (!requestId) return`): a withdrawn approval form would stay open in such an
+    // app. A ping, answered by every client, takes id 0 instead.
+    server.oninitialized = () => void server.ping().catch(() => undefined);
     this.servers.add(server);
     const previous = server.onclose;
     server.onclose = () => {

@@ -24,7 +24,7 @@ import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
 import { Installs } from './installs';
 import { LogBook } from './logbook';
-import { mcpClientSnippets, type McpLaunch } from './mcp-clients';
+import { mcpClientSnippets, type McpLaunch } from '../../shared/mcp-clients';
 import { PluginViews } from './plugin-views';
 import { processStats } from './stats';
 
@@ -182,7 +182,7 @@ export class Backend extends Disposable {
         this.inbox?.answer(id, decision) ?? failure('invalid_state', 'this Plugboard shows no requests of other apps'),
       'app.mcpClients': () =>
         this.opts.mcpLaunch
-          ? { ok: true, snippets: mcpClientSnippets(this.opts.mcpLaunch) }
+          ? { ok: true, snippets: mcpClientSnippets(this.opts.mcpLaunch, process.platform) }
           : failure(
               'invalid_state',
               'this Plugboard does not know how to start `plugboard mcp`: run it from the command line',

@@ -4,4 +4,3 @@
  * call.
  */
 export { Backend, type BackendEvent, type BackendOptions } from './backend';
-export { MCP_CLIENT_APPS, mcpClientSnippet, mcpClientSnippets, type McpClientApp, type McpLaunch } from './mcp-clients';

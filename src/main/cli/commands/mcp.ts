@@ -4,12 +4,10 @@
  * app or `plugboard serve` on the same folder; it stops every plugin it started when the app
  * disconnects or the command is stopped. `--print-config APP` prints that app's config snippet.
  */
-import { McpHub, guardStdout, serveStdio } from '../../mcp-server';
-import { PluginRegistry } from '../../plugins';
-import { MCP_CLIENT_APPS, mcpClientSnippet, type McpClientApp } from '../../service';
+import { MCP_CLIENT_APPS, mcpClientSnippet, type McpClientApp } from '../../../shared/mcp-clients';
 import { EXIT_OK, parse, UsageError } from '../io';
 import type { CliEnv } from '../session';
-import { bundledPluginsDir, cliMcpLaunch, dataDirOf, nodeModulesDir } from '../target';
+import { cliMcpLaunch, dataDirOf } from '../target';
 
 export async function mcpCommand(argv: string[], env: CliEnv): Promise<number> {
   const { values } = parse(
@@ -22,11 +20,14 @@ export async function mcpCommand(argv: string[], env: CliEnv): Promise<number> {
   if (app !== undefined) {
     if (!(MCP_CLIENT_APPS as readonly string[]).includes(app))
       throw new UsageError(`--print-config takes ${MCP_CLIENT_APPS.join(', ')}, got "${app}"`);
-    const snippet = mcpClientSnippet(app as McpClientApp, cliMcpLaunch(dataDir));
+    const snippet = mcpClientSnippet(app as McpClientApp, cliMcpLaunch(dataDir), process.platform);
     env.out.stderr(`Put this in ${snippet.label}'s MCP config (${snippet.file}):\n`);
     env.out.stdout(snippet.text);
     return EXIT_OK;
   }
+  // The server and the registry load once the arguments are known good (the snippet needs neither).
+  const [{ McpHub, guardStdout, serveStdio }, { PluginRegistry }, { bundledPluginsDir, nodeModulesDir }] =
+    await Promise.all([import('../../mcp-server'), import('../../plugins'), import('../target')]);
   // From here on stdout is the protocol's: anything else written there goes to stderr.
   const stdout = guardStdout();
   const note = (line: string): void => env.out.stderr(`plugboard mcp: ${line}\n`);

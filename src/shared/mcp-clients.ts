@@ -3,9 +3,10 @@
  * `plugboard mcp` on this data folder, with the command as an absolute path (an app started from a
  * dock or menu has a short PATH, and `npx`/`node` are then not found) and the data folder
  * spelled out (the app's data folder is not the CLI's default). The same snippets are printed by
- * `plugboard mcp --print-config APP` and shown, with Copy, in the app's Settings.
+ * `plugboard mcp --print-config APP` and shown, with Copy, in the app's Settings. Pure: the
+ * platform is given, so the CLI prints them without loading the rest of Plugboard.
  */
-import type { McpClientSnippet } from '../../shared/views';
+import type { McpClientSnippet } from './views';
 
 export const MCP_CLIENT_APPS = ['claude', 'cursor', 'vscode'] as const;
 export type McpClientApp = (typeof MCP_CLIENT_APPS)[number];
@@ -27,11 +28,7 @@ function entry(launch: McpLaunch, extra: Record<string, unknown> = {}): Record<s
   };
 }
 
-export function mcpClientSnippet(
-  app: McpClientApp,
-  launch: McpLaunch,
-  platform: NodeJS.Platform = process.platform,
-): McpClientSnippet {
+export function mcpClientSnippet(app: McpClientApp, launch: McpLaunch, platform: string): McpClientSnippet {
   const json = (v: unknown): string => `${JSON.stringify(v, null, 2)}\n`;
   switch (app) {
     case 'claude':
@@ -58,11 +55,11 @@ export function mcpClientSnippet(
   }
 }
 
-export function mcpClientSnippets(launch: McpLaunch, platform: NodeJS.Platform = process.platform): McpClientSnippet[] {
+export function mcpClientSnippets(launch: McpLaunch, platform: string): McpClientSnippet[] {
   return MCP_CLIENT_APPS.map((app) => mcpClientSnippet(app, launch, platform));
 }
 
-function claudeConfigFile(platform: NodeJS.Platform): string {
+function claudeConfigFile(platform: string): string {
   if (platform === 'darwin') return '~/Library/Application Support/Claude/claude_desktop_config.json';
   if (platform === 'win32') return '%APPDATA%\\Claude\\claude_desktop_config.json';
   return '~/.config/Claude/claude_desktop_config.json';
