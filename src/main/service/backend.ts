@@ -185,7 +185,7 @@ export class Backend extends Disposable {
           ? { ok: true, snippets: mcpClientSnippets(this.opts.mcpLaunch, process.platform) }
           : failure(
               'invalid_state',
-              'this Plugboard does not know how to start `plugboard mcp`: run it from the command line',
+              'this Plugboard has no `plugboard` command to give other apps (a packaged app ships none): install Plugboard from its repository and run `plugboard mcp --print-config claude` there',
             ),
       'plugins.list': () => views.list(),
       'plugins.detail': ({ id }) => views.detail(id),
