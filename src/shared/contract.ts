@@ -19,6 +19,7 @@ import type {
 import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
+import type { ExternalApprovalView } from './external-approvals';
 import { failure, FailureError, type Done, type Failure, type Outcome, type Result } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
@@ -26,6 +27,7 @@ import type { HealthEvent, LogEvent } from './plugin';
 import type {
   AppInfo,
   InstallPreviewView,
+  McpClientSnippet,
   PaletteEntry,
   PluginDetail,
   PluginView,
@@ -35,6 +37,7 @@ import type {
 
 // The shapes commands and events carry, declared beside their concern and re-exported from here.
 export type { Done } from './failures';
+export type { ExternalApprovalView, ExternalDecision } from './external-approvals';
 export type {
   ChatMessage,
   Conversation,
@@ -49,6 +52,7 @@ export type {
   CapabilityView,
   InstallPreviewView,
   InstallTrialView,
+  McpClientSnippet,
   PaletteEntry,
   PluginDetail,
   PluginView,
@@ -111,6 +115,15 @@ export const commands = {
     input: z.object({ policy: z.enum(APPROVAL_DEFAULTS) }).strict(),
     output: returns<Done>(),
   },
+  /** Calls other apps (MCP clients of Plugboard) wait to have approved, oldest first. */
+  'approvals.external': { input: empty, output: returns<ExternalApprovalView[]>() },
+  /** The person's answer to another app's call; refused when it no longer waits (answered in that app). */
+  'approvals.answerExternal': {
+    input: z.object({ id: z.string().min(1).max(200), decision: z.enum(['once', 'deny']) }).strict(),
+    output: returns<Done>(),
+  },
+  /** The config snippets that let Claude Desktop, Cursor and VS Code use this Plugboard's plugins (`plugboard mcp`). */
+  'app.mcpClients': { input: empty, output: returns<Outcome<{ snippets: McpClientSnippet[] }>>() },
   'plugins.list': { input: empty, output: returns<PluginView[]>() },
   'plugins.detail': { input: z.object({ id }).strict(), output: returns<PluginDetail | null>() },
   'plugins.start': { input: z.object({ id }).strict(), output: returns<Done>() },
@@ -319,6 +332,14 @@ export const commands = {
     output: returns<Done>(),
   },
   'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<Done>() },
+  /**
+   * The person accepts a tool's changed definition (or, without `tool`, every changed tool of the
+   * plugin): its policy and exposure apply to the definition as it is now.
+   */
+  'plugins.acceptDefinition': {
+    input: z.object({ id, tool: z.string().min(1).max(200).optional() }).strict(),
+    output: returns<Done>(),
+  },
 } as const;
 
 export type Commands = typeof commands;
@@ -371,8 +392,11 @@ export function unwrapAnswer(a: Answer): unknown {
 export interface Events {
   health: HealthEvent;
   log: LogEvent;
-  /** Something about a plugin changed: refetch its view. `tools` lists what its tool list gained and lost. */
-  'plugins.changed': { id: string; reason: string; tools?: { added: string[]; removed: string[] } };
+  /**
+   * Something about a plugin changed: refetch its view. `tools` lists what its tool list gained
+   * and lost, and the tools whose definition changed.
+   */
+  'plugins.changed': { id: string; reason: string; tools?: { added: string[]; removed: string[]; changed?: string[] } };
   'chat.turn': TurnEvent;
   'chat.passthrough': { conversationId: string; pluginId: string; pluginName: string; active: boolean; reason: string };
   'chat.updated': ConversationSummary;
@@ -380,6 +404,8 @@ export interface Events {
   'chat.saveState': SaveState;
   /** A model was added, changed or removed, or the default changed. */
   'models.changed': { reason: string };
+  /** The calls other apps wait to have approved changed (one came, was answered, or withdrawn). */
+  'approvals.external': { pending: ExternalApprovalView[] };
 }
 
 export type EventName = keyof Events;
@@ -392,6 +418,7 @@ export const EVENT_NAMES: EventName[] = [
   'chat.updated',
   'chat.saveState',
   'models.changed',
+  'approvals.external',
 ];
 
 /** What `window.plugboard` is, over IPC or WebSocket alike (the renderer's view of either). */

@@ -36,6 +36,8 @@ export const FAILURE_CODES = [
   'step_limit',
   'disconnected',
   'internal_error',
+  'approval_required',
+  'denied',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -72,6 +74,9 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   step_limit: 'the model’s turn used all the rounds of tool calls it may take (the step cap)',
   disconnected: 'the window could not reach Plugboard: not connected, or no answer in time',
   internal_error: 'Plugboard failed in a way it did not expect (a bug): the message says where',
+  approval_required:
+    'the call needs a person’s approval, and there was no one to ask (no form in the calling app, no Plugboard open)',
+  denied: 'a person, or their policy for the tool, refused the call: nothing ran',
 };
 
 /** Facts that help a person act on a failure. Only the ones that apply are set. */

@@ -6,6 +6,7 @@
  */
 import type { AppInfo } from '../../shared/contract';
 import { PluginRegistry } from '../plugins';
+import type { McpLaunch } from '../../shared/mcp-clients';
 import { Backend, type BackendOptions } from '../service';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from './target';
 
@@ -24,6 +25,10 @@ export interface OpenBackendOptions {
   uploadsDir?: string;
   /** `when-needed`: the conversations open on the first command that needs them (Backend). */
   conversations?: BackendOptions['conversations'];
+  /** Show other apps' calls waiting for approval (serve). */
+  approvalInbox?: boolean;
+  /** How `plugboard mcp` runs from here, for Settings' snippets. */
+  mcpLaunch?: McpLaunch;
 }
 
 export async function openBackend(opts: OpenBackendOptions): Promise<OpenedBackend> {
@@ -41,6 +46,8 @@ export async function openBackend(opts: OpenBackendOptions): Promise<OpenedBacke
       transport: opts.transport,
       ...(opts.uploadsDir ? { uploadsDir: opts.uploadsDir } : {}),
       ...(opts.conversations ? { conversations: opts.conversations } : {}),
+      ...(opts.approvalInbox ? { approvalInbox: true } : {}),
+      ...(opts.mcpLaunch ? { mcpLaunch: opts.mcpLaunch } : {}),
     });
   } catch (e) {
     // Another Plugboard holds the conversation store, say: stop what autostart began.

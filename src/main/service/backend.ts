@@ -19,6 +19,7 @@ import { Disposable, Emitter } from '../../shared/lifecycle';
 import {
   agentModelRows,
   agentModels,
+  ApprovalInbox,
   ChatService,
   ConversationStore,
   discoverLocal,
@@ -32,6 +33,7 @@ import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
 import { Installs } from './installs';
 import { LogBook } from './logbook';
+import { mcpClientSnippets, type McpLaunch } from '../../shared/mcp-clients';
 import { PluginViews } from './plugin-views';
 import { processStats } from './stats';
 
@@ -47,6 +49,13 @@ export interface BackendOptions {
   uploadsDir?: string;
   /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
   openFolder?(dir: string): Promise<string>;
+  /** How this installation runs `plugboard mcp` on its data folder, for the other apps' config snippets. */
+  mcpLaunch?: McpLaunch;
+  /**
+   * Show the calls other apps (MCP clients of Plugboard on this data folder) wait to have approved:
+   * the app and `plugboard serve` do, a back end with no screen (`plugboard chat`) does not.
+   */
+  approvalInbox?: boolean;
   /**
    * When the conversations (their store and the chat) open: at once (the default: the app, `serve`
    * and `plugboard chat` say at start when another Plugboard holds them), or on the first command
@@ -75,9 +84,16 @@ export class Backend extends Disposable {
   private constructor(
     private readonly opts: BackendOptions,
     readonly models: ModelStore,
+    private readonly inbox: ApprovalInbox | undefined,
   ) {
     super();
     this._register(models);
+    if (inbox) {
+      this._register(inbox);
+      this._register(
+        inbox.onDidChange((pending) => this._onDidEvent.fire({ name: 'approvals.external', payload: { pending } })),
+      );
+    }
     this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
     this.views = new PluginViews(registry);
@@ -93,13 +109,14 @@ export class Backend extends Disposable {
     );
     this._register(registry.onDidChange((c) => fire({ name: 'plugins.changed', payload: c })));
     this._register(
-      registry.onDidChangeTools(({ pluginId, added, removed, initial }) => {
+      registry.onDidChangeTools(({ pluginId, added, removed, changed, initial }) => {
         // The palette and the panel refetch; a change after the first announcement goes into the
         // plugin's log too, with what changed and when.
         if (!initial) {
           const what = [
             added.length ? `added ${added.join(', ')}` : '',
             removed.length ? `removed ${removed.join(', ')}` : '',
+            changed.length ? `changed the definition of ${changed.join(', ')}` : '',
           ]
             .filter(Boolean)
             .join('; ');
@@ -113,7 +130,8 @@ export class Backend extends Disposable {
           this.logs.add(line);
           fire({ name: 'log', payload: line });
         }
-        fire({ name: 'plugins.changed', payload: { id: pluginId, reason: 'tools', tools: { added, removed } } });
+        const tools = { added, removed, ...(changed.length ? { changed } : {}) };
+        fire({ name: 'plugins.changed', payload: { id: pluginId, reason: 'tools', tools } });
       }),
     );
     this._register(
@@ -136,7 +154,8 @@ export class Backend extends Disposable {
 
   static async create(opts: BackendOptions): Promise<Backend> {
     const { registry } = opts;
-    const backend = new Backend(opts, new ModelStore(registry.paths.root, registry.secrets));
+    const inbox = opts.approvalInbox ? await ApprovalInbox.open(registry.paths.root) : undefined;
+    const backend = new Backend(opts, new ModelStore(registry.paths.root, registry.secrets), inbox);
     if (opts.conversations !== 'when-needed') {
       try {
         await backend.conversations();
@@ -231,6 +250,16 @@ export class Backend extends Disposable {
       },
       'approvals.default': () => ({ policy: registry.decisions.approvalDefault() }),
       'approvals.setDefault': ({ policy }) => registry.decisions.setApprovalDefault(policy),
+      'approvals.external': () => this.inbox?.pending() ?? [],
+      'approvals.answerExternal': ({ id, decision }) =>
+        this.inbox?.answer(id, decision) ?? failure('invalid_state', 'this Plugboard shows no requests of other apps'),
+      'app.mcpClients': () =>
+        this.opts.mcpLaunch
+          ? { ok: true, snippets: mcpClientSnippets(this.opts.mcpLaunch, process.platform) }
+          : failure(
+              'invalid_state',
+              'this Plugboard has no `plugboard` command to give other apps (a packaged app ships none): install Plugboard from its repository and run `plugboard mcp --print-config claude` there',
+            ),
       'plugins.list': () => views.list(),
       'plugins.detail': ({ id }) => views.detail(id),
       'plugins.start': ({ id }) => registry.start(id),
@@ -289,6 +318,7 @@ export class Backend extends Disposable {
       'models.test': (input) => testModel(this.models, input),
       'models.discover': () => discoverLocal(),
       'plugins.setToolPolicy': ({ id, tool, policy }) => registry.decisions.setToolPolicy(id, tool, policy),
+      'plugins.acceptDefinition': ({ id, tool }) => registry.definitions.accept(id, tool),
       'chat.invoke': async ({ conversationId, plugin, tool, args }) =>
         (await chat()).invoke(conversationId, plugin, tool, args),
       'chat.cancel': async ({ turnId }) => (await chat()).cancel(turnId),

@@ -25,9 +25,11 @@ import {
 import type { InstallLimits } from '../install/limits';
 import { PluginBindings } from './bindings';
 import { Decisions } from './decisions';
+import { DefinitionDecisions } from './definition-decisions';
 import { RecordBook } from './records';
 import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
+import { syncWithDisk } from './disk-sync';
 import { Installer } from '../install/installer';
 import { DataPaths } from '../data-paths';
 import { PluginSettings } from './plugin-settings';
@@ -54,7 +56,6 @@ export interface RegistryOptions {
   sandbox?: boolean;
 }
 
-
 /**
  * What the layers above may ask the host through the registry: questions about the running
  * plugins, leaving a passthrough session, and who answers what MCP servers ask. No call and no
@@ -76,6 +77,8 @@ export class PluginRegistry implements IDisposable {
   private readonly pluginHost: PluginHost;
   readonly installer: Installer;
   readonly decisions: Decisions;
+  /** Tool definitions and the hashes the person's decisions apply to (how one changed, accepting it). */
+  readonly definitions: DefinitionDecisions;
   private readonly bindings: PluginBindings;
   readonly audit: AuditLog; // one open log for the registry and the assistant's calls
   private readonly records = new RecordBook();
@@ -114,6 +117,17 @@ export class PluginRegistry implements IDisposable {
       bindings: () => this.bindings,
       settings: () => this.settings,
       tools: (id) => this.tools(id),
+    });
+    this.definitions = new DefinitionDecisions({
+      records: this.records,
+      audit: this.audit,
+      tools: (id) => this.tools(id),
+      pluginState: (id) => this.decisions.pluginState(id),
+      update: (id, fn, audit) => this.decisions.update(id, fn, audit),
+    });
+    // A plugin's first tool list is recorded as the definitions the person's decisions apply to.
+    this.pluginHost.onDidChangeTools((e) => {
+      if (e.initial) void this.definitions.recordFirst(e.pluginId);
     });
     this.settings = new PluginSettings({
       state: this.state,
@@ -159,6 +173,20 @@ export class PluginRegistry implements IDisposable {
       : sandboxSupport();
   }
 
+  /**
+   * Catches up with what another process on the data folder installed, removed, enabled or
+   * disabled (disk-sync.ts): unchanged plugins keep running. Answers the ids that changed.
+   */
+  syncWithDisk = (): Promise<string[]> =>
+    syncWithDisk({
+      bundledDir: this.opts.bundledDir,
+      installedDir: this.paths.plugins,
+      records: this.records,
+      host: this.pluginHost,
+      bindings: this.bindings,
+      isEnabled: (id) => this.isEnabled(id),
+    });
+
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
   async reload(): Promise<void> {
     const found = discover(this.opts.bundledDir, this.paths.plugins);
@@ -194,6 +222,10 @@ export class PluginRegistry implements IDisposable {
     const state = this.decisions.pluginState(id);
     return tools.map((t) => ({ ...t, exposed: exposedIn(state, t.name) }));
   }
+
+  /** Every plugin's tools, by name (what a tool name may shadow, or a description name: tool-scan.ts). */
+  everyTool = (): Array<{ plugin: string; tool: string }> =>
+    this.records.list().flatMap((r) => this.tools(r.id).map((t) => ({ plugin: r.id, tool: t.name })));
 
   /** What the plugin tells a model: its manifest's instructions, else its MCP server's (initialize). */
   instructions(id: string): string | undefined {
@@ -237,7 +269,11 @@ export class PluginRegistry implements IDisposable {
   }
 
   private gate(id: string, opts: CallOptions): CallOptions {
-    const out: CallOptions = { ...opts, allowPassthrough: this.granted(id, 'passthrough') };
+    // A caller with no way to hold a session (another app, through MCP) says so: false stays false.
+    const out: CallOptions = {
+      ...opts,
+      allowPassthrough: opts.allowPassthrough !== false && this.granted(id, 'passthrough'),
+    };
     if (!this.granted(id, 'conversation.read')) out.context = [];
     return out;
   }
