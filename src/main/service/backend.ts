@@ -5,6 +5,7 @@
  * `invoke` with an input they have already checked against the contract's schema, and forward
  * `onDidEvent` to their clients. Nothing here talks to a plugin process: that is the host's.
  */
+/* eslint-disable max-lines -- one whole concern: one handler per contract command, each a line or two over the parts it uses */
 import { fillPrompt, promptsOf, resourcesOf } from './features';
 import {
   checkInvocation,

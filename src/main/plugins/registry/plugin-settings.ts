@@ -48,11 +48,7 @@ export class PluginSettings {
    * Sets settings from text (`KEY=VALUE`) or values; `null` unsets. Every value is checked
    * before any is stored. A refusal never quotes a secret's value.
    */
-  async configure(
-    id: string,
-    specs: SettingSpec[],
-    values: Record<string, unknown>,
-  ): Promise<Done> {
+  async configure(id: string, specs: SettingSpec[], values: Record<string, unknown>): Promise<Done> {
     const plain: Record<string, SettingValue | null> = {};
     const secret: Record<string, string | null> = {};
     for (const [key, raw] of Object.entries(values)) {

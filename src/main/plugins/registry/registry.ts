@@ -10,6 +10,7 @@
  * each plugin's launch binding and hands it over whenever it changes. The back end of the plugin
  * panel, drag-and-drop and `plugboard plugins`. Node only.
  */
+/* eslint-disable max-lines -- one whole concern: the records and the checks every call passes, with the wiring of the parts that own the decisions, definitions, settings and installs */
 import path from 'node:path';
 import { failure, type Done, type Failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
