@@ -85,7 +85,14 @@ export interface FailureDetails {
   data?: unknown;
   /** A stopped call whose plugin had to be restarted to stop it (it has no way to cancel a call). */
   restarted?: boolean;
+  /**
+   * What the plugin was not granted and seems to have failed for want of: the network, or a
+   * folder or file its command or environment names. The screen offers to grant it.
+   */
+  missingGrant?: MissingGrant;
 }
+
+export type MissingGrant = { kind: 'net' } | { kind: 'folder'; path: string; write: boolean };
 
 export interface Failure {
   ok: false;

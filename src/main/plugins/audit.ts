@@ -4,6 +4,7 @@
  */
 import { closeSync, mkdirSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import type { FolderGrant } from '../../shared/capabilities';
 import type { Failure, Outcome } from '../../shared/failures';
 
 export type AuditAction =
@@ -34,11 +35,13 @@ export interface AuditEntry {
   detail: string;
   tool?: string;
   capabilities?: string[];
+  /** Folders and files granted or revoked by path. */
+  folders?: FolderGrant[];
   source?: string;
 }
 
 /** What an entry may add besides its action, plugin and outcome. */
-export type AuditExtra = Pick<AuditEntry, 'tool' | 'capabilities' | 'source'>;
+export type AuditExtra = Pick<AuditEntry, 'tool' | 'capabilities' | 'folders' | 'source'>;
 
 export class AuditLog {
   /**

@@ -4,11 +4,11 @@
  * (the reason on stderr, or as JSON with --json), 2 usage.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
-import type { Failure } from '../../../shared/failures';
 import { PluginRegistry, type Done } from '../../plugins';
-import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
+import { EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
+import { installCommand, parseFolder, refusal } from './plugins-install';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
 const SUBCOMMANDS = [
@@ -37,6 +37,10 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       only: { type: 'string', multiple: true },
       secret: { type: 'string', multiple: true },
       preview: { type: 'boolean' },
+      folder: { type: 'string', multiple: true },
+      'no-folders': { type: 'string', multiple: true },
+      net: { type: 'string', multiple: true },
+      id: { type: 'string', multiple: true },
     },
     { min: 1, max: 1000, names: 'a command (list, install, …)' },
   );
@@ -53,22 +57,13 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       case 'list':
         expectArgs(rest, 0, 0, '');
         return await list(registry, env.out, json);
-      case 'install': {
-        const [source] = expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>');
-        const grant = values['grant-none'] ? 'none' : values.grant?.length ? values.grant : 'requested';
-        const r = await registry.install(source as string, { replace: values.replace === true, grant });
-        if (!r.ok) return refusal(env.out, json, r);
-        if (json) jsonLine(env.out, r);
-        else {
-          env.out.stdout(`${r.detail}\n`);
-          env.out.stdout(`granted: ${r.granted.join(', ') || 'nothing'}\n`);
-          if (r.newlyRequested.length)
-            env.out.stdout(
-              `requested by the new version, not granted: ${r.newlyRequested.join(', ')} (plugboard plugins grant ${r.id} …)\n`,
-            );
-        }
-        return EXIT_OK;
-      }
+      case 'install':
+        return await installCommand(
+          registry,
+          expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>')[0] as string,
+          values,
+          env.out,
+        );
       case 'import': {
         const [file] = expectArgs(
           rest,
@@ -81,7 +76,15 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         return await importCommand(
           registry,
           file as string,
-          { ...(only ? { only } : {}), ...(secret ? { secret } : {}), preview: values.preview === true, json },
+          {
+            ...(only ? { only } : {}),
+            ...(secret ? { secret } : {}),
+            net: listFlag(values.net, '--net') ?? [],
+            noFolders: listFlag(values['no-folders'], '--no-folders') ?? [],
+            ids: parseIds(values.id ?? []),
+            preview: values.preview === true,
+            json,
+          },
           env.out,
         );
       }
@@ -104,11 +107,19 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         );
       case 'grant':
       case 'revoke': {
-        const [id, ...caps] = expectArgs(rest, 2, 100, '<id> <capability>...');
+        const folders = (values.folder ?? []).map(parseFolder);
+        const [id, ...caps] = expectArgs(
+          rest,
+          folders.length > 0 ? 1 : 2,
+          100,
+          '<id> <capability>... (or --folder PATH)',
+        );
         return report(
           env.out,
           json,
-          sub === 'grant' ? await registry.grant(id as string, caps) : await registry.revoke(id as string, caps),
+          sub === 'grant'
+            ? await registry.grant(id as string, caps, folders)
+            : await registry.revoke(id as string, caps, folders),
         );
       }
       case 'config': {
@@ -120,6 +131,17 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
     await registry.shutdown();
   }
   return EXIT_OK;
+}
+
+/** `--id KEY=ID`: an imported server installed under another id. */
+function parseIds(values: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--id takes SERVER=ID, got "${v}"`);
+    out[v.slice(0, eq)] = v.slice(eq + 1);
+  }
+  return out;
 }
 
 function expectArgs(rest: string[], min: number, max: number, names: string): string[] {
@@ -157,12 +179,6 @@ function report(out: Out, json: boolean, r: Done): number {
   if (json) jsonLine(out, r);
   else out.stdout(`${r.detail}\n`);
   return EXIT_OK;
-}
-
-function refusal(out: Out, json: boolean, r: Failure): number {
-  if (json) jsonLine(out, { ok: false, code: r.code, error: r.message });
-  else out.stderr(`refused: ${r.message}\n`);
-  return EXIT_FAILED;
 }
 
 async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<number> {

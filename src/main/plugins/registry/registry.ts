@@ -8,8 +8,9 @@
  */
 /* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
 import path from 'node:path';
+import type { FolderGrant } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
-import type { IDisposable } from '../../../shared/lifecycle';
+import type { Event, IDisposable } from '../../../shared/lifecycle';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
 import type { HealthEvent, ToolSpec } from '../../../shared/plugin';
 import {
@@ -30,7 +31,7 @@ import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
 import {
   Installer,
-  type GrantChoice,
+  type CommitOptions,
   type InstallOutcome,
   type InstallPreview,
   type PreviewOptions,
@@ -39,6 +40,8 @@ import { DataPaths } from '../data-paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from '../secrets';
 import { startupHousekeeping } from './startup';
+import { explainFailure } from '../grants/missing';
+import { offeredPaths } from '../install/describe';
 import { exposedIn, StateStore, type PluginState } from './state';
 
 export interface RegistryOptions {
@@ -77,7 +80,7 @@ export class PluginRegistry implements IDisposable {
   startupNotes: string[] = [];
   /** Something about a plugin changed (installed, removed, exposure, grants, settings). */
   readonly onDidChange = this.records.onDidChange;
-  readonly onDidChangeHealth: PluginHost['onDidChangeHealth'];
+  readonly onDidChangeHealth: Event<HealthEvent>;
   readonly onDidLog: PluginHost['onDidLog'];
   readonly onDidChangeTools: PluginHost['onDidChangeTools'];
   readonly onDidChangePassthrough: PluginHost['onDidChangePassthrough'];
@@ -93,8 +96,12 @@ export class PluginRegistry implements IDisposable {
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
     });
+    // A failure for want of a grant names it (grants/missing.ts), wherever it is shown.
+    this.onDidChangeHealth = (listener) =>
+      this.host.onDidChangeHealth((e) =>
+        listener(e.failure ? { ...e, failure: this.explain(e.pluginId, e.failure) } : e),
+      );
     ({
-      onDidChangeHealth: this.onDidChangeHealth,
       onDidLog: this.onDidLog,
       onDidChangeTools: this.onDidChangeTools,
       onDidChangePassthrough: this.onDidChangePassthrough,
@@ -116,15 +123,12 @@ export class PluginRegistry implements IDisposable {
       update: (id, fn, audit) => this.decisions.update(id, fn, audit),
     });
     this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
-    this.installer = new Installer(
-      this.paths,
-      this.state,
-      this.secrets,
-      this.audit,
-      this.records,
-      this.bindings,
-      opts.limits,
-    );
+    this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, {
+      ...(opts.limits ? { limits: opts.limits } : {}),
+      ...(opts.parentEnv ? { parentEnv: opts.parentEnv } : {}),
+      ...(opts.sandbox === false ? { sandbox: false } : {}),
+      ...(opts.autostart ? { autostart: true } : {}),
+    });
   }
 
   static async open(opts: RegistryOptions): Promise<PluginRegistry> {
@@ -215,12 +219,33 @@ export class PluginRegistry implements IDisposable {
    */
   call(id: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
     const refused = this.refusal(id, tool);
-    return refused ? refusedCall(refused, opts) : this.host.call(id, tool, args, this.gate(id, opts));
+    return refused
+      ? refusedCall(refused, opts)
+      : this.explained(id, this.host.call(id, tool, args, this.gate(id, opts)));
   }
 
   input(id: string, text: string, opts: CallOptions = {}): CallHandle {
     const refused = this.refusal(id, undefined);
-    return refused ? refusedCall(refused, opts) : this.host.input(id, text, this.gate(id, opts));
+    return refused ? refusedCall(refused, opts) : this.explained(id, this.host.input(id, text, this.gate(id, opts)));
+  }
+
+  /** A failure with the grant it seems to lack named (grants/missing.ts). */
+  explain(id: string, f: Failure): Failure {
+    const spec = this.records.get(id)?.spec;
+    if (!spec || spec.remote) return f;
+    const state = this.pluginState(id);
+    return explainFailure(f, {
+      id,
+      sandboxed: this.sandboxSupport.available,
+      net: state.grants.includes('net'),
+      offered: offeredPaths(spec, this.paths.root),
+      folders: state.folders ?? [],
+    });
+  }
+
+  private explained(id: string, h: CallHandle): CallHandle {
+    const done = h.done.then((o) => (o.ok ? o : this.explain(id, o)));
+    return { ...h, done };
   }
 
   endPassthrough = (id: string, reason?: string): void => this.host.endPassthrough(id, reason);
@@ -255,7 +280,9 @@ export class PluginRegistry implements IDisposable {
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
     await this.bindings.rebind(spec.value);
     const r = await this.host.start(id);
-    return r.ok ? { ok: true, detail: spec.value.persistent ? 'started' : 'starts on its next call' } : r;
+    return r.ok
+      ? { ok: true, detail: spec.value.persistent ? 'started' : 'starts on its next call' }
+      : this.explain(id, r);
   }
 
   async stop(id: string): Promise<Done> {
@@ -276,11 +303,21 @@ export class PluginRegistry implements IDisposable {
 
   // ---- install -----------------------------------------------------------------------------
 
-  preview(source: string, opts?: PreviewOptions): Promise<Outcome<{ preview: InstallPreview }>> {
+  /** Stages, installs its package and tries it; the staged copy waits under the token for commitPreview. */
+  preview(source: string, opts?: PreviewOptions): Promise<Outcome<{ preview: InstallPreview; token: string }>> {
     return this.installer.preview(source, opts);
   }
 
-  install(source: string, opts: { replace?: boolean; grant?: GrantChoice } = {}): Promise<InstallOutcome | Failure> {
+  /** Installs exactly what the preview staged. */
+  commitPreview(token: string, opts: CommitOptions = {}): Promise<InstallOutcome | Failure> {
+    return this.installer.commitPreview(token, opts);
+  }
+
+  cancelPreview(token: string): void {
+    this.installer.cancelPreview(token);
+  }
+
+  install(source: string, opts: CommitOptions = {}): Promise<InstallOutcome | Failure> {
     return this.installer.install(source, opts);
   }
 
@@ -298,12 +335,12 @@ export class PluginRegistry implements IDisposable {
     return this.decisions.setExposed(id, tool, exposed);
   }
 
-  grant(id: string, capabilities: string[]): Promise<Done> {
-    return this.decisions.grant(id, capabilities);
+  grant(id: string, capabilities: string[], folders?: FolderGrant[]): Promise<Done> {
+    return this.decisions.grant(id, capabilities, folders);
   }
 
-  revoke(id: string, capabilities: string[]): Promise<Done> {
-    return this.decisions.revoke(id, capabilities);
+  revoke(id: string, capabilities: string[], folders?: FolderGrant[]): Promise<Done> {
+    return this.decisions.revoke(id, capabilities, folders);
   }
 
   configure(id: string, values: Record<string, unknown>): Promise<Done> {
@@ -326,6 +363,7 @@ export class PluginRegistry implements IDisposable {
   }
 
   dispose(): void {
+    this.installer.dispose();
     this.host.dispose();
     this.records.dispose();
     this.bindings.dispose();
