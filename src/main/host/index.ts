@@ -18,6 +18,7 @@ export { placeholderEscape, resolveSettingValues, substitute } from './process/p
 export { searchPath } from './process/resolve';
 export { loginShellPath } from './process/login-path';
 export { planLaunchWithShellPath } from './process/plan-with-shell';
+export { planRemote } from './remote/plan';
 export { appReadOnlyFolders, grantedFolders, type SandboxRequest } from './process/sandbox-prepare';
 export { installStepPlan, type InstallStepRequest } from './process/sandbox-install';
 export { sandboxSupport, type SandboxSupport } from './process/sandbox-probe';

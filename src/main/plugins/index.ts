@@ -26,6 +26,7 @@ export { FileSecretStore, type SecretStore } from './secrets';
 export {
   appReadOnlyFolders,
   coerceSetting,
+  coerceSettings,
   PluginHost,
   validateArguments,
   type CallHandle,
