@@ -209,6 +209,7 @@ async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<
       toolCount: tools.length,
       requested: spec ? requestedCapabilities(spec) : [],
       granted: state.grants,
+      folders: state.folders ?? [],
       settings: (views.get(rec.id) ?? []).map((s) => ({
         key: s.key,
         type: s.type,
@@ -243,6 +244,9 @@ async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<
         `    capabilities: ${r.requested.map((c) => `${c}${r.granted.includes(c) ? '' : ' (not granted)'}`).join(', ')}\n`,
       );
     }
+    const unrequested = r.granted.filter((c) => !r.requested.includes(c));
+    if (unrequested.length) out.stdout(`    granted, not requested: ${unrequested.join(', ')}\n`);
+    for (const f of r.folders) out.stdout(`    folder: ${f.path} (${f.write ? 'read-write' : 'read-only'})\n`);
     const missing = r.settings.filter((s) => s.required && s.value === null && s.default === null).map((s) => s.key);
     if (missing.length)
       out.stdout(`    needs settings: ${missing.join(', ')} (plugboard plugins config ${r.id} KEY=VALUE)\n`);
