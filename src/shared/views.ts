@@ -4,7 +4,7 @@
  * and the one result shape of an operation. Types only; re-exported by contract.ts.
  */
 import type { ToolPolicy } from './assistant';
-import type { Enforcement } from './capabilities';
+import type { Enforcement, FolderGrant } from './capabilities';
 import type { FailureCode, Outcome } from './failures';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
 
@@ -86,6 +86,8 @@ export interface PluginDetail extends PluginView {
   command: string[];
   tools: ToolView[];
   capabilities: CapabilityView[];
+  /** Folders and files granted by path. */
+  folders: FolderGrant[];
   settings: SettingView[];
 }
 

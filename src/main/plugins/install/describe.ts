@@ -47,7 +47,7 @@ export function packageView(outcome: PackageStepOutcome): PackageView | null {
     version: r.version_installed,
     integrity: r.integrity,
     packages: r.packages,
-    message: `${r.spec ? `${r.name} ${r.version_installed}` : 'its dependencies'} installed into the plugin’s folder with ${r.packages} package${r.packages === 1 ? '' : 's'}, pinned: it starts from there, without the network`,
+    message: `Installed into the plugin’s folder (${r.packages} package${r.packages === 1 ? '' : 's'} in all, each pinned in its lock): it starts from there, without the network.`,
   };
 }
 

@@ -3,6 +3,7 @@
  * Loaded when a plugin is expanded, reloaded when the server says it changed.
  */
 import { create } from 'zustand';
+import type { MissingGrant } from '../../../shared/failures';
 import type { ToolPolicy } from '../../../shared/assistant';
 import type { PluginDetail } from '../../../shared/contract';
 import { getApi } from '../api';
@@ -118,6 +119,41 @@ export async function setGranted(id: string, capability: string, granted: boolea
     `${granted ? 'Grant' : 'Revoke'} ${capability}`,
   );
   if (!ok) restore(id, before);
+  void loadDetail(id);
+  scheduleRefresh();
+}
+
+/** Grants or revokes folders and files by path (whatever the plugin requested). */
+export async function setFolderGranted(
+  id: string,
+  folder: { path: string; write: boolean },
+  granted: boolean,
+): Promise<boolean> {
+  const cmd = granted ? 'plugins.grant' : 'plugins.revoke';
+  const ok = await runOp(
+    () => getApi().invoke(cmd, { id, capabilities: [], folders: [folder] }),
+    `${granted ? 'Grant' : 'Revoke'} ${folder.path}`,
+  );
+  void loadDetail(id);
+  scheduleRefresh();
+  return ok;
+}
+
+/**
+ * Gives a plugin the grant its failure says it lacks (the network, or a folder it is given), and
+ * starts it again with it.
+ */
+export async function grantMissing(id: string, g: MissingGrant): Promise<void> {
+  const ok = await runOp(
+    () =>
+      getApi().invoke('plugins.grant', {
+        id,
+        capabilities: g.kind === 'net' ? ['net'] : [],
+        ...(g.kind === 'folder' ? { folders: [{ path: g.path, write: g.write }] } : {}),
+      }),
+    g.kind === 'net' ? 'Grant the network' : `Grant ${g.path}`,
+  );
+  if (ok) await runOp(() => getApi().invoke('plugins.restart', { id }), `Start ${id}`, `${id} started with the grant`);
   void loadDetail(id);
   scheduleRefresh();
 }

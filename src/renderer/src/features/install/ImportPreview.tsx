@@ -1,12 +1,16 @@
 /**
  * What importing another app's MCP config would do: each server with its command, its
  * environment variable and header names (values never reach the screen), a box to choose it and,
- * for each name, whether it is kept as a secret (in the secret store) or as plain configuration.
+ * for each name, whether it is kept as a secret (in the secret store) or as plain configuration;
+ * the folders and files it is given, each a grant; and whether it gets the network, which no
+ * config can say and which an installed package does not need to start.
  */
 import type { JSX } from 'react';
 import type { ImportResultView, ImportServerView } from '../../../../shared/imports';
 import { Icon } from '../../components/Icon';
-import { toggleImportSecret, toggleImportServer } from '../../stores/install';
+import type { ServerAccess } from '../../stores/install';
+import { toggleImportNet, toggleImportSecret, toggleImportServer } from '../../stores/install-choices';
+import { PathGrants } from './PathGrants';
 
 function Names({
   label,
@@ -42,11 +46,13 @@ function Server({
   s,
   chosen,
   secret,
+  access,
   result,
 }: {
   s: ImportServerView;
   chosen: boolean;
   secret: string[];
+  access: ServerAccess | undefined;
   result: ImportResultView | undefined;
 }): JSX.Element {
   const line = s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '');
@@ -73,6 +79,35 @@ function Server({
       </label>
       <Names label="env" names={s.env} secret={secret} />
       <Names label="headers" names={s.headers} secret={secret} />
+      {s.idTaken && (
+        <p className="mt-1 text-xs text-fg-muted">
+          <code className="font-mono">{s.idTaken}</code> is taken by an installed plugin: this one installs as{' '}
+          <code className="font-mono">{s.id}</code>, and nothing is replaced.
+        </p>
+      )}
+      {s.runnable && access && (
+        <div className="mt-1.5 space-y-1.5 pl-5">
+          <PathGrants folders={access.folders} server={s.key} />
+          {s.transport === 'stdio' && (
+            <label className="flex cursor-pointer items-start gap-2 text-xs">
+              <input
+                type="checkbox"
+                checked={access.net}
+                onChange={() => toggleImportNet(s.key)}
+                aria-label={`Grant ${s.name} the network`}
+                className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]"
+              />
+              <span>
+                Use the network{' '}
+                <span className="text-[11px] text-fg-subtle">
+                  — not requested: its package is installed once and starts without it; grant it if the server itself
+                  calls other services
+                </span>
+              </span>
+            </label>
+          )}
+        </div>
+      )}
       {s.problem && <p className="mt-1 text-xs text-fg-muted">{s.problem}</p>}
       {s.warnings.map((w, i) => (
         <p key={i} className="mt-1 flex gap-1.5 text-xs text-fg">
@@ -93,6 +128,7 @@ export function ImportPreview(props: {
   servers: ImportServerView[];
   chosen: string[];
   secret: string[];
+  access: Record<string, ServerAccess>;
   results: ImportResultView[];
   error: string | null;
 }): JSX.Element {
@@ -105,8 +141,8 @@ export function ImportPreview(props: {
         </div>
       )}
       <p className="mb-2 text-xs text-fg-muted">
-        Each server you choose becomes a plugin. Names marked secret go to the secret store; their values are never
-        shown.
+        Each server you choose becomes a plugin; a package its command fetches (npx, uvx…) is installed once, pinned,
+        into its folder. Names marked secret go to the secret store; their values are never shown.
       </p>
       <ul className="space-y-2">
         {props.servers.map((s) => (
@@ -115,6 +151,7 @@ export function ImportPreview(props: {
             s={s}
             chosen={props.chosen.includes(s.key)}
             secret={props.secret}
+            access={props.access[s.key]}
             result={props.results.find((r) => r.key === s.key)}
           />
         ))}
