@@ -169,4 +169,22 @@ test('a plugin that failed for want of the network gets a button that grants it,
   await expect(s.health(page, 'gassist-fetch')).toHaveText('ready', { timeout: 30_000 });
   await s.send(page, `/gassist-fetch:fetch_status url=${url}`);
   await expect(s.lastPluginMessage(page)).toContainText('200 all systems go', { timeout: 30_000 });
+
+  // Its Permissions tab: the network granted though not requested, and a folder granted by path, then revoked.
+  await s.expand(page, 'gassist-fetch');
+  const row = s.pluginRow(page, 'gassist-fetch');
+  await row.getByRole('tab', { name: /permissions/i }).click();
+  await expect(row.getByRole('switch', { name: 'Grant net to gassist-fetch' })).toHaveAttribute('aria-checked', 'true');
+  const shared = path.join(scratch, 'Shared');
+  mkdirSync(shared);
+  await row.getByLabel('A folder or file to grant').fill(shared);
+  await row.getByRole('button', { name: 'Grant', exact: true }).click();
+  const granted = row.getByRole('listitem').filter({ hasText: shared });
+  await expect(granted).toContainText('read-only');
+  await shootBothThemes(page, 'permissions-folder-grants', async () => {
+    await granted.scrollIntoViewIfNeeded();
+    await expect(granted).toBeVisible();
+  });
+  await granted.getByRole('button', { name: 'Revoke' }).click();
+  await expect(row.getByText('None granted by path.')).toBeVisible();
 });

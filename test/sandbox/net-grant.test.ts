@@ -8,6 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { CallEvent } from '../../src/shared/plugin';
 import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { cleanupFixtures, FIXTURES, tmpDir } from '../helpers/plugins';
 import { TEST_RUN_MARK } from '../helpers/processes';
@@ -42,7 +43,12 @@ describeSandboxed('the network, granted whatever the manifest requested', () => 
     const installed = await registry.commitPreview(p.token, { grant: 'requested' });
     expect(installed).toEqual(expect.objectContaining({ ok: true, granted: ['conversation.read', 'passthrough'] }));
 
-    const without = await registry.call('gassist-fetch', 'fetch_status', { url }).done;
+    // The chat reads the failure from the call's final event: that names the grant too.
+    const events: CallEvent[] = [];
+    const without = await registry.call('gassist-fetch', 'fetch_status', { url }, { onEvent: (e) => events.push(e) })
+      .done;
+    const last = events.at(-1);
+    expect(last?.type === 'error' ? last.failure.details?.missingGrant : last).toEqual({ kind: 'net' });
     expect(without).toEqual(
       expect.objectContaining({
         ok: false,

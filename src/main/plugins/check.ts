@@ -9,7 +9,7 @@ import path from 'node:path';
 import { requestedCapabilities } from '../../shared/capabilities';
 import { describeFailure, isFailure } from '../../shared/failures';
 import { median } from '../../shared/stats';
-import type { PluginSpec, ToolSpec } from '../../shared/plugin';
+import type { PluginSpec } from '../../shared/plugin';
 import type { FolderGrant } from '../../shared/capabilities';
 import {
   coerceSettings,
@@ -19,6 +19,7 @@ import {
   pluginEnvironment,
   type SettingValue,
 } from '../host';
+import { compareTools, type CheckItem } from './check-tools';
 import { describeManifestErrors, loadManifest } from './manifests';
 
 /**
@@ -28,13 +29,7 @@ import { describeManifestErrors, loadManifest } from './manifests';
  */
 export const ORPHAN_GRACE_MS = 3000;
 
-export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
-
-export interface CheckItem {
-  name: 'manifest' | 'launch' | 'handshake' | 'tools' | 'ping' | 'shutdown' | 'cleanup';
-  status: CheckStatus;
-  detail: string;
-}
+export type { CheckItem, CheckStatus } from './check-tools';
 
 export interface CheckOptions {
   parentEnv?: NodeJS.ProcessEnv;
@@ -262,47 +257,4 @@ async function runChecks(
       : { name: 'cleanup', status: 'pass', detail: 'nothing of the plugin is left running' },
   );
   return { spec, items };
-}
-
-function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined): CheckItem {
-  const declared = spec.tools.map((t) => t.name);
-  if (!announced) {
-    return {
-      name: 'tools',
-      status: 'pass',
-      detail: `${declared.length} declared (the protocol announces none): ${declared.join(', ') || 'none'}`,
-    };
-  }
-  const said = announced.map((t) => t.name);
-  const missing = declared.filter((n) => !said.includes(n));
-  if (spec.dialect === 'mcp' && missing.length === 0) {
-    // An MCP server's tools are what tools/list says: the manifest's list is only a promise.
-    return {
-      name: 'tools',
-      status: 'pass',
-      detail: `${said.length} announced by the server's tools/list: ${said.join(', ') || 'none'}`,
-    };
-  }
-  // A user command is run as the function of the same name: announcing it is right.
-  const commands = spec.userCommands.map((c) => c.name);
-  const extra = said.filter((n) => !declared.includes(n) && !commands.includes(n));
-  if (missing.length > 0) {
-    return {
-      name: 'tools',
-      status: 'fail',
-      detail: `declared in the manifest but not announced by the plugin: ${missing.join(', ')}${extra.length ? `; announced but not declared: ${extra.join(', ')}` : ''}`,
-    };
-  }
-  if (extra.length > 0) {
-    return {
-      name: 'tools',
-      status: 'warn',
-      detail: `announced but not declared in the manifest (a model never sees them): ${extra.join(', ')}`,
-    };
-  }
-  return {
-    name: 'tools',
-    status: 'pass',
-    detail: `${declared.length} declared, all announced: ${declared.join(', ')}`,
-  };
 }

@@ -268,6 +268,9 @@ export class PluginRegistry implements IDisposable {
   private gate(id: string, opts: CallOptions): CallOptions {
     const out: CallOptions = { ...opts, allowPassthrough: this.granted(id, 'passthrough') };
     if (!this.granted(id, 'conversation.read')) out.context = [];
+    // The chat reads a call's failure from its final event: it names the missing grant too.
+    const onEvent = opts.onEvent;
+    if (onEvent) out.onEvent = (e) => onEvent(e.type === 'error' ? { ...e, failure: this.explain(id, e.failure) } : e);
     return out;
   }
 

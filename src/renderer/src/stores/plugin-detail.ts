@@ -8,7 +8,7 @@ import type { ToolPolicy } from '../../../shared/assistant';
 import type { PluginDetail } from '../../../shared/contract';
 import { getApi } from '../api';
 import { runOp } from './ops';
-import { scheduleRefresh } from './plugins';
+import { scheduleRefresh, usePlugins } from './plugins';
 import { errorText } from './toasts';
 
 export type DetailTab = 'tools' | 'permissions' | 'settings' | 'log' | 'about';
@@ -153,7 +153,10 @@ export async function grantMissing(id: string, g: MissingGrant): Promise<void> {
       }),
     g.kind === 'net' ? 'Grant the network' : `Grant ${g.path}`,
   );
-  if (ok) await runOp(() => getApi().invoke('plugins.restart', { id }), `Start ${id}`, `${id} started with the grant`);
+  // A running plugin restarts with a new grant by itself; a stopped or failed one is started.
+  const state = usePlugins.getState().byId[id]?.health.state;
+  if (ok && !['ready', 'busy', 'starting', 'restarting'].includes(state ?? ''))
+    await runOp(() => getApi().invoke('plugins.start', { id }), `Start ${id}`, `${id} started with the grant`);
   void loadDetail(id);
   scheduleRefresh();
 }
