@@ -18,6 +18,7 @@ import type {
 import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
+import type { ExternalApprovalView } from './external-approvals';
 import type { Outcome } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
@@ -25,6 +26,7 @@ import type { HealthEvent, LogEvent } from './plugin';
 import type {
   AppInfo,
   InstallPreviewView,
+  McpClientSnippet,
   OpResult,
   PaletteEntry,
   PluginDetail,
@@ -34,6 +36,7 @@ import type {
 } from './views';
 
 // The shapes commands and events carry, declared beside their concern and re-exported from here.
+export type { ExternalApprovalView, ExternalDecision } from './external-approvals';
 export type {
   ChatMessage,
   Conversation,
@@ -50,6 +53,7 @@ export type {
   InstallTrialView,
   PackageView,
   PathGrantView,
+  McpClientSnippet,
   OpResult,
   PaletteEntry,
   PluginDetail,
@@ -127,6 +131,15 @@ export const commands = {
     input: z.object({ policy: z.enum(APPROVAL_DEFAULTS) }).strict(),
     output: returns<OpResult>(),
   },
+  /** Calls other apps (MCP clients of Plugboard) wait to have approved, oldest first. */
+  'approvals.external': { input: empty, output: returns<ExternalApprovalView[]>() },
+  /** The person's answer to another app's call; refused when it no longer waits (answered in that app). */
+  'approvals.answerExternal': {
+    input: z.object({ id: z.string().min(1).max(200), decision: z.enum(['once', 'deny']) }).strict(),
+    output: returns<OpResult>(),
+  },
+  /** The config snippets that let Claude Desktop, Cursor and VS Code use this Plugboard's plugins (`plugboard mcp`). */
+  'app.mcpClients': { input: empty, output: returns<Outcome<{ snippets: McpClientSnippet[] }>>() },
   'plugins.list': { input: empty, output: returns<PluginView[]>() },
   'plugins.detail': { input: z.object({ id }).strict(), output: returns<PluginDetail | null>() },
   'plugins.start': { input: z.object({ id }).strict(), output: returns<OpResult>() },
@@ -350,6 +363,14 @@ export const commands = {
     output: returns<OpResult>(),
   },
   'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<OpResult>() },
+  /**
+   * The person accepts a tool's changed definition (or, without `tool`, every changed tool of the
+   * plugin): its policy and exposure apply to the definition as it is now.
+   */
+  'plugins.acceptDefinition': {
+    input: z.object({ id, tool: z.string().min(1).max(200).optional() }).strict(),
+    output: returns<OpResult>(),
+  },
 } as const;
 
 export type Commands = typeof commands;
@@ -378,8 +399,11 @@ export function parseInput<C extends CommandName>(
 export interface Events {
   health: HealthEvent;
   log: LogEvent;
-  /** Something about a plugin changed: refetch its view. `tools` lists what its tool list gained and lost. */
-  'plugins.changed': { id: string; reason: string; tools?: { added: string[]; removed: string[] } };
+  /**
+   * Something about a plugin changed: refetch its view. `tools` lists what its tool list gained
+   * and lost, and the tools whose definition changed.
+   */
+  'plugins.changed': { id: string; reason: string; tools?: { added: string[]; removed: string[]; changed?: string[] } };
   'chat.turn': TurnEvent;
   'chat.passthrough': { conversationId: string; pluginId: string; pluginName: string; active: boolean; reason: string };
   'chat.updated': ConversationSummary;
@@ -389,6 +413,8 @@ export interface Events {
   'models.changed': { reason: string };
   /** A line of an install's package step (npm, pip…), for the install or import named by `progress`. */
   'install.progress': { progress: string; line: string };
+  /** The calls other apps wait to have approved changed (one came, was answered, or withdrawn). */
+  'approvals.external': { pending: ExternalApprovalView[] };
 }
 
 export type EventName = keyof Events;
@@ -402,6 +428,7 @@ export const EVENT_NAMES: EventName[] = [
   'chat.saveState',
   'models.changed',
   'install.progress',
+  'approvals.external',
 ];
 
 /** What `window.plugboard` is, over IPC or WebSocket alike. */

@@ -20,18 +20,33 @@ export type JsonSchema = Record<string, unknown>;
 
 export interface ToolSpec {
   name: string;
+  /** A person-readable name (MCP `title`), where the plugin gives one besides its annotations' title. */
+  title?: string;
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: JsonSchema;
   tags?: string[];
   /** Hints a plugin gives about the tool (MCP tool annotations). Hints, not guarantees. */
   annotations?: ToolAnnotations;
+  /** Pictures of the tool the plugin gives (MCP `icons`, SEP-973), as it gave them. */
+  icons?: ToolIcon[];
+}
+
+/** One picture of a tool: a `data:` or `https:` URI, with what it is. */
+export interface ToolIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
 }
 
 export interface ToolAnnotations {
   /** A person-readable name. */
   title?: string;
-  /** It changes nothing: a model may call it without asking (the default policy is allow). */
+  /**
+   * The plugin says it changes nothing. A hint shown on the card, never a grant: only bundled
+   * plugins' read-only tools run unasked by default (plugins/registry/decisions.ts).
+   */
   readOnlyHint?: boolean;
   /** It may change or delete things irreversibly. */
   destructiveHint?: boolean;

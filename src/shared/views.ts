@@ -5,6 +5,8 @@
  */
 import type { ToolPolicy } from './assistant';
 import type { Enforcement, FolderGrant } from './capabilities';
+import type { DefinitionChange } from './definitions';
+import type { ToolFlag } from './tool-scan';
 import type { FailureCode, Outcome } from './failures';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
 
@@ -58,6 +60,10 @@ export interface ToolView extends ToolSpec {
   /** What happens when a model calls it, and what that would be without the person's choice. */
   policy: ToolPolicy;
   defaultPolicy: ToolPolicy;
+  /** Its definition differs from the one the person's decisions apply to: it asks until accepted. */
+  change?: DefinitionChange;
+  /** What the scan of its name and description found (tool-scan.ts): information, not a block. */
+  flags: ToolFlag[];
   /** The tool is one of the plugin's user commands. */
   userCommand: boolean;
   /** About how many tokens its declaration adds to every model request that offers it (an estimate). */
@@ -148,6 +154,8 @@ export interface InstallPreviewView {
   requiredSettings: SettingSpec[];
   replaces: { version: string } | null;
   warnings: string[];
+  /** What the scan of its tools found: descriptions that address the model, hidden text, names that shadow. */
+  flags: ToolFlag[];
   /** The command that will run (secrets hidden), or the server's URL for a remote one. */
   command: string[];
   /** How launching it here and shaking hands went, before it is installed. */
@@ -179,4 +187,15 @@ export interface PaletteEntry {
   description: string;
   parameters: Record<string, unknown>;
   autoApproved: boolean;
+}
+
+/** One app's MCP config entry for `plugboard mcp` on this data folder (Settings → Use your plugins in other apps). */
+export interface McpClientSnippet {
+  app: 'claude' | 'cursor' | 'vscode';
+  /** The app's name, as people know it. */
+  label: string;
+  /** Where that app keeps its MCP config, in words. */
+  file: string;
+  /** What to put there (JSON), the command with its absolute path and the data folder. */
+  text: string;
 }

@@ -63,15 +63,18 @@ export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--da
 Commands:
   list                                 every bundled and installed plugin, with its state
   install <folder|.zip|.mcpb|.dxt>     install a plugin [--replace] [--grant CAP]... [--grant-none]
+                                       [--folder PATH[:ro]]...
   import <config file>                 install the MCP servers of another app's config (Claude
                                        Desktop, Cursor, VS Code, Cherry Studio, 5ire), after a
                                        preview [--preview] [--only NAME,...] [--secret ENV,...]
+                                       [--net NAME,...] [--no-folders NAME,...] [--id NAME=ID]...
   uninstall <id>                       stop and remove a plugin with its settings and secrets
   expose <id>[:<tool>]                 switch a plugin or one of its tools on
   unexpose <id>[:<tool>]               switch it off (calls are refused with tool_not_exposed)
   enable <id> | disable <id>           a disabled plugin is never started
-  grant <id> <capability>...           add to the plugin's allow-list
-  revoke <id> <capability>...          remove from it
+  grant <id> <capability>...           add to the plugin's allow-list (net to any plugin), or a
+                                       folder or file by path [--folder PATH[:ro]]...
+  revoke <id> <capability>...          remove from it (--folder PATH too)
   config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
 
 Options:
@@ -79,24 +82,56 @@ Options:
   --json           machine-readable output
   -h, --help       this help
 
-An install grants what the plugin requests unless you pass --grant (only those) or --grant-none.
+An install grants what the plugin requests unless you pass --grant (only those) or --grant-none,
+and the folders and files its arguments and environment name (read-write; --folder adds more).
+A server its command fetches (npx -y, bunx, pnpm dlx, uvx, uv tool run, pipx run) gets its
+package installed once into its folder, pinned, the install step's lines on stderr.
+An imported server gets its paths granted (not with --no-folders) and the network only with
+--net; one whose id is taken installs under another id (or --id NAME=ID), replacing nothing.
 An import installs every server that can run and is switched on unless --only names some; the
 environment variables it flags as secrets (or those --secret names; --secret= for none) become
 sensitive settings. A malformed file is refused with the line and field at fault.
 Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
 
 export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
+                      [--tls-cert FILE --tls-key FILE] [--trusted-network]
 
-Serves the Plugboard UI and its API over HTTP and WebSocket, for a browser. Prints the URL to
-open; it carries a random token, and the server refuses requests without it or from another
-origin. --port 0 (the default) picks a free port. Binding to anything but a loopback address
-makes the UI reachable from other machines: do that only on a network you trust.
+Serves the Plugboard UI and its API over HTTP and WebSocket, for a browser, and the plugins as an
+MCP server over Streamable HTTP at /mcp, for other apps. Prints the URL to open; it carries a
+random token, and the server refuses requests without it or from another origin. An MCP client
+sends the same token as "Authorization: Bearer TOKEN" (401 without it). --port 0 (the default)
+picks a free port. It listens on loopback only unless --host names another address; then it
+refuses to start unless the connection is encrypted (--tls-cert and --tls-key) or you say the
+network in between is trusted (--trusted-network): otherwise the token crosses it in clear.
 
 Options:
-  --host ADDR      address to listen on (default 127.0.0.1)
-  --port N         port (default 0: any free port)
-  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
-  -h, --help       this help`;
+  --host ADDR        address to listen on (default 127.0.0.1)
+  --port N           port (default 0: any free port)
+  --data-dir DIR     the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  --tls-cert FILE    serve HTTPS with this certificate (PEM), with --tls-key
+  --tls-key FILE     the certificate's private key (PEM)
+  --trusted-network  serve plain HTTP on a non-loopback address (a network you trust)
+  -h, --help         this help`;
+
+export const mcpHelp = `Usage: plugboard mcp [--data-dir DIR]
+       plugboard mcp --print-config claude|cursor|vscode [--data-dir DIR]
+
+Runs Plugboard as an MCP server on stdin and stdout, for Claude Desktop, Cursor, VS Code or any
+MCP client: its tools are the exposed tools of every enabled plugin, of every protocol, named
+<plugin>__<tool> (as a model in the app sees them), and the prompts and resources of the MCP
+servers it hosts. Calls go through the same approvals, sandbox, limits and audit log as the app's;
+a tool set to ask is asked about in the calling app's form (where it offers forms) and in the
+Plugboard app open on the same data folder, the first answer deciding; with neither it is refused.
+Stdout carries the protocol only; notes go to stderr. Every plugin it started is stopped when the
+app disconnects.
+
+--print-config APP prints what to put in that app's MCP config file (the command with its
+absolute path, and the data folder) and exits.
+
+Options:
+  --data-dir DIR          the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  --print-config APP      claude, cursor or vscode
+  -h, --help              this help`;
 
 export const modelsHelp = `Usage: plugboard models <command> [arguments] [--data-dir DIR]
 

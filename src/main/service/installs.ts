@@ -14,6 +14,7 @@ import { failure } from '../../shared/failures';
 import { Emitter, type IDisposable } from '../../shared/lifecycle';
 import { isInside } from '../fs';
 import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../plugins';
+import { scanTools } from '../../shared/tool-scan';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
@@ -107,6 +108,8 @@ export class Installs implements IDisposable {
       requested,
       granted: false,
     });
+    // Flags inform the person; they never refuse an install.
+    const flags = scanTools(preview.id, preview.tools, this.registry.everyTool());
     return {
       ok: true,
       token,
@@ -115,6 +118,7 @@ export class Installs implements IDisposable {
         requested: preview.requested.map((c) => view(c, true)),
         unrequested: preview.unrequested.map((c) => view(c, false)),
         replaces: preview.replaces ?? null,
+        flags,
       },
     };
   }

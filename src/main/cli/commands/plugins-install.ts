@@ -9,6 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FolderGrant } from '../../../shared/capabilities';
 import type { Failure } from '../../../shared/failures';
+import { scanTools } from '../../../shared/tool-scan';
+import { revealed } from '../../../shared/visible-text';
 import { EXIT_FAILED, EXIT_OK, jsonLine, UsageError, type Out } from '../io';
 
 export interface InstallFlags {
@@ -35,10 +37,18 @@ export async function installCommand(
     onProgress: (line) => out.stderr(`  ${line}\n`),
   });
   if (!r.ok) return refusal(out, json, r);
+  // Flags inform (tool-scan.ts): descriptions that address the model, hidden text, shadowing names.
+  const flags = scanTools(r.id, registry.tools(r.id), registry.everyTool());
   if (json) {
-    jsonLine(out, r);
+    jsonLine(out, { ...r, flags });
     return EXIT_OK;
   }
+  // What the package's checks warned about (a secret in the command line…), as the app's preview shows it.
+  for (const w of r.warnings ?? []) out.stderr(`warning: ${w}\n`);
+  for (const f of flags)
+    out.stderr(
+      `flag: ${revealed(f.tool, { name: true })}: ${f.message}${f.excerpt ? `: “${revealed(f.excerpt)}”` : ''}\n`,
+    );
   out.stdout(`${r.detail}\n`);
   if (r.pinned)
     out.stdout(

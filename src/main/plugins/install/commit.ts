@@ -25,6 +25,8 @@ export interface InstallOutcome {
   detail: string;
   /** The package its runner fetches, as installed and pinned (packages/). */
   pinned?: { spec: string; version: string; integrity: string | null; packages: number };
+  /** What the checks of the package warned about (a secret passed in the command line…). */
+  warnings?: string[];
 }
 
 export async function installStaged(

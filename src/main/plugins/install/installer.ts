@@ -241,17 +241,20 @@ export class Installer {
     });
     if (this.opts.autostart && installed.spec) await this.bindings.startInstalled(installed.spec);
     const record = readRecord(this.paths.plugin(id));
-    return record
-      ? {
-          ...outcome,
-          pinned: {
-            spec: record.spec,
-            version: record.version_installed,
-            integrity: record.integrity,
-            packages: record.packages,
-          },
-        }
-      : outcome;
+    return {
+      ...outcome,
+      ...(staged.warnings.length ? { warnings: staged.warnings } : {}),
+      ...(record
+        ? {
+            pinned: {
+              spec: record.spec,
+              version: record.version_installed,
+              integrity: record.integrity,
+              packages: record.packages,
+            },
+          }
+        : {}),
+    };
   }
 
   /** Moves a prepared install into place and records it, with the grants chosen. */

@@ -26,9 +26,12 @@ import {
 import type { InstallLimits } from '../install/limits';
 import { PluginBindings } from './bindings';
 import { Decisions, type Done } from './decisions';
+import { DefinitionDecisions } from './definition-decisions';
+import type { DefinitionChange } from '../../../shared/definitions';
 import { RecordBook } from './records';
 import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
+import { syncWithDisk } from './disk-sync';
 import {
   Installer,
   type CommitOptions,
@@ -73,6 +76,7 @@ export class PluginRegistry implements IDisposable {
   private readonly host: PluginHost;
   private readonly installer: Installer;
   private readonly decisions: Decisions;
+  private readonly definitions: DefinitionDecisions;
   private readonly bindings: PluginBindings;
   readonly audit: AuditLog; // one open log for the registry and the assistant's calls
   private readonly records = new RecordBook();
@@ -116,6 +120,17 @@ export class PluginRegistry implements IDisposable {
       settings: () => this.settings,
       tools: (id) => this.tools(id),
     });
+    this.definitions = new DefinitionDecisions({
+      records: this.records,
+      audit: this.audit,
+      tools: (id) => this.tools(id),
+      pluginState: (id) => this.pluginState(id),
+      update: (id, fn, audit) => this.decisions.update(id, fn, audit),
+    });
+    // A plugin's first tool list is recorded as the definitions the person's decisions apply to.
+    this.host.onDidChangeTools((e) => {
+      if (e.initial) void this.definitions.recordFirst(e.pluginId);
+    });
     this.settings = new PluginSettings({
       state: this.state,
       secrets: this.secrets,
@@ -150,6 +165,20 @@ export class PluginRegistry implements IDisposable {
       ? { available: false, reason: 'turned off for this Plugboard (sandbox: false)' }
       : sandboxSupport();
   }
+
+  /**
+   * Catches up with what another process on the data folder installed, removed, enabled or
+   * disabled (disk-sync.ts): unchanged plugins keep running. Answers the ids that changed.
+   */
+  syncWithDisk = (): Promise<string[]> =>
+    syncWithDisk({
+      bundledDir: this.opts.bundledDir,
+      installedDir: this.paths.plugins,
+      records: this.records,
+      host: this.host,
+      bindings: this.bindings,
+      isEnabled: (id) => this.isEnabled(id),
+    });
 
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
   async reload(): Promise<void> {
@@ -188,6 +217,10 @@ export class PluginRegistry implements IDisposable {
     const state = this.pluginState(id);
     return tools.map((t) => ({ ...t, exposed: exposedIn(state, t.name) }));
   }
+
+  /** Every plugin's tools, by name (what a tool name may shadow, or a description name: tool-scan.ts). */
+  everyTool = (): Array<{ plugin: string; tool: string }> =>
+    this.records.list().flatMap((r) => this.tools(r.id).map((t) => ({ plugin: r.id, tool: t.name })));
 
   /** What the plugin tells a model: its manifest's instructions, else its MCP server's (initialize). */
   instructions(id: string): string | undefined {
@@ -266,7 +299,11 @@ export class PluginRegistry implements IDisposable {
   }
 
   private gate(id: string, opts: CallOptions): CallOptions {
-    const out: CallOptions = { ...opts, allowPassthrough: this.granted(id, 'passthrough') };
+    // A caller with no way to hold a session (another app, through MCP) says so: false stays false.
+    const out: CallOptions = {
+      ...opts,
+      allowPassthrough: opts.allowPassthrough !== false && this.granted(id, 'passthrough'),
+    };
     if (!this.granted(id, 'conversation.read')) out.context = [];
     // The chat reads a call's failure from its final event: it names the missing grant too.
     const onEvent = opts.onEvent;
@@ -350,13 +387,26 @@ export class PluginRegistry implements IDisposable {
     return this.decisions.configure(id, values);
   }
 
-  toolPolicy(id: string, tool: string): { policy: ToolPolicy; defaultPolicy: ToolPolicy } {
+  toolPolicy(id: string, tool: string): ReturnType<Decisions['toolPolicy']> {
     return this.decisions.toolPolicy(id, tool);
   }
 
-  setToolPolicy(id: string, tool: string, policy: ToolPolicy | null): Promise<Done> {
-    return this.decisions.setToolPolicy(id, tool, policy);
+  /** `seen`: the hash of the definition the person chose it for (an approval card's). */
+  setToolPolicy(id: string, tool: string, policy: ToolPolicy | null, seen?: string): Promise<Done> {
+    return this.decisions.setToolPolicy(id, tool, policy, seen);
   }
+
+  // ---- definitions (definition-decisions.ts) ---------------------------------------------
+
+  /** How a tool's definition differs from the one the person's decisions apply to. */
+  toolChange = (id: string, tool: string): DefinitionChange | undefined => this.definitions.change(id, tool);
+  /** The hash of a tool's definition now (what a conversation's allowance is given for). */
+  toolHash = (id: string, tool: string): string | undefined => this.definitions.hash(id, tool);
+  /** Records a plugin's definitions as first seen, when nothing is recorded yet. */
+  recordFirstDefinitions = (id: string): Promise<void> => this.definitions.recordFirst(id);
+  /** The person accepts a changed definition (one tool, or every changed tool of the plugin). */
+  acceptDefinition = (id: string, tool?: string, seen?: string): Promise<Done> =>
+    this.definitions.accept(id, tool, seen);
   /** What a model's call gets for tools with no per-tool policy (decisions.ts). */
   readonly approvalDefault = (): ApprovalDefault => this.decisions.approvalDefault();
   readonly setApprovalDefault = (policy: ApprovalDefault): Promise<Done> => this.decisions.setApprovalDefault(policy);
