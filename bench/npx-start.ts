@@ -94,7 +94,7 @@ export async function npxStartBench(report: Report, quick: boolean): Promise<voi
       path.join(source, 'plugboard.json'),
       JSON.stringify({ id: ID, name: 'Memory', protocol: 'mcp', command: ['npx', '-y', PACKAGE] }),
     );
-    const installed = await registry.install(source, { grant: 'requested' });
+    const installed = await registry.installer.install(source, { grant: 'requested' });
     if (!installed.ok) throw new Error(`installing ${PACKAGE}: ${installed.message}`);
     await registry.stop(ID);
     const spec = registry.list().find((r) => r.id === ID)?.spec;

@@ -196,7 +196,7 @@ describeSandboxed('servers people run, imported as they are from Claude Desktop,
         expect(rec?.integrity).toMatch(id === 'time' || id === 'git' ? /^sha256:[0-9a-f]{64}$/ : /^sha512-/);
         expect(existsSync(path.join(registry.paths.plugin(id), rec?.lock ?? 'none'))).toBe(true);
         // Only the grants the preview offered: no network for any of them.
-        expect(registry.pluginState(id).grants).not.toContain('net');
+        expect(registry.decisions.pluginState(id).grants).not.toContain('net');
       }
 
       await callEach();

@@ -36,11 +36,11 @@ afterAll(async () => {
 describeSandboxed('the network, granted whatever the manifest requested', () => {
   it('is offered unrequested; without it the call fails naming the grant, with it the loopback service answers', async () => {
     const source = path.join(FIXTURES, 'gassist-fetch');
-    const p = await registry.preview(source);
+    const p = await registry.installer.preview(source);
     if (!p.ok) throw new Error(p.message);
     expect(p.preview.requested).not.toContain('net');
     expect(p.preview.unrequested).toEqual(['net']);
-    const installed = await registry.commitPreview(p.token, { grant: 'requested' });
+    const installed = await registry.installer.commitPreview(p.token, { grant: 'requested' });
     expect(installed).toEqual(expect.objectContaining({ ok: true, granted: ['conversation.read', 'passthrough'] }));
 
     // The chat reads the failure from the call's final event: that names the grant too.
@@ -61,18 +61,18 @@ describeSandboxed('the network, granted whatever the manifest requested', () => 
       expect(without.message).toContain('plugboard plugins grant gassist-fetch net');
     }
 
-    expect(await registry.grant('gassist-fetch', ['net'])).toEqual({ ok: true, detail: 'granted net' });
+    expect(await registry.decisions.grant('gassist-fetch', ['net'])).toEqual({ ok: true, detail: 'granted net' });
     const withNet = await registry.call('gassist-fetch', 'fetch_status', { url }).done;
     expect(withNet).toEqual({ ok: true, value: expect.objectContaining({ data: '200 the service is up' }) });
 
     // Revoked, it is gone again: the sandbox's network is its own loopback, where nothing listens.
-    expect((await registry.revoke('gassist-fetch', ['net'])).ok).toBe(true);
+    expect((await registry.decisions.revoke('gassist-fetch', ['net'])).ok).toBe(true);
     const again = await registry.call('gassist-fetch', 'fetch_status', { url }).done;
     expect(again.ok ? null : again.details?.missingGrant).toEqual({ kind: 'net' });
   }, 60_000);
 
   it('refuses to grant what may only be granted when requested', async () => {
-    const r = await registry.grant('gassist-fetch', ['fs.write']);
+    const r = await registry.decisions.grant('gassist-fetch', ['fs.write']);
     expect(r).toEqual(expect.objectContaining({ ok: false, code: 'invalid_input' }));
   });
 });

@@ -96,7 +96,7 @@ export class Installs implements IDisposable {
     // The server removes uploads that wait too long (upload-quota.ts).
     if (!file || (source.kind === 'upload' && !existsSync(file)))
       return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
-    const p = await this.registry.preview(file, this.progressOf(progress));
+    const p = await this.registry.installer.preview(file, this.progressOf(progress));
     // Staged or refused, an upload is of no further use: what is installed is the staged copy,
     // and after a refusal the person drops a fixed file next.
     if (source.kind === 'upload') this.dropUpload(source.uploadId);
@@ -134,7 +134,7 @@ export class Installs implements IDisposable {
     if (!p) return failure('invalid_state', 'this preview has expired; drop the plugin again');
     if (p.config)
       return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
-    const r = await this.registry.commitPreview(token, {
+    const r = await this.registry.installer.commitPreview(token, {
       replace,
       grant: grants,
       ...(folders ? { folders } : {}),
@@ -160,7 +160,7 @@ export class Installs implements IDisposable {
   private forget(token: string): void {
     const p = this.previews.get(token);
     this.previews.delete(token);
-    if (p && !p.config) this.registry.cancelPreview(token);
+    if (p && !p.config) this.registry.installer.cancelPreview(token);
     if (p?.upload) this.dropUpload(p.upload);
   }
 

@@ -38,8 +38,8 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
     if (rec) {
       target = rec.dir;
       settings = rec.spec ? await registry.settings.launchValues(arg, rec.spec.settings) : {};
-      allowedCapabilities = registry.pluginState(arg).grants;
-      folders = registry.pluginState(arg).folders;
+      allowedCapabilities = registry.decisions.pluginState(arg).grants;
+      folders = registry.decisions.pluginState(arg).folders;
       // Its own data folder, as it runs: what its first run made there is there (no second download).
       ownData = registry.paths.pluginData(arg);
     } else if (!existsSync(arg)) {

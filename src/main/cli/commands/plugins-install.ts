@@ -30,7 +30,7 @@ export async function installCommand(
   const json = values.json === true;
   const grant = values['grant-none'] ? 'none' : values.grant?.length ? values.grant : 'requested';
   const addFolders = (values.folder ?? []).map(parseFolder);
-  const r = await registry.install(source, {
+  const r = await registry.installer.install(source, {
     replace: values.replace === true,
     grant,
     ...(addFolders.length > 0 ? { addFolders } : {}),

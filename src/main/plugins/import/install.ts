@@ -93,7 +93,7 @@ async function installOne(
       ...(names ? { secret: names } : {}),
     });
     if (!written.ok) return written;
-    const r = await registry.install(written.dir, {
+    const r = await registry.installer.install(written.dir, {
       grant: 'requested',
       ...(grants ? { folders: grants.folders, ...(grants.net ? { extra: ['net'] } : {}) } : {}),
       ...(choice.onProgress ? { onProgress: (line: string) => choice.onProgress?.(`${p.name}: ${line}`) } : {}),
@@ -101,7 +101,7 @@ async function installOne(
     if (!r.ok) return r;
     const values = { ...written.folders, ...written.secrets };
     if (Object.keys(values).length > 0) {
-      const stored = await registry.configure(r.id, values);
+      const stored = await registry.decisions.configure(r.id, values);
       if (!stored.ok)
         return failure(
           stored.code,

@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { GRANTABLE_UNREQUESTED, requestedCapabilities, type FolderGrant } from '../../../shared/capabilities';
-import { failure, type Failure, type Outcome } from '../../../shared/failures';
+import { failure, type Failure, type Done, type Outcome } from '../../../shared/failures';
 import type { AuditLog } from '../audit';
 import type { DataPaths } from '../data-paths';
 import { loadManifest } from '../manifests';
@@ -156,7 +156,7 @@ export class Installer {
     return this.finish(staged, source, null, opts);
   }
 
-  async uninstall(id: string): Promise<Outcome<{ detail: string }>> {
+  async uninstall(id: string): Promise<Done> {
     const rec = this.records.get(id);
     if (!rec) return this.audit.refused('uninstall', id, failure('not_found', `no plugin "${id}" is installed`));
     if (rec.source === 'bundled') {
