@@ -5,6 +5,7 @@
  * running plugin restarts with new grants or settings. Reads default to what a plugin that was
  * never touched gets: bundled plugins are granted what they request.
  */
+/* eslint-disable max-lines -- one whole concern: the person's decisions about a plugin, each checked, written and audited the same way */
 import path from 'node:path';
 import { GRANTABLE_UNREQUESTED, requestedCapabilities, type FolderGrant } from '../../../shared/capabilities';
 import { failure, type Done, type Failure, type Result } from '../../../shared/failures';
