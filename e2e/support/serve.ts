@@ -131,6 +131,8 @@ export function claudeConfig(root: string): Buffer {
 export interface ServeOptions {
   /** Prepares the data directory (plugins installed already) before the server opens it. */
   prepare?: (dataDir: string) => void | Promise<void>;
+  /** More environment for the server (the person's npm and pip settings, say). */
+  env?: Record<string, string>;
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<Served> {
@@ -145,7 +147,7 @@ export async function startServe(options: ServeOptions = {}): Promise<Served> {
     process.execPath,
     [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir],
     {
-      env: { ...process.env, PLUGBOARD_E2E: '1' },
+      env: { ...process.env, PLUGBOARD_E2E: '1', ...(options.env ?? {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
