@@ -7,6 +7,7 @@ import type { ToolPolicy } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { FailureCode, Outcome } from './failures';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
+import type { PreviousVersionView, ToolChangesView } from './tool-changes';
 
 export interface AppInfo {
   version: string;
@@ -87,6 +88,8 @@ export interface PluginDetail extends PluginView {
   tools: ToolView[];
   capabilities: CapabilityView[];
   settings: SettingView[];
+  /** The version the last update replaced, which a rollback puts back. */
+  previous: PreviousVersionView | null;
 }
 
 export interface ProcessStats {
@@ -115,6 +118,8 @@ export interface InstallPreviewView {
   command: string[];
   /** How launching it here and shaking hands went, before it is installed. */
   trial: InstallTrialView;
+  /** Over an installed plugin: what changes in its tools. */
+  changes: ToolChangesView | null;
 }
 
 /**

@@ -73,6 +73,14 @@ Commands:
   grant <id> <capability>...           add to the plugin's allow-list
   revoke <id> <capability>...          remove from it
   config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
+  search <words>...                    servers of the catalog (an MCP registry) whose name matches
+  add <name>[@version]                 install a catalog entry, pinned, after a preview [--preview]
+                                       [--only npm|pypi|oci|remote,...] [--secret ENV,...]
+  registry [<url> | --default]         the registry the catalog reads (default the official one)
+  outdated [<id>]                      the version each installed plugin's origin offers (changes nothing)
+  update <id>                          install the other version staged, after a preview of what
+                                       changes in its tools [--preview] [--version V] [--from PATH]
+  rollback <id>                        put back the version the last update replaced
 
 Options:
   --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
@@ -83,7 +91,12 @@ An install grants what the plugin requests unless you pass --grant (only those) 
 An import installs every server that can run and is switched on unless --only names some; the
 environment variables it flags as secrets (or those --secret names; --secret= for none) become
 sensitive settings. A malformed file is refused with the line and field at fault.
-Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
+Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).
+A plugin never changes by itself: \`outdated\` only asks (the catalog entry it came from, the npm
+or PyPI package it is pinned to, or the folder or package it was installed from), and \`update\`
+keeps the version it replaces for \`rollback\`. \`update --from PATH\` installs a newer folder, .zip
+or .mcpb of the same id over it. \`add\` installs the first way the entry can run here unless
+--only names others; its secret variables go to the secret store.`;
 
 export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
 

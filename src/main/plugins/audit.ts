@@ -9,6 +9,8 @@ import type { Failure, Outcome } from '../../shared/failures';
 export type AuditAction =
   | 'install'
   | 'upgrade'
+  /** The version an upgrade replaced, put back (install/previous.ts). */
+  | 'rollback'
   | 'uninstall'
   | 'enable'
   | 'disable'

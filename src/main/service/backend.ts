@@ -12,6 +12,7 @@ import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore,
 import type { PluginRegistry } from '../plugins';
 import { failure } from '../../shared/failures';
 import { AttachmentUploads } from './attachment-uploads';
+import { CatalogUpdates } from './catalog-updates';
 import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
 import { Installs } from './installs';
@@ -37,6 +38,7 @@ export class Backend extends Disposable {
   private readonly logs = new LogBook();
   private readonly views: PluginViews;
   private readonly installs: Installs;
+  private readonly catalogUpdates: CatalogUpdates;
   private readonly attachments: AttachmentUploads;
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
@@ -53,7 +55,8 @@ export class Backend extends Disposable {
     this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
     this.views = new PluginViews(registry);
-    this.installs = this._register(new Installs(registry, opts.uploadsDir));
+    this.catalogUpdates = this._register(new CatalogUpdates(registry));
+    this.installs = this._register(new Installs(registry, opts.uploadsDir, this.catalogUpdates));
     this.attachments = new AttachmentUploads(opts.uploadsDir);
     const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
     this._register(registry.onDidChangeHealth((h) => fire({ name: 'health', payload: h })));
@@ -133,7 +136,7 @@ export class Backend extends Disposable {
 
   private createHandlers(): Handlers {
     const { registry } = this.opts;
-    const { chat, views, installs } = this;
+    const { chat, views, installs, catalogUpdates: cu } = this;
     return {
       'app.info': () => ({
         version: this.opts.version,
@@ -174,6 +177,15 @@ export class Backend extends Disposable {
       'install.cancel': ({ token }) => installs.cancel(token),
       'import.preview': (input) => installs.importPreview(input),
       'import.commit': (input) => installs.importCommit(input),
+      'catalog.search': (input) => cu.search(input),
+      'catalog.preview': (input) => cu.preview(input, installs),
+      'catalog.settings': () => cu.settings(),
+      'catalog.setUrl': (input) => cu.setUrl(input),
+      'updates.check': (input) => cu.check(input),
+      'updates.preview': (input) => cu.updatePreview(input),
+      'updates.commit': (input) => cu.commit(input),
+      'updates.cancel': (input) => cu.cancel(input),
+      'plugins.rollback': (input) => cu.rollback(input),
       'palette.list': () => views.palette(),
       'chat.list': () => chat.list(),
       'chat.saveState': () => chat.saveState(),

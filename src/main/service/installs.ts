@@ -11,18 +11,38 @@ import type { CapabilityView, CommandInput, CommandOutput } from '../../shared/c
 import { failure } from '../../shared/failures';
 import type { IDisposable } from '../../shared/lifecycle';
 import { isInside } from '../fs';
-import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../plugins';
+import {
+  installImported,
+  readMcpConfig,
+  type Catalog,
+  type CatalogImport,
+  type ImportedConfig,
+  type PluginRegistry,
+  type Updates,
+} from '../plugins';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
-  private readonly previews = new Map<string, { source: string; upload?: string; config?: ImportedConfig }>();
+  private readonly previews = new Map<
+    string,
+    { source: string; upload?: string; config?: ImportedConfig; catalog?: CatalogImport }
+  >();
   private readonly uploads = new Map<string, string>();
 
   constructor(
     private readonly registry: PluginRegistry,
     /** Where uploaded files wait until installed (web UI). */
     private readonly uploadsDir: string | undefined,
+    /** Installs catalog entries (`catalog.preview` previews them here) and says what an install over a plugin changes. */
+    private readonly more: { catalog: Catalog; updates: Updates },
   ) {}
+
+  /** A catalog entry, previewed as an import under a token (`import.commit` installs it, pinned). */
+  catalogPreview(imp: CatalogImport): string {
+    const token = randomUUID();
+    this.previews.set(token, { source: imp.config.file, config: imp.config, catalog: imp });
+    return token;
+  }
 
   /** Remembers a file the web UI uploaded; `install.preview` refers to it by id. */
   registerUpload(file: string): string {
@@ -56,9 +76,12 @@ export class Installs implements IDisposable {
   }
 
   async importCommit({ token, only, secret }: CommandInput<'import.commit'>): Promise<CommandOutput<'import.commit'>> {
-    const config = this.previews.get(token)?.config;
+    const p = this.previews.get(token);
+    const config = p?.config;
     if (!config) return failure('invalid_state', 'this preview has expired; drop the config file again');
-    const r = await installImported(this.registry, config, { only, secret });
+    const r = p.catalog
+      ? await this.more.catalog.install(p.catalog, { only, secret })
+      : await installImported(this.registry, config, { only, secret });
     if (!r.ok) return r;
     // The file may name more servers than were chosen: it stays previewed until every one is in.
     if (r.results.every((x) => x.outcome.ok)) this.forget(token);
@@ -85,13 +108,14 @@ export class Installs implements IDisposable {
     }
     const token = randomUUID();
     this.previews.set(token, { source: file, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
-    const { preview } = p;
+    const { announced: _announced, ...preview } = p.preview;
     const requested: CapabilityView[] = preview.requested.map((c) => ({
       ...capabilityView(c, this.registry),
       requested: true,
       granted: false,
     }));
-    return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null } };
+    const changes = this.more.updates.changesFor(p.preview);
+    return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null, changes } };
   }
 
   async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {

@@ -1,6 +1,6 @@
 /**
  * `plugboard plugins …`: list, install, import (other apps' MCP configs), uninstall, expose/unexpose, enable/disable,
- * grant/revoke and config, over the same registry as the app. Exit 0 done, 1 refused or failed
+ * grant/revoke and config, and the catalog and updates (plugins-catalog.ts), over the same registry as the app. Exit 0 done, 1 refused or failed
  * (the reason on stderr, or as JSON with --json), 2 usage.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
@@ -9,6 +9,7 @@ import { PluginRegistry, type Done } from '../../plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
+import { CATALOG_SUBCOMMANDS, catalogCommand } from './plugins-catalog';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
 const SUBCOMMANDS = [
@@ -23,6 +24,7 @@ const SUBCOMMANDS = [
   'grant',
   'revoke',
   'config',
+  ...CATALOG_SUBCOMMANDS,
 ] as const;
 
 export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
@@ -37,6 +39,9 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       only: { type: 'string', multiple: true },
       secret: { type: 'string', multiple: true },
       preview: { type: 'boolean' },
+      version: { type: 'string' },
+      from: { type: 'string' },
+      default: { type: 'boolean' },
     },
     { min: 1, max: 1000, names: 'a command (list, install, …)' },
   );
@@ -114,6 +119,25 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       case 'config': {
         const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
         return report(env.out, json, await registry.configure(id as string, parsePairs(pairs)));
+      }
+      default: {
+        const only = listFlag(values.only, '--only');
+        const secret = listFlag(values.secret, '--secret');
+        return await catalogCommand(
+          registry,
+          sub as (typeof CATALOG_SUBCOMMANDS)[number],
+          rest,
+          {
+            json,
+            preview: values.preview === true,
+            reset: values.default === true,
+            ...(only ? { only } : {}),
+            ...(secret ? { secret } : {}),
+            ...(values.version ? { version: values.version } : {}),
+            ...(values.from ? { from: values.from } : {}),
+          },
+          env.out,
+        );
       }
     }
   } finally {

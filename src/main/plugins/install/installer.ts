@@ -14,6 +14,7 @@ import type { AuditLog } from '../audit';
 import type { PluginBindings } from '../registry/bindings';
 import { loadRecord, type PluginRecord } from '../registry/discovery';
 import { installStaged, removeInstalled, type InstallOutcome } from './commit';
+import { swapWithPrevious } from './previous';
 import { DEFAULT_LIMITS, type InstallLimits } from './limits';
 import { stage, type Staged } from './stage';
 import type { DataPaths } from '../data-paths';
@@ -36,6 +37,8 @@ export interface InstallPreview {
   /** The command that will run, or the remote server's URL. */
   command: string[];
   trial: InstallTrialView;
+  /** The tools the trial launch announced at its handshake (an update compares them with the installed ones). */
+  announced?: ToolSpec[];
 }
 
 export interface PreviewOptions {
@@ -120,6 +123,27 @@ export class Installer {
     }
     this.records.delete(id, 'uninstalled');
     return this.audit.done('uninstall', id, `removed ${rec.dir}, its settings, secrets and data`);
+  }
+
+  /**
+   * Puts back the version the last upgrade replaced (previous.ts), keeping settings, grants and
+   * exposure; the version taken out is kept in its place, so a second rollback undoes the first.
+   */
+  async rollback(id: string): Promise<Outcome<{ detail: string }>> {
+    const rec = this.records.get(id);
+    if (rec?.source !== 'installed')
+      return this.audit.refused('rollback', id, failure('not_found', `no plugin "${id}" is installed`));
+    await this.bindings.unbind(id);
+    const r = await swapWithPrevious(this.paths, this.state, id);
+    const now = loadRecord(this.paths.plugin(id), 'installed');
+    if (now.spec) await this.bindings.bind(now.spec);
+    if (!r.ok) return this.audit.refused('rollback', id, r);
+    this.records.set(now, 'rolled back');
+    return this.audit.done(
+      'rollback',
+      id,
+      `rolled ${id} back from ${r.from} to ${r.to}; ${r.from} is kept, so rolling back again returns to it`,
+    );
   }
 
   /**

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { PluginSpec } from '../../../shared/plugin';
+import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import {
   appReadOnlyFolders,
@@ -95,7 +95,10 @@ export class PluginBindings implements IDisposable {
    * conversation, no secrets), and it runs only inside the sandbox (trial.ts refuses otherwise).
    * Answers the command it would run and how the trial went.
    */
-  async trial(spec: PluginSpec, deadlineMs?: number): Promise<{ command: string[]; trial: InstallTrialView }> {
+  async trial(
+    spec: PluginSpec,
+    deadlineMs?: number,
+  ): Promise<{ command: string[]; trial: InstallTrialView; announced?: ToolSpec[] }> {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
       const grants: string[] = [];
@@ -108,7 +111,9 @@ export class PluginBindings implements IDisposable {
       // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
       const installed = this.paths.plugin(spec.id);
       const command = trialCommand(spec, plan).map((w) => w.split(spec.dir).join(installed));
-      return { command, trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
+      const seen: { tools?: ToolSpec[] } = {};
+      const trial = await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs, seen);
+      return { command, trial, ...(seen.tools ? { announced: seen.tools } : {}) };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

@@ -185,6 +185,9 @@ export class PluginRegistry implements IDisposable {
     return tools.map((t) => ({ ...t, exposed: exposedIn(state, t.name) }));
   }
 
+  /** The tools the running plugin announced, once it has run (undefined before). */
+  announcedTools = (id: string): ToolSpec[] | undefined => this.host.announcedTools(id);
+
   /** What the plugin tells a model: its manifest's instructions, else its MCP server's (initialize). */
   instructions(id: string): string | undefined {
     return this.records.get(id)?.spec?.systemInstructions ?? this.host.instructions(id);
@@ -286,6 +289,11 @@ export class PluginRegistry implements IDisposable {
 
   uninstall(id: string): Promise<Done> {
     return this.installer.uninstall(id);
+  }
+
+  /** Puts back the version the last upgrade replaced (install/previous.ts). */
+  rollback(id: string): Promise<Done> {
+    return this.installer.rollback(id);
   }
 
   // ---- decisions (decisions.ts) -----------------------------------------------------------

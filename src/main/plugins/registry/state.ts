@@ -11,6 +11,7 @@
 import { statSync } from 'node:fs';
 import { APPROVAL_DEFAULTS, TOOL_POLICIES, type ApprovalDefault, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../../host';
+import type { InstallRecord } from '../install/pinned';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
 
 export interface PluginState {
@@ -23,8 +24,8 @@ export interface PluginState {
   grants: string[];
   /** Non-sensitive setting values. Sensitive ones live in the secret store. */
   settings: Record<string, SettingValue>;
-  /** Set for installed plugins. */
-  installed?: { at: string; source: string; version: string };
+  /** Set for installed plugins: when, from where, which version, and what it is pinned to (install/pinned.ts). */
+  installed?: InstallRecord;
   /** What a model's call to a tool gets, where the person chose (allow, ask, deny); the rest: the default. */
   policies?: Record<string, ToolPolicy>;
 }
