@@ -24,7 +24,7 @@ export interface ImportServerView {
   runnable: boolean;
   problem?: string;
   warnings: string[];
-  /** Where it is in the file. */
+  /** Where it is in the file (0: not in a file, a catalog entry). */
   line: number;
 }
 

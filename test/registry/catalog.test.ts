@@ -65,7 +65,7 @@ describe('browsing and searching the catalog', () => {
     const notes = await app.backend.invoke('catalog.search', { query: 'notes' });
     expect(notes.ok && notes.page.entries[0]?.packages.map((p) => [p.kind, p.installable])).toEqual([
       ['remote', true],
-      ['remote', false],
+      ['remote (sse)', false],
     ]);
   });
 

@@ -143,7 +143,7 @@ function entryView(e: ServerResponse, installed: { id: string; version: string }
   for (const r of s.remotes) {
     const ok = r.type === 'streamable-http';
     packages.push({
-      kind: 'remote',
+      kind: ok ? 'remote' : `remote (${r.type})`,
       identifier: r.url ?? '',
       version: null,
       installable: ok,

@@ -76,6 +76,9 @@ class Asker {
   }
 }
 
+/** A catalog entry has no lines: its servers are not at a place in a file (the preview shows none). */
+const NOWHERE = { line: 0, column: 0 };
+
 const KIND_NAMES: Record<string, string> = { npm: 'npm', pypi: 'PyPI', oci: 'Docker', remote: 'remote' };
 
 /** Why a package cannot run here, or null when it can. */
@@ -124,7 +127,7 @@ function packageServer(key: string, name: string, p: RegistryPackage, asker: Ask
     headers: {},
     disabled: false,
     ignored: [],
-    at: { line: 1, column: 1 },
+    at: NOWHERE,
   };
 }
 
@@ -159,7 +162,7 @@ export function toImport(url: string, entry: ServerResponse): CatalogImport {
           headers: {},
           disabled: false,
           ignored: [],
-          at: { line: 1, column: 1 },
+          at: NOWHERE,
         }
       : packageServer(key, nameFor(kind), p, asker);
     if (problem) unrunnable.push({ key, problem });
@@ -187,7 +190,7 @@ export function toImport(url: string, entry: ServerResponse): CatalogImport {
       headers,
       disabled: false,
       ignored: [],
-      at: { line: 1, column: 1 },
+      at: NOWHERE,
       version: s.version,
       ...(s.description ? { description: s.description } : {}),
     });

@@ -91,6 +91,7 @@ export class Installer {
     const { staged, upgrading } = prepared;
     const id = staged.spec.id;
     const existing = this.records.get(id);
+    const wasRunning = upgrading && this.bindings.running(id);
     if (upgrading) await this.bindings.unbind(id);
     const outcome = await this.commit(staged, source, opts.grant ?? 'requested', upgrading);
     if (!outcome.ok) {
@@ -99,6 +100,8 @@ export class Installer {
     }
     const rec = loadRecord(this.paths.plugin(id), 'installed');
     if (rec.spec) await this.bindings.bind(rec.spec);
+    // A plugin that was running when it was upgraded runs again, as the new version.
+    if (wasRunning && rec.spec?.persistent) this.bindings.startSoon(id);
     this.records.set(rec, upgrading ? 'upgraded' : 'installed');
     this.audit.done(upgrading ? 'upgrade' : 'install', id, outcome.detail, { source, capabilities: outcome.granted });
     return outcome;
@@ -133,10 +136,12 @@ export class Installer {
     const rec = this.records.get(id);
     if (rec?.source !== 'installed')
       return this.audit.refused('rollback', id, failure('not_found', `no plugin "${id}" is installed`));
+    const wasRunning = this.bindings.running(id);
     await this.bindings.unbind(id);
     const r = await swapWithPrevious(this.paths, this.state, id);
     const now = loadRecord(this.paths.plugin(id), 'installed');
     if (now.spec) await this.bindings.bind(now.spec);
+    if (wasRunning && now.spec?.persistent) this.bindings.startSoon(id);
     if (!r.ok) return this.audit.refused('rollback', id, r);
     this.records.set(now, 'rolled back');
     return this.audit.done(

@@ -125,6 +125,16 @@ export class PluginBindings implements IDisposable {
     await this.host.add(spec, { binding: await this.binding(spec), enabled: this.pluginState(spec.id).enabled });
   }
 
+  /** Whether the plugin has a process now: an upgrade or a rollback starts it again afterwards. */
+  running(id: string): boolean {
+    return this.host.healthOf(id)?.pid != null;
+  }
+
+  /** Starts a plugin without waiting for it (its health events say how it went). */
+  startSoon(id: string): void {
+    void this.host.start(id).catch(() => undefined);
+  }
+
   /** Stops a plugin and takes it out of the host (before its folder is replaced or removed). */
   unbind(id: string): Promise<void> {
     return this.host.remove(id);

@@ -7,6 +7,7 @@ import type { InstallPreviewView } from '../../../../shared/contract';
 import { Icon } from '../../components/Icon';
 import { toggleGrant } from '../../stores/install';
 import { InstallTrial } from './InstallTrial';
+import { ToolChanges } from './ToolChanges';
 
 const SHOWN_TOOLS = 8;
 
@@ -77,6 +78,11 @@ export function InstallPreview({
       <Section title="Trial launch">
         <InstallTrial trial={preview.trial} command={preview.command} />
       </Section>
+      {preview.changes && (
+        <Section title={`What changes in its tools (from ${preview.replaces?.version ?? 'the installed version'})`}>
+          <ToolChanges changes={preview.changes} />
+        </Section>
+      )}
       <Section title={`Tools (${preview.tools.length})`}>
         {preview.tools.length === 0 ? (
           <p className="text-xs text-fg-subtle">No tools declared.</p>
