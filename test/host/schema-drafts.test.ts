@@ -145,11 +145,12 @@ describe('@playwright/mcp from the npm registry', () => {
         protocol: 'mcp',
         command: ['node', cli, ...args],
         persistent: true,
-        timeouts: { callInactivityMs: 60_000 },
+        // Its cold start loads playwright-core: seconds on a loaded machine, more than the 5 s default.
+        timeouts: { callInactivityMs: 60_000, launchMs: 60_000, handshakeMs: 60_000 },
       }),
     );
     const sup = await host.addDir(pkg.dir);
-    await sup.start();
+    expect(await sup.start()).toEqual({ ok: true });
     const navigate = sup.tools.find((t) => t.name === 'browser_navigate');
     expect(navigate?.parameters.$schema).toBe('https://json-schema.org/draft/2020-12/schema');
     expect(expectFailure((await collect(sup, 'browser_resize', { width: 'wide', height: 600 })).outcome)).toEqual(

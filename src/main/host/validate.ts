@@ -19,15 +19,28 @@ import type { JsonSchema } from '../../shared/plugin';
 type Draft = '2020-12' | '2019-09' | 'draft-07' | 'draft-06';
 
 const OPTIONS: Options = { allErrors: true, strict: false, validateFormats: false, addUsedSchema: false };
-const draft07 = new Ajv(OPTIONS);
-const byDraft: Record<Draft, AjvCore> = {
-  '2020-12': new Ajv2020(OPTIONS),
-  '2019-09': new Ajv2019(OPTIONS),
-  'draft-07': draft07,
+/**
+ * One Ajv per draft, made when a schema of that draft is first checked: each compiles its
+ * meta-schemas as it is made, which every `plugboard` command and the app's start would otherwise pay.
+ */
+const MAKE: Record<Draft, () => AjvCore> = {
+  '2020-12': () => new Ajv2020(OPTIONS),
+  '2019-09': () => new Ajv2019(OPTIONS),
+  'draft-07': () => new Ajv(OPTIONS),
   // Draft-07 only added keywords to draft-06 (`if`/`then`/`else`, `contentMediaType`…): every
   // keyword of draft-06 means the same in draft-07.
-  'draft-06': draft07,
+  'draft-06': () => ajvFor('draft-07'),
 };
+const made = new Map<Draft, AjvCore>();
+
+function ajvFor(draft: Draft): AjvCore {
+  let ajv = made.get(draft);
+  if (!ajv) {
+    ajv = MAKE[draft]();
+    made.set(draft, ajv);
+  }
+  return ajv;
+}
 /** `$schema` as written (http or https, with or without the empty fragment) → its draft. */
 const DRAFT_OF: Record<string, Draft> = {
   'json-schema.org/draft/2020-12/schema': '2020-12',
@@ -71,11 +84,11 @@ function compile(schema: JsonSchema): ValidateFunction | Error {
   const draft = declaredDraft(schema);
   if (draft instanceof Error) return draft;
   try {
-    return compileWith(byDraft[draft ?? '2020-12'], schema);
+    return compileWith(ajvFor(draft ?? '2020-12'), schema);
   } catch (e) {
     if (draft !== undefined) return e as Error;
     try {
-      return compileWith(draft07, schema);
+      return compileWith(ajvFor('draft-07'), schema);
     } catch {
       return e as Error;
     }

@@ -114,7 +114,7 @@ export class Installs implements IDisposable {
       requested: true,
       granted: false,
     }));
-    const changes = this.more.updates.changesFor(p.preview);
+    const changes = await this.more.updates.changesFor(p.preview);
     return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null, changes } };
   }
 

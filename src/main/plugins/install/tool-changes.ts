@@ -3,13 +3,19 @@
  * both versions whose description or input schema changed, that text as a line diff (jsdiff's
  * diffLines; a schema is compared as pretty JSON with its keys sorted, so a reordering is no
  * change). Either side may be unknown (an MCP server that declares no tools and has not run): the
- * answer says so instead of calling every tool added or removed.
+ * answer says so instead of calling every tool added or removed. jsdiff is loaded when a diff is
+ * first made: it is some hundred small modules, which every `plugboard plugins …` would load.
  */
-import { diffLines } from 'diff';
+import type { diffLines as DiffLines } from 'diff';
 import type { ToolSpec } from '../../../shared/plugin';
 import type { DiffLine, ToolChangesView, ToolChangeView } from '../../../shared/updates';
 
-export function toolChanges(before: readonly ToolSpec[] | null, after: readonly ToolSpec[] | null): ToolChangesView {
+let jsdiff: Promise<{ diffLines: typeof DiffLines }> | undefined;
+
+export async function toolChanges(
+  before: readonly ToolSpec[] | null,
+  after: readonly ToolSpec[] | null,
+): Promise<ToolChangesView> {
   const empty = { added: [], removed: [], changed: [], unchanged: 0 };
   if (!before || !after) {
     const missing =
@@ -20,6 +26,8 @@ export function toolChanges(before: readonly ToolSpec[] | null, after: readonly 
           : 'the new version’s tools are not known (it declares none, and its trial launch did not shake hands)';
     return { known: false, note: `${missing}: what changes in its tools shows once it runs`, ...empty };
   }
+  const { diffLines } = await (jsdiff ??= import('diff'));
+  const lineDiff = (a: string, b: string): DiffLine[] => linesOf(diffLines(withNewline(a), withNewline(b)));
   const old = new Map(before.map((t) => [t.name, t]));
   const now = new Map(after.map((t) => [t.name, t]));
   const brief = (t: ToolSpec): Pick<ToolSpec, 'name' | 'description'> => ({ name: t.name, description: t.description });
@@ -45,10 +53,10 @@ export function toolChanges(before: readonly ToolSpec[] | null, after: readonly 
   };
 }
 
-/** Two texts as lines kept, removed and added, in order. */
-export function lineDiff(before: string, after: string): DiffLine[] {
+/** jsdiff's parts as lines kept, removed and added, in order. */
+function linesOf(parts: Array<{ value: string; added?: boolean; removed?: boolean }>): DiffLine[] {
   const out: DiffLine[] = [];
-  for (const part of diffLines(withNewline(before), withNewline(after))) {
+  for (const part of parts) {
     const op = part.added ? '+' : part.removed ? '-' : ' ';
     for (const text of part.value.replace(/\n$/, '').split('\n')) out.push({ op, text });
   }
