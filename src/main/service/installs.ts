@@ -20,6 +20,7 @@ import {
   type PluginRegistry,
   type Updates,
 } from '../plugins';
+import { scanTools } from '../../shared/tool-scan';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
@@ -115,7 +116,9 @@ export class Installs implements IDisposable {
       granted: false,
     }));
     const changes = await this.more.updates.changesFor(p.preview);
-    return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null, changes } };
+    // Flags inform the person; they never refuse an install.
+    const flags = scanTools(preview.id, preview.tools, this.registry.everyTool());
+    return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null, changes, flags } };
   }
 
   async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
