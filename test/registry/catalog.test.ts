@@ -177,9 +177,9 @@ describe('an entry becomes the preview and pinned install of an import', () => {
       }),
     );
     // The key set in its settings goes to the secret store, never the settings file.
-    expect((await app.registry.configure('weather-npm', { WEATHER_API_KEY: 'wk-0123456789', city: 'Oslo' })).ok).toBe(
-      true,
-    );
+    expect(
+      (await app.registry.decisions.configure('weather-npm', { WEATHER_API_KEY: 'wk-0123456789', city: 'Oslo' })).ok,
+    ).toBe(true);
     expect(await app.registry.secrets.get('weather-npm')).toEqual({ WEATHER_API_KEY: 'wk-0123456789' });
     expect(readFileSync(path.join(root, 'data', 'state.json'), 'utf8')).not.toContain('wk-0123456789');
     const s = await app.backend.invoke('catalog.search', { query: 'weather' });
@@ -231,7 +231,7 @@ describe('an entry becomes the preview and pinned install of an import', () => {
       expect(manifestOf(id)).toEqual(
         expect.objectContaining({ url: server.url, headers: { Authorization: 'Bearer ${user_config.token}' } }),
       );
-      expect((await app.registry.configure(id, { token })).ok).toBe(true);
+      expect((await app.registry.decisions.configure(id, { token })).ok).toBe(true);
       const who = await app.registry.call(id, 'whoami', {}).done;
       expect(who.ok && JSON.parse(who.value.data as string)).toEqual(
         expect.objectContaining({ authorization: `Bearer ${token}` }),

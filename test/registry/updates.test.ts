@@ -72,14 +72,14 @@ describe('a plugin installed from a folder', () => {
     const src = path.join(root, 'src', 'versions');
     writeVersion(src, '1.0.0', V1);
     const { registry, backend } = app;
-    expect((await registry.install(src)).ok).toBe(true);
+    expect((await registry.installer.install(src)).ok).toBe(true);
     // The person's decisions, which an update keeps.
-    await registry.configure('versions', { greeting: 'hi' });
-    await registry.setExposed('versions', 'echo', false);
-    await registry.setExposed('versions', 'echo', true);
+    await registry.decisions.configure('versions', { greeting: 'hi' });
+    await registry.decisions.setExposed('versions', 'echo', false);
+    await registry.decisions.setExposed('versions', 'echo', true);
     // It ran: its tools are known (and a tool's policy can be set).
     expect((await registry.call('versions', 'echo', { text: 'a' }).done).ok).toBe(true);
-    expect((await registry.setToolPolicy('versions', 'echo', 'allow')).ok).toBe(true);
+    expect((await registry.decisions.setToolPolicy('versions', 'echo', 'allow')).ok).toBe(true);
 
     expect((await backend.invoke('updates.check', { id: 'versions' })).ok && true).toBe(true);
     const same = await backend.invoke('updates.check', { id: 'versions' });
@@ -139,7 +139,7 @@ describe('a plugin installed from a folder', () => {
       expect.objectContaining({ ok: true, value: expect.objectContaining({ data: 'new_tool from 2.0.0 {}' }) }),
     );
     expect((await registry.call('versions', 'old_tool', {}).done).ok).toBe(false);
-    expect(registry.pluginState('versions')).toEqual(
+    expect(registry.decisions.pluginState('versions')).toEqual(
       expect.objectContaining({ grants: ['fs.read'], settings: { greeting: 'hi' }, policies: { echo: 'allow' } }),
     );
     const detail = await backend.invoke('plugins.detail', { id: 'versions' });
@@ -158,7 +158,7 @@ describe('a plugin installed from a folder', () => {
     expect((await backend.invoke('plugins.detail', { id: 'versions' }))?.previous?.version).toBe('2.0.0');
     expect((await backend.invoke('plugins.rollback', { id: 'versions' })).ok).toBe(true);
     expect((await backend.invoke('plugins.detail', { id: 'versions' }))?.version).toBe('2.0.0');
-    expect(registry.pluginState('versions').settings).toEqual({ greeting: 'hi' });
+    expect(registry.decisions.pluginState('versions').settings).toEqual({ greeting: 'hi' });
     const audit = readFileSync(path.join(data, 'audit.log'), 'utf8')
       .trim()
       .split('\n')
@@ -169,14 +169,14 @@ describe('a plugin installed from a folder', () => {
 
     // Uninstalling takes the kept version too.
     expect(existsSync(path.join(data, 'previous', 'versions', 'plugin'))).toBe(true);
-    expect((await registry.uninstall('versions')).ok).toBe(true);
+    expect((await registry.installer.uninstall('versions')).ok).toBe(true);
     expect(existsSync(path.join(data, 'previous', 'versions'))).toBe(false);
   });
 
   it('installing a newer package over it shows what changes in its tools before the person confirms', async () => {
     const src = path.join(root, 'src2', 'versions');
     writeVersion(src, '1.0.0', V1);
-    expect((await app.registry.install(src)).ok).toBe(true);
+    expect((await app.registry.installer.install(src)).ok).toBe(true);
     expect((await app.registry.call('versions', 'echo', { text: 'a' }).done).ok).toBe(true);
     const newer = path.join(root, 'newer', 'versions');
     writeVersion(newer, '2.0.0', V2);
@@ -197,13 +197,13 @@ describe('a plugin installed from a folder', () => {
     expect(await app.backend.invoke('plugins.rollback', { id: 'versions' })).toEqual(
       expect.objectContaining({ ok: true }),
     );
-    expect((await app.registry.uninstall('versions')).ok).toBe(true);
+    expect((await app.registry.installer.uninstall('versions')).ok).toBe(true);
   });
 
   it('refuses a rollback when no update has kept a version', async () => {
     const src = path.join(root, 'src3', 'versions');
     writeVersion(src, '1.0.0', V1);
-    expect((await app.registry.install(src)).ok).toBe(true);
+    expect((await app.registry.installer.install(src)).ok).toBe(true);
     expect(await app.backend.invoke('plugins.rollback', { id: 'versions' })).toEqual({
       ok: false,
       code: 'invalid_state',
@@ -212,7 +212,7 @@ describe('a plugin installed from a folder', () => {
     expect(await app.backend.invoke('plugins.rollback', { id: 'hello' })).toEqual(
       expect.objectContaining({ ok: false, code: 'not_found' }),
     );
-    expect((await app.registry.uninstall('versions')).ok).toBe(true);
+    expect((await app.registry.installer.uninstall('versions')).ok).toBe(true);
   });
 });
 
@@ -249,7 +249,7 @@ describe('a plugin pinned to an npm package', () => {
           command: ['docker', 'run', '-i', '--rm', '-e', 'KEY', 'acme/boxed:1.0.0'],
         }),
       );
-      for (const dir of [src, plain, oci]) expect((await registry.install(dir)).ok).toBe(true);
+      for (const dir of [src, plain, oci]) expect((await registry.installer.install(dir)).ok).toBe(true);
 
       const check = await up.check();
       if (!check.ok) throw new Error(check.message);
@@ -297,7 +297,7 @@ describe('a plugin pinned to an npm package', () => {
       const again = await up.check('notes');
       expect(again.ok && again.value[0]?.status).toBe('current');
 
-      expect((await registry.rollback('notes')).ok).toBe(true);
+      expect((await registry.installer.rollback('notes')).ok).toBe(true);
       const back = JSON.parse(readFileSync(path.join(root, 'npm-data', 'plugins', 'notes', 'plugboard.json'), 'utf8'));
       expect(back.command).toEqual(['npx', '-y', '@plugboard-tests/notes-mcp@1.0.0', '--stdio']);
       expect(registry.state.plugin('notes')?.installed?.version).toBe('1.0.0');
@@ -343,7 +343,7 @@ describe('a plugin installed from the catalog', () => {
       if (!p.ok) throw new Error(p.message);
       const r = await catalog.install(p.value, { only: ['remote'], secret: ['Authorization'] });
       const id = r.ok && r.results[0]?.outcome.ok ? r.results[0].outcome.id : '';
-      expect((await app.registry.configure(id, { token })).ok).toBe(true);
+      expect((await app.registry.decisions.configure(id, { token })).ok).toBe(true);
       expect((await app.registry.call(id, 'echo', { text: 'v2.0.0' }).done).ok).toBe(true);
 
       reg.publish({

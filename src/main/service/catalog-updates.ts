@@ -67,7 +67,7 @@ export class CatalogUpdates {
   }
 
   rollback({ id }: CommandInput<'plugins.rollback'>): Promise<CommandOutput<'plugins.rollback'>> {
-    return this.registry.rollback(id);
+    return this.registry.installer.rollback(id);
   }
 
   dispose(): void {

@@ -45,7 +45,7 @@ export async function catalogCommand(
       case 'update':
         return await update(updates, one(rest, '<id>'), flags, out);
       case 'rollback': {
-        const r = await registry.rollback(one(rest, '<id>'));
+        const r = await registry.installer.rollback(one(rest, '<id>'));
         if (!r.ok) return refusal(out, flags.json, r);
         if (flags.json) jsonLine(out, r);
         else out.stdout(`${r.detail}\n`);

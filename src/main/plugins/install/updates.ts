@@ -86,7 +86,7 @@ export class Updates {
       return failure('invalid_state', `${id} is at ${from} already, the version ${o.value.from} offers`);
     const staged = await o.value.stage(to);
     if (!staged.ok) return staged;
-    const p = await this.registry.preview(staged.value.dir);
+    const p = await this.registry.installer.preview(staged.value.dir);
     if (!p.ok) {
       staged.value.discard();
       return p;
@@ -115,7 +115,7 @@ export class Updates {
     if (!p) return failure('invalid_state', 'this update preview has expired; check for updates again');
     this.pending.delete(token);
     try {
-      const r = await this.registry.install(p.dir, { replace: true, grant: 'requested' });
+      const r = await this.registry.installer.install(p.dir, { replace: true, grant: 'requested' });
       if (!r.ok) return r;
       await this.registry.state.update((s) => {
         const st = s.plugins[p.id];
@@ -149,7 +149,7 @@ export class Updates {
 
   /** The installed tools: what the plugin announced when it ran, else what its manifest declares. */
   private currentTools(id: string): ToolSpec[] | null {
-    const announced = this.registry.announcedTools(id);
+    const announced = this.registry.host.announcedTools(id);
     if (announced) return announced;
     const declared = this.registry.record(id)?.spec?.tools ?? [];
     return declared.length > 0 ? declared : null;
@@ -162,7 +162,7 @@ export class Updates {
     origin: UpdateOrigin,
     p: InstallPreview,
   ): Promise<UpdatePreviewView> {
-    const grants = this.registry.pluginState(id).grants;
+    const grants = this.registry.decisions.pluginState(id).grants;
     return {
       id,
       name: p.name,
