@@ -21,7 +21,9 @@ import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
 import type { ExternalApprovalView } from './external-approvals';
 import { failure, FailureError, type Done, type Failure, type Outcome, type Result } from './failures';
+import type { CatalogEntryView, CatalogPageView } from './catalog';
 import type { ImportPreviewView, ImportResultView } from './imports';
+import type { UpdateCheckView, UpdatePreviewView } from './updates';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
 import type { HealthEvent, LogEvent } from './plugin';
 import type {
@@ -227,6 +229,41 @@ export const commands = {
       .strict(),
     output: returns<Outcome<{ results: ImportResultView[] }>>(),
   },
+  /** The catalog (an MCP registry, `v0` API): a page of servers whose name matches `query`. */
+  'catalog.search': {
+    input: z.object({ query: z.string().max(200), cursor: z.string().min(1).max(500).optional() }).strict(),
+    output: returns<Outcome<{ page: CatalogPageView }>>(),
+  },
+  /** One catalog entry as an import preview (`import.commit` installs what is chosen; `install.cancel` drops it). */
+  'catalog.preview': {
+    input: z.object({ name: z.string().min(3).max(200), version: z.string().min(1).max(255).optional() }).strict(),
+    output: returns<Outcome<{ token: string; preview: ImportPreviewView; entry: CatalogEntryView }>>(),
+  },
+  /** The registry the catalog reads, and the official one it reads by default. */
+  'catalog.settings': { input: empty, output: returns<{ url: string; defaultUrl: string }>() },
+  /** Sets the catalog's registry (null: back to the official one). */
+  'catalog.setUrl': {
+    input: z.object({ url: z.string().max(2000).nullable() }).strict(),
+    output: returns<Done>(),
+  },
+  /** Asks each installed plugin's origin (or the one named) for its current version. Changes nothing. */
+  'updates.check': {
+    input: z.object({ id: id.optional() }).strict(),
+    output: returns<Outcome<{ updates: UpdateCheckView[] }>>(),
+  },
+  /** Stages and tries the other version of a plugin, with what changes in its tools. */
+  'updates.preview': {
+    input: z.object({ id, version: z.string().min(1).max(255).optional() }).strict(),
+    output: returns<Outcome<{ token: string; preview: UpdatePreviewView }>>(),
+  },
+  /** Installs a previewed update, keeping the version it replaces for a rollback. */
+  'updates.commit': {
+    input: z.object({ token: z.string().min(1) }).strict(),
+    output: returns<Outcome<{ detail: string; id: string; version: string }>>(),
+  },
+  'updates.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<Done>() },
+  /** Puts back the version the last update replaced. */
+  'plugins.rollback': { input: z.object({ id }).strict(), output: returns<Done>() },
   'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
   'chat.list': { input: empty, output: returns<ConversationSummary[]>() },
   'chat.saveState': { input: empty, output: returns<SaveState>() },

@@ -27,6 +27,7 @@ export const FAILURE_CODES = [
   'settings_missing',
   'install_refused',
   'io_error',
+  'registry_unreachable',
   'no_model',
   'model_unreachable',
   'model_refused',
@@ -66,6 +67,8 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   settings_missing: 'the plugin needs settings that have no value yet',
   install_refused: 'the package cannot be installed as it is',
   io_error: 'a file could not be read or written (a full disk, permissions)',
+  registry_unreachable:
+    'the MCP registry catalog or a package registry (npm, PyPI) could not be reached, or answered outside its API',
   no_model: 'no language model is connected, or the one named does not exist',
   model_unreachable: 'the model’s server could not be reached',
   model_refused: 'the model’s provider refused the request: the API key, or access to that model',

@@ -9,6 +9,7 @@ import type { DefinitionChange } from './definitions';
 import type { ToolFlag } from './tool-scan';
 import type { FailureCode } from './failures';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
+import type { PreviousVersionView, ToolChangesView } from './tool-changes';
 
 export interface AppInfo {
   version: string;
@@ -95,6 +96,8 @@ export interface PluginDetail extends PluginView {
   /** Folders and files granted by path. */
   folders: FolderGrant[];
   settings: SettingView[];
+  /** The version the last update replaced, which a rollback puts back. */
+  previous: PreviousVersionView | null;
 }
 
 export interface ProcessStats {
@@ -163,6 +166,8 @@ export interface InstallPreviewView {
   paths: PathGrantView[];
   /** Capabilities it did not request that may be granted anyway (`net`), described. */
   unrequested: CapabilityView[];
+  /** Over an installed plugin: what changes in its tools. */
+  changes: ToolChangesView | null;
 }
 
 /**

@@ -11,6 +11,8 @@ import type { Done, Failure } from '../../shared/failures';
 export type AuditAction =
   | 'install'
   | 'upgrade'
+  /** The version an upgrade replaced, put back (install/previous.ts). */
+  | 'rollback'
   | 'uninstall'
   | 'enable'
   | 'disable'

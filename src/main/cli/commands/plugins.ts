@@ -1,6 +1,6 @@
 /**
  * `plugboard plugins …`: list, install, import (other apps' MCP configs), uninstall, expose/unexpose, enable/disable,
- * grant/revoke and config. Each is the contract's command the app's plugin panel sends
+ * grant/revoke and config, and the catalog and updates (plugins-catalog.ts). Each is the contract's command the app's plugin panel sends
  * (plugins.list, plugins.setExposed…), through the same back end with its input checked by the
  * same schema, so the terminal and the window cannot differ; the conversations stay closed, so
  * this works while the app or `plugboard serve` uses the data directory. Exit 0 done, 1 refused or
@@ -12,6 +12,7 @@ import { EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
 import { installCommand, parseFolder, refusal } from './plugins-install';
+import { CATALOG_SUBCOMMANDS, catalogCommand } from './plugins-catalog';
 
 const SUBCOMMANDS = [
   'list',
@@ -25,6 +26,7 @@ const SUBCOMMANDS = [
   'grant',
   'revoke',
   'config',
+  ...CATALOG_SUBCOMMANDS,
 ] as const;
 
 export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
@@ -43,6 +45,9 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       'no-folders': { type: 'string', multiple: true },
       net: { type: 'string', multiple: true },
       id: { type: 'string', multiple: true },
+      version: { type: 'string' },
+      from: { type: 'string' },
+      default: { type: 'boolean' },
     },
     { min: 1, max: 1000, names: 'a command (list, install, …)' },
   );
@@ -137,6 +142,25 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
           env.out,
           json,
           await backend.request('plugins.configure', { id: id as string, values: parsePairs(pairs) }),
+        );
+      }
+      default: {
+        const only = listFlag(values.only, '--only');
+        const secret = listFlag(values.secret, '--secret');
+        return await catalogCommand(
+          registry,
+          sub as (typeof CATALOG_SUBCOMMANDS)[number],
+          rest,
+          {
+            json,
+            preview: values.preview === true,
+            reset: values.default === true,
+            ...(only ? { only } : {}),
+            ...(secret ? { secret } : {}),
+            ...(values.version ? { version: values.version } : {}),
+            ...(values.from ? { from: values.from } : {}),
+          },
+          env.out,
         );
       }
     }

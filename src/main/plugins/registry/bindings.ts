@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { PluginSpec } from '../../../shared/plugin';
+import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import {
   appReadOnlyFolders,
@@ -98,7 +98,10 @@ export class PluginBindings implements IDisposable {
    * conversation, no secrets), and it runs only inside the sandbox (trial.ts refuses otherwise).
    * Answers the command it would run and how the trial went.
    */
-  async trial(spec: PluginSpec, deadlineMs?: number): Promise<{ command: string[]; trial: InstallTrialView }> {
+  async trial(
+    spec: PluginSpec,
+    deadlineMs?: number,
+  ): Promise<{ command: string[]; trial: InstallTrialView; announced?: ToolSpec[] }> {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
       const grants: string[] = [];
@@ -111,7 +114,9 @@ export class PluginBindings implements IDisposable {
       // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
       const installed = this.paths.plugin(spec.id);
       const command = trialCommand(spec, plan).map((w) => w.split(spec.dir).join(installed));
-      return { command, trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
+      const seen: { tools?: ToolSpec[] } = {};
+      const trial = await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs, seen);
+      return { command, trial, ...(seen.tools ? { announced: seen.tools } : {}) };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -136,6 +141,16 @@ export class PluginBindings implements IDisposable {
     )
       return;
     void this.host.start(spec.id).catch(() => undefined);
+  }
+
+  /** Whether the plugin has a process now: an upgrade or a rollback starts it again afterwards. */
+  running(id: string): boolean {
+    return this.host.healthOf(id)?.pid != null;
+  }
+
+  /** Starts a plugin without waiting for it (its health events say how it went). */
+  startSoon(id: string): void {
+    void this.host.start(id).catch(() => undefined);
   }
 
   /** Stops a plugin and takes it out of the host (before its folder is replaced or removed). */

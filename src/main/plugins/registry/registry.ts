@@ -66,7 +66,7 @@ export interface RegistryOptions {
  */
 export type HostView = Pick<
   PluginHost,
-  'healthOf' | 'pids' | 'features' | 'endPassthrough' | 'passthroughSessions' | 'asks'
+  'healthOf' | 'pids' | 'features' | 'endPassthrough' | 'passthroughSessions' | 'asks' | 'announcedTools'
 >;
 
 export class PluginRegistry implements IDisposable {
