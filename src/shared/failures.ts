@@ -32,6 +32,7 @@ export const FAILURE_CODES = [
   'rate_limited',
   'context_too_long',
   'model_error',
+  'sign_in_required',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -64,6 +65,8 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   rate_limited: 'the model’s provider asked to wait before the next request',
   context_too_long: 'the conversation is longer than the model can read at once',
   model_error: 'the model’s provider failed, or its answer broke off',
+  sign_in_required:
+    'a remote server needs the person to sign in (OAuth): no sign-in yet, or it refused the tokens and they could not be renewed',
 };
 
 /** Facts that help a person act on a failure. Only the ones that apply are set. */

@@ -73,17 +73,23 @@ Commands:
   grant <id> <capability>...           add to the plugin's allow-list
   revoke <id> <capability>...          remove from it
   config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
+  signin <id>                          sign in to a remote MCP server (OAuth): prints the page to
+                                       open, opens it in the browser where there is a display
+                                       (not with --no-browser), and waits for the browser
+  signout <id>                         forget a remote server's tokens (revoked where it can)
 
 Options:
   --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
   --json           machine-readable output
+  --no-browser     signin: print the address only
   -h, --help       this help
 
 An install grants what the plugin requests unless you pass --grant (only those) or --grant-none.
 An import installs every server that can run and is switched on unless --only names some; the
 environment variables it flags as secrets (or those --secret names; --secret= for none) become
 sensitive settings. A malformed file is refused with the line and field at fault.
-Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
+Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600);
+so are the tokens of a sign-in.`;
 
 export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
 

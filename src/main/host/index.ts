@@ -15,6 +15,8 @@ export { firstRunLauncher } from './process/launchers';
 export type { LaunchPlan, SettingValue } from './process/launch';
 export { ProcessBook, sweepLeftovers, type ProcessEntry } from './process/pid-registry';
 export { placeholderEscape, resolveSettingValues, substitute } from './process/placeholders';
+export type { OAuthRecord, TokenVault } from './remote/oauth';
+export { signIn as signInRemote, signOut as signOutRemote, type SignInOptions } from './remote/sign-in';
 export { planLaunchWithShellPath } from './process/plan-with-shell';
 export { appReadOnlyFolders, grantedFolders, type SandboxRequest } from './process/sandbox-prepare';
 export { sandboxSupport, type SandboxSupport } from './process/sandbox-probe';

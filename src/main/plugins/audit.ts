@@ -23,7 +23,10 @@ export type AuditAction =
   /** An MCP server's form answered or refused (field names only). */
   | 'elicitation'
   /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
-  | 'sampling';
+  | 'sampling'
+  /** A sign-in to a remote MCP server (OAuth), by the issuer's name; never a token. */
+  | 'sign-in'
+  | 'sign-out';
 
 export interface AuditEntry {
   at: string;

@@ -17,6 +17,7 @@ import { sandboxStatus } from './sandbox-status';
 import { Installs } from './installs';
 import { LogBook } from './logbook';
 import { PluginViews } from './plugin-views';
+import { SignInService } from './sign-ins';
 import { processStats } from './stats';
 
 export type BackendEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
@@ -31,6 +32,8 @@ export interface BackendOptions {
   uploadsDir?: string;
   /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
   openFolder?(dir: string): Promise<string>;
+  /** Opens a page in the person's browser (the desktop app: a sign-in's authorization page). */
+  openExternal?(url: string): void;
 }
 
 export class Backend extends Disposable {
@@ -38,6 +41,7 @@ export class Backend extends Disposable {
   private readonly views: PluginViews;
   private readonly installs: Installs;
   private readonly attachments: AttachmentUploads;
+  private readonly signIns: SignInService;
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
   private readonly handlers: Handlers;
@@ -56,6 +60,10 @@ export class Backend extends Disposable {
     this.installs = this._register(new Installs(registry, opts.uploadsDir));
     this.attachments = new AttachmentUploads(opts.uploadsDir);
     const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
+    this.signIns = new SignInService(registry, {
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+      changed: (id, reason) => fire({ name: 'plugins.changed', payload: { id, reason } }),
+    });
     this._register(registry.onDidChangeHealth((h) => fire({ name: 'health', payload: h })));
     this._register(
       registry.onDidLog((l) => {
@@ -111,7 +119,13 @@ export class Backend extends Disposable {
     const { registry } = opts;
     const store = await ConversationStore.open(registry.paths.conversations);
     const models = new ModelStore(registry.paths.root, registry.secrets);
-    const chat = new ChatService({ registry, store, models, audit: registry.audit });
+    const chat = new ChatService({
+      registry,
+      store,
+      models,
+      audit: registry.audit,
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+    });
     return new Backend(opts, chat, store, models);
   }
 
@@ -154,7 +168,11 @@ export class Backend extends Disposable {
       'approvals.default': () => ({ policy: registry.approvalDefault() }),
       'approvals.setDefault': ({ policy }) => registry.setApprovalDefault(policy),
       'plugins.list': () => views.list(),
-      'plugins.detail': ({ id }) => views.detail(id),
+      'plugins.detail': async ({ id }) => {
+        const d = await views.detail(id);
+        const signIn = d ? await this.signIns.view(id) : undefined;
+        return d && signIn ? { ...d, signIn } : d;
+      },
       'plugins.start': ({ id }) => registry.start(id),
       'plugins.stop': ({ id }) => registry.stop(id),
       'plugins.restart': ({ id }) => registry.restart(id),
@@ -164,6 +182,8 @@ export class Backend extends Disposable {
       'plugins.revoke': ({ id, capabilities }) => registry.revoke(id, capabilities),
       'plugins.configure': ({ id, values }) => registry.configure(id, values),
       'plugins.uninstall': ({ id }) => registry.uninstall(id),
+      'plugins.signIn': ({ id }) => this.signIns.start(id),
+      'plugins.signOut': ({ id }) => this.signIns.signOut(id),
       'plugins.logs': ({ id }) => this.logs.of(id),
       'plugins.stats': () => processStats(registry),
       'plugins.resources': ({ id }) => resourcesOf(registry, id),
@@ -217,6 +237,7 @@ export class Backend extends Disposable {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.signIns.dispose();
     this.chat.dispose();
     this.store.dispose();
     super.dispose();

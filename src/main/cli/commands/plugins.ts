@@ -1,6 +1,6 @@
 /**
  * `plugboard plugins …`: list, install, import (other apps' MCP configs), uninstall, expose/unexpose, enable/disable,
- * grant/revoke and config, over the same registry as the app. Exit 0 done, 1 refused or failed
+ * grant/revoke, config and signin/signout (remote servers' OAuth, plugins-signin.ts), over the same registry as the app. Exit 0 done, 1 refused or failed
  * (the reason on stderr, or as JSON with --json), 2 usage.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
@@ -9,6 +9,7 @@ import { PluginRegistry, type Done } from '../../plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
+import { signInCommand, signOutCommand } from './plugins-signin';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
 const SUBCOMMANDS = [
@@ -23,6 +24,8 @@ const SUBCOMMANDS = [
   'grant',
   'revoke',
   'config',
+  'signin',
+  'signout',
 ] as const;
 
 export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
@@ -37,6 +40,7 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       only: { type: 'string', multiple: true },
       secret: { type: 'string', multiple: true },
       preview: { type: 'boolean' },
+      'no-browser': { type: 'boolean' },
     },
     { min: 1, max: 1000, names: 'a command (list, install, …)' },
   );
@@ -111,6 +115,15 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
           sub === 'grant' ? await registry.grant(id as string, caps) : await registry.revoke(id as string, caps),
         );
       }
+      case 'signin':
+        return await signInCommand(
+          registry,
+          expectArgs(rest, 1, 1, '<id>')[0] as string,
+          { browser: values['no-browser'] !== true, json },
+          env.out,
+        );
+      case 'signout':
+        return await signOutCommand(registry, expectArgs(rest, 1, 1, '<id>')[0] as string, json, env.out);
       case 'config': {
         const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
         return report(env.out, json, await registry.configure(id as string, parsePairs(pairs)));

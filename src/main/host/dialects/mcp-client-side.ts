@@ -1,25 +1,23 @@
 /**
  * The requests an MCP server sends to Plugboard, and the notifications about its lists, through
  * the SDK's `Client` handlers: `roots/list` (the folders the person granted, as file:// URIs),
- * `elicitation/create` (form mode: a question to the person), `sampling/createMessage` (a reply
- * from the conversation's model, once the person allowed it), and list_changed for prompts and
- * resources (read on demand, so the screen is only told to read them again).
+ * `elicitation/create` (a form for the person to fill, or, in URL mode, a web page for them to
+ * open once they agree), `sampling/createMessage` (a reply from the conversation's model, once
+ * the person allowed it), and list_changed for prompts and resources (read on demand, so the
+ * screen is only told to read them again). The same handlers answer a 2025 server's requests
+ * and the "input required" results of a 2026 server (the SDK routes both here).
  *
  * Who answers is the host's owner (ClientSide): this file turns the wire's shapes into ours and
- * back, and refuses what Plugboard does not serve (URL-mode elicitation, non-text sampling).
+ * back, and refuses what Plugboard does not serve (a page that is not http(s), non-text sampling).
  */
 import { pathToFileURL } from 'node:url';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode,
-  ListRootsRequestSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Client,
   type ClientCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+  type ElicitResult,
+} from '@modelcontextprotocol/client';
 import path from 'node:path';
 import { NOBODY_TO_ASK, type ClientSide, type SampleMessage } from '../asks';
 import { asRecord } from './values';
@@ -27,8 +25,7 @@ import { asRecord } from './values';
 /** What Plugboard declares it serves (the `initialize` capabilities of its client). */
 export const CLIENT_CAPABILITIES: ClientCapabilities = {
   roots: { listChanged: true },
-  // Form mode only: a URL-mode request (open a web page) is refused by the SDK for us.
-  elicitation: { form: {} },
+  elicitation: { form: {}, url: {} },
   sampling: {},
 };
 
@@ -41,31 +38,44 @@ export const NO_CLIENT_SIDE: ClientSide = {
 };
 
 export function serveClientSide(client: Client, side: ClientSide): void {
-  client.setRequestHandler(ListRootsRequestSchema, () => ({
+  client.setRequestHandler('roots/list', () => ({
     roots: side.roots().map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) || dir })),
   }));
 
-  client.setRequestHandler(ElicitRequestSchema, async (req, extra) => {
+  client.setRequestHandler('elicitation/create', async (req, ctx) => {
     const p = req.params;
-    if (p.mode === 'url') throw new McpError(ErrorCode.InvalidParams, 'Plugboard supports form elicitation only');
+    if (p.mode === 'url') {
+      let url: URL;
+      try {
+        url = new URL(p.url);
+      } catch {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `"${p.url}" is not a URL`);
+      }
+      if (url.protocol !== 'https:' && url.protocol !== 'http:')
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Plugboard opens http and https pages only');
+      const reply = await side.elicit({ message: p.message, schema: {}, url: url.href, signal: ctx.mcpReq.signal });
+      // URL mode: "accept" says the person opened the page; what they do there stays between them and the server.
+      return reply.action === 'accept' ? { action: 'accept' as const } : reply;
+    }
     const reply = await side.elicit({
       message: p.message,
       schema: p.requestedSchema as Record<string, unknown>,
-      signal: extra.signal,
+      signal: ctx.mcpReq.signal,
     });
-    return reply;
+    // The fields were checked against the server's schema on the card (flat: strings, numbers, booleans, lists).
+    return reply as ElicitResult;
   });
 
-  client.setRequestHandler(CreateMessageRequestSchema, async (req, extra) => {
+  client.setRequestHandler('sampling/createMessage', async (req, ctx) => {
     const p = req.params;
-    if (p.tools?.length)
-      throw new McpError(ErrorCode.InvalidParams, 'Plugboard does not offer tools to a sampling request');
+    if ('tools' in p && Array.isArray(p.tools) && p.tools.length)
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Plugboard does not offer tools to a sampling request');
     const messages: SampleMessage[] = [];
     for (const m of p.messages) {
       const text = textOf(m.content);
       if (text === undefined)
-        throw new McpError(
-          ErrorCode.InvalidParams,
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
           'Plugboard serves sampling requests with text messages only (no images, audio or tool results)',
         );
       messages.push({ role: m.role, text });
@@ -76,7 +86,7 @@ export function serveClientSide(client: Client, side: ClientSide): void {
       maxTokens: p.maxTokens,
       ...(p.temperature !== undefined ? { temperature: p.temperature } : {}),
       ...(p.stopSequences?.length ? { stopSequences: p.stopSequences } : {}),
-      signal: extra.signal,
+      signal: ctx.mcpReq.signal,
     });
     // A denial or a model failure is the request's error (-32603, the SDK's code for a handler's
     // error): the server sees why.
@@ -89,8 +99,8 @@ export function serveClientSide(client: Client, side: ClientSide): void {
     };
   });
 
-  client.setNotificationHandler(PromptListChangedNotificationSchema, () => side.featuresChanged('prompts'));
-  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => side.featuresChanged('resources'));
+  client.setNotificationHandler('notifications/prompts/list_changed', () => side.featuresChanged('prompts'));
+  client.setNotificationHandler('notifications/resources/list_changed', () => side.featuresChanged('resources'));
 }
 
 /** A sampling message's text: one text block, or several joined; undefined when any is not text. */

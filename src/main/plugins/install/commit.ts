@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { DataPaths } from '../data-paths';
+import { signInSecretId } from '../registry/sign-ins';
 import type { SecretStore } from '../secrets';
 import { defaultPluginState, type StateStore } from '../registry/state';
 import { removeIfEmpty, type Staged } from './stage';
@@ -121,6 +122,7 @@ export async function removeInstalled(
   emptyTrash();
   try {
     await ctx.secrets.removeAll(id);
+    await ctx.secrets.removeAll(signInSecretId(id));
     rmSync(ctx.paths.pluginData(id), { recursive: true, force: true });
   } catch (e) {
     return { ok: false, message: `${id} was removed, but its secrets or data could not be: ${(e as Error).message}` };

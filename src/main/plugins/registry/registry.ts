@@ -11,7 +11,7 @@ import path from 'node:path';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
-import type { HealthEvent, ToolSpec } from '../../../shared/plugin';
+import type { HealthEvent, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import {
   PluginHost,
   refusedCall,
@@ -37,6 +37,7 @@ import {
 } from '../install/installer';
 import { DataPaths } from '../data-paths';
 import { PluginSettings } from './plugin-settings';
+import { SignIns } from './sign-ins';
 import { FileSecretStore, type SecretStore } from '../secrets';
 import { startupHousekeeping } from './startup';
 import { exposedIn, StateStore, type PluginState } from './state';
@@ -58,6 +59,11 @@ export interface RegistryOptions {
   env?: Record<string, string>;
   /** `false`: run plugins unsandboxed even where the sandbox works. Default: sandboxed where it works. */
   sandbox?: boolean;
+  /**
+   * Plugboard's OAuth Client ID Metadata Document (an https URL), used to sign in to remote
+   * servers that accept one. Default: `PLUGBOARD_OAUTH_CLIENT_ID_URL`, else none (dynamic registration).
+   */
+  oauthClientMetadataUrl?: string;
 }
 
 export type { Done } from './decisions';
@@ -67,6 +73,8 @@ export class PluginRegistry implements IDisposable {
   readonly secrets: SecretStore;
   readonly state: StateStore;
   readonly settings: PluginSettings;
+  /** Sign-ins to remote MCP servers (OAuth): their state, sign-in and sign-out. */
+  readonly signIns: SignIns;
   private readonly host: PluginHost;
   private readonly installer: Installer;
   private readonly decisions: Decisions;
@@ -116,6 +124,16 @@ export class PluginRegistry implements IDisposable {
       update: (id, fn, audit) => this.decisions.update(id, fn, audit),
     });
     this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
+    const clientMetadataUrl =
+      opts.oauthClientMetadataUrl ?? (opts.parentEnv ?? process.env).PLUGBOARD_OAUTH_CLIENT_ID_URL;
+    this.signIns = new SignIns({
+      secrets: this.secrets,
+      audit: this.audit,
+      plan: async (spec) => (await this.bindings.binding(spec)).plan,
+      applied: (spec) => this.afterSignIn(spec),
+      ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+    });
+    this.bindings.oauth = (id, plan) => this.signIns.withOAuth(id, plan);
     this.installer = new Installer(
       this.paths,
       this.state,
@@ -272,6 +290,19 @@ export class PluginRegistry implements IDisposable {
     await this.bindings.rebind(spec.value);
     const r = await this.host.restart(id);
     return r.ok ? { ok: true, detail: 'restarted' } : r;
+  }
+
+  /**
+   * After a sign-in or sign-out: a running server is reached again with the tokens as they are
+   * now (a link keeps the ones it read), and one that failed for want of a sign-in starts.
+   */
+  private async afterSignIn(spec: PluginSpec): Promise<void> {
+    await this.bindings.rebind(spec);
+    const h = this.host.healthOf(spec.id);
+    if (!h || !this.isEnabled(spec.id)) return;
+    if (['ready', 'busy', 'starting', 'unresponsive'].includes(h.state)) await this.host.restart(spec.id);
+    else if (spec.persistent && ['failed', 'crashed'].includes(h.state))
+      void this.host.start(spec.id).catch(() => undefined);
   }
 
   // ---- install -----------------------------------------------------------------------------

@@ -1,13 +1,14 @@
 /**
  * What a person can do about a failure, by its code: a plugin that needs settings gets "Open
  * settings" (its Settings tab, focused), a disabled one "Enable", a withheld secret "Open
- * permissions". Shown under the failure in the chat and in the plugin panel.
+ * permissions", a remote server that wants a sign-in "Sign in". Shown under the failure in the chat and in the plugin panel.
  */
 import type { JSX } from 'react';
 import type { Failure } from '../../../../shared/failures';
 import { Button } from '../../components/Button';
 import { showDetail, type DetailTab } from '../../stores/plugin-detail';
 import { setPluginEnabled, usePlugins } from '../../stores/plugins';
+import { signIn } from '../../stores/sign-in';
 import { togglePanel } from '../../stores/ui';
 
 function open(pluginId: string, tab: DetailTab): void {
@@ -36,6 +37,12 @@ export function FailureActions({
     action = (
       <Button size="sm" icon="power" onClick={() => void setPluginEnabled(pluginId, true)}>
         {`Enable ${name}`}
+      </Button>
+    );
+  } else if (failure.code === 'sign_in_required') {
+    action = (
+      <Button size="sm" variant="primary" icon="key" onClick={() => void signIn(pluginId)}>
+        {`Sign in to ${name}`}
       </Button>
     );
   } else if (failure.code === 'capability_not_allowed') {

@@ -17,6 +17,7 @@ import { HealthHistory } from './HealthHistory';
 import { LogTab } from './LogTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
+import { SignInSection } from './SignInSection';
 import { ToolsTab } from './ToolsTab';
 import { UninstallDialog } from './UninstallDialog';
 
@@ -49,6 +50,7 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           />
         )}
         <HealthHistory notes={p.health.recent} />
+        {detail?.signIn && <SignInSection id={id} view={detail.signIn} />}
         <div className="flex flex-wrap items-center gap-1.5">
           <Button
             size="sm"
