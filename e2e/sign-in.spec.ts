@@ -63,7 +63,7 @@ test('a remote server is signed into from the panel, called, and signed out of; 
   // Not signed in: the call's card says so, naming the way in.
   await send(page, '/signed:echo text="before signing in"');
   const refused = page.locator('article[data-role="plugin"]').last();
-  await expect(refused).toContainText('needs you to sign in', { timeout: 20_000 });
+  await expect(refused).toContainText('needs you to sign in first', { timeout: 20_000 });
   await expect(refused).toContainText('plugboard plugins signin signed');
   await expect(refused.getByRole('button', { name: 'Sign in to Signed-in server' })).toBeVisible();
   await shoot('sign-in-needed-card', async () => {
@@ -74,6 +74,7 @@ test('a remote server is signed into from the panel, called, and signed out of; 
   const section = panel(page).getByRole('region', { name: 'Sign-in for signed' });
   await expect(section).toContainText('Not signed in');
   await shoot('sign-in-panel', async () => {
+    await section.scrollIntoViewIfNeeded();
     await expect(section).toBeVisible();
   });
 
@@ -94,6 +95,7 @@ test('a remote server is signed into from the panel, called, and signed out of; 
   await expect(section).toContainText(`Signed in at ${new URL(as.url).host}`, { timeout: 20_000 });
   await expect(health(page, 'signed')).toHaveText('ready', { timeout: 20_000 });
   await shoot('sign-in-signed-in', async () => {
+    await section.scrollIntoViewIfNeeded();
     await expect(section.getByRole('button', { name: 'Sign out of signed' })).toBeVisible();
   });
 

@@ -136,7 +136,7 @@ describe('signing in to a remote MCP server', () => {
     const gone = await call(registry, 'signed', 'echo', { text: 'hi' });
     expect(gone).toMatchObject({ ok: false, code: 'sign_in_required' });
     expect((gone as { message: string }).message).toMatch(
-      /refused the sign-in it was given.*plugboard plugins signin signed/,
+      /refused the sign-in it was given, and it could not be renewed: run `plugboard plugins signin signed`/,
     );
     await servers.control('accept-all');
 

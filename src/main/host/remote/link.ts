@@ -51,6 +51,10 @@ export interface RemoteOptions {
   message(value: unknown): void;
 }
 
+function statusOf(e: unknown): number | undefined {
+  return e instanceof SdkHttpError ? (e.data as { status?: number } | undefined)?.status : undefined;
+}
+
 export class RemoteLink implements IDisposable {
   /** Transport diagnostics, as a process's stderr is kept: the tail goes into failure messages. */
   readonly stderr = new LineRing(200);
@@ -86,7 +90,10 @@ export class RemoteLink implements IDisposable {
       ...(this.oauth ? { authProvider: this.oauth } : {}),
     });
     this.transport.onmessage = (m) => this.received(m);
-    this.transport.onerror = (e) => this.note(`${e.message}`);
+    // A send's error is also thrown to failed(), which says it better for a sign-in.
+    this.transport.onerror = (e) => {
+      if (!this.isAboutSignIn(e)) this.note(`${e.message}`);
+    };
     this.transport.onclose = () => this.lose('the connection was closed');
   }
 
@@ -131,16 +138,9 @@ export class RemoteLink implements IDisposable {
   /** A message that could not be delivered: its request fails, or the whole link is lost. */
   private failed(m: { id?: string | number; method?: string }, e: unknown, options?: TransportSendOptions): void {
     if (this.closed || options?.requestSignal?.aborted) return;
-    const status = e instanceof SdkHttpError ? (e.data as { status?: number } | undefined)?.status : undefined;
+    const status = statusOf(e);
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    // The server's 401 led the SDK into a sign-in it may not start here (no token to refresh, no
-    // registration): whatever it threw then means the same, unless the network itself failed.
-    const refused =
-      e instanceof UnauthorizedError ||
-      status === 401 ||
-      status === 403 ||
-      (this.oauth?.signInNeeded === true && !cause?.code);
-    if (refused && this.oauth) {
+    if (this.isAboutSignIn(e)) {
       const text = this.signInText(status);
       this.note(text);
       if (m.id !== undefined && m.method !== undefined)
@@ -169,13 +169,25 @@ export class RemoteLink implements IDisposable {
     this.lose(cause?.code ? `${text} (${cause.code})` : text);
   }
 
+  /**
+   * Whether an error means the server wants a sign-in: its 401 (or 403), or the SDK, led by one
+   * into a sign-in it may not start here (no token to refresh, no registration), throwing
+   * whatever it threw then, unless the network itself failed. Only where OAuth is in use.
+   */
+  private isAboutSignIn(e: unknown): boolean {
+    if (!this.oauth) return false;
+    const status = statusOf(e);
+    const network = (e as { cause?: { code?: string } }).cause?.code !== undefined;
+    return e instanceof UnauthorizedError || status === 401 || status === 403 || (this.oauth.signInNeeded && !network);
+  }
+
   /** What a refusal for want of a sign-in says: who refused, and how to sign in. */
   private signInText(status: number | undefined): string {
     const how = this.opts.pluginId
-      ? `sign in with \`plugboard plugins signin ${this.opts.pluginId}\` or Sign in in its plugin panel`
+      ? `run \`plugboard plugins signin ${this.opts.pluginId}\`, or use its Sign in button in the app`
       : 'sign in to it first';
     const had = (this.oauth?.secretStrings().length ?? 0) > 0;
-    return `${new URL(this.opts.url).host} ${had ? `refused the sign-in it was given${status === 403 ? ' (it needs more access)' : ''}, and it could not be renewed` : 'needs you to sign in'}: ${how}`;
+    return `${new URL(this.opts.url).host} ${had ? `refused the sign-in it was given${status === 403 ? ' (it needs more access)' : ''}, and it could not be renewed` : 'needs you to sign in first'}: ${how}`;
   }
 
   /** Text about this server with the tokens of its sign-in hidden. */

@@ -37,6 +37,7 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
     <div id={domId} className="border-t border-line bg-bg">
       <div className="space-y-2 px-3 py-2.5">
         {p.description && <p className="text-xs text-fg-muted">{p.description}</p>}
+        {detail?.signIn && <SignInSection id={id} view={detail.signIn} />}
         <p className="text-xs">
           <span className="text-fg-subtle">State: </span>
           <span className="text-fg">{p.health.state}</span>
@@ -50,7 +51,6 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           />
         )}
         <HealthHistory notes={p.health.recent} />
-        {detail?.signIn && <SignInSection id={id} view={detail.signIn} />}
         <div className="flex flex-wrap items-center gap-1.5">
           <Button
             size="sm"
