@@ -3,7 +3,8 @@
  * (test/fixtures/eras/v2-server.mjs, installed and run as a plugin over stdio) asks its questions
  * with "input required" results, and the person sees the same form card a 2025 server's
  * elicitation gets; a URL-mode question shows the page's domain and address, and the page opens
- * (in a new tab) only when the person clicks Open. A real `plugboard serve` in Debian's Chromium;
+ * (in a new tab) only when the person clicks Open; a task of the 2026 tasks extension shows each
+ * status on its card, and Stop cancels it on the server. A real `plugboard serve` in Debian's Chromium;
  * the page the server names is answered by the test (no network here).
  */
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -78,6 +79,17 @@ test('a 2026 server’s input-required question shows the usual form card, and i
   await expect(page.locator('article[data-role="plugin"]').filter({ hasText: 'hello Ada' })).toBeVisible({
     timeout: 20_000,
   });
+});
+
+test('a task of the 2026 tasks extension shows each status on its card, and Stop cancels it', async () => {
+  await send(page, '/eras:research topic=forever');
+  const card = page.locator('article[data-role="plugin"]').last();
+  await expect(card).toContainText('step 3', { timeout: 20_000 });
+  await shoot('task-progress', async () => {
+    await expect(card).toBeVisible();
+  });
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(card).toContainText('cancelled', { timeout: 20_000 });
 });
 
 test('a URL-mode question names the page’s domain, and opens it only when the person clicks Open', async () => {

@@ -5,7 +5,8 @@
  * client, mcp.ts) finds the era itself; every call must come out the same either way: text,
  * progress, an error result, a form the person fills (an elicitation request of a 2025 server,
  * an "input required" result of a 2026 server), a page the person agrees to open (URL mode),
- * cancellation that reaches the server, structured output, prompts and resources.
+ * cancellation that reaches the server, structured output, prompts and resources, and a task
+ * (2025-11-25 tasks, or the 2026 tasks extension) followed to its end, or cancelled on the server.
  */
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -97,6 +98,7 @@ describe.each(TARGETS)('the same calls against a server built on the $name', (t)
       'fail',
       'open_page',
       'progress',
+      'research',
       'slow',
     ]);
 
@@ -163,6 +165,23 @@ describe.each(TARGETS)('the same calls against a server built on the $name', (t)
     });
     host.asks = { ...host.asks, elicit: async () => ({ action: 'decline' }) };
     expect(textOf(await collect(host.get(id)!, 'open_page'))).toBe('page: decline');
+  });
+
+  it('follows a task to its result, its status on the card, and cancels it on the server', async () => {
+    const { id, record } = await addTarget(t);
+    const sup = host.get(id)!;
+    const done = await collect(sup, 'research', { topic: 'eras' });
+    expect(textOf(done)).toBe('a report on eras');
+    expect(done.chunks).toEqual(['step 1 of 3', 'step 2 of 3', 'step 3 of 3']);
+
+    // Stopped once the server has reported on it: tasks/cancel reaches the server.
+    let reported!: () => void;
+    const running = new Promise<void>((r) => (reported = r));
+    const handle = sup.call('research', { topic: 'forever' }, { onEvent: (e) => e.type === 'stream' && reported() });
+    await running;
+    handle.cancel('the person pressed Stop');
+    expect(await handle.done).toMatchObject({ ok: false, code: 'cancelled' });
+    await recorded(record, 'cancelled task');
   });
 
   it('stops the server’s work when the call is cancelled', async () => {

@@ -288,7 +288,8 @@ describe('plugboard plugins signin / signout', () => {
     const refused = await plugboard(['call', 'cli', 'echo', '--args', '{"text":"again"}', '--data-dir', dataDir]);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr + refused.stdout).toContain('plugboard plugins signin cli');
-  });
+    // Four runs of the CLI, each starting Node and the plugin host: slow on a busy machine.
+  }, 120_000);
 });
 
 /** `plugboard …` as a running child: resolves `urlPrinted` once it prints the sign-in address. */

@@ -11,23 +11,17 @@
  * requests (mcp-client-side.ts), so the person sees the same form either way.
  */
 /* eslint-disable max-lines -- one whole concern: an MCP session over the SDK's Client (handshake, calls, the server's notifications) */
-import {
-  Client,
-  ProtocolError,
-  SdkError,
-  SdkErrorCode,
-  type JSONRPCMessage,
-  type Transport,
-  type TransportSendOptions,
-} from '@modelcontextprotocol/client';
-import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import { SIGN_IN_REQUIRED } from '../remote/link';
+import { Client, ProtocolError, SdkError, SdkErrorCode, type TransportSendOptions } from '@modelcontextprotocol/client';
+import { failure, ok, type Result } from '../../../shared/failures';
+import { signInFailure } from '../remote/link';
 import type { ToolAnnotations, ToolSpec } from '../../../shared/plugin';
 import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
 import { getPrompt, listPrompts, listResources } from './mcp-features';
-import { CLIENT_CAPABILITIES, NO_CLIENT_SIDE, serveClientSide } from './mcp-client-side';
+import { answersOf, CLIENT_CAPABILITIES, NO_CLIENT_SIDE, serveClientSide, type ClientAnswers } from './mcp-client-side';
+import { offersTasks2026, Tasks2026 } from './mcp-tasks-2026';
 import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';
+import { RemoteShapedTransport, StdioShapedTransport, type SupervisedTransport } from './mcp-transport';
 import { SessionBase } from './session-base';
 import { asRecord, describeValue, logLevelOf } from './values';
 import {
@@ -43,109 +37,19 @@ import {
 } from './types';
 
 const CLIENT_INFO = { name: 'plugboard', version: '0.1.0' };
-/** JSON-RPC "request cancelled" (LSP's code), for the local answer to a cancelled call. */
-const REQUEST_CANCELLED = -32800;
 /**
  * How much of the handshake deadline the `server/discover` probe may take on stdio, where a
  * server that stays silent is taken for a 2025 server (over HTTP silence is an outage instead).
  */
 const PROBE_SHARE = 0.6;
 
-/**
- * The SDK's transport contract over a process the supervisor owns.
- *
- * Progress notifications for our calls are taken here, synchronously, instead of going through
- * the SDK: the SDK dispatches notifications on a later microtask but responses at once, so the
- * last progress of a call that arrives in the same read as its result would be dropped as
- * "unknown token". Stream chunks must never be dropped or reordered.
- */
-class SupervisedTransport implements Transport {
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  onmessage?: (message: JSONRPCMessage) => void;
-  private closed = false;
-  /** Ids of requests sent to the server that no response has answered yet. */
-  private readonly waiting = new Set<string | number>();
-  /** Our calls by progress token: where their progress goes, and their request id once sent. */
-  readonly calls = new Map<string, { progress(params: Record<string, unknown>): void; requestId?: string | number }>();
-
-  constructor(private readonly write: (message: unknown, options?: TransportSendOptions) => void) {}
-
-  async start(): Promise<void> {}
-
-  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (this.closed) throw new Error('the plugin process is gone');
-    const m = message as { id?: string | number; method?: string; params?: { _meta?: { progressToken?: unknown } } };
-    if (m.id !== undefined && m.method !== undefined) this.waiting.add(m.id);
-    const token = m.params?._meta?.progressToken;
-    if (m.id !== undefined && typeof token === 'string') {
-      const call = this.calls.get(token);
-      if (call) call.requestId = m.id;
-    }
-    this.write(message, options);
-  }
-
-  /**
-   * Cancels one of our calls the way the SDK would (notifications/cancelled to the server), and
-   * settles the SDK's pending request with a local error response, which removes its handler and
-   * timer. This spares every call an AbortController, which costs several µs to make in Node 20.
-   */
-  cancel(token: string, reason: string): void {
-    const id = this.calls.get(token)?.requestId;
-    if (id === undefined || this.closed) return;
-    this.write({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
-    this.waiting.delete(id);
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: REQUEST_CANCELLED, message: reason } } as JSONRPCMessage);
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    // Nothing will answer now; the SDK fails what it was waiting for.
-    this.waiting.clear();
-    this.onclose?.();
-  }
-
-  get unanswered(): number {
-    return this.waiting.size;
-  }
-
-  deliver(value: unknown): void {
-    const msg = asRecord(value);
-    const id = msg?.id;
-    if ((typeof id === 'string' || typeof id === 'number') && msg?.method === undefined) this.waiting.delete(id);
-    if (msg?.method === 'notifications/progress') {
-      const params = asRecord(msg.params);
-      const call = typeof params?.progressToken === 'string' ? this.calls.get(params.progressToken) : undefined;
-      if (call && params) return call.progress(params);
-    }
-    // The SDK sorts requests, responses and notifications itself and reports anything else via onerror.
-    this.onmessage?.(value as JSONRPCMessage);
-  }
-}
-
-/**
- * A local server's transport, shaped like the SDK's stdio transport (a `stderr` and a `pid`) so
- * the SDK takes a server that stays silent on `server/discover` for a 2025 server.
- */
-class StdioShapedTransport extends SupervisedTransport {
-  readonly stderr = null;
-  readonly pid = null;
-}
-
-/**
- * A remote server's transport: each request has its own HTTP stream (the link's), which the SDK
- * aborts to cancel a call in the 2026 era.
- */
-class RemoteShapedTransport extends SupervisedTransport {
-  readonly hasPerRequestStream = true;
-}
-
 class McpSession extends SessionBase implements DialectSession {
   readonly cancelStopsWork = true;
   private nextToken = 1;
   /** Tools whose `execution.taskSupport` is `required`: they run as MCP tasks (mcp-tasks.ts). */
   private readonly taskTools = new Set<string>();
+  /** A 2026 server with the tasks extension: every call goes through it (mcp-tasks-2026.ts). */
+  private tasks2026: Tasks2026 | undefined;
   /**
    * Tools the server lists but that cannot be called, each with the reason: a task-only tool of a
    * server that does not announce task support for tools/call. Not offered as tools.
@@ -153,6 +57,7 @@ class McpSession extends SessionBase implements DialectSession {
   readonly hiddenTools = new Map<string, string>();
   private readonly transport: SupervisedTransport;
   private readonly client: Client;
+  private readonly answers: ClientAnswers;
 
   constructor(ctx: SessionContext) {
     super(ctx);
@@ -163,6 +68,7 @@ class McpSession extends SessionBase implements DialectSession {
       versionNegotiation: { mode: 'auto' },
     });
     this.client.onerror = (e) => ctx.diagnostic('warn', `MCP: ${e.message}`);
+    this.answers = answersOf(ctx.client ?? NO_CLIENT_SIDE);
     serveClientSide(this.client, ctx.client ?? NO_CLIENT_SIDE);
     this.client.setNotificationHandler('notifications/message', (n) => {
       const data = n.params.data;
@@ -214,6 +120,15 @@ class McpSession extends SessionBase implements DialectSession {
     if (instructions?.trim()) info.instructions = instructions;
     this.ctx.diagnostic('info', `MCP ${protocolVersion ?? '(version unknown)'}, the ${this.era} era`);
     if (this.era === 'modern') this.listenForChanges();
+    if (offersTasks2026(this.client))
+      this.tasks2026 = new Tasks2026({
+        client: this.client,
+        raw: (r, signal, ms) => this.transport.raw(r, signal, ms),
+        clientInfo: CLIENT_INFO,
+        capabilities: CLIENT_CAPABILITIES,
+        answers: this.answers,
+        endpointId: this.ctx.spec.id,
+      });
     return ok(info);
   }
 
@@ -282,6 +197,7 @@ class McpSession extends SessionBase implements DialectSession {
         sink.stream(typeof p.message === 'string' ? p.message : { progress: p.progress, total: p.total });
       },
     });
+    if (this.tasks2026) return this.callAs2026(req, sink, progressToken);
     // A task is cancelled with tasks/cancel by its own loop. A 2025 call is cancelled here, on
     // the wire, without the cost of an AbortController; a 2026 call through the SDK's signal (it
     // cancels the way the era and the transport want: the request's own stream over HTTP).
@@ -342,6 +258,25 @@ class McpSession extends SessionBase implements DialectSession {
     }
   }
 
+  /** A call to a 2026 server with the tasks extension: a task or not, as the server decides. */
+  private async callAs2026(req: CallRequest, sink: CallSink, progressToken: string): Promise<CallOutcome> {
+    try {
+      const r = await this.tasks2026!.call(
+        req.tool,
+        req.args ?? {},
+        progressToken,
+        req.cancel,
+        this.ctx.spec.timeouts.callHardCapMs + 60_000,
+        sink,
+      );
+      if (!r.ok) return r.code === 'cancelled' ? abortedFailure(req.cancel, r) : r;
+      sink.activity();
+      return toolOutcome(r.result);
+    } finally {
+      this.transport.calls.delete(progressToken);
+    }
+  }
+
   resources = (timeoutMs: number): Promise<Result<ResourceView[]>> => listResources(this.client, timeoutMs);
   prompts = (timeoutMs: number): Promise<Result<PromptView[]>> => listPrompts(this.client, timeoutMs);
   getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> =>
@@ -368,6 +303,7 @@ class McpSession extends SessionBase implements DialectSession {
   }
 
   dispose(): void {
+    this.tasks2026?.dispose();
     void this.transport.close();
   }
 }
@@ -376,16 +312,6 @@ export const mcpDialect: DialectFactory = {
   create: (ctx) => new McpSession(ctx),
   maxConcurrentCalls: 8,
 };
-
-/**
- * A request a remote server refused for want of a sign-in (remote/link.ts marks it), as the
- * failure that says how to sign in; undefined for any other error.
- */
-function signInFailure(e: unknown): Failure | undefined {
-  const data = e instanceof ProtocolError ? asRecord(e.data) : undefined;
-  if (data?.[SIGN_IN_REQUIRED] !== true) return undefined;
-  return failure('sign_in_required', e instanceof Error ? e.message : String(e));
-}
 
 /** The hints of an MCP tool, booleans and title only (anything else the server sent is dropped). */
 function annotationsOf(a: Record<string, unknown>): ToolAnnotations {

@@ -35,8 +35,20 @@ export interface RemoteOAuth {
 
 /** A JSON-RPC error code for "the HTTP request carrying this one failed" (implementation-defined range). */
 const HTTP_REQUEST_FAILED = -32001;
-/** Marks the error data of a request the server refused for want of a sign-in (mcp.ts reads it). */
-export const SIGN_IN_REQUIRED = 'plugboard/sign-in-required';
+/** Marks the error data of a request the server refused for want of a sign-in (signInFailure reads it). */
+const SIGN_IN_REQUIRED = 'plugboard/sign-in-required';
+
+/**
+ * A request the server refused for want of a sign-in (marked by the link below, whoever carried
+ * the error on: the SDK's client or the tasks extension's package), as the failure that says how to
+ * sign in; undefined for any other error.
+ */
+export function signInFailure(e: unknown): Failure | undefined {
+  const data = (e as { data?: unknown } | null)?.data;
+  if (typeof data !== 'object' || data === null || (data as Record<string, unknown>)[SIGN_IN_REQUIRED] !== true)
+    return undefined;
+  return failure('sign_in_required', e instanceof Error ? e.message : String(e));
+}
 /** How long a goodbye (the DELETE that ends the session) may take before the link is closed anyway. */
 const DELETE_MS = 2000;
 
