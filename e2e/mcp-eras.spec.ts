@@ -89,7 +89,8 @@ test('a task of the 2026 tasks extension shows each status on its card, and Stop
     await expect(card).toBeVisible();
   });
   await page.getByRole('button', { name: 'Stop' }).click();
-  await expect(card).toContainText('cancelled', { timeout: 20_000 });
+  await expect(card).toHaveAttribute('aria-label', 'Eras research: stopped', { timeout: 20_000 });
+  await expect(card).toContainText('Stopped.');
 });
 
 test('a URL-mode question names the page’s domain, and opens it only when the person clicks Open', async () => {

@@ -172,7 +172,7 @@ describe.each(TARGETS)('the same calls against a server built on the $name', (t)
     const sup = host.get(id)!;
     const done = await collect(sup, 'research', { topic: 'eras' });
     expect(textOf(done)).toBe('a report on eras');
-    expect(done.chunks).toEqual(['step 1 of 3', 'step 2 of 3', 'step 3 of 3']);
+    expect(done.chunks).toEqual(['step 1 of 3\n', 'step 2 of 3\n', 'step 3 of 3\n']);
 
     // Stopped once the server has reported on it: tasks/cancel reaches the server.
     let reported!: () => void;

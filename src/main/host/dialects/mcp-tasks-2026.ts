@@ -98,7 +98,8 @@ export class Tasks2026 {
           const message = e.type === 'task' ? e.task.statusMessage : undefined;
           if (message && message !== said) {
             said = message;
-            sink.stream(message);
+            // One line per status, so the card reads as a log of the task.
+            sink.stream(`${message}\n`);
           }
         },
       });

@@ -58,7 +58,8 @@ export async function callAsTask(
       sink.activity();
       if (task.statusMessage && task.statusMessage !== said) {
         said = task.statusMessage;
-        sink.stream(said);
+        // One line per status, so the card reads as a log of the task.
+        sink.stream(`${said}\n`);
       }
       if (task.status === 'completed' || task.status === 'input_required') {
         // input_required: tasks/result delivers what the server queued and waits for the end.
