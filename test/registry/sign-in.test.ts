@@ -33,7 +33,9 @@ afterEach(async () => {
   }
 });
 
-async function openWithRemote(id = 'signed'): Promise<{ registry: PluginRegistry; dataDir: string; logs: LogEvent[] }> {
+async function openWithRemote(
+  id = 'signed',
+): Promise<{ registry: PluginRegistry; dataDir: string; logs: LogEvent[]; src: string }> {
   const root = tmpDir('sign-in');
   const src = path.join(root, 'src');
   const dataDir = path.join(root, 'data');
@@ -45,7 +47,7 @@ async function openWithRemote(id = 'signed'): Promise<{ registry: PluginRegistry
   registry.onDidLog((l) => logs.push(l));
   const installed = await registry.install(src);
   expect(installed.ok, JSON.stringify(installed)).toBe(true);
-  return { registry, dataDir, logs };
+  return { registry, dataDir, logs, src };
 }
 
 async function stored(registry: PluginRegistry, id: string): Promise<OAuthRecord | undefined> {
@@ -72,10 +74,18 @@ function dataFolderText(dir: string): string {
 
 describe('signing in to a remote MCP server', () => {
   it('refuses calls until signed in, naming the command; signs in by discovery, registration and PKCE; calls; refreshes; signs out', async () => {
-    const { registry, dataDir, logs } = await openWithRemote();
+    const { registry, dataDir, logs, src } = await openWithRemote();
     const spec = registry.record('signed')?.spec;
     if (!spec) throw new Error('not installed');
     expect(await registry.signIns.state(spec)).toEqual({ state: 'signed_out' });
+    // Its install preview does not try it: it wants a sign-in first, and says how.
+    const preview = await registry.preview(src);
+    if (!preview.ok) throw new Error(preview.message);
+    expect(preview.preview.trial).toEqual({
+      status: 'skipped',
+      message:
+        "Not tried: the server asks you to sign in. Sign in after installing, from the plugin's panel or with `plugboard plugins signin signed`.",
+    });
 
     // Not signed in: the start fails as sign_in_required, and so does a call, naming the way in.
     const refused = await call(registry, 'signed', 'whoami');
@@ -111,6 +121,8 @@ describe('signing in to a remote MCP server', () => {
     const said = JSON.parse((who as { value: { data: string } }).value.data) as { sub: string; jti: string };
     expect(said.sub).toBe('ada');
     expect(said.jti).toBe(firstJti);
+    // Over Streamable HTTP, in the 2026-07-28 era (the server serves both; Plugboard found the newer).
+    expect(servers.calls().at(-1)).toMatchObject({ tool: 'whoami', era: 'modern' });
 
     // Refreshed before it expires: once the token is close to its end, the next request renews it first.
     await registry.signIns
@@ -134,7 +146,7 @@ describe('signing in to a remote MCP server', () => {
     // Refused for good (every token): the call fails as sign_in_required, saying how to sign in again.
     await servers.control('reject-all');
     const gone = await call(registry, 'signed', 'echo', { text: 'hi' });
-    expect(gone).toMatchObject({ ok: false, code: 'sign_in_required' });
+    expect(gone, JSON.stringify(gone)).toMatchObject({ ok: false, code: 'sign_in_required' });
     expect((gone as { message: string }).message).toMatch(
       /refused the sign-in it was given, and it could not be renewed: run `plugboard plugins signin signed`/,
     );
