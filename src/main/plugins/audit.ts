@@ -26,7 +26,9 @@ export type AuditAction =
   | 'sampling'
   /** A sign-in to a remote MCP server (OAuth), by the issuer's name; never a token. */
   | 'sign-in'
-  | 'sign-out';
+  | 'sign-out'
+  /** A tool's changed definition accepted by the person (its policy and exposure apply to it again). */
+  | 'definition';
 
 export interface AuditEntry {
   at: string;
