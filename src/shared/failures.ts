@@ -33,6 +33,8 @@ export const FAILURE_CODES = [
   'context_too_long',
   'model_error',
   'sign_in_required',
+  'approval_required',
+  'denied',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -67,6 +69,9 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   model_error: 'the model’s provider failed, or its answer broke off',
   sign_in_required:
     'a remote server needs the person to sign in (OAuth): no sign-in yet, or it refused the tokens and they could not be renewed',
+  approval_required:
+    'the call needs a person’s approval, and there was no one to ask (no form in the calling app, no Plugboard open)',
+  denied: 'a person, or their policy for the tool, refused the call: nothing ran',
 };
 
 /** Facts that help a person act on a failure. Only the ones that apply are set. */
