@@ -122,9 +122,11 @@ test('a remote server is signed into from the panel, called, and signed out of; 
   ).not.toContain(tokens.refresh_token);
 });
 
+/** Every file of a folder and its subfolders (sockets, such as the approvals inbox's, hold no text). */
 function filesOf(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? filesOf(p) : [p];
+    const s = statSync(p);
+    return s.isDirectory() ? filesOf(p) : s.isFile() ? [p] : [];
   });
 }

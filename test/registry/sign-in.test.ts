@@ -64,8 +64,9 @@ function dataFolderText(dir: string): string {
   const walk = (d: string): void => {
     for (const name of readdirSync(d)) {
       const p = path.join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (name !== 'secrets.json') out.push(readFileSync(p, 'latin1'));
+      const s = statSync(p);
+      if (s.isDirectory()) walk(p);
+      else if (s.isFile() && name !== 'secrets.json') out.push(readFileSync(p, 'latin1'));
     }
   };
   walk(dir);
