@@ -45,7 +45,7 @@ async function openWithRemote(
   opened.push(registry);
   const logs: LogEvent[] = [];
   registry.onDidLog((l) => logs.push(l));
-  const installed = await registry.install(src);
+  const installed = await registry.installer.install(src);
   expect(installed.ok, JSON.stringify(installed)).toBe(true);
   return { registry, dataDir, logs, src };
 }
@@ -80,7 +80,7 @@ describe('signing in to a remote MCP server', () => {
     if (!spec) throw new Error('not installed');
     expect(await registry.signIns.state(spec)).toEqual({ state: 'signed_out' });
     // Its install preview does not try it: it wants a sign-in first, and says how.
-    const preview = await registry.preview(src);
+    const preview = await registry.installer.preview(src);
     if (!preview.ok) throw new Error(preview.message);
     expect(preview.preview.trial).toEqual({
       status: 'skipped',
@@ -189,7 +189,7 @@ describe('signing in to a remote MCP server', () => {
         oauthClientMetadataUrl: docUrl,
       });
       opened.push(registry);
-      expect((await registry.install(src)).ok).toBe(true);
+      expect((await registry.installer.install(src)).ok).toBe(true);
       const spec = registry.record('cimd')?.spec;
       if (!spec) throw new Error('not installed');
       const r = await registry.signIns.signIn(spec, async (url) => {
@@ -254,7 +254,7 @@ describe('sign-in attacks', () => {
       env: { PLUGBOARD_TEST_RUN: String(process.pid) },
     });
     opened.push(registry);
-    expect((await registry.install(src)).ok).toBe(true);
+    expect((await registry.installer.install(src)).ok).toBe(true);
     const spec = registry.record('mixup')?.spec;
     if (!spec) throw new Error('not installed');
     const sent: string[] = [];
