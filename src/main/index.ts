@@ -39,6 +39,10 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     transport: 'ipc',
     openFolder: (dir) => shell.openPath(dir),
+    // A sign-in's authorization page, built by the main process itself (never a page's link).
+    openExternal: (url) => {
+      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    },
     // Other apps' calls through `plugboard mcp` on this folder are approved here too.
     approvalInbox: true,
     // From a checkout, other apps run `plugboard mcp` with this Electron as Node. A packaged app

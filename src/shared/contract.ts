@@ -63,6 +63,7 @@ export type {
   ProcessStats,
   SandboxStatusView,
   SettingView,
+  SignInView,
   ToolView,
 } from './views';
 
@@ -172,6 +173,18 @@ export const commands = {
     output: returns<Done>(),
   },
   'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<Done>() },
+  /**
+   * Starts signing in to a remote MCP server (OAuth). Answers once the authorization page is
+   * known: its `url`, which the desktop app has already opened in the browser and the web UI
+   * opens in a new tab; the sign-in then ends when the browser comes back (the plugin's detail
+   * says how it went, and `plugins.changed` announces it).
+   */
+  'plugins.signIn': {
+    input: z.object({ id }).strict(),
+    output: returns<Outcome<{ detail: string; url?: string; opened?: boolean }>>(),
+  },
+  /** Signs out of a remote MCP server: its tokens revoked where the server can, and forgotten. */
+  'plugins.signOut': { input: z.object({ id }).strict(), output: returns<Done>() },
   'plugins.logs': { input: z.object({ id }).strict(), output: returns<LogEvent[]>() },
   'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
   /** An MCP plugin's resources (`resources/list`), read from its running server; empty for other protocols. */

@@ -87,6 +87,19 @@ export interface CapabilityView {
 
 export type SettingView = SettingSpec & { value: string | null; isSet: boolean };
 
+/** A remote MCP server's OAuth sign-in, as the plugin panel shows it. */
+export interface SignInView {
+  state: 'signed_in' | 'signed_out';
+  /** The authorization server that issued the tokens. */
+  issuer?: string;
+  /** When the access token expires (it is refreshed before), ms since the epoch. */
+  expiresAt?: number;
+  /** A sign-in is waiting for the browser. */
+  pending?: boolean;
+  /** How the last sign-in ended, when it failed. */
+  error?: string;
+}
+
 export interface PluginDetail extends PluginView {
   dir: string;
   manifestPath: string | null;
@@ -98,6 +111,8 @@ export interface PluginDetail extends PluginView {
   settings: SettingView[];
   /** The version the last update replaced, which a rollback puts back. */
   previous: PreviousVersionView | null;
+  /** For a remote MCP server that signs in with OAuth. */
+  signIn?: SignInView;
 }
 
 export interface ProcessStats {

@@ -43,6 +43,8 @@ export interface AssistantDeps {
   context(conversationId: string): ContextMessage[];
   /** Stores a changed message and tells the UI (the person's message, once enriched). */
   rewrite(conversationId: string, message: ChatMessage): void;
+  /** Opens a page in the person's browser (the desktop app: a page a server asked them to open). */
+  openExternal?(url: string): void;
 }
 
 export interface StartOptions {

@@ -34,6 +34,8 @@ export interface ChatDeps {
   store: ConversationStore;
   models: ModelStore;
   audit: AuditLog;
+  /** Opens a page in the person's browser (the desktop app). */
+  openExternal?(url: string): void;
 }
 
 export class ChatService extends Disposable {
@@ -66,6 +68,7 @@ export class ChatService extends Disposable {
         turnRunning: (c, t, running, usage) => this.frame(c, t, running, usage),
         context: (c) => this.context(c),
         rewrite: (c, m) => this.rewrite(c, m),
+        ...(d.openExternal ? { openExternal: d.openExternal } : {}),
       }),
     );
     this._register(d.registry.onDidChangePassthrough((e) => this.onPassthrough(e)));

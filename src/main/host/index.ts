@@ -17,6 +17,8 @@ export { ProcessBook, sweepLeftovers, type ProcessEntry } from './process/pid-re
 export { placeholderEscape, resolveSettingValues, substitute } from './process/placeholders';
 export { searchPath } from './process/resolve';
 export { loginShellPath } from './process/login-path';
+export type { OAuthRecord, TokenVault } from './remote/oauth';
+export { signIn as signInRemote, signOut as signOutRemote, type SignInOptions } from './remote/sign-in';
 export { planLaunchWithShellPath } from './process/plan-with-shell';
 export { planRemote } from './remote/plan';
 export { appReadOnlyFolders, grantedFolders, type SandboxRequest } from './process/sandbox-prepare';

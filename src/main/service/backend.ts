@@ -37,6 +37,7 @@ import { Installs } from './installs';
 import { LogBook } from './logbook';
 import { mcpClientSnippets, type McpLaunch } from '../../shared/mcp-clients';
 import { PluginViews } from './plugin-views';
+import { SignInService } from './sign-ins';
 import { processStats } from './stats';
 
 export type BackendEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
@@ -51,6 +52,8 @@ export interface BackendOptions {
   uploadsDir?: string;
   /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
   openFolder?(dir: string): Promise<string>;
+  /** Opens a page in the person's browser (the desktop app: a sign-in's authorization page). */
+  openExternal?(url: string): void;
   /** How this installation runs `plugboard mcp` on its data folder, for the other apps' config snippets. */
   mcpLaunch?: McpLaunch;
   /**
@@ -78,6 +81,7 @@ export class Backend extends Disposable {
   private readonly installs: Installs;
   private readonly catalogUpdates: CatalogUpdates;
   private readonly attachments: AttachmentUploads;
+  private readonly signIns: SignInService;
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
   private readonly handlers: Handlers;
@@ -105,6 +109,10 @@ export class Backend extends Disposable {
     this.attachments = new AttachmentUploads(opts.uploadsDir);
     const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
     this._register(this.installs.onDidProgress((p) => fire({ name: 'install.progress', payload: p })));
+    this.signIns = new SignInService(registry, {
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+      changed: (id, reason) => fire({ name: 'plugins.changed', payload: { id, reason } }),
+    });
     this._register(registry.onDidChangeHealth((h) => fire({ name: 'health', payload: h })));
     this._register(
       registry.onDidLog((l) => {
@@ -184,7 +192,13 @@ export class Backend extends Disposable {
         store.dispose();
         throw new Error('the back end was closed while its conversations opened');
       }
-      const chat = new ChatService({ registry, store, models: this.models, audit: registry.audit });
+      const chat = new ChatService({
+        registry,
+        store,
+        models: this.models,
+        audit: registry.audit,
+        ...(this.opts.openExternal ? { openExternal: this.opts.openExternal } : {}),
+      });
       this._register(chat.onDidEvent((e) => this._onDidEvent.fire(e)));
       this.opened = { chat, store };
       return this.opened;
@@ -266,7 +280,11 @@ export class Backend extends Disposable {
               'this Plugboard has no `plugboard` command to give other apps (a packaged app ships none): install Plugboard from its repository and run `plugboard mcp --print-config claude` there',
             ),
       'plugins.list': () => views.list(),
-      'plugins.detail': ({ id }) => views.detail(id),
+      'plugins.detail': async ({ id }) => {
+        const d = await views.detail(id);
+        const signIn = d ? await this.signIns.view(id) : undefined;
+        return d && signIn ? { ...d, signIn } : d;
+      },
       'plugins.start': ({ id }) => registry.start(id),
       'plugins.stop': ({ id }) => registry.stop(id),
       'plugins.restart': ({ id }) => registry.restart(id),
@@ -276,6 +294,8 @@ export class Backend extends Disposable {
       'plugins.revoke': ({ id, capabilities, folders }) => registry.decisions.revoke(id, capabilities, folders),
       'plugins.configure': ({ id, values }) => registry.decisions.configure(id, values),
       'plugins.uninstall': ({ id }) => registry.installer.uninstall(id),
+      'plugins.signIn': ({ id }) => this.signIns.start(id),
+      'plugins.signOut': ({ id }) => this.signIns.signOut(id),
       'plugins.logs': ({ id }) => this.logs.of(id),
       'plugins.stats': () => processStats(registry),
       'plugins.resources': ({ id }) => resourcesOf(registry, id),
@@ -342,6 +362,7 @@ export class Backend extends Disposable {
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.signIns.dispose();
     this.opened?.chat.dispose();
     this.opened?.store.dispose();
     super.dispose();

@@ -3,7 +3,7 @@
  * a list_changed needs no cache of ours to go stale): `resources/list` and `prompts/list` with
  * their pages, and `prompts/get`, whose messages are turned into text for the composer.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
 import { failure, ok, type Result } from '../../../shared/failures';
 import { asRecord, describeValue } from './values';

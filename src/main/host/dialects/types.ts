@@ -4,6 +4,7 @@
  * timers for deadlines and restarts belong to the supervisor.
  */
 import type { CancelToken } from '../../../shared/cancel';
+import type { TransportSendOptions } from '@modelcontextprotocol/client';
 import type { ClientSide } from '../asks';
 import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
@@ -52,7 +53,13 @@ export interface SessionContext {
   spec: PluginSpec;
   /** Core-owned capability allow-list for this plugin binding. */
   allowedCapabilities: readonly string[];
-  send(message: unknown): void;
+  /**
+   * Writes a message to the plugin. `options` are the MCP SDK's send options of the message (a
+   * request's own stream and its cancel signal), which only a remote link uses.
+   */
+  send(message: unknown, options?: TransportSendOptions): void;
+  /** The plugin is a remote server (Streamable HTTP), not a process on stdio. */
+  remote?: boolean;
   /** A diagnostic of the host about this plugin (stray ids, junk, protocol slips). */
   diagnostic(level: LogLevel, message: string): void;
   /** A log message the plugin sent through its protocol. */
