@@ -21,6 +21,7 @@ import {
   type ClientCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
+import { APP_MIME, UI_EXTENSION } from '../../../shared/apps';
 import { NOBODY_TO_ASK, type ClientSide, type SampleMessage } from '../asks';
 import { asRecord } from './values';
 
@@ -30,6 +31,8 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
   // Form mode only: a URL-mode request (open a web page) is refused by the SDK for us.
   elicitation: { form: {} },
   sampling: {},
+  // MCP Apps: tools may name an App page, which the screen shows in their cards (mcp-apps.ts).
+  extensions: { [UI_EXTENSION]: { mimeTypes: [APP_MIME] } },
 };
 
 /** Where no host owner serves the requests (a test's bare session): nothing granted, nobody asked. */

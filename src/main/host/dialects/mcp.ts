@@ -19,6 +19,7 @@ import { failure, ok, type Result } from '../../../shared/failures';
 import type { ToolAnnotations, ToolSpec } from '../../../shared/plugin';
 import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
 import { getPrompt, listPrompts, listResources } from './mcp-features';
+import { iconsOf, readUiResource, toolUiOf, type UiResource } from './mcp-apps';
 import { CLIENT_CAPABILITIES, NO_CLIENT_SIDE, serveClientSide } from './mcp-client-side';
 import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';
@@ -124,6 +125,10 @@ class McpSession extends SessionBase implements DialectSession {
    * server that does not announce task support for tools/call. Not offered as tools.
    */
   readonly hiddenTools = new Map<string, string>();
+  /** Tools with an App, by name: their `ui://` resource (mcp-apps.ts). */
+  private readonly appTools = new Map<string, string>();
+  /** App pages read during this session, by URI (the extension lets a host keep them). */
+  private readonly uiPages = new Map<string, Promise<Result<UiResource>>>();
   private readonly transport: SupervisedTransport;
   private readonly client: Client;
 
@@ -173,6 +178,8 @@ class McpSession extends SessionBase implements DialectSession {
     if (server?.version) info.version = server.version;
     const instructions = this.client.getInstructions();
     if (instructions?.trim()) info.instructions = instructions;
+    const icons = iconsOf(server?.icons);
+    if (icons) info.icons = icons;
     return ok(info);
   }
 
@@ -184,6 +191,7 @@ class McpSession extends SessionBase implements DialectSession {
     let cursor: string | undefined;
     this.taskTools.clear();
     this.hiddenTools.clear();
+    this.appTools.clear();
     try {
       do {
         const page = await this.client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
@@ -198,11 +206,16 @@ class McpSession extends SessionBase implements DialectSession {
             }
             this.taskTools.add(t.name);
           }
+          const ui = toolUiOf(t, (m) => this.ctx.diagnostic('warn', m));
+          if (ui?.resourceUri) this.appTools.set(t.name, ui.resourceUri);
+          const icons = iconsOf(t.icons);
           out.push({
             name: t.name,
             description: t.description ?? '',
             parameters: t.inputSchema as Record<string, unknown>,
             ...(t.annotations ? { annotations: annotationsOf(t.annotations) } : {}),
+            ...(ui ? { ui } : {}),
+            ...(icons ? { icons } : {}),
           });
         }
         cursor = page.nextCursor;
@@ -259,7 +272,7 @@ class McpSession extends SessionBase implements DialectSession {
         );
       }
       sink.activity();
-      return toolOutcome(result);
+      return toolOutcome(result, this.appTools.get(req.tool));
     } catch (e) {
       if (req.cancel.isCancelled) return abortedFailure(req.cancel, failure('cancelled', 'call cancelled'));
       if (e instanceof McpError) {
@@ -277,6 +290,17 @@ class McpSession extends SessionBase implements DialectSession {
   }
 
   resources = (timeoutMs: number): Promise<Result<ResourceView[]>> => listResources(this.client, timeoutMs);
+  /** An App's page; a failed read is not kept, so the next one asks again. */
+  readUi = (uri: string, timeoutMs: number): Promise<Result<UiResource>> => {
+    const kept = this.uiPages.get(uri);
+    if (kept) return kept;
+    const read = readUiResource(this.client, uri, timeoutMs).then((r) => {
+      if (!r.ok) this.uiPages.delete(uri);
+      return r;
+    });
+    this.uiPages.set(uri, read);
+    return read;
+  };
   prompts = (timeoutMs: number): Promise<Result<PromptView[]>> => listPrompts(this.client, timeoutMs);
   getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> =>
     getPrompt(this.client, name, args, timeoutMs);

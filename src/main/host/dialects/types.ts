@@ -3,12 +3,14 @@
  * process; it owns the protocol state (pending ids, open streams) and nothing else: processes,
  * timers for deadlines and restarts belong to the supervisor.
  */
+import type { IconSpec } from '../../../shared/apps';
 import type { CancelToken } from '../../../shared/cancel';
 import type { ClientSide } from '../asks';
 import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
 import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
+import type { UiResource } from './mcp-apps';
 
 export interface CallRequest {
   tool: string;
@@ -39,6 +41,8 @@ export interface HandshakeInfo {
   instructions?: string;
   /** Capabilities the plugin asked for in its handshake (rterm). */
   capabilities?: string[];
+  /** The server's icons, as it gave them (MCP `serverInfo.icons`, SEP-973). */
+  icons?: IconSpec[];
   raw: unknown;
 }
 
@@ -77,6 +81,8 @@ export interface DialectSession extends IDisposable {
   resources?(timeoutMs: number): Promise<Result<ResourceView[]>>;
   prompts?(timeoutMs: number): Promise<Result<PromptView[]>>;
   getPrompt?(name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>>;
+  /** An MCP App's page (`resources/read` of its `ui://` resource, mcp-apps.ts). Absent elsewhere. */
+  readUi?(uri: string, timeoutMs: number): Promise<Result<UiResource>>;
   /** Passthrough input (G-Assist). Absent when the protocol has none. */
   input?(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome>;
   ping(timeoutMs: number): Promise<PingOutcome>;

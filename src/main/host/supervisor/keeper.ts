@@ -8,6 +8,7 @@
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
 import type { HealthState, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
+import type { IconSpec } from '../../../shared/apps';
 import type { ClientSide } from '../asks';
 import type { CallOutcome, DialectFactory, DialectSession } from '../dialects/types';
 import type { HealthReporter } from './health';
@@ -22,6 +23,8 @@ export interface KeeperHooks {
   toolsAnnounced(tools: ToolSpec[]): void;
   /** The handshake carried instructions for a model (MCP). */
   instructions(text: string): void;
+  /** The handshake carried the server's icons (MCP, SEP-973). */
+  icons?(icons: IconSpec[]): void;
   /** An instance died: fail its calls with the cause. */
   died(inst: Instance, cause: Failure): void;
   /** The held instance died: its passthrough session (if any) is over. */
@@ -245,6 +248,7 @@ export class InstanceKeeper extends Disposable {
     }
     if (inst.handshake?.tools) this.hooks.toolsAnnounced(inst.handshake.tools);
     if (inst.handshake?.instructions) this.hooks.instructions(inst.handshake.instructions);
+    if (inst.handshake?.icons) this.hooks.icons?.(inst.handshake.icons);
     return ok(inst);
   }
 

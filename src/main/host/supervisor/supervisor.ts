@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { cancelOnAbort, CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable } from '../../../shared/lifecycle';
+import type { IconSpec } from '../../../shared/apps';
 import type { ServerAsks } from '../asks';
 import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import { abortedFailure, type CallOutcome, type DialectFactory, type DialectSession } from '../dialects/types';
@@ -99,6 +100,7 @@ export class PluginSupervisor extends Disposable {
         log,
         toolsAnnounced: (tools) => this.toolSet.announce(tools),
         instructions: (text) => (this.instructions = text),
+        icons: (icons) => (this.icons = icons),
         died: (inst, cause) => this.runner.abortFor(inst, cause),
         heldDied: (cause) => this.passthrough.end(`the plugin died: ${cause.code}`),
         settle: () => this.settleIdleState(),
@@ -119,6 +121,8 @@ export class PluginSupervisor extends Disposable {
 
   /** The server's instructions for a model, from its last handshake (MCP). */
   instructions: string | undefined;
+  /** The server's icons, from its last handshake (MCP). */
+  icons: IconSpec[] | undefined;
   get announcedTools(): ToolSpec[] | undefined {
     return this.toolSet.announcedTools;
   }
