@@ -64,8 +64,8 @@ export interface AppPermissions {
 export interface AppFrameView {
   /** The page, on the frame origin (a second loopback port, or `plugboard-app:` in the desktop app). */
   url: string;
-  /** The frame's `allow` attribute, from the permissions the page asked for. */
-  allow: string;
+  /** What the page asked for; the frame's `allow` attribute is made from them. */
+  permissions: AppPermissions;
   /** The resource's wish for a border; null: it said nothing. */
   prefersBorder: boolean | null;
   /** The origins the page may reach, after Plugboard's own were taken out. */
@@ -74,6 +74,8 @@ export interface AppFrameView {
   tool: { name: string; title?: string; description: string; inputSchema: Record<string, unknown> };
   /** The plugin's name, for the frame's label. */
   pluginName: string;
+  /** Origins its resource declared that were refused, each with why. */
+  refused: string[];
 }
 
 /** An icon as a server gives it (SEP-973): a URL or a `data:` URI. */

@@ -17,3 +17,13 @@ export const PRODUCTION_CSP = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * The page's policy where it frames MCP Apps: the production policy, with frames allowed from the
+ * frame origin only (`http://127.0.0.1:<port>` in `plugboard serve`, `plugboard-app:` in the
+ * desktop app), which serves nothing but App pages. The meta tag in index.html allows any
+ * loopback port and `plugboard-app:` (it cannot know the port); the header narrows it.
+ */
+export function appHostCsp(frameOrigin: string): string {
+  return `${PRODUCTION_CSP}; frame-src ${frameOrigin}`;
+}

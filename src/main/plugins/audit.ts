@@ -23,7 +23,11 @@ export type AuditAction =
   /** An MCP server's form answered or refused (field names only). */
   | 'elicitation'
   /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
-  | 'sampling';
+  | 'sampling'
+  /** An MCP App's page shown (its resource and the origins its policy allows). */
+  | 'app-open'
+  /** A tool call an MCP App asked for, and who decided (argument names only). */
+  | 'app-call';
 
 export interface AuditEntry {
   at: string;

@@ -35,6 +35,7 @@ export {
   type ElicitRequest,
   type PassthroughChange,
   type ServerFeatures,
+  type UiResource,
   type SampleReply,
   type SampleRequest,
   type SandboxSupport,

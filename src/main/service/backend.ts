@@ -6,6 +6,9 @@
  * `onDidEvent` to their clients. Nothing here talks to a plugin process: that is the host's.
  */
 import { fillPrompt, promptsOf, resourcesOf } from './features';
+import { AppFrames } from './app-frames';
+import { AppDoors } from './apps';
+import { IconResolver } from './icons';
 import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '../../shared/contract';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore, takeAttachments } from '../assistant';
@@ -31,6 +34,8 @@ export interface BackendOptions {
   uploadsDir?: string;
   /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
   openFolder?(dir: string): Promise<string>;
+  /** Opens a web link in the system's browser (the desktop app); '' or why it could not. */
+  openLink?(url: string): Promise<string>;
 }
 
 export class Backend extends Disposable {
@@ -38,6 +43,10 @@ export class Backend extends Disposable {
   private readonly views: PluginViews;
   private readonly installs: Installs;
   private readonly attachments: AttachmentUploads;
+  /** MCP App pages staged for their frames; whoever serves the frame origin says where (serveAt). */
+  readonly frames = new AppFrames();
+  private readonly icons: IconResolver;
+  private readonly apps: AppDoors;
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
   private readonly handlers: Handlers;
@@ -52,7 +61,24 @@ export class Backend extends Disposable {
     this._register(models);
     this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
-    this.views = new PluginViews(registry);
+    this.icons = this._register(
+      new IconResolver({
+        netGranted: (id) => registry.granted(id, 'net'),
+        warn: (pluginId, message) => {
+          const line = { pluginId, source: 'host' as const, level: 'warn' as const, message, at: Date.now() };
+          this.logs.add(line);
+          this._onDidEvent.fire({ name: 'log', payload: line });
+        },
+      }),
+    );
+    this._register(
+      this.icons.onDidResolve((id) =>
+        this._onDidEvent.fire({ name: 'plugins.changed', payload: { id, reason: 'icons' } }),
+      ),
+    );
+    this._register(registry.onDidChange((c) => this.icons.retryFailed(c.id)));
+    this.views = new PluginViews(registry, this.icons);
+    this.apps = new AppDoors(registry, chat, this.frames, registry.audit);
     this.installs = this._register(new Installs(registry, opts.uploadsDir));
     this.attachments = new AttachmentUploads(opts.uploadsDir);
     const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
@@ -167,7 +193,8 @@ export class Backend extends Disposable {
       'plugins.logs': ({ id }) => this.logs.of(id),
       'plugins.stats': () => processStats(registry),
       'plugins.resources': ({ id }) => resourcesOf(registry, id),
-      'plugins.prompts': ({ id }) => promptsOf(registry, id),
+      'plugins.prompts': ({ id }) =>
+        promptsOf(registry, id, (icons) => this.icons.view(id, icons) ?? this.icons.view(id, registry.serverIcons(id))),
       'prompts.get': ({ id, name, args }) => fillPrompt(registry, id, name, args),
       'install.preview': (input) => installs.preview(input),
       'install.commit': (input) => installs.commit(input),
@@ -212,6 +239,25 @@ export class Backend extends Disposable {
       'chat.invoke': ({ conversationId, plugin, tool, args }) => chat.invoke(conversationId, plugin, tool, args),
       'chat.cancel': ({ turnId }) => chat.cancel(turnId),
       'chat.exitPassthrough': ({ conversationId }) => chat.exitPassthrough(conversationId),
+      'apps.open': ({ conversationId, messageId }) => this.apps.open(conversationId, messageId),
+      'apps.call': ({ conversationId, messageId, tool, args }) => this.apps.call(conversationId, messageId, tool, args),
+      'app.openLink': async ({ url }) => {
+        if (!this.opts.openLink)
+          return failure(
+            'invalid_state',
+            'only the desktop app opens links itself; the web UI opens them in a new tab',
+          );
+        let u: URL;
+        try {
+          u = new URL(url);
+        } catch {
+          return failure('invalid_input', `not a link: ${url}`);
+        }
+        if (u.protocol !== 'https:' && u.protocol !== 'http:')
+          return failure('invalid_input', `only web links (http, https) are opened, not ${u.protocol}`);
+        const why = await this.opts.openLink(u.href);
+        return why ? failure('io_error', `could not open ${u.href}: ${why}`) : { ok: true, detail: 'opened' };
+      },
     };
   }
 

@@ -13,6 +13,7 @@ import { failure } from '../../../shared/failures';
 import type { ContextMessage } from '../../../shared/plugin';
 import type { AuditLog, CallHandle, PluginRegistry } from '../../plugins';
 import { validateArguments } from '../../plugins';
+import { appCardOf } from '../app-calls';
 import type { LiveMessage, LiveMessages } from '../live-messages';
 import { completion } from '../plugin-turns';
 import { cutForModel } from './history';
@@ -62,6 +63,7 @@ export function startCard(
     tool: tool ?? call.toolName,
     args: isRecord(call.input) ? call.input : {},
     call: { id: call.toolCallId, name: call.toolName, approval },
+    ...(target ? appCardOf(ctx.registry, target.plugin, target.tool) : {}),
     ...extra,
   };
   return { live: ctx.messages.start(ctx.conversationId, message), target };
@@ -140,7 +142,7 @@ export async function runCall(
 }
 
 /** The decision that needs no one asked: the tool's policy, this conversation's allowance, a flag. */
-function settled(ctx: CallContext, target: Offered): ApprovalState | null {
+export function settled(ctx: CallContext, target: Offered): ApprovalState | null {
   const { policy } = ctx.registry.toolPolicy(target.plugin, target.tool);
   if (policy === 'deny') return { state: 'denied', by: 'policy' };
   if (policy === 'allow') return { state: 'allowed', by: 'policy' };
@@ -182,7 +184,7 @@ async function decide(
 function audit(ctx: CallContext, m: ChatMessage, ok: boolean, detail: string): void {
   const argNames = Object.keys(m.args ?? {}).join(', ');
   ctx.audit.append({
-    action: 'model-call',
+    action: m.call?.fromApp ? 'app-call' : 'model-call',
     plugin: m.pluginId ?? '?',
     ok,
     tool: m.tool ?? '?',

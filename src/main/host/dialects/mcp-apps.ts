@@ -90,7 +90,10 @@ export async function readUiResource(client: Client, uri: string, timeoutMs: num
   else if (typeof c.blob === 'string') html = Buffer.from(c.blob, 'base64').toString('utf8');
   else return failure('malformed_response', `${uri} has neither text nor blob`);
   if (Buffer.byteLength(html) > MAX_APP_PAGE_BYTES)
-    return failure('malformed_response', `${uri} is larger than ${MAX_APP_PAGE_BYTES / 1024 / 1024} MiB: it is not shown`);
+    return failure(
+      'malformed_response',
+      `${uri} is larger than ${MAX_APP_PAGE_BYTES / 1024 / 1024} MiB: it is not shown`,
+    );
   const ui = asRecord(asRecord(c._meta)?.ui);
   const meta = ui ? McpUiResourceMetaSchema.safeParse(ui) : undefined;
   if (meta && !meta.success)

@@ -12,6 +12,7 @@ import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
 import type { HealthEvent, ToolSpec } from '../../../shared/plugin';
+import type { IconSpec } from '../../../shared/apps';
 import {
   PluginHost,
   refusedCall,
@@ -189,6 +190,9 @@ export class PluginRegistry implements IDisposable {
   instructions(id: string): string | undefined {
     return this.records.get(id)?.spec?.systemInstructions ?? this.host.instructions(id);
   }
+
+  /** The icons an MCP plugin's server gave (SEP-973), once it has run: as given, not yet safe to show. */
+  serverIcons = (id: string): IconSpec[] | undefined => this.host.serverIcons(id);
 
   /** An MCP plugin's resources and prompts (the service checks it is enabled). */
   features = (id: string): ServerFeatures | undefined => this.host.features(id);
