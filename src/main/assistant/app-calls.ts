@@ -67,7 +67,12 @@ export class AppCalls {
     if (!spec) return failure('tool_not_exposed', `${plugin} offers no tool "${tool}" to its App`);
     if (!visibleToApp(spec.ui))
       return failure('tool_not_exposed', `${plugin}:${tool} is for the model only: its App may not call it`);
-    const bad = validateArguments(tool, spec.parameters, args);
+    // Checked before anyone is asked, as the host checks a call (a schema without properties says nothing).
+    const props = spec.parameters.properties;
+    const bad =
+      props && typeof props === 'object' && Object.keys(props).length > 0
+        ? validateArguments(tool, spec.parameters, args)
+        : undefined;
     if (bad) return bad;
     const turnId = randomUUID();
     let stopped = false;

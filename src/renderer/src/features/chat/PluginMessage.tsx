@@ -7,7 +7,8 @@ import { memo, useState, type JSX } from 'react';
 import type { ChatMessage, MessageStatus } from '../../../../shared/contract';
 import { CopyButton } from '../../components/CopyButton';
 import { FailureBlock } from '../../components/FailureBlock';
-import { Icon } from '../../components/Icon';
+import { PluginIcon, useToolIcon } from '../../components/PluginIcon';
+import { AppFrame } from './apps/LazyAppFrame';
 import { Spinner } from '../../components/Spinner';
 import { Timestamp } from './Timestamp';
 import { usePlugins } from '../../stores/plugins';
@@ -68,6 +69,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
   const status = m.status ?? 'done';
   const said = status === 'cancelled' ? 'stopped' : status;
   const hasArgs = m.args && Object.keys(m.args).length > 0;
+  const icon = useToolIcon(m.pluginId, m.tool);
   return (
     <article
       className="group"
@@ -76,12 +78,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
       data-role="plugin"
     >
       <header className="mb-1 flex flex-wrap items-center gap-x-2 text-xs">
-        <span
-          className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-subtle text-fg-muted"
-          aria-hidden="true"
-        >
-          <Icon name="box" size={12} />
-        </span>
+        <PluginIcon icon={icon} className="h-5 w-5 rounded-md border border-line bg-subtle text-fg-muted" />
         <span className="font-semibold text-fg">{pluginName}</span>
         {m.tool && <code className="font-mono text-[11.5px] text-fg-muted">{m.tool}</code>}
         {hasArgs && <Args args={m.args ?? {}} />}
@@ -106,6 +103,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         </span>
       </header>
       <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
+        {m.app && status !== 'cancelled' && <AppFrame m={m} pluginName={pluginName} />}
         <PluginOutput m={m} />
         {m.failure && status !== 'cancelled' && (
           <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />

@@ -90,7 +90,11 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
           Allow <span>{pluginName}</span> to run <code className="font-mono text-[12.5px]">{m.tool}</code>?
         </>
       }
-      subtitle={entry?.description || 'The model asked to call this tool. Nothing runs until you answer.'}
+      subtitle={
+        m.call?.fromApp
+          ? `${pluginName}’s App asked to call this tool. Nothing runs until you answer.`
+          : entry?.description || 'The model asked to call this tool. Nothing runs until you answer.'
+      }
       bodyLabel="Arguments"
       refusal={refusal}
       answers={ANSWERS}
