@@ -137,6 +137,8 @@ test('a link opens only once the person agrees, and a message goes to the conver
 test('the App is back after a reload, rendered again from the stored result', async () => {
   // What the call returned (the card's text), not what the App asked for since (its own calls).
   const card = page.locator('article[data-role="plugin"]').filter({ has: page.locator('iframe[data-app-frame]') });
+  // With the App on screen, the text is one click away.
+  await card.last().locator('[data-app-text]').click();
   const time = /\d{4}-\d\d-\d\dT[\d:.]+Z/.exec(await card.last().innerText())?.[0];
   expect(time).toBeTruthy();
   await page.reload();
@@ -213,6 +215,8 @@ test('figures: from a tool result to the App’s first paint, and an App’s too
   test.setTimeout(300_000);
   await newConversation(page);
   const paints: number[] = [];
+  const hostPart: number[] = [];
+  const pagePart: number[] = [];
   for (let i = 0; i < 10; i++) {
     await send(page, '/app-basic-vanillajs:get-time');
     const frameEl = page.locator('iframe[data-app-frame]').last();
@@ -227,6 +231,11 @@ test('figures: from a tool result to the App’s first paint, and an App’s too
       id,
     )) as number;
     paints.push(painted - arrived);
+    // Where the time goes: the host's part (the result's arrival to the frame's navigation) and
+    // the page's own (its navigation to its paint: loading, parsing and running the App).
+    const navigated = await frame.evaluate(() => performance.timeOrigin);
+    hostPart.push(navigated - arrived);
+    pagePart.push(painted - navigated);
   }
   // An App's tool call (the App posts tools/call; the host decides, calls, answers) against the
   // person's direct call of the same tool (chat.invoke over the same WebSocket to its end event),
@@ -321,6 +330,8 @@ test('figures: from a tool result to the App’s first paint, and an App’s too
   saveFigures('apps', {
     appFirstPaintAfterResultP50Ms: round(p50(paints)),
     appFirstPaintAfterResultMaxMs: round(Math.max(...paints)),
+    appFrameNavigationAfterResultP50Ms: round(p50(hostPart)),
+    appPageLoadToPaintP50Ms: round(p50(pagePart)),
     appToolCallP50Ms: round(p50(viaApp)),
     directToolCallP50Ms: round(p50(direct)),
     appToolCallOverDirectRatio: round(p50(viaApp) / p50(direct)),

@@ -17,11 +17,16 @@ const SCHEMES = new Set(['https:', 'http:', 'wss:', 'ws:']);
 /** `scheme://host[:port]`, the host possibly `*.`-prefixed, the port possibly `*`; nothing else. */
 const SOURCE = /^(https?|wss?):\/\/(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:]+\])(?::(\d{1,5}|\*))?\/?$/i;
 
+export interface RefusedSource {
+  source: string;
+  why: string;
+}
+
 export interface CspSources {
   /** The sources kept, per list, in the order declared. */
   kept: Required<AppCsp>;
-  /** What was dropped, with why, for the log and the card. */
-  dropped: string[];
+  /** What was dropped, with why, for the audit log and the card. */
+  dropped: RefusedSource[];
 }
 
 /** Plugboard's own origins (`http://127.0.0.1:5173`…): an App may never be allowed to reach them. */
@@ -34,13 +39,13 @@ export function keepSources(declared: AppCsp | undefined, own: readonly string[]
       return [];
     }
   });
-  const dropped: string[] = [];
+  const dropped: RefusedSource[] = [];
   const keep = (list: unknown, wsOk: boolean): string[] => {
     if (!Array.isArray(list)) return [];
     const out: string[] = [];
     for (const raw of list) {
       const why = refusal(raw, wsOk, ownHosts);
-      if (why) dropped.push(`${typeof raw === 'string' ? raw : JSON.stringify(raw)}: ${why}`);
+      if (why) dropped.push({ source: typeof raw === 'string' ? raw : JSON.stringify(raw), why });
       else if (!out.includes(raw as string)) out.push((raw as string).replace(/\/$/, ''));
     }
     return out;

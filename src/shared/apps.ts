@@ -75,7 +75,7 @@ export interface AppFrameView {
   /** The plugin's name, for the frame's label. */
   pluginName: string;
   /** Origins its resource declared that were refused, each with why. */
-  refused: string[];
+  refused: Array<{ source: string; why: string }>;
 }
 
 /** An icon as a server gives it (SEP-973): a URL or a `data:` URI. */

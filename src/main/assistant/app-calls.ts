@@ -12,7 +12,7 @@
  * audit log. The App's calls never reach the model's history (loop/history.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { visibleToApp, type AppCard, type AppToolResult } from '../../shared/apps';
+import { visibleToApp, type AppToolResult } from '../../shared/apps';
 import { resultText } from '../../shared/chunks';
 import type { ChatMessage } from '../../shared/contract';
 import { failure, type Failure, type Outcome } from '../../shared/failures';
@@ -25,13 +25,6 @@ import type { StepCall } from './loop/model-step';
 import type { Offered } from './loop/offered';
 import { runCall, settled, startCard, type CallContext } from './loop/tool-calls';
 import { qualifiedNames } from './tools';
-
-/** The App a call's card shows, where its tool has one: MCP tools only. */
-export function appCardOf(registry: PluginRegistry, plugin: string, tool: string): { app?: AppCard } {
-  if (registry.record(plugin)?.spec?.dialect !== 'mcp') return {};
-  const uri = registry.tools(plugin).find((t) => t.name === tool)?.ui?.resourceUri;
-  return uri ? { app: { resourceUri: uri } } : {};
-}
 
 export interface AppCallDeps {
   registry: PluginRegistry;

@@ -26,7 +26,7 @@ import { parseSlash } from './slash';
 import { distinctTitle, NEW_TITLE, titleOf, type TitleCall } from './titles';
 import type { ConversationStore, SaveState, StoredFile } from './store';
 import { attachmentRefusal, infoOf } from './attachments';
-import { appCardOf } from './app-calls';
+import { appCardOf } from './app-card';
 import { exposedDeclarations, exposedUserCommands } from './tools';
 
 export type ChatEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];

@@ -50,7 +50,7 @@ export class AppDoors {
       plugin,
       ok: true,
       tool: m.tool ?? '?',
-      detail: `${m.app.resourceUri}; ${declared.length ? `its policy allows ${declared.join('; ')}` : 'no origins allowed'}${dropped.length ? `; refused: ${dropped.join('; ')}` : ''}`,
+      detail: `${m.app.resourceUri}; ${declared.length ? `its policy allows ${declared.join('; ')}` : 'no origins allowed'}${dropped.length ? `; refused: ${dropped.map((d) => `${d.source} (${d.why})`).join('; ')}` : ''}`,
     });
     const tool = registry.tools(plugin).find((t) => t.name === m.tool);
     const view: AppFrameView = {

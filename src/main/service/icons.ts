@@ -169,10 +169,8 @@ async function fetchIcon(
   try {
     for await (const chunk of res.body ?? []) {
       size += (chunk as Uint8Array).length;
-      if (size > MAX_ICON_BYTES) {
-        await res.body?.cancel().catch(() => undefined);
-        return { ok: false, why: `it is over ${MAX_ICON_BYTES / 1024} KiB` };
-      }
+      // Leaving the loop cancels the rest of the body.
+      if (size > MAX_ICON_BYTES) return { ok: false, why: `it is over ${MAX_ICON_BYTES / 1024} KiB` };
       chunks.push(Buffer.from(chunk as Uint8Array));
     }
   } catch (e) {

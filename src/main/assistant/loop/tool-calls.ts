@@ -13,7 +13,7 @@ import { failure } from '../../../shared/failures';
 import type { ContextMessage } from '../../../shared/plugin';
 import type { AuditLog, CallHandle, PluginRegistry } from '../../plugins';
 import { validateArguments } from '../../plugins';
-import { appCardOf } from '../app-calls';
+import { appCardOf } from '../app-card';
 import type { LiveMessage, LiveMessages } from '../live-messages';
 import { completion } from '../plugin-turns';
 import { cutForModel } from './history';

@@ -34,7 +34,16 @@ function endOf(
   return { cancelled: m.failure?.message ?? 'the call was stopped' };
 }
 
-export function AppFrame({ m, pluginName }: { m: ChatMessage; pluginName: string }): JSX.Element {
+export function AppFrame({
+  m,
+  pluginName,
+  onShown,
+}: {
+  m: ChatMessage;
+  pluginName: string;
+  /** The App is on screen (true), or could not be shown (false). */
+  onShown?: (shown: boolean) => void;
+}): JSX.Element {
   const conversationId = useChat((s) => s.activeId);
   const theme = useUi((s) => s.resolvedTheme);
   const [load, setLoad] = useState<Load>({ state: 'loading' });
@@ -50,7 +59,9 @@ export function AppFrame({ m, pluginName }: { m: ChatMessage; pluginName: string
     let live = true;
     setLoad({ state: 'loading' });
     void openApp(conversationId, m.id).then((r) => {
-      if (live) setLoad(r.ok ? { state: 'ready', view: r.app } : { state: 'failed', message: r.message });
+      if (!live) return;
+      setLoad(r.ok ? { state: 'ready', view: r.app } : { state: 'failed', message: r.message });
+      if (!r.ok) onShown?.(false);
     });
     return () => {
       live = false;
@@ -84,7 +95,10 @@ export function AppFrame({ m, pluginName }: { m: ChatMessage; pluginName: string
       openLink: (url) => (webLink(url) ? consent('link', url) : Promise.resolve(false)),
       message: (text) => consent('message', text),
       size: (hgt) => setHeight(Math.max(40, Math.min(Math.ceil(hgt), MAX_APP_HEIGHT))),
-      initialized: () => setShown(true),
+      initialized: () => {
+        setShown(true);
+        onShown?.(true);
+      },
       log: (level, data) => console.debug(`[App ${view.tool.name}] ${level}:`, data),
     });
     host.current = h;
@@ -145,7 +159,14 @@ export function AppFrame({ m, pluginName }: { m: ChatMessage; pluginName: string
       </div>
       {view && view.refused.length > 0 && (
         <p className="text-[11px] text-fg-subtle" data-app-refused>
-          Not allowed to reach: {view.refused.join('; ')}
+          It asked to reach addresses it may not:{' '}
+          {view.refused.map((r, i) => (
+            <span key={r.source} title={r.why}>
+              {i > 0 && ', '}
+              <code className="font-mono">{r.source}</code>
+            </span>
+          ))}
+          .
         </p>
       )}
       {ask && <AppConsent ask={ask} appName={`${pluginName}’s App`} />}

@@ -9,7 +9,7 @@ import { Spinner } from '../../../components/Spinner';
 
 const Real = lazy(() => import('./AppFrame').then((m) => ({ default: m.AppFrame })));
 
-export function AppFrame({ m, pluginName }: { m: ChatMessage; pluginName: string }): JSX.Element {
+export function AppFrame(p: { m: ChatMessage; pluginName: string; onShown?: (shown: boolean) => void }): JSX.Element {
   return (
     <Suspense
       fallback={
@@ -18,7 +18,7 @@ export function AppFrame({ m, pluginName }: { m: ChatMessage; pluginName: string
         </p>
       }
     >
-      <Real m={m} pluginName={pluginName} />
+      <Real {...p} />
     </Suspense>
   );
 }
