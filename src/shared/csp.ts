@@ -3,7 +3,8 @@
  * scripts and styles from the app only (React sets style properties through the CSSOM, which CSP
  * does not restrict, so no 'unsafe-inline'), connections only back to the origin (CSP 3 'self'
  * covers the same-origin WebSocket), nothing framed, nothing posted elsewhere. The renderer's
- * index.html carries the same policy as a meta tag, for file:// pages that get no headers.
+ * index.html carries the same policy as a meta tag, for file:// pages that get no headers, plus
+ * the frames of MCP Apps (appHostCsp below).
  */
 export const PRODUCTION_CSP = [
   "default-src 'self'",

@@ -15,6 +15,7 @@ import type { BackendEvent } from '../../src/main/service/backend';
 import type { ChatMessage } from '../../src/shared/contract';
 import { appServerPlugin } from '../helpers/app-servers';
 import { finalMessage, serveApp, type ServedApp } from '../helpers/app';
+import { plugboard } from '../helpers/cli';
 import { cleanupFixtures, FIXTURES, fixturePlugin } from '../helpers/plugins';
 import { leftovers } from '../helpers/processes';
 
@@ -221,5 +222,16 @@ describe('a plugin that does not speak MCP', () => {
       code: 'not_found',
     });
     expect(app.registry.tools('plain').every((t) => t.ui === undefined)).toBe(true);
+  });
+});
+
+describe('a host without a frame (the CLI)', () => {
+  it('shows an App tool’s text content', async () => {
+    const r = await plugboard(['call', appServerPlugin('basic-vanillajs'), 'get-time'], { timeoutMs: 120_000 });
+    expect(r.stderr).not.toMatch(/error/i);
+    expect(r.code).toBe(0);
+    // The text the server gives hosts without Apps, not the structured content the App reads.
+    expect(r.stdout.trim()).toMatch(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/m);
+    expect(r.stdout).not.toContain('"time"');
   });
 });
