@@ -6,14 +6,35 @@
  * hostile App (test/fixtures/mcp-app-hostile) cannot reach the page, its storage, its server or
  * its top frame. Its own server: these plugins' tools would change what other specs offer.
  */
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
 import { appServerPlugin } from '../test/helpers/app-servers';
-import { openApp, send } from './scenarios';
-import { newConversation } from './assistant-scenarios';
+import { composer, openApp, palette, pluginRow, send } from './scenarios';
+import { newConversation, toolsTab } from './assistant-scenarios';
 import { cli, REPO, startServe, type Served } from './support/serve';
 import { saveFigures } from './support/figures';
 import { shootBothThemes } from './support/shots';
+
+/** The icons fixture as a plugin folder (no icon server: its data: icons only). */
+function iconsPlugin(): string {
+  const dir = path.join(mkdtempSync(path.join(os.tmpdir(), 'plugboard-icons-')), 'mcp-icons');
+  mkdirSync(dir);
+  cpSync(path.join(REPO, 'test', 'fixtures', 'mcp-icons', 'server.mjs'), path.join(dir, 'server.mjs'));
+  writeFileSync(
+    path.join(dir, 'plugboard.json'),
+    JSON.stringify({
+      id: 'mcp-icons',
+      name: 'Icons',
+      version: '1.0.0',
+      protocol: 'mcp',
+      command: ['node', 'server.mjs'],
+      persistent: true,
+    }),
+  );
+  return dir;
+}
 
 let served: Served;
 let page: Page;
@@ -29,6 +50,7 @@ test.beforeAll(async ({ browser }) => {
       cli(['plugins', 'install', vanilla], dataDir);
       cli(['plugins', 'install', budget], dataDir);
       cli(['plugins', 'install', path.join(REPO, 'test', 'fixtures', 'mcp-app-hostile')], dataDir);
+      cli(['plugins', 'install', iconsPlugin()], dataDir);
     },
   });
   page = await browser.newPage();
@@ -211,6 +233,34 @@ test('a hostile App reaches nothing of the page: its DOM, storage, cookies, serv
   await expect(page.locator('#root')).toHaveCount(1);
 });
 
+test('icons servers give show in the panel, the palette and the tool card; App tools are marked in the Tools tab', async () => {
+  await newConversation(page);
+  const row = pluginRow(page, 'mcp-icons');
+  await expect(row.locator('img[data-server-icon]')).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/, {
+    timeout: 30_000,
+  });
+  await composer(page).fill('/mcp-icons');
+  const clock = palette(page).getByRole('option').filter({ hasText: 'clock' });
+  await expect(clock.locator('img[data-server-icon]')).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
+  await shoot('icons-palette', async () => {
+    await expect(palette(page)).toBeVisible();
+  });
+  await composer(page).fill('/mcp-icons:clock');
+  await composer(page).press('Enter');
+  const card = page.locator('article[data-role="plugin"]').last();
+  await expect(card).toHaveAttribute('aria-label', 'Icons clock: done', { timeout: 15_000 });
+  await expect(card.locator('img[data-server-icon]')).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
+  // Every picture on the page is a data: URI: no icon is ever fetched by the page.
+  const sources = await page.locator('img').evaluateAll((imgs) => imgs.map((i) => (i as HTMLImageElement).src));
+  expect(sources.every((s) => s.startsWith('data:'))).toBe(true);
+  const tools = await toolsTab(page, 'mcp-app-hostile');
+  await expect(tools.locator('[data-tool-app="app-only"]')).toHaveText('app only');
+  await expect(tools.locator('[data-tool-app="app"]')).toHaveCount(1);
+  await shoot('icons-panel-tools', async () => {
+    await expect(row).toBeVisible();
+  });
+});
+
 test('figures: from a tool result to the App’s first paint, and an App’s tool call against a direct call', async () => {
   test.setTimeout(300_000);
   await newConversation(page);
@@ -325,6 +375,33 @@ test('figures: from a tool result to the App’s first paint, and an App’s too
       ),
     );
   }
+  // The baseline: the same page, staged the same way, loaded into a bare frame sandboxed the same
+  // way, with no bridge and no App protocol: its navigation to its load event.
+  const messageId = (await page.locator('iframe[data-app-frame]').last().getAttribute('data-app-frame')) as string;
+  const shownIn = await page.evaluate(() => localStorage.getItem('plugboard.activeConversation'));
+  const bare: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const opened = (await command('apps.open', { conversationId: shownIn, messageId })) as {
+      ok: boolean;
+      app: { url: string };
+    };
+    expect(opened.ok).toBe(true);
+    bare.push(
+      await page.evaluate(async (url) => {
+        const f = document.createElement('iframe');
+        f.setAttribute('sandbox', 'allow-scripts allow-forms');
+        f.style.cssText = 'position:fixed;left:-2000px;width:600px;height:400px';
+        const t0 = performance.now();
+        const loaded = new Promise((r) => (f.onload = r));
+        f.src = url;
+        document.body.append(f);
+        await loaded;
+        const t = performance.now() - t0;
+        f.remove();
+        return t;
+      }, opened.app.url),
+    );
+  }
   const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
   const round = (x: number): number => Math.round(x * 10) / 10;
   saveFigures('apps', {
@@ -332,6 +409,7 @@ test('figures: from a tool result to the App’s first paint, and an App’s too
     appFirstPaintAfterResultMaxMs: round(Math.max(...paints)),
     appFrameNavigationAfterResultP50Ms: round(p50(hostPart)),
     appPageLoadToPaintP50Ms: round(p50(pagePart)),
+    bareFrameLoadOfTheSamePageP50Ms: round(p50(bare)),
     appToolCallP50Ms: round(p50(viaApp)),
     directToolCallP50Ms: round(p50(direct)),
     appToolCallOverDirectRatio: round(p50(viaApp) / p50(direct)),

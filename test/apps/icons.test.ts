@@ -110,14 +110,18 @@ describe('icons', () => {
   it('show as data: URIs the server carries, and nothing is fetched without net', async () => {
     const p = await view();
     const png = `data:image/png;base64,${PNG.toString('base64')}`;
-    // The dark one is on the web: without net, the data: icon serves both themes.
-    expect(p?.icon).toEqual({ light: png, dark: png });
+    // The server's drawn SVG; its dark one is on the web: without net, the SVG serves both themes.
+    const svg = p?.icon?.light ?? '';
+    expect(Buffer.from(svg.replace(/^data:image\/svg\+xml;base64,/, ''), 'base64').toString()).toMatch(/^<svg /);
+    expect(p?.icon).toEqual({ light: svg, dark: svg });
     // A tool with no icon of its own shows its server's (in the palette); one with a web icon shows none yet.
     const palette = await app.backend.invoke('palette.list', {});
-    expect(palette.find((e) => e.name === 'plain')?.icon).toEqual({ light: png, dark: png });
-    expect(palette.find((e) => e.name === 'bad-data')?.icon).toEqual({ light: png, dark: png });
+    expect(palette.find((e) => e.name === 'plain')?.icon).toEqual({ light: svg, dark: svg });
+    expect(palette.find((e) => e.name === 'bad-data')?.icon).toEqual({ light: svg, dark: svg });
+    expect(palette.find((e) => e.name === 'clock')?.icon?.light).toMatch(/^data:image\/svg\+xml;base64,/);
+    expect(palette.find((e) => e.name === 'clock')?.icon).not.toEqual({ light: svg, dark: svg });
     // A tool whose own icon is on the web shows its server's meanwhile.
-    expect((await tool('fetched'))?.icon).toEqual({ light: png, dark: png });
+    expect((await tool('fetched'))?.icon).toEqual({ light: svg, dark: svg });
     const prompts = await app.backend.invoke('plugins.prompts', { id: 'mcp-icons' });
     if (!prompts.ok) throw new Error(prompts.message);
     expect(prompts.prompts[0]?.icon).toEqual({ light: png, dark: png });
@@ -131,9 +135,9 @@ describe('icons', () => {
   it('on the web are fetched once net is granted, by the main process, and bad ones are refused with a reason', async () => {
     expect(await app.registry.grant('mcp-icons', ['net'])).toMatchObject({ ok: true });
     const landed = iconsChanged();
-    const png = `data:image/png;base64,${PNG.toString('base64')}`;
+    const svg = (await view())?.icon?.light as string;
     const gif = `data:image/gif;base64,${GIF.toString('base64')}`;
-    expect((await tool('fetched'))?.icon).toEqual({ light: png, dark: png }); // and asks for its own
+    expect((await tool('fetched'))?.icon).toEqual({ light: svg, dark: svg }); // and asks for its own
     // The screen is told to read the views again once a fetch lands (the server's dark icon may land first).
     await landed;
     await expect.poll(async () => (await tool('fetched'))?.icon).toEqual({ light: gif, dark: gif });
@@ -154,11 +158,11 @@ describe('icons', () => {
     ]);
     // Those show their server's icon instead.
     for (const name of ['too-large', 'not-a-picture', 'lies', 'moved'])
-      expect((await tool(name))?.icon?.light).toBe(png);
+      expect((await tool(name))?.icon?.light).toBe(svg);
     // The redirect was not followed.
     expect(asked.filter((u) => u === '/tool.png')).toHaveLength(1);
     // The server's dark icon, fetched now too, is the dark one; the data: one stays the light one.
-    await expect.poll(async () => (await view())?.icon).toEqual({ light: png, dark: gif });
+    await expect.poll(async () => (await view())?.icon).toEqual({ light: svg, dark: gif });
   });
 });
 

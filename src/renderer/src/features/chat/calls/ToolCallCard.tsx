@@ -100,7 +100,11 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
 
   const open = chosen ?? (phase === 'running' || phase === 'failed');
   const who = call && (phase === 'done' || phase === 'running' || phase === 'denied') ? decidedBy(call.approval) : null;
-  const meta = [who, call?.durationMs !== undefined ? formatDuration(call.durationMs) : null]
+  const meta = [
+    call?.fromApp ? 'its App asked' : null,
+    who,
+    call?.durationMs !== undefined ? formatDuration(call.durationMs) : null,
+  ]
     .filter(Boolean)
     .join(' · ');
   const cut = cutNote(call?.cutForModel);
