@@ -10,11 +10,14 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type FrameLocator, type Page } from '@playwright/test';
+import { spawnModelServer, type ModelServerProcess } from '../test/model-server/process';
 import { appServerPlugin } from '../test/helpers/app-servers';
 import { composer, openApp, palette, pluginRow, send } from './scenarios';
+import * as a from './assistant-scenarios';
 import { newConversation, toolsTab } from './assistant-scenarios';
 import { cli, REPO, startServe, type Served } from './support/serve';
 import { saveFigures } from './support/figures';
+import { schemaProblem } from '../src/main/host/validate';
 import { shootBothThemes } from './support/shots';
 
 /** The icons fixture as a plugin folder (no icon server: its data: icons only). */
@@ -38,11 +41,13 @@ function iconsPlugin(): string {
 
 let served: Served;
 let page: Page;
+let model: ModelServerProcess;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
   test.setTimeout(600_000);
+  model = await spawnModelServer();
   const vanilla = appServerPlugin('basic-vanillajs');
   const budget = appServerPlugin('budget-allocator');
   served = await startServe({
@@ -57,11 +62,13 @@ test.beforeAll(async ({ browser }) => {
   await page.addInitScript(MEASURE);
   await page.goto(served.url);
   await openApp(page);
+  await a.connectInSettings(page, model, 'Scripted');
 });
 
 test.afterAll(async () => {
   await page?.close();
   await served?.stop();
+  await model?.stop();
 });
 
 /**
@@ -150,10 +157,14 @@ test('a link opens only once the person agrees, and a message goes to the conver
   await app.getByRole('button', { name: 'Send Message' }).click();
   const message = card.locator('[data-app-consent="message"]');
   await expect(message.locator('[data-consent-text]')).toHaveText('Hello from the App');
+  // As the person's message, it goes to the conversation's model, which answers.
+  await a.script(model, { type: 'reply', text: ['Noted.'] });
   const before = await page.locator('article[aria-label="You"]').count();
   await message.getByRole('button', { name: 'Send it' }).click();
   await expect(page.locator('article[aria-label="You"]').last()).toContainText('Hello from the App');
   expect(await page.locator('article[aria-label="You"]').count()).toBe(before + 1);
+  await expect(a.lastAnswer(page)).toContainText('Noted.');
+  expect(JSON.stringify((await model.modelCalls()).at(-1)?.body)).toContain('Hello from the App');
 });
 
 test('the App is back after a reload, rendered again from the stored result', async () => {
@@ -181,6 +192,40 @@ test('a second official App (the budget allocator) renders in its card', async (
   await shoot('app-budget-allocator', async () => {
     await expect(card).toBeVisible();
   });
+});
+
+/**
+ * The official servers' tool schemas declare JSON Schema 2020-12 (zod 4 writes them so), and a
+ * model's arguments are checked by the host's validator before any card: until that validator reads
+ * 2020-12 (issue 17 item 4, the catalog branch), every model call of these tools is refused.
+ */
+const readsDraft2020 =
+  schemaProblem({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object' }) === undefined;
+
+test('a model’s call of an App tool asks first, then shows the App in its card; the model reads the result’s text', async () => {
+  test.skip(!readsDraft2020, 'the host cannot yet check JSON Schema 2020-12, which the official App servers declare');
+  await a.script(
+    model,
+    { type: 'reply', toolCalls: [{ name: 'app_basic_vanillajs__get_time', arguments: {} }] },
+    { type: 'reply', text: ['The server says {{last_tool_result}}.'] },
+  );
+  await newConversation(page);
+  await a.ask(page, 'What time is it on the server?');
+  const approval = a.approvalCard(page);
+  await expect(approval).toHaveAccessibleName('Allow Get Time (Vanilla JS) to run get-time?');
+  await approval.getByRole('button', { name: 'Allow once' }).click();
+  const card = page.locator('article[data-call-id]').last();
+  await expect(card.locator('[data-app-state="shown"]')).toBeVisible({ timeout: 30_000 });
+  await expect(card.locator('iframe[data-app-frame]').contentFrame().locator('#server-time')).toHaveText(/^\d{4}-/);
+  await expect(a.lastAnswer(page)).toContainText(/The server says \d{4}-\d\d-\d\dT/);
+  await shoot('app-model-card', async () => {
+    await expect(card).toBeVisible();
+  });
+  // The model got the text a host without Apps shows, not the App's structured content.
+  const sent = JSON.stringify((await model.modelCalls()).at(-1)?.body);
+  expect(sent).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z/);
+  expect(sent).not.toContain('structuredContent');
+  expect(sent).not.toContain('\\"time\\"');
 });
 
 test('a hostile App reaches nothing of the page: its DOM, storage, cookies, server (even with its token), top frame or other plugins', async () => {
