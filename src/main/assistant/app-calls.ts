@@ -23,7 +23,7 @@ import type { LiveMessages } from './live-messages';
 import type { Approvals } from './loop/approvals';
 import type { StepCall } from './loop/model-step';
 import type { Offered } from './loop/offered';
-import { runCall, settled, startCard, type CallContext } from './loop/tool-calls';
+import { runCall, settledCall, startCard, type CallContext } from './loop/tool-calls';
 import { qualifiedNames } from './tools';
 
 export interface AppCallDeps {
@@ -86,7 +86,7 @@ export class AppCalls {
       description: spec.description,
       parameters: spec.parameters,
     };
-    const early = settled(ctx, target);
+    const early = settledCall(ctx, target, args);
     if (early) return this.unasked(ctx, app, target, args, early.state === 'allowed', early.by ?? 'policy');
 
     const step: StepCall = { toolCallId: `app-${randomUUID()}`, toolName: target.qualifiedName, input: args };

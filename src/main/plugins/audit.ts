@@ -24,6 +24,8 @@ export type AuditAction =
   | 'elicitation'
   /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
   | 'sampling'
+  /** A tool's changed definition accepted by the person (its policy and exposure apply to it again). */
+  | 'definition'
   /** An MCP App's page shown (its resource and the origins its policy allows). */
   | 'app-open'
   /** A tool call an MCP App asked for, and who decided (argument names only). */

@@ -211,6 +211,7 @@ class McpSession extends SessionBase implements DialectSession {
           const icons = iconsOf(t.icons);
           out.push({
             name: t.name,
+            ...(t.title ? { title: t.title } : {}),
             description: t.description ?? '',
             parameters: t.inputSchema as Record<string, unknown>,
             ...(t.annotations ? { annotations: annotationsOf(t.annotations) } : {}),

@@ -12,6 +12,15 @@ import { statSync } from 'node:fs';
 import { APPROVAL_DEFAULTS, TOOL_POLICIES, type ApprovalDefault, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../../host';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
+import type { ToolDefinition } from '../../../shared/definitions';
+
+/** A tool's definition a person's decisions were made for (definitions.ts). */
+export interface Reviewed {
+  hash: string;
+  definition: ToolDefinition;
+  /** When it was recorded (ISO). */
+  at: string;
+}
 
 export interface PluginState {
   enabled: boolean;
@@ -27,6 +36,11 @@ export interface PluginState {
   installed?: { at: string; source: string; version: string };
   /** What a model's call to a tool gets, where the person chose (allow, ask, deny); the rest: the default. */
   policies?: Record<string, ToolPolicy>;
+  /**
+   * Per tool, the definition the person's decisions apply to (definitions.ts); absent until the
+   * plugin's first definitions are recorded. A tool whose definition differs asks again.
+   */
+  reviewed?: Record<string, Reviewed>;
 }
 
 export interface StateFile {
@@ -119,6 +133,13 @@ function normalize(raw: StateFile): StateFile {
       (TOOL_POLICIES as readonly string[]).includes(v),
     );
     if (policies.length > 0) s.policies = Object.fromEntries(policies);
+    // A record that is not one is no record: the tool asks (fail closed), it is never trusted.
+    if (p.reviewed && typeof p.reviewed === 'object')
+      s.reviewed = Object.fromEntries(
+        Object.entries(p.reviewed).filter(
+          ([, r]) => typeof r?.hash === 'string' && typeof r.definition === 'object' && r.definition !== null,
+        ),
+      );
     plugins[id] = s;
   }
   const d = raw?.approvalDefault;
