@@ -35,6 +35,9 @@ export interface ToolSpec {
   icons?: IconSpec[];
 }
 
+/** One picture of a tool, as its server gave it (SEP-973): the same shape as a server's icons. */
+export type ToolIcon = IconSpec;
+
 export interface ToolAnnotations {
   /** A person-readable name. */
   title?: string;

@@ -4,7 +4,7 @@
  * empty lists, and a prompt it does not have is `not_found`.
  */
 import { failure, ok, type Result } from '../../shared/failures';
-import type { PromptFilled, PromptView, ResourceView } from '../../shared/mcp-features';
+import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../shared/mcp-features';
 import type { UiResource } from './dialects/mcp-apps';
 import type { PluginSupervisor } from './supervisor/supervisor';
 
@@ -14,6 +14,7 @@ export interface ServerFeatures {
   getPrompt(name: string, args: Record<string, string>): Promise<Result<PromptFilled>>;
   /** An MCP App's page, by its `ui://` URI: read from the running server (started if need be). */
   readUi(uri: string): Promise<Result<UiResource>>;
+  readResource(uri: string): Promise<Result<ResourceContent[]>>;
 }
 
 export function featuresOf(sup: PluginSupervisor): ServerFeatures {
@@ -42,6 +43,12 @@ export function featuresOf(sup: PluginSupervisor): ServerFeatures {
       const s = await sup.session();
       if (!s.ok) return s;
       return s.value.readUi?.(uri, ms) ?? failure('not_found', `${sup.spec.id} has no Apps`);
+    },
+    readResource: async (uri) => {
+      if (!mcp) return failure('not_found', `${sup.spec.id} has no resources`);
+      const s = await sup.session();
+      if (!s.ok) return s;
+      return s.value.readResource?.(uri, ms) ?? failure('not_found', `${sup.spec.id} has no resources`);
     },
   };
 }

@@ -3,7 +3,8 @@
  * `ui://` resource, from the running server), builds the page's Content-Security-Policy from what
  * the resource declares (shared/app-csp.ts), stages it on the frame origin (app-frames.ts) and
  * answers with its URL and what the frame needs; `apps.call` hands a tool call the App asks for to
- * the assistant (assistant/app-calls.ts), which decides it as a model's. Only MCP plugins have
+ * the assistant (assistant/app-calls.ts), which decides it as a model's; `app.openLink` opens a link
+ * the person agreed to, in the desktop app. Only MCP plugins have
  * Apps; a card whose plugin is disabled or gone shows no App.
  */
 import { appPageCsp, keepSources } from '../../shared/app-csp';
@@ -77,5 +78,24 @@ export class AppDoors {
     args: Record<string, unknown>,
   ): Promise<Outcome<{ result: AppToolResult }>> | Outcome<{ result: AppToolResult }> {
     return this.chat.appCall(conversationId, messageId, tool, args);
+  }
+
+  /** A web link the person agreed to open, opened by the system's browser (the desktop app's `open`). */
+  async openLink(
+    url: string,
+    open: ((url: string) => Promise<string>) | undefined,
+  ): Promise<CommandOutput<'app.openLink'>> {
+    if (!open)
+      return failure('invalid_state', 'only the desktop app opens links itself; the web UI opens them in a new tab');
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      return failure('invalid_input', `not a link: ${url}`);
+    }
+    if (u.protocol !== 'https:' && u.protocol !== 'http:')
+      return failure('invalid_input', `only web links (http, https) are opened, not ${u.protocol}`);
+    const why = await open(u.href);
+    return why ? failure('io_error', `could not open ${u.href}: ${why}`) : { ok: true, detail: 'opened' };
   }
 }

@@ -17,8 +17,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { failure, ok, type Result } from '../../../shared/failures';
 import type { ToolAnnotations, ToolSpec } from '../../../shared/plugin';
-import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
-import { getPrompt, listPrompts, listResources } from './mcp-features';
+import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
+import { getPrompt, listPrompts, listResources, readResource } from './mcp-features';
 import { iconsOf, readUiResource, toolUiOf, type UiResource } from './mcp-apps';
 import { CLIENT_CAPABILITIES, NO_CLIENT_SIDE, serveClientSide } from './mcp-client-side';
 import { toolOutcome } from './mcp-results';
@@ -305,6 +305,8 @@ class McpSession extends SessionBase implements DialectSession {
   prompts = (timeoutMs: number): Promise<Result<PromptView[]>> => listPrompts(this.client, timeoutMs);
   getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> =>
     getPrompt(this.client, name, args, timeoutMs);
+  readResource = (uri: string, timeoutMs: number): Promise<Result<ResourceContent[]>> =>
+    readResource(this.client, uri, timeoutMs);
 
   /** The person's grants changed: the server may ask for its roots again. */
   rootsChanged(): void {

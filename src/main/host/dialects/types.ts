@@ -8,7 +8,7 @@ import type { CancelToken } from '../../../shared/cancel';
 import type { ClientSide } from '../asks';
 import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
+import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
 import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { UiResource } from './mcp-apps';
 
@@ -83,6 +83,7 @@ export interface DialectSession extends IDisposable {
   getPrompt?(name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>>;
   /** An MCP App's page (`resources/read` of its `ui://` resource, mcp-apps.ts). Absent elsewhere. */
   readUi?(uri: string, timeoutMs: number): Promise<Result<UiResource>>;
+  readResource?(uri: string, timeoutMs: number): Promise<Result<ResourceContent[]>>;
   /** Passthrough input (G-Assist). Absent when the protocol has none. */
   input?(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome>;
   ping(timeoutMs: number): Promise<PingOutcome>;
