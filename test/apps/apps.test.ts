@@ -32,7 +32,7 @@ beforeAll(async () => {
     path.join(FIXTURES, 'mcp-app-hostile'),
     fixturePlugin({ script: 'gassist', id: 'plain' }),
   ]) {
-    const r = await app.registry.install(dir);
+    const r = await app.registry.installer.install(dir);
     expect(r.ok, JSON.stringify(r)).toBe(true);
   }
   for (const id of ['app-basic-vanillajs', 'mcp-app-hostile'])
@@ -141,7 +141,7 @@ describe('an App’s tool calls', () => {
     app.backend.invoke('apps.call', { conversationId, messageId, tool, args });
 
   it('asks the person with an approval card where its policy asks, and runs once allowed', async () => {
-    await app.registry.setToolPolicy('app-basic-vanillajs', 'get-time', 'ask');
+    await app.registry.decisions.setToolPolicy('app-basic-vanillajs', 'get-time', 'ask');
     const card = nextPendingCard();
     const result = call('get-time');
     const m = await card;
@@ -164,7 +164,7 @@ describe('an App’s tool calls', () => {
   });
 
   it('runs without a card where its policy allows it, and is audited as the App’s', async () => {
-    await app.registry.setToolPolicy('app-basic-vanillajs', 'get-time', 'allow');
+    await app.registry.decisions.setToolPolicy('app-basic-vanillajs', 'get-time', 'allow');
     const before = events.filter((e) => e.name === 'chat.turn' && e.payload.type === 'start').length;
     const r = await call('get-time');
     expect(r, JSON.stringify(r)).toMatchObject({ ok: true });
@@ -201,7 +201,7 @@ describe('an App’s tool calls', () => {
 
   it('reach a tool only the App may call, which no model and no palette is offered', async () => {
     const hostile = await invoke('mcp-app-hostile', 'probe', { host: 'http://127.0.0.1:1', token: 'x' });
-    await app.registry.setToolPolicy('mcp-app-hostile', 'refresh', 'allow');
+    await app.registry.decisions.setToolPolicy('mcp-app-hostile', 'refresh', 'allow');
     const r = await call('refresh', {}, hostile.id);
     expect(r).toMatchObject({ ok: true, result: { structuredContent: { refreshed: true } } });
     const offered = exposedDeclarations(app.registry).map((d) => `${d.plugin}:${d.tool}`);

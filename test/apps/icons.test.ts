@@ -79,7 +79,7 @@ beforeAll(async () => {
   );
   app = await openApp(path.join(tmpDir('icons'), 'data'));
   app.backend.onDidEvent((e) => events.push(e));
-  expect((await app.registry.install(dir, { grant: 'none' })).ok).toBe(true);
+  expect((await app.registry.installer.install(dir, { grant: 'none' })).ok).toBe(true);
   expect(await app.registry.start('mcp-icons')).toMatchObject({ ok: true });
 }, 120_000);
 
@@ -133,7 +133,7 @@ describe('icons', () => {
   });
 
   it('on the web are fetched once net is granted, by the main process, and bad ones are refused with a reason', async () => {
-    expect(await app.registry.grant('mcp-icons', ['net'])).toMatchObject({ ok: true });
+    expect(await app.registry.decisions.grant('mcp-icons', ['net'])).toMatchObject({ ok: true });
     const landed = iconsChanged();
     const svg = (await view())?.icon?.light as string;
     const gif = `data:image/gif;base64,${GIF.toString('base64')}`;

@@ -18,7 +18,8 @@ import type { AppFrames } from './app-frames';
 export class AppDoors {
   constructor(
     private readonly registry: PluginRegistry,
-    private readonly chat: ChatService,
+    /** The chat, opened when first needed (service/backend.ts). */
+    private readonly chat: () => Promise<ChatService>,
     private readonly frames: AppFrames,
     private readonly audit: AuditLog,
   ) {}
@@ -27,7 +28,7 @@ export class AppDoors {
     const { registry, frames } = this;
     if (!frames.served)
       return failure('invalid_state', 'this Plugboard shows no App frames (no frame origin): the card shows the text');
-    const found = this.chat.message(conversationId, messageId);
+    const found = (await this.chat()).message(conversationId, messageId);
     if (!found.ok) return found;
     const m = found.message;
     const plugin = m.pluginId;
@@ -36,7 +37,7 @@ export class AppDoors {
     const spec = registry.record(plugin)?.spec;
     if (spec?.dialect !== 'mcp') return failure('not_found', `${plugin} is not an MCP server: it has no Apps`);
     if (!registry.isEnabled(plugin)) return failure('disabled', `${plugin} is disabled; enable it to see its App`);
-    const features = registry.features(plugin);
+    const features = registry.host.features(plugin);
     if (!features) return failure('not_found', `${plugin} is not running in this host`);
     const page = await features.readUi(m.app.resourceUri);
     if (!page.ok) return page;
@@ -71,13 +72,13 @@ export class AppDoors {
     return { ok: true, app: view };
   }
 
-  call(
+  async call(
     conversationId: string,
     messageId: string,
     tool: string,
     args: Record<string, unknown>,
-  ): Promise<Outcome<{ result: AppToolResult }>> | Outcome<{ result: AppToolResult }> {
-    return this.chat.appCall(conversationId, messageId, tool, args);
+  ): Promise<Outcome<{ result: AppToolResult }>> {
+    return (await this.chat()).appCall(conversationId, messageId, tool, args);
   }
 
   /** A web link the person agreed to open, opened by the system's browser (the desktop app's `open`). */
