@@ -168,6 +168,8 @@ export interface ToolCallInfo {
   durationMs?: number;
   /** Characters of the output the model did not get (its head and tail were sent, the middle cut). */
   cutForModel?: number;
+  /** Asked for by an MCP App, not a model: the id of the message that shows the App. */
+  fromApp?: string;
 }
 
 export interface TokenUsage {

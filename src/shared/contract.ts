@@ -19,6 +19,7 @@ import type {
 import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
+import type { AppFrameView, AppToolResult } from './apps';
 import type { ExternalApprovalView } from './external-approvals';
 import { failure, FailureError, type Done, type Failure, type Outcome, type Result } from './failures';
 import type { CatalogEntryView, CatalogPageView } from './catalog';
@@ -432,6 +433,25 @@ export const commands = {
     input: z.object({ id, tool: z.string().min(1).max(200).optional() }).strict(),
     output: returns<Done>(),
   },
+  /** The App of an MCP tool card, ready to frame: its page staged on the frame origin, or why not. */
+  'apps.open': {
+    input: z.object({ conversationId: id, messageId: id }).strict(),
+    output: returns<Outcome<{ app: AppFrameView }>>(),
+  },
+  /** A tool call the card's App asks for, decided as a model's (an approval card where its policy asks). */
+  'apps.call': {
+    input: z
+      .object({
+        conversationId: id,
+        messageId: id,
+        tool: z.string().min(1).max(200),
+        args: z.record(z.string(), z.unknown()),
+      })
+      .strict(),
+    output: returns<Outcome<{ result: AppToolResult }>>(),
+  },
+  /** Opens a web link in the system's browser, once the person agreed (the desktop app only). */
+  'app.openLink': { input: z.object({ url: z.string().min(1).max(8192) }).strict(), output: returns<Done>() },
 } as const;
 
 export type Commands = typeof commands;

@@ -3,6 +3,7 @@
  * detail (tools, capabilities, settings), process figures, an install preview, palette entries,
  * and the one result shape of an operation. Types only; re-exported by contract.ts.
  */
+import type { IconView } from './apps';
 import type { ToolPolicy } from './assistant';
 import type { Enforcement, FolderGrant } from './capabilities';
 import type { DefinitionChange } from './definitions';
@@ -53,9 +54,13 @@ export interface PluginView {
   /** Required settings with no value yet. */
   needsSettings: string[];
   health: HealthEvent;
+  /** Its MCP server's icon (SEP-973), once the server has run and the icon is safe to show. */
+  icon?: IconView;
 }
 
-export interface ToolView extends ToolSpec {
+export interface ToolView extends Omit<ToolSpec, 'icons'> {
+  /** Its icon as its server gave it, safe to show (`data:` URIs only). */
+  icon?: IconView;
   exposed: boolean;
   autoApproved: boolean;
   /** What happens when a model calls it, and what that would be without the person's choice. */
@@ -204,6 +209,8 @@ export interface PaletteEntry {
   description: string;
   parameters: Record<string, unknown>;
   autoApproved: boolean;
+  /** The tool's (or prompt's) icon, else its server's (`data:` URIs only). */
+  icon?: IconView;
 }
 
 /** One app's MCP config entry for `plugboard mcp` on this data folder (Settings → Use your plugins in other apps). */

@@ -7,6 +7,7 @@
  */
 export type { ElicitReply, ElicitRequest, SampleReply, SampleRequest, ServerAsks } from './asks';
 export type { ServerFeatures } from './features';
+export type { UiResource } from './dialects/mcp-apps';
 export type { CallOutcome } from './dialects/types';
 export { asRecord } from './dialects/values';
 export { PluginHost, refusedCall, type FeaturesChangeEvent, type HostOptions, type ToolsChangeEvent } from './host';

@@ -33,6 +33,10 @@ export type AuditAction =
   | 'sign-out'
   /** A tool's changed definition accepted by the person (its policy and exposure apply to it again). */
   | 'definition'
+  /** An MCP App's page shown (its resource and the origins its policy allows). */
+  | 'app-open'
+  /** A tool call an MCP App asked for, and who decided (argument names only). */
+  | 'app-call'
   /** Another app's call through Plugboard's MCP server (`plugboard mcp`, `/mcp`): who decided, and for which client. */
   | 'mcp-call';
 

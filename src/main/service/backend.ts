@@ -7,6 +7,9 @@
  */
 /* eslint-disable max-lines -- one whole concern: one handler per contract command, each a line or two over the parts it uses */
 import { fillPrompt, promptsOf, resourcesOf } from './features';
+import { AppFrames } from './app-frames';
+import { AppDoors } from './apps';
+import { IconResolver } from './icons';
 import {
   checkInvocation,
   type Answer,
@@ -54,6 +57,8 @@ export interface BackendOptions {
   openFolder?(dir: string): Promise<string>;
   /** Opens a page in the person's browser (the desktop app: a sign-in's authorization page). */
   openExternal?(url: string): void;
+  /** Opens a web link in the system's browser (the desktop app); '' or why it could not. */
+  openLink?(url: string): Promise<string>;
   /** How this installation runs `plugboard mcp` on its data folder, for the other apps' config snippets. */
   mcpLaunch?: McpLaunch;
   /**
@@ -82,6 +87,10 @@ export class Backend extends Disposable {
   private readonly catalogUpdates: CatalogUpdates;
   private readonly attachments: AttachmentUploads;
   private readonly signIns: SignInService;
+  /** MCP App pages staged for their frames; whoever serves the frame origin says where (serveAt). */
+  readonly frames = new AppFrames();
+  private readonly icons: IconResolver;
+  private readonly apps: AppDoors;
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
   private readonly handlers: Handlers;
@@ -103,7 +112,24 @@ export class Backend extends Disposable {
     }
     this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
-    this.views = new PluginViews(registry);
+    this.icons = this._register(
+      new IconResolver({
+        netGranted: (id) => registry.granted(id, 'net'),
+        warn: (pluginId, message) => {
+          const line = { pluginId, source: 'host' as const, level: 'warn' as const, message, at: Date.now() };
+          this.logs.add(line);
+          this._onDidEvent.fire({ name: 'log', payload: line });
+        },
+      }),
+    );
+    this._register(
+      this.icons.onDidResolve((id) =>
+        this._onDidEvent.fire({ name: 'plugins.changed', payload: { id, reason: 'icons' } }),
+      ),
+    );
+    this._register(registry.onDidChange((c) => this.icons.retryFailed(c.id)));
+    this.views = new PluginViews(registry, this.icons);
+    this.apps = new AppDoors(registry, async () => (await this.conversations()).chat, this.frames, registry.audit);
     this.catalogUpdates = this._register(new CatalogUpdates(registry));
     this.installs = this._register(new Installs(registry, opts.uploadsDir, this.catalogUpdates));
     this.attachments = new AttachmentUploads(opts.uploadsDir);
@@ -299,7 +325,12 @@ export class Backend extends Disposable {
       'plugins.logs': ({ id }) => this.logs.of(id),
       'plugins.stats': () => processStats(registry),
       'plugins.resources': ({ id }) => resourcesOf(registry, id),
-      'plugins.prompts': ({ id }) => promptsOf(registry, id),
+      'plugins.prompts': ({ id }) =>
+        promptsOf(
+          registry,
+          id,
+          (icons) => this.icons.view(id, icons) ?? this.icons.view(id, registry.host.serverIcons(id)),
+        ),
       'prompts.get': ({ id, name, args }) => fillPrompt(registry, id, name, args),
       'install.preview': (input) => installs.preview(input),
       'install.commit': (input) => installs.commit(input),
@@ -357,6 +388,9 @@ export class Backend extends Disposable {
         (await chat()).invoke(conversationId, plugin, tool, args),
       'chat.cancel': async ({ turnId }) => (await chat()).cancel(turnId),
       'chat.exitPassthrough': async ({ conversationId }) => (await chat()).exitPassthrough(conversationId),
+      'apps.open': ({ conversationId, messageId }) => this.apps.open(conversationId, messageId),
+      'apps.call': ({ conversationId, messageId, tool, args }) => this.apps.call(conversationId, messageId, tool, args),
+      'app.openLink': ({ url }) => this.apps.openLink(url, this.opts.openLink),
     };
   }
 

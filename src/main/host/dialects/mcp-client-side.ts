@@ -21,6 +21,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/client';
 import path from 'node:path';
+import { APP_MIME, UI_EXTENSION } from '../../../shared/apps';
 import { NOBODY_TO_ASK, type ClientSide, type SampleMessage } from '../asks';
 import { asRecord } from './values';
 
@@ -29,8 +30,9 @@ export const CLIENT_CAPABILITIES: ClientCapabilities = {
   roots: { listChanged: true },
   elicitation: { form: {}, url: {} },
   sampling: {},
-  // The tasks extension of the 2026-07-28 revision (mcp-tasks-2026.ts).
-  extensions: { 'io.modelcontextprotocol/tasks': {} },
+  // The tasks extension of the 2026-07-28 revision (mcp-tasks-2026.ts), and MCP Apps: tools may
+  // name an App page, which the screen shows in their cards (mcp-apps.ts).
+  extensions: { 'io.modelcontextprotocol/tasks': {}, [UI_EXTENSION]: { mimeTypes: [APP_MIME] } },
 };
 
 /** Where no host owner serves the requests (a test's bare session): nothing granted, nobody asked. */

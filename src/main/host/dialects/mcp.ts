@@ -14,9 +14,10 @@
 import { Client, ProtocolError, SdkError, SdkErrorCode, type TransportSendOptions } from '@modelcontextprotocol/client';
 import { failure, ok, type Result } from '../../../shared/failures';
 import { signInFailure } from '../remote/link';
-import type { ToolAnnotations, ToolIcon, ToolSpec } from '../../../shared/plugin';
+import type { ToolAnnotations, ToolSpec } from '../../../shared/plugin';
 import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
 import { getPrompt, listPrompts, listResources, readResource } from './mcp-features';
+import { iconsOf, readUiResource, toolUiOf, type UiResource } from './mcp-apps';
 import { answersOf, CLIENT_CAPABILITIES, NO_CLIENT_SIDE, serveClientSide, type ClientAnswers } from './mcp-client-side';
 import { offersTasks2026, Tasks2026 } from './mcp-tasks-2026';
 import { toolOutcome } from './mcp-results';
@@ -56,6 +57,10 @@ class McpSession extends SessionBase implements DialectSession {
    * server that does not announce task support for tools/call. Not offered as tools.
    */
   readonly hiddenTools = new Map<string, string>();
+  /** Tools with an App, by name: their `ui://` resource (mcp-apps.ts). */
+  private readonly appTools = new Map<string, string>();
+  /** App pages read during this session, by URI (the extension lets a host keep them). */
+  private readonly uiPages = new Map<string, Promise<Result<UiResource>>>();
   private readonly transport: SupervisedTransport;
   private readonly client: Client;
   private readonly answers: ClientAnswers;
@@ -131,6 +136,8 @@ class McpSession extends SessionBase implements DialectSession {
         answers: this.answers,
         endpointId: this.ctx.spec.id,
       });
+    const icons = iconsOf(server?.icons);
+    if (icons) info.icons = icons;
     return ok(info);
   }
 
@@ -163,6 +170,7 @@ class McpSession extends SessionBase implements DialectSession {
     const out: ToolSpec[] = [];
     this.taskTools.clear();
     this.hiddenTools.clear();
+    this.appTools.clear();
     try {
       // Every page, followed by the SDK; always read again (a list_changed must not meet a cache).
       const { tools } = await this.client.listTools(undefined, { timeout: timeoutMs, cacheMode: 'refresh' });
@@ -177,13 +185,17 @@ class McpSession extends SessionBase implements DialectSession {
           }
           this.taskTools.add(t.name);
         }
+        const ui = toolUiOf(t, (m) => this.ctx.diagnostic('warn', m));
+        if (ui?.resourceUri) this.appTools.set(t.name, ui.resourceUri);
+        const icons = iconsOf(t.icons);
         out.push({
           name: t.name,
           ...(t.title ? { title: t.title } : {}),
           description: t.description ?? '',
           parameters: t.inputSchema as Record<string, unknown>,
           ...(t.annotations ? { annotations: annotationsOf(t.annotations) } : {}),
-          ...(t.icons?.length ? { icons: t.icons.map(iconOf) } : {}),
+          ...(ui ? { ui } : {}),
+          ...(icons ? { icons } : {}),
         });
       }
     } catch (e) {
@@ -242,7 +254,7 @@ class McpSession extends SessionBase implements DialectSession {
         );
       }
       sink.activity();
-      return toolOutcome(result);
+      return toolOutcome(result, this.appTools.get(req.tool));
     } catch (e) {
       if (req.cancel.isCancelled) return abortedFailure(req.cancel, failure('cancelled', 'call cancelled'));
       const signIn = signInFailure(e);
@@ -282,6 +294,17 @@ class McpSession extends SessionBase implements DialectSession {
   }
 
   resources = (timeoutMs: number): Promise<Result<ResourceView[]>> => listResources(this.client, timeoutMs);
+  /** An App's page; a failed read is not kept, so the next one asks again. */
+  readUi = (uri: string, timeoutMs: number): Promise<Result<UiResource>> => {
+    const kept = this.uiPages.get(uri);
+    if (kept) return kept;
+    const read = readUiResource(this.client, uri, timeoutMs).then((r) => {
+      if (!r.ok) this.uiPages.delete(uri);
+      return r;
+    });
+    this.uiPages.set(uri, read);
+    return read;
+  };
   prompts = (timeoutMs: number): Promise<Result<PromptView[]>> => listPrompts(this.client, timeoutMs);
   getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> =>
     getPrompt(this.client, name, args, timeoutMs);
@@ -318,16 +341,6 @@ export const mcpDialect: DialectFactory = {
   create: (ctx) => new McpSession(ctx),
   maxConcurrentCalls: 8,
 };
-
-/** An icon as the server gave it, its known fields only. */
-function iconOf(i: { src: string; mimeType?: string; sizes?: string[]; theme?: 'light' | 'dark' }): ToolIcon {
-  return {
-    src: i.src,
-    ...(i.mimeType ? { mimeType: i.mimeType } : {}),
-    ...(i.sizes ? { sizes: i.sizes } : {}),
-    ...(i.theme ? { theme: i.theme } : {}),
-  };
-}
 
 /** The hints of an MCP tool, booleans and title only (anything else the server sent is dropped). */
 function annotationsOf(a: Record<string, unknown>): ToolAnnotations {

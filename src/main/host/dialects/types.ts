@@ -3,6 +3,7 @@
  * process; it owns the protocol state (pending ids, open streams) and nothing else: processes,
  * timers for deadlines and restarts belong to the supervisor.
  */
+import type { IconSpec } from '../../../shared/apps';
 import type { CancelToken } from '../../../shared/cancel';
 import type { TransportSendOptions } from '@modelcontextprotocol/client';
 import type { ClientSide } from '../asks';
@@ -10,6 +11,7 @@ import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
 import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
+import type { UiResource } from './mcp-apps';
 
 export interface CallRequest {
   tool: string;
@@ -40,6 +42,8 @@ export interface HandshakeInfo {
   instructions?: string;
   /** Capabilities the plugin asked for in its handshake (rterm). */
   capabilities?: string[];
+  /** The server's icons, as it gave them (MCP `serverInfo.icons`, SEP-973). */
+  icons?: IconSpec[];
   raw: unknown;
 }
 
@@ -84,6 +88,8 @@ export interface DialectSession extends IDisposable {
   resources?(timeoutMs: number): Promise<Result<ResourceView[]>>;
   prompts?(timeoutMs: number): Promise<Result<PromptView[]>>;
   getPrompt?(name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>>;
+  /** An MCP App's page (`resources/read` of its `ui://` resource, mcp-apps.ts). Absent elsewhere. */
+  readUi?(uri: string, timeoutMs: number): Promise<Result<UiResource>>;
   readResource?(uri: string, timeoutMs: number): Promise<Result<ResourceContent[]>>;
   /** Passthrough input (G-Assist). Absent when the protocol has none. */
   input?(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome>;

@@ -72,7 +72,14 @@ export interface RegistryOptions {
  */
 export type HostView = Pick<
   PluginHost,
-  'healthOf' | 'pids' | 'features' | 'endPassthrough' | 'passthroughSessions' | 'asks' | 'announcedTools'
+  | 'healthOf'
+  | 'pids'
+  | 'features'
+  | 'serverIcons'
+  | 'endPassthrough'
+  | 'passthroughSessions'
+  | 'asks'
+  | 'announcedTools'
 >;
 
 export class PluginRegistry implements IDisposable {
