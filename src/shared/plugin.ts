@@ -3,6 +3,7 @@
  * states and events the host reports. Pure types and constants; imports nothing from node, DOM or
  * electron. (A "model" in this codebase is always a language model.)
  */
+import type { PluginLimits } from './limits';
 import type { Failure } from './failures';
 
 export const DIALECTS = ['gassist-v2', 'jsonrpc', 'rterm-v1', 'mcp'] as const;
@@ -152,6 +153,8 @@ export interface PluginSpec {
    * empty then). Header values may hold `${user_config.KEY}` (a bearer token kept as a secret).
    */
   remote?: { url: string; headers: Record<string, string> };
+  /** What it may consume where its manifest says other than the defaults (shared/limits.ts). */
+  limits?: Partial<PluginLimits>;
 }
 
 export interface UserCommandSpec {

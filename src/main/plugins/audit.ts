@@ -17,6 +17,7 @@ export type AuditAction =
   | 'grant'
   | 'revoke'
   | 'configure'
+  | 'limits'
   | 'tool-policy'
   | 'approval-default'
   | 'model-call'

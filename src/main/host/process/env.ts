@@ -45,6 +45,19 @@ export function allowedParentEnv(
   return out;
 }
 
+/** PATH lists joined in order, each folder once. */
+export function joinPaths(lists: string[], platform: NodeJS.Platform = process.platform): string {
+  const sep = platform === 'win32' ? ';' : ':';
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const dir of lists.flatMap((l) => l.split(sep))) {
+    if (!dir || seen.has(dir)) continue;
+    seen.add(dir);
+    out.push(dir);
+  }
+  return out.join(sep);
+}
+
 export interface PluginEnvInput {
   parent: NodeJS.ProcessEnv;
   /** From the manifest (Mehrhof defaults, MCPB mcp_config.env, plugboard.json env). */

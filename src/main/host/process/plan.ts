@@ -3,7 +3,18 @@
  * spawned (launch.ts computes it; the sandbox wraps it; the supervisor runs it).
  */
 
+import type { CgroupBackend } from './cgroups';
+import type { PluginLimits } from './limits';
 import type { SecretValue } from './redact';
+
+/** What a sandboxed launch may consume, and how it is held to it (limit-watch.ts). */
+export interface LaunchLimits {
+  limits: PluginLimits;
+  /** Its data folder, measured against `limits.dataBytes`. */
+  dataDir: string;
+  /** Where the plugin gets control groups of its own; without, rlimits and the watch hold it. */
+  cgroup?: CgroupBackend;
+}
 
 export type SettingValue = string | number | boolean | string[];
 
@@ -24,6 +35,8 @@ export interface LaunchPlan {
   /** The handshake deadline this launch needs, when longer than the plugin's (a first-run install). */
   handshakeMs?: number;
   sandbox?: SandboxState;
+  /** The limits of a sandboxed launch. */
+  limits?: LaunchLimits;
   /** A remote MCP server: nothing is spawned; the host speaks to this URL with these headers. */
   remote?: { url: string; headers: Record<string, string> };
   /**

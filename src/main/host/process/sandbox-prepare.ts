@@ -5,11 +5,19 @@
  */
 import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { failure, type Failure } from '../../../shared/failures';
 import type { SettingSpec } from '../../../shared/plugin';
 import { isInside } from '../../fs';
+import { joinPaths } from './env';
 import type { LaunchPlan, SettingValue } from './plan';
-import type { SandboxPolicy, SystemEntry } from './sandbox';
+import { PROC_MASKS, type SandboxPolicy, type SystemEntry } from './sandbox';
 import { interpreterFacts } from './sandbox-interpreter';
+import { scriptRoots } from './script-roots';
+import type { ToolchainContext } from './toolchains';
+import { effectiveLimits, type PluginLimits } from './limits';
+import { prepareForRoot } from './root';
+import { niceOf } from './sandbox-inner';
+import type { SandboxSupport } from './sandbox-probe';
 
 /** What the caller of planLaunch says about a plugin's sandbox. */
 export interface SandboxRequest {
@@ -21,6 +29,8 @@ export interface SandboxRequest {
   hiddenRoot: string;
   /** Read-only folders every plugin may need: the app's node_modules, the SDK folder. */
   extraReadOnly?: string[];
+  /** Its limits where they differ from the defaults (the manifest's, then the person's). */
+  limits?: Partial<PluginLimits>;
 }
 
 /**
@@ -78,6 +88,11 @@ export function systemEntries(): SystemEntry[] {
   return out;
 }
 
+/** The files of /proc the sandbox covers (PROC_MASKS) that this kernel has. */
+export function procMasks(): string[] {
+  return PROC_MASKS.filter((p) => existsSync(p));
+}
+
 function realOrNull(p: string): string | null {
   try {
     return realpathSync(p);
@@ -119,46 +134,83 @@ export function grantedFolders(
   return { readPaths: [], writePaths: [] };
 }
 
-/** The policy of one launch, with every host fact it needs. */
+/** The policy of one launch, with every host fact it needs, or why the launch cannot be. */
 export function sandboxPolicy(
   plan: LaunchPlan,
   input: {
-    bwrap: string;
+    support: Extract<SandboxSupport, { available: true }>;
     pluginDir: string;
     settings: readonly SettingSpec[];
     values: Record<string, SettingValue>;
     home: string;
-    /** The host's allow-listed environment (env.ts), for asking an interpreter where it lives. */
-    hostEnv: Record<string, string>;
+    /** Plugboard's own PATH and the login shell's, where `#!/usr/bin/env x` is found. */
+    pathEnv: string;
+    /** The home, Plugboard's environment and the plugin's folder, for shims' version files. */
+    toolchain: ToolchainContext;
+    /** A script outside the plugin's folder (`node /abs/path/index.js`): its package is shown. */
+    outsideScript?: { file: string; runner: 'node' | 'python' };
     /** The host's own runtime, when it may run plugins as node (Electron). */
     execPath?: string;
     request: SandboxRequest;
   },
-): { plan: LaunchPlan; policy: SandboxPolicy } {
-  const { request, home } = input;
+): { ok: true; plan: LaunchPlan; policy: SandboxPolicy } | Failure {
+  const { request, home, support } = input;
   // bwrap refuses to start when the source of a bind is missing; the plugin's own folder must be.
   mkdirSync(request.dataDir, { recursive: true });
+  if (support.root) {
+    const refused = prepareForRoot(support.root, { ...request, pluginDir: input.pluginDir });
+    if (refused) return refused;
+  }
   const folders = grantedFolders(input.settings, input.values, request.grants, home);
+  const untrusted = [input.pluginDir, request.hiddenRoot, request.dataDir, ...folders.readPaths, ...folders.writePaths];
   const interp = interpreterFacts(plan.file, {
-    pathEnv: plan.env.PATH ?? '',
-    hostEnv: input.hostEnv,
-    home,
-    untrusted: [input.pluginDir, request.hiddenRoot, request.dataDir, ...folders.readPaths, ...folders.writePaths].map(
-      real,
-    ),
+    pathEnv: input.pathEnv,
+    toolchain: input.toolchain,
+    untrusted: untrusted.map(real),
     ...(input.execPath ? { hostRuntime: input.execPath } : {}),
   });
+  if (interp.problem)
+    return failure('launch_failed', interp.problem, {
+      command: plan.displayCommand,
+      pathSearched: plan.pathSearched,
+      cwd: plan.cwd,
+    });
+  const script = input.outsideScript ? scriptRoots(input.outsideScript.file, input.outsideScript.runner, home) : [];
   const system = systemEntries();
   const shown = system.filter((e) => e.symlink === undefined).map((e) => e.path);
   // The plugin's folder and what the system folders show already need no mount of their own.
-  const needed = interp.roots.filter(
+  const candidates = [...interp.roots, ...script].filter(
     (r) => !shown.some((s) => isInside(s, real(r))) && !isInside(real(input.pluginDir), real(r)),
   );
+  // What another of them shows already needs no mount of its own (bwrap could not make its mount
+  // point inside a read-only one).
+  const needed = candidates.filter((r) => !candidates.some((o) => o !== r && isInside(o, r)));
   const realCache = new Map<string, string>();
+  // The real interpreters first on the plugin's PATH: `#!/usr/bin/env node` inside finds them, not a shim.
+  const env =
+    interp.binDirs.length > 0
+      ? { ...plan.env, PATH: joinPaths([interp.binDirs.join(':'), plan.env.PATH ?? '']) }
+      : plan.env;
+  const limits = effectiveLimits(request.limits);
+  const cgroup = support.limits?.cgroup;
+  // Without a control group, rlimits hold each process, and the watch the whole (limit-watch.ts).
+  const rlimits = cgroup
+    ? undefined
+    : { processes: limits.processes, memoryBytes: limits.memoryBytes, nice: niceOf(limits.cpuWeight) };
   return {
-    plan: interp.file === plan.file ? plan : { ...plan, file: interp.file },
+    ok: true,
+    plan: {
+      ...plan,
+      env,
+      ...(interp.file === plan.file ? {} : { file: interp.file }),
+      limits: { limits, dataDir: request.dataDir, ...(cgroup ? { cgroup } : {}) },
+    },
     policy: {
-      bwrap: input.bwrap,
+      bwrap: support.bwrap,
+      root: support.root ?? null,
+      ...(support.helpers ? { helpers: support.helpers } : {}),
+      limits,
+      ...(rlimits ? { rlimits } : {}),
       pluginDir: input.pluginDir,
       dataDir: request.dataDir,
       hiddenRoot: request.hiddenRoot,
@@ -167,6 +219,7 @@ export function sandboxPolicy(
       net: request.grants.includes('net'),
       extraReadOnly: [...new Set([...(request.extraReadOnly ?? []), ...needed])],
       system,
+      procMasks: procMasks(),
       realPath: (p) => {
         let r = realCache.get(p);
         if (r === undefined) realCache.set(p, (r = real(p)));

@@ -9,6 +9,7 @@ import type { ClientSide } from '../asks';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
+import type { LimitBreach } from '../process/limit-watch';
 import type { LaunchPlan } from '../process/launch';
 import type { RecordProcess } from '../process/pid-registry';
 import { redactFailure, redactor, type Redact } from '../process/redact';
@@ -26,6 +27,8 @@ export interface PluginLink extends IDisposable {
   kill(): void;
   /** Why it ended, when the exit code does not say (a remote server that could not be reached). */
   describeExit?(exit: ExitInfo): string;
+  /** A sandboxed process went over one of its limits (process/limit-watch.ts). */
+  readonly onDidExceedLimit?: Event<LimitBreach>;
 }
 
 /** What a supervisor launches with, computed by its owner and handed over whole. */
@@ -124,6 +127,8 @@ export class Instance implements IDisposable {
       pathSearched: plan.pathSearched,
       sandboxed: plan.sandbox?.active === true,
       redact,
+      name: spec.id,
+      ...(plan.limits ? { limits: plan.limits } : {}),
       ...(opts.record ? { record: opts.record } : {}),
     });
     if (!(proc instanceof PluginProcess)) return redactFailure(proc, redact);
@@ -202,6 +207,18 @@ export class Instance implements IDisposable {
         this.die(failure('malformed_response', `the plugin broke its framing: ${reason}`), 'kill'),
       ),
     );
+    if (proc.onDidExceedLimit)
+      this.store.add(
+        proc.onDidExceedLimit((b) =>
+          this.die(
+            failure('limit_exceeded', `${this.spec.name} was stopped: ${b.message}`, {
+              ...this.details(),
+              data: { limit: b.limit },
+            }),
+            'kill',
+          ),
+        ),
+      );
     this.store.add(
       proc.onDidExit((exit) => {
         if (exit.expected) return;

@@ -260,7 +260,9 @@ export class InstanceKeeper extends Disposable {
     this.hooks.heldDied(cause);
     if (this.userStopped || this.isDisposed) return;
     this.setState(state, cause.message, cause);
-    if (this.spec.persistent) this.scheduleRestart(cause);
+    // Stopped for a limit: it would only go over it again; the person starts it, or raises the limit.
+    if (cause.code === 'limit_exceeded') this.setState('failed', cause.message, cause);
+    else if (this.spec.persistent) this.scheduleRestart(cause);
   }
 
   private scheduleRestart(cause: Failure): void {

@@ -74,17 +74,22 @@ export class PluginBindings implements IDisposable {
     // An MCP server's roots are the folders it was granted: those the sandbox shows it.
     const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
     const roots = [...folders.writePaths, ...folders.readPaths];
-    return { plan: await this.host.plan(spec, values, env, this.sandbox(id)), allowedCapabilities, record, roots };
+    return { plan: await this.host.plan(spec, values, env, this.sandbox(spec)), allowedCapabilities, record, roots };
   }
 
-  /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */
-  private sandbox(id: string): SandboxRequest | undefined {
+  /**
+   * The sandbox of a launch: the grants of now, its own data folder, the data directory hidden,
+   * and its limits (its manifest's, then the person's, over the defaults).
+   */
+  private sandbox(spec: PluginSpec): SandboxRequest | undefined {
     if (this.opts.sandbox === false) return undefined;
+    const state = this.pluginState(spec.id);
     return {
-      grants: this.pluginState(id).grants,
-      dataDir: this.paths.pluginData(id),
+      grants: state.grants,
+      dataDir: this.paths.pluginData(spec.id),
       hiddenRoot: this.paths.root,
       extraReadOnly: appReadOnlyFolders(this.opts),
+      limits: { ...spec.limits, ...state.limits },
     };
   }
 
@@ -103,7 +108,14 @@ export class PluginBindings implements IDisposable {
       const sandbox: SandboxRequest | undefined =
         this.opts.sandbox === false
           ? undefined
-          : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
+          : {
+              grants,
+              dataDir: scratch,
+              hiddenRoot: this.paths.root,
+              extraReadOnly: appReadOnlyFolders(this.opts),
+              // The trial is held to the limits the plugin will have installed (its scratch data folder too).
+              ...(spec.limits ? { limits: spec.limits } : {}),
+            };
       const plan = await this.host.plan(spec, {}, env, sandbox);
       // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
       const installed = this.paths.plugin(spec.id);

@@ -8,6 +8,7 @@
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
+import { formatLimit, LIMIT_TITLES, parseLimits, type LimitName } from '../../../shared/limits';
 import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { PluginHost } from '../../host';
 import type { AuditAction, AuditEntry, AuditExtra, AuditLog } from '../audit';
@@ -235,6 +236,28 @@ export class Decisions {
       },
     );
     // Grants are read at launch (handshake checks, secrets in the environment): restart a running plugin.
+    if (done.ok) await this.deps.bindings().applyToRunning(spec.value);
+    return done;
+  }
+
+  /**
+   * Sets what a plugin may consume (shared/limits.ts: `{memory: "2G", processes: 256}`), over its
+   * manifest's and the defaults; `null` goes back to those. A running plugin restarts with them.
+   */
+  async setLimits(id: string, raw: Record<string, unknown> | null): Promise<Done> {
+    const spec = this.loaded(id);
+    if (!spec.ok) return this.deps.audit.refused('limits', id, spec);
+    const parsed = parseLimits(raw, 'limits');
+    if (!parsed.ok) return this.deps.audit.refused('limits', id, failure('invalid_input', parsed.message));
+    const set = Object.entries(parsed.limits) as Array<[LimitName, number]>;
+    const detail =
+      raw === null
+        ? 'limits back to the defaults'
+        : `limits: ${set.map(([k, v]) => `${LIMIT_TITLES[k]} ${formatLimit(k, v)}`).join(', ')}`;
+    const done = await this.decide('limits', id, detail, {}, (s) => {
+      if (raw === null) delete s.limits;
+      else s.limits = { ...s.limits, ...parsed.limits };
+    });
     if (done.ok) await this.deps.bindings().applyToRunning(spec.value);
     return done;
   }

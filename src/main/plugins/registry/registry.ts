@@ -306,6 +306,11 @@ export class PluginRegistry implements IDisposable {
     return this.decisions.revoke(id, capabilities);
   }
 
+  /** What a plugin may consume (Decisions.setLimits); `null`: its manifest's and the defaults. */
+  setLimits(id: string, limits: Record<string, unknown> | null): Promise<Done> {
+    return this.decisions.setLimits(id, limits);
+  }
+
   configure(id: string, values: Record<string, unknown>): Promise<Done> {
     return this.decisions.configure(id, values);
   }
