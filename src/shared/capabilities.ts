@@ -176,5 +176,7 @@ export function requestedCapabilities(spec: PluginSpec): string[] {
     out.add('passthrough');
   }
   if (spec.settings.some((s) => s.sensitive)) out.add('secrets');
+  // A remote MCP server is reached over the network, which only `net` opens (supervisor/instance.ts).
+  if (spec.remote) out.add('net');
   return [...out];
 }

@@ -155,6 +155,12 @@ export interface PluginSpec {
   remote?: { url: string; headers: Record<string, string> };
   /** What it may consume where its manifest says other than the defaults (shared/limits.ts). */
   limits?: Partial<PluginLimits>;
+  /**
+   * It loads libraries from Plugboard's own node_modules (node-pty, the AI SDK): only such a
+   * plugin is told where they are (PLUGBOARD_NODE_MODULES) and shown them, read-only
+   * (`app_modules` in plugboard.json and plugin.yaml).
+   */
+  appModules?: boolean;
 }
 
 export interface UserCommandSpec {

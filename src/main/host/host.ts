@@ -71,6 +71,8 @@ export class PluginHost implements IDisposable {
     settings: Record<string, SettingValue>,
     hostEnv: Record<string, string>,
     sandbox?: SandboxRequest,
+    /** Its grants where it runs unsandboxed (`net` brings the proxy and certificate variables). */
+    grants?: readonly string[],
   ): Promise<LaunchPlan | Failure> {
     if (spec.remote)
       return Promise.resolve(planRemote({ ...spec, remote: spec.remote }, settings, this.options.parentEnv?.HOME));
@@ -80,6 +82,7 @@ export class PluginHost implements IDisposable {
       parentEnv: this.options.parentEnv ?? process.env,
       hostEnv,
       ...(sandbox ? { sandbox } : {}),
+      ...(grants ? { grants } : {}),
       ...(this.options.execPath ? { execPath: this.options.execPath } : {}),
       ...(this.options.isElectron !== undefined ? { isElectron: this.options.isElectron } : {}),
     });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec } from '../../../shared/plugin';
 import { coerceSetting } from './settings';
-import { allowedParentEnv, buildPluginEnv, joinPaths } from './env';
+import { allowedParentEnv, buildPluginEnv, joinPaths, networkEnv } from './env';
 import { firstRunLauncher } from './launchers';
 import { placeholderEscape, resolveSettingValues, substitute } from './placeholders';
 import type { LaunchPlan, SettingValue } from './plan';
@@ -45,6 +45,8 @@ export interface LaunchInput {
    * from a dock or menu has a PATH without the user's npx, uvx or docker.
    */
   loginPath?: string;
+  /** The plugin's grants where it runs unsandboxed (sandboxed: `sandbox.grants`): `net` brings NETWORK_ENV. */
+  grants?: readonly string[];
 }
 
 /** The value of each setting: the user's, else the default. Missing required ones are listed. */
@@ -137,8 +139,10 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
     if (s.env && v !== undefined) settingsEnv[s.env] = Array.isArray(v) ? v.join(path.delimiter) : String(v);
   }
 
+  const net = (input.sandbox?.grants ?? input.grants ?? []).includes('net');
   const baseEnv = buildPluginEnv({
     parent: parentEnv,
+    net,
     manifest: manifestEnv,
     settings: settingsEnv,
     host: input.hostEnv ?? {},
@@ -163,6 +167,7 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
   const env = resolved.python
     ? buildPluginEnv({
         parent: parentEnv,
+        net,
         manifest: manifestEnv,
         settings: settingsEnv,
         host: { ...(input.hostEnv ?? {}), ...resolved.env },
@@ -199,6 +204,8 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
     pathEnv,
     toolchain,
     ...(resolved.outsideScript ? { outsideScript: resolved.outsideScript } : {}),
+    // The certificate files Plugboard's own environment names, for a plugin granted the network.
+    ...(net ? { caPaths: networkEnv(parentEnv).caPaths } : {}),
     ...(input.execPath ? { execPath: input.execPath } : {}),
     request: input.sandbox,
   });

@@ -149,6 +149,8 @@ export function sandboxPolicy(
     toolchain: ToolchainContext;
     /** A script outside the plugin's folder (`node /abs/path/index.js`): its package is shown. */
     outsideScript?: { file: string; runner: 'node' | 'python' };
+    /** Certificate files and folders Plugboard's environment names (env.ts NETWORK_ENV), shown read-only. */
+    caPaths?: string[];
     /** The host's own runtime, when it may run plugins as node (Electron). */
     execPath?: string;
     request: SandboxRequest;
@@ -179,7 +181,8 @@ export function sandboxPolicy(
   const system = systemEntries();
   const shown = system.filter((e) => e.symlink === undefined).map((e) => e.path);
   // The plugin's folder and what the system folders show already need no mount of their own.
-  const candidates = [...interp.roots, ...script].filter(
+  const ca = (input.caPaths ?? []).filter((p) => existsSync(p));
+  const candidates = [...interp.roots, ...script, ...ca].filter(
     (r) => !shown.some((s) => isInside(s, real(r))) && !isInside(real(input.pluginDir), real(r)),
   );
   // What another of them shows already needs no mount of its own (bwrap could not make its mount

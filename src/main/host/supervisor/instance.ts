@@ -157,6 +157,12 @@ export class Instance implements IDisposable {
     remote: NonNullable<LaunchPlan['remote']>;
   }): Promise<Instance | Failure> {
     let session: DialectSession | null = null;
+    // The network is a grant, for a remote server as for a process: without `net` nothing is sent.
+    if (!opts.allowedCapabilities.includes('net'))
+      return failure(
+        'capability_not_allowed',
+        `${opts.spec.name} is a remote server (${opts.remote.url.split('?')[0]}), reached over the network, and the net capability is not granted: grant it in the plugin's Permissions (plugboard plugins grant ${opts.spec.id} net)`,
+      );
     const link = await RemoteLink.open({ ...opts.remote, message: (v) => session?.receive(v) });
     if (!(link instanceof RemoteLink)) return redactFailure(link, opts.redact);
     const s = opts.dialect.create({

@@ -106,6 +106,8 @@ const Manifest = z.object({
   prompt_enrichment: z.union([z.boolean(), z.string().min(1).max(128)]).optional(),
   /** What it may consume, where it needs other than the defaults: `{"memory": "2G", "processes": 256}`. */
   limits: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** It loads libraries from Plugboard's own node_modules (PLUGBOARD_NODE_MODULES). */
+  app_modules: z.boolean().optional(),
 });
 
 export function readPlugboard(file: string, json: unknown): ManifestResult {
@@ -169,7 +171,11 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     env: m.env ?? {},
     persistent: isRterm ? false : (m.persistent ?? true),
     tools,
-    capabilities: withLauncherCapabilities(command, m.capabilities),
+    // A remote server is reached over the network: it asks for `net`, which it needs to connect.
+    capabilities: withLauncherCapabilities(
+      command,
+      m.url && !m.capabilities.includes('net') ? [...m.capabilities, 'net'] : m.capabilities,
+    ),
     timeouts: withLauncherAllowance(
       command,
       withTimeouts(
@@ -192,5 +198,6 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
   if (m.init) spec.init = { method: m.init.method, params: m.init.params ?? {} };
   if (m.system_instructions) spec.systemInstructions = m.system_instructions;
   if (limits.ok && Object.keys(limits.limits).length > 0) spec.limits = limits.limits;
+  if (m.app_modules) spec.appModules = true;
   return { ok: true, spec, warnings: [] };
 }

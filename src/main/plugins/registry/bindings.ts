@@ -69,12 +69,14 @@ export class PluginBindings implements IDisposable {
       );
       return { plan, allowedCapabilities, record };
     }
-    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(spec, this.opts.nodeModules) };
+    // The app's node_modules only for a plugin that loads from them (spec.appModules).
+    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(spec, this.appModules(spec)) };
     const values = await this.settings.launchValues(id, spec.settings);
     // An MCP server's roots are the folders it was granted: those the sandbox shows it.
     const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
     const roots = [...folders.writePaths, ...folders.readPaths];
-    return { plan: await this.host.plan(spec, values, env, this.sandbox(spec)), allowedCapabilities, record, roots };
+    const plan = await this.host.plan(spec, values, env, this.sandbox(spec), allowedCapabilities);
+    return { plan, allowedCapabilities, record, roots };
   }
 
   /**
@@ -88,7 +90,7 @@ export class PluginBindings implements IDisposable {
       grants: state.grants,
       dataDir: this.paths.pluginData(spec.id),
       hiddenRoot: this.paths.root,
-      extraReadOnly: appReadOnlyFolders(this.opts),
+      extraReadOnly: this.appFolders(spec),
       limits: { ...spec.limits, ...state.limits },
     };
   }
@@ -104,7 +106,7 @@ export class PluginBindings implements IDisposable {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
       const grants: string[] = [];
-      const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.opts.nodeModules) };
+      const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.appModules(spec)) };
       const sandbox: SandboxRequest | undefined =
         this.opts.sandbox === false
           ? undefined
@@ -112,7 +114,7 @@ export class PluginBindings implements IDisposable {
               grants,
               dataDir: scratch,
               hiddenRoot: this.paths.root,
-              extraReadOnly: appReadOnlyFolders(this.opts),
+              extraReadOnly: this.appFolders(spec),
               // The trial is held to the limits the plugin will have installed (its scratch data folder too).
               ...(spec.limits ? { limits: spec.limits } : {}),
             };
@@ -124,6 +126,20 @@ export class PluginBindings implements IDisposable {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  }
+
+  /** The app's node_modules, for a plugin that loads libraries from them (`app_modules`). */
+  private appModules(spec: PluginSpec): string | undefined {
+    return spec.appModules ? this.opts.nodeModules : undefined;
+  }
+
+  /** The app's folders a plugin sees read-only: the SDK, and the node_modules where it asks for them. */
+  private appFolders(spec: PluginSpec): string[] {
+    const nodeModules = this.appModules(spec);
+    return appReadOnlyFolders({
+      ...(this.opts.bundledDir ? { bundledDir: this.opts.bundledDir } : {}),
+      ...(nodeModules ? { nodeModules } : {}),
+    });
   }
 
   /** Puts a plugin into the host (replacing one with its id), with its binding. */
