@@ -48,6 +48,7 @@ export type {
   CapabilityView,
   InstallPreviewView,
   InstallTrialView,
+  LimitsView,
   OpResult,
   PaletteEntry,
   PluginDetail,
@@ -131,6 +132,16 @@ export const commands = {
   },
   'plugins.configure': {
     input: z.object({ id, values: z.record(z.string(), z.unknown()) }).strict(),
+    output: returns<OpResult>(),
+  },
+  /**
+   * What a plugin may consume (`{memory: "2G", processes: 256}`, shared/limits.ts), over its
+   * manifest's and the defaults; `null` goes back to those. A running plugin restarts with them.
+   */
+  'plugins.setLimits': {
+    input: z
+      .object({ id, limits: z.record(z.string().max(40), z.union([z.string().max(40), z.number()])).nullable() })
+      .strict(),
     output: returns<OpResult>(),
   },
   'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<OpResult>() },

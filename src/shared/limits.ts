@@ -27,7 +27,7 @@ export const GiB = 1024 * MiB;
 const MINIMUM: PluginLimits = { processes: 8, memoryBytes: 32 * MiB, cpuWeight: 1, tmpBytes: MiB, dataBytes: MiB };
 
 export const LIMIT_TITLES: Record<LimitName, string> = {
-  processes: 'processes',
+  processes: 'process',
   memoryBytes: 'memory',
   cpuWeight: 'CPU share',
   tmpBytes: '/tmp size',

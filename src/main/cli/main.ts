@@ -72,6 +72,9 @@ ${lines.join('\n')}
 Run "plugboard <command> --help" for a command's options.`;
 }
 
+/** The commands that run plugins, which say so when Plugboard runs as root (root-notice.ts). */
+const RUNS_PLUGINS = new Set(['serve', 'chat', 'call', 'check']);
+
 export async function main(argv: string[], out: Out = processOut): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
@@ -101,6 +104,8 @@ export async function main(argv: string[], out: Out = processOut): Promise<numbe
     },
   };
   const run = await cmd.load();
+  // Running plugins as root is said at the start of every command that runs them.
+  if (RUNS_PLUGINS.has(name)) (await import('./root-notice')).sayIfRoot(rest, out);
   try {
     return await run(rest, env);
   } catch (e) {

@@ -19,6 +19,7 @@ export {
 export type { GrantChoice, InstallOutcome, InstallPreview } from './install/installer';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';
+export { limitsView } from './registry/limits-view';
 export type { SettingView } from './registry/plugin-settings';
 export { PluginRegistry, type Done, type RegistryOptions } from './registry/registry';
 export { FileSecretStore, type SecretStore } from './secrets';
@@ -27,12 +28,16 @@ export {
   appReadOnlyFolders,
   coerceSetting,
   PluginHost,
+  rootNotice,
+  runningAsRoot,
+  sandboxSupport,
   validateArguments,
   type CallHandle,
   type CallOptions,
   type CallOutcome,
   type ElicitReply,
   type ElicitRequest,
+  type LimitUsage,
   type PassthroughChange,
   type ServerFeatures,
   type SampleReply,

@@ -163,6 +163,7 @@ export class Backend extends Disposable {
       'plugins.grant': ({ id, capabilities }) => registry.grant(id, capabilities),
       'plugins.revoke': ({ id, capabilities }) => registry.revoke(id, capabilities),
       'plugins.configure': ({ id, values }) => registry.configure(id, values),
+      'plugins.setLimits': ({ id, limits }) => registry.setLimits(id, limits),
       'plugins.uninstall': ({ id }) => registry.uninstall(id),
       'plugins.logs': ({ id }) => this.logs.of(id),
       'plugins.stats': () => processStats(registry),

@@ -11,12 +11,13 @@ import {
 } from '../assistant';
 import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
-import type { PluginRegistry } from '../plugins';
+import { limitsView, type PluginRegistry } from '../plugins';
+import { asUser } from './sandbox-status';
 
 /** A capability as it is enforced here: by the sandbox where plugins run in one. */
 export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {
   const info = capabilityInfo(name);
-  const here = capabilityHere(name, registry.sandboxSupport.available);
+  const here = capabilityHere(name, registry.sandboxSupport.available, asUser(registry.sandboxSupport));
   return {
     name,
     title: info.title,
@@ -103,6 +104,7 @@ export class PluginViews {
         granted: granted.includes(c),
       })),
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
+      limits: limitsView(spec, registry.pluginState(id), registry.sandboxSupport),
     };
   }
 

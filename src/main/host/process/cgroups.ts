@@ -120,6 +120,25 @@ export function probeCgroups(): CgroupBackend | { reason: string } {
   return typeof r === 'string' ? { reason: r } : { kind: 'cgroup2', ...r };
 }
 
+let exitHook = false;
+
+/** This process's own level (`plugboard-<pid>`) goes when it exits; its plugins' groups went before. */
+function removeOursAtExit(backend: CgroupBackend): void {
+  if (exitHook) return;
+  exitHook = true;
+  const parents = backend.kind === 'cgroup2' ? [backend.parent] : [backend.memory, backend.pids, backend.cpu];
+  process.once('exit', () => {
+    for (const p of parents) {
+      if (!p) continue;
+      try {
+        rmdirSync(path.join(p, `plugboard-${process.pid}`));
+      } catch {
+        // a plugin's group still there (the sweep of the next Plugboard takes it)
+      }
+    }
+  });
+}
+
 /** The groups of one plugin launch. */
 export class PluginCgroup {
   private constructor(
@@ -131,6 +150,7 @@ export class PluginCgroup {
   /** Makes the groups of one launch, limits written; null when they cannot be made. */
   static create(backend: CgroupBackend, name: string, limits: PluginLimits): PluginCgroup | null {
     const leaf = path.join(`plugboard-${process.pid}`, name);
+    removeOursAtExit(backend);
     try {
       if (backend.kind === 'cgroup2') {
         const dir = path.join(backend.parent, leaf);

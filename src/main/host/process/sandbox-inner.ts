@@ -57,7 +57,7 @@ export function capabilityFlags(root: RootMode | null | undefined): string[] {
 
 /**
  * The programs that run before the plugin's own inside the sandbox, each exec'ing the next:
- * prlimit (a file no bigger than the data folder's limit; no core files; with no control group,
+ * prlimit (no file bigger than its data folder or its /tmp may hold; no core files; with no control group,
  * the process and memory limits too), nice, and setpriv under root.
  */
 export function innerPrefix(opts: {
@@ -70,7 +70,8 @@ export function innerPrefix(opts: {
   const { helpers, limits, rlimits, root } = opts;
   if (helpers?.prlimit && limits) {
     const set = (name: string, v: number): string => `--${name}=${v}:${v}`;
-    out.push(helpers.prlimit, set('fsize', limits.dataBytes), set('core', 0));
+    // No file larger than the larger of its data folder and its /tmp may hold.
+    out.push(helpers.prlimit, set('fsize', Math.max(limits.dataBytes, limits.tmpBytes)), set('core', 0));
     if (rlimits) out.push(set('nproc', rlimits.processes), set('data', rlimits.memoryBytes));
     out.push('--');
   }

@@ -196,10 +196,16 @@ export function sandboxPolicy(
       : plan.env;
   const limits = effectiveLimits(request.limits);
   const cgroup = support.limits?.cgroup;
-  // Without a control group, rlimits hold each process, and the watch the whole (limit-watch.ts).
+  // Without a control group, rlimits hold each process, and the watch the whole (limit-watch.ts),
+  // stopping it once its processes together use its memory: each process's own ceiling lies a
+  // quarter above, so that a bomb in one process is seen going over and named, not only refused.
   const rlimits = cgroup
     ? undefined
-    : { processes: limits.processes, memoryBytes: limits.memoryBytes, nice: niceOf(limits.cpuWeight) };
+    : {
+        processes: limits.processes,
+        memoryBytes: Math.floor(limits.memoryBytes * 1.25),
+        nice: niceOf(limits.cpuWeight),
+      };
   return {
     ok: true,
     plan: {

@@ -37,6 +37,8 @@ export type SandboxSupport =
 
 /** Set to `off` (or 0, false, no) to run plugins unsandboxed on purpose. */
 export const SANDBOX_ENV = 'PLUGBOARD_SANDBOX';
+/** Set to `off` to hold plugins by rlimits and tmpfs sizes only, where control groups could be had. */
+export const CGROUPS_ENV = 'PLUGBOARD_CGROUPS';
 
 const TRIAL_MS = 5000;
 /** Where bwrap is looked for after PATH: a desktop session's PATH can be short. */
@@ -84,7 +86,7 @@ export function probeSandbox(opts: ProbeOptions = {}): SandboxSupport {
     prlimit: searchPath('prlimit', sbin, platform),
     nice: searchPath('nice', sbin, platform),
   };
-  const limits = limitSupport(helpers);
+  const limits = limitSupport(helpers, env);
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'plugboard-sandbox-probe-'));
   try {
     // The layout of a real launch: a plugin folder, and a data directory holding its own folder.
@@ -140,8 +142,9 @@ export function probeSandbox(opts: ProbeOptions = {}): SandboxSupport {
 }
 
 /** Whether plugins get control groups here, and what holds without them. */
-function limitSupport(helpers: SandboxHelpers): LimitSupport {
-  const cg = probeCgroups();
+function limitSupport(helpers: SandboxHelpers, env: NodeJS.ProcessEnv): LimitSupport {
+  const off = ['off', '0', 'false', 'no'].includes(env[CGROUPS_ENV]?.trim().toLowerCase() ?? '');
+  const cg = off ? { reason: `turned off by ${CGROUPS_ENV}=${env[CGROUPS_ENV]}` } : probeCgroups();
   if ('kind' in cg) {
     sweepCgroups(cg);
     return {

@@ -10,6 +10,7 @@ import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
 import type { LimitBreach } from '../process/limit-watch';
+import type { LimitUsage } from '../process/limits';
 import type { LaunchPlan } from '../process/launch';
 import type { RecordProcess } from '../process/pid-registry';
 import { redactFailure, redactor, type Redact } from '../process/redact';
@@ -29,6 +30,8 @@ export interface PluginLink extends IDisposable {
   describeExit?(exit: ExitInfo): string;
   /** A sandboxed process went over one of its limits (process/limit-watch.ts). */
   readonly onDidExceedLimit?: Event<LimitBreach>;
+  /** What it uses of its limits now, where it runs under them. */
+  readonly limitUsage?: LimitUsage | null;
 }
 
 /** What a supervisor launches with, computed by its owner and handed over whole. */

@@ -5,6 +5,7 @@
  * part only answers "give me a live instance" and reports what happens to instances.
  */
 /* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
+import type { LimitUsage, PluginLimits } from '../process/limits';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
 import type { HealthState, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
@@ -84,6 +85,13 @@ export class InstanceKeeper extends Disposable {
   alive(): Instance | null {
     const inst = this.held.value?.inst;
     return inst && !inst.isDead ? inst : null;
+  }
+
+  /** What it may consume (its binding's limits) and uses now (its held process), where it has limits. */
+  get limits(): { limits: PluginLimits; usage: LimitUsage | null } | null {
+    const plan = this.binding.plan;
+    if (!plan.ok || !plan.limits) return null;
+    return { limits: plan.limits.limits, usage: this.heldInstance?.proc.limitUsage ?? null };
   }
 
   /** A new binding; a running server whose granted folders changed is told (MCP roots). */

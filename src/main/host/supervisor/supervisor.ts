@@ -134,6 +134,11 @@ export class PluginSupervisor extends Disposable {
     return this.keeper.pendingCount + this.runner.runningCount + this.slots.waiting;
   }
 
+  /** Its limits and what its held process uses of them, where it runs with limits. */
+  get limits(): InstanceKeeper['limits'] {
+    return this.keeper.limits;
+  }
+
   /** A new launch binding (settings or grants changed): used from the next launch on. */
   rebind = (binding: LaunchBinding): void => this.keeper.rebind(binding);
 

@@ -200,6 +200,9 @@ export class PluginRegistry implements IDisposable {
   /** Every plugin with a process, by pid (for resource figures). */
   pids = (): Map<number, string> => this.host.pids();
 
+  /** What a plugin may consume and uses now, where it runs sandboxed with limits. */
+  limits = (id: string): ReturnType<PluginHost['limitsOf']> => this.host.limitsOf(id);
+
   missingSettings(id: string): string[] {
     const spec = this.records.get(id)?.spec;
     return spec ? this.settings.missing(id, spec.settings) : [];

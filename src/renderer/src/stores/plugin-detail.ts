@@ -123,6 +123,20 @@ export async function setGranted(id: string, capability: string, granted: boolea
 }
 
 /**
+ * Sets what a plugin may consume (`{memory: "2G"}`), or `null` for its manifest's and the
+ * defaults; a running plugin restarts with them. Answers whether it went through.
+ */
+export async function setPluginLimits(id: string, limits: Record<string, string> | null): Promise<boolean> {
+  const ok = await runOp(
+    () => getApi().invoke('plugins.setLimits', { id, limits }),
+    limits ? `Set the limits of ${id}` : `Put the limits of ${id} back`,
+  );
+  await loadDetail(id);
+  scheduleRefresh();
+  return ok;
+}
+
+/**
  * What saving settings came to. Only `message` is read from a failure, so this holds whatever
  * failure shape the command answers with, and a transport error becomes one too.
  */

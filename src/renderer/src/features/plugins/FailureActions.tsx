@@ -38,6 +38,12 @@ export function FailureActions({
         {`Enable ${name}`}
       </Button>
     );
+  } else if (failure.code === 'limit_exceeded') {
+    action = (
+      <Button size="sm" icon="shield" onClick={() => open(pluginId, 'permissions')}>
+        Open limits
+      </Button>
+    );
   } else if (failure.code === 'capability_not_allowed') {
     action = (
       <Button size="sm" icon="shield" onClick={() => open(pluginId, 'permissions')}>

@@ -1,13 +1,24 @@
 /**
  * Capabilities the plugin requested (and any granted without a request), each with a grant
- * switch. "Enforced" ones Plugboard checks; the others are declared for the user to judge.
+ * switch. "Enforced" ones Plugboard checks; the others are declared for the user to judge. Below
+ * them, what it may consume (LimitsSection).
  */
 import type { JSX } from 'react';
 import type { PluginDetail } from '../../../../shared/contract';
 import { Switch } from '../../components/Switch';
 import { setGranted } from '../../stores/plugin-detail';
+import { LimitsSection } from './LimitsSection';
 
 export function PermissionsTab({ detail }: { detail: PluginDetail }): JSX.Element {
+  return (
+    <div className="space-y-3">
+      <Capabilities detail={detail} />
+      <LimitsSection detail={detail} />
+    </div>
+  );
+}
+
+function Capabilities({ detail }: { detail: PluginDetail }): JSX.Element {
   const caps = detail.capabilities.filter((c) => c.requested || c.granted);
   if (caps.length === 0) return <p className="text-xs text-fg-subtle">This plugin requests no capabilities.</p>;
   return (
