@@ -9,7 +9,7 @@
  *   itself, as the kernel's no-internal-processes rule asks).
  * - cgroup v1 (the memory, pids and cpu hierarchies mounted apart, as on older systems and many
  *   containers): a group in each, under Plugboard's own, where they are writable (root).
- * - Otherwise none, and the limits fall back to rlimits and tmpfs sizes (limits-probe.ts).
+ * - Otherwise none, and the limits fall back to rlimits and tmpfs sizes (sandbox-probe.ts).
  *
  * The plugin joins its groups before bwrap starts (a `sh` that writes its own pid into each
  * `cgroup.procs` and then execs bwrap), so nothing it forks is ever outside them.
