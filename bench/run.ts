@@ -13,9 +13,11 @@
  *   CLI           `plugboard --help` from spawn to exit, against `node -e ''`
  *   store         conversation writes and HTTP latency while chatting, against the sql.js store
  *                 it replaced (bench/store.ts)
+ *   sandbox       a launch unsandboxed, sandboxed, and sandboxed with limits; a tool round trip
+ *                 with and without limits (bench/sandbox.ts)
  *
  * Options: --quick (fewer iterations), --json FILE (write the figures), --only NAME[,NAME]
- * (the sections named above: round-trips, streams, watchdog, crashes, store, cli).
+ * (the sections named above: round-trips, streams, watchdog, crashes, store, cli, sandbox).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,6 +33,7 @@ import { cliColdStart } from './lib/cold-start';
 import { RawClient } from './lib/raw-client';
 import { Report } from './lib/report';
 import { assistantBench } from './assistant';
+import { sandboxBench } from './sandbox';
 import { storeBench } from './store';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -471,6 +474,7 @@ async function main(): Promise<void> {
     ['store', () => storeBench(report, quick)],
     ['assistant', () => assistantBench(report, quick)],
     ['cli', async () => cliColdStart(report, ROOT, quick ? 10 : 30)],
+    ['sandbox', () => sandboxBench(report, ROOT, quick)],
   ];
   const unknown = [...(only ?? [])].filter((n) => !sections.some(([name]) => name === n));
   if (unknown.length > 0)
