@@ -25,6 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   buildRequest,
+  carriedInto,
   ConversationStore,
   languageModel,
   offeredTools,
@@ -32,7 +33,7 @@ import {
   systemPrompt,
   ToolChooser,
 } from '../src/main/assistant';
-import { PluginRegistry } from '../src/main/plugins';
+import { definitionHash, PluginRegistry } from '../src/main/plugins';
 import { Backend } from '../src/main/service';
 import { streamText, type LanguageModel, type ModelMessage, type ToolSet } from 'ai';
 import { DEFAULT_ASSISTANT_SETTINGS } from '../src/shared/assistant';
@@ -247,6 +248,70 @@ async function roundTrips(
     value: (median(viaModel) - median(sdk) - median(direct)) / 1000,
     unit: 'ms',
     target: { maxValue: 1, text: '≤ 1 ms over the direct call' },
+  });
+  await definitionBinding(report, registry, median(viaModel));
+}
+
+/**
+ * What binding approvals to definitions adds to a call (issue 18 item 4), against the round trip
+ * measured above in the same run: per call, the policy with its definition check, the
+ * definition's hash (kept per tool object), and the look for another plugin's result in the
+ * arguments (carried.ts), for an installed plugin whose definitions are recorded; and what a
+ * definition's first hash costs (once per tool list a plugin announces). The round trip above
+ * goes through all of it; this says how much of it that is.
+ */
+async function definitionBinding(report: Report, registry: PluginRegistry, roundTripUs: number): Promise<void> {
+  const installed = await registry.install(path.join(ROOT, 'test', 'fixtures', 'hostile', 'poisoned-tools'), {
+    grant: 'none',
+  });
+  if (!installed.ok) throw new Error(installed.message);
+  const id = installed.id;
+  await registry.recordFirstDefinitions(id);
+  const tool = 'get_weather';
+  // A conversation with another plugin's results in it: twenty outputs of 16 KB.
+  const stored: ChatMessage[] = Array.from({ length: 20 }, (_, i) => ({
+    id: `r${i}`,
+    role: 'plugin',
+    createdAt: i,
+    pluginId: 'hello',
+    tool: 'count',
+    text: `result ${i} `.repeat(1600),
+  }));
+  const args = { city: 'Paris', notes: 'Weather for the trip next week, with the wind and the rain if there is any.' };
+  const perCall: number[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const t0 = performance.now();
+    registry.toolPolicy(id, tool);
+    registry.toolHash(id, tool);
+    carriedInto(args, id, () => stored);
+    perCall.push((performance.now() - t0) * 1000);
+  }
+  const spec = registry.tools(id).find((t) => t.name === tool);
+  if (!spec) throw new Error(`${id} has no ${tool}`);
+  const firstHash: number[] = [];
+  for (let i = 0; i < 500; i++) {
+    const copy = { ...spec };
+    const t0 = performance.now();
+    definitionHash(copy);
+    firstHash.push((performance.now() - t0) * 1000);
+  }
+  report.section('Approvals bound to definitions: what a call pays for them, against the round trip above');
+  report.add({
+    name: 'per call: policy, definition check and hash, carried-text check, p50',
+    value: median(perCall),
+    unit: 'us',
+  });
+  report.add({ name: 'per call, p95', value: percentile(perCall, 95), unit: 'us' });
+  report.add({
+    name: "a definition's first hash (once per announced tool list), p50",
+    value: median(firstHash),
+    unit: 'us',
+  });
+  report.add({
+    name: 'share of the round trip, p50',
+    value: Math.round((median(perCall) / roundTripUs) * 10_000) / 100,
+    unit: '%',
+    target: { maxValue: 1, text: 'no measurable change: under 1 % of the round trip' },
   });
 }
 

@@ -2,6 +2,9 @@
  * The assistant's shapes, shared by the main process and the UI: the models a person connects,
  * the tool-call cards and approvals of a model's turn, and what the "Connect a model" card offers.
  */
+import type { DefinitionChange } from './definitions';
+import type { ToolAnnotations } from './plugin';
+
 export const PROVIDER_KINDS = ['openai-compatible', 'openai', 'anthropic'] as const;
 export type ProviderKind = (typeof PROVIDER_KINDS)[number];
 
@@ -58,9 +61,10 @@ export type ToolPolicy = 'allow' | 'ask' | 'deny';
 export const TOOL_POLICIES: readonly ToolPolicy[] = ['allow', 'ask', 'deny'];
 
 /**
- * What a model's call gets for a tool the person set no policy for: `read-only` allows the tools
- * their plugin marks auto-approved or read-only and asks for the rest (the default); `ask` asks
- * for every call; `allow` runs every call unasked.
+ * What a model's call gets for a tool the person set no policy for: `read-only` allows the
+ * read-only tools of bundled plugins and asks for the rest (the default: an installed plugin's
+ * own claim to be read-only is a hint, never a grant); `ask` asks for every call; `allow` runs
+ * every call unasked. A tool whose definition changed since asks, whatever the default.
  */
 export const APPROVAL_DEFAULTS = ['read-only', 'ask', 'allow'] as const;
 export type ApprovalDefault = (typeof APPROVAL_DEFAULTS)[number];
@@ -107,6 +111,20 @@ export interface SamplingView {
   model: string;
 }
 
+/**
+ * Text of another plugin's result that a call's arguments carry: the call is held for the person's
+ * approval, whatever its policy (assistant/loop/carried.ts).
+ */
+export interface CarriedText {
+  plugin: string;
+  /** The plugin's name, for the card. */
+  pluginName: string;
+  tool: string;
+  /** Characters of that result the arguments carry (the longest run). */
+  chars: number;
+  excerpt: string;
+}
+
 /** A model's call to a tool, as its card shows it (on a `plugin` message). */
 export interface ToolCallInfo {
   /** The model's id for the call. */
@@ -120,6 +138,12 @@ export interface ToolCallInfo {
   /** An MCP server's sampling request (no tool runs): approved or denied on its card. */
   sampling?: SamplingView;
   approval: ApprovalState;
+  /** What the plugin says of the tool (its annotations): hints the card shows, never a grant. */
+  hints?: ToolAnnotations;
+  /** The tool's definition differs from the one the person's decisions were made for: what changed. */
+  change?: DefinitionChange;
+  /** The arguments carry text from another plugin's result: held for approval, naming it. */
+  carried?: CarriedText;
   /** From the approval (or the start) to the result. */
   durationMs?: number;
   /** Characters of the output the model did not get (its head and tail were sent, the middle cut). */

@@ -319,6 +319,14 @@ export const commands = {
     output: returns<OpResult>(),
   },
   'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<OpResult>() },
+  /**
+   * The person accepts a tool's changed definition (or, without `tool`, every changed tool of the
+   * plugin): its policy and exposure apply to the definition as it is now.
+   */
+  'plugins.acceptDefinition': {
+    input: z.object({ id, tool: z.string().min(1).max(200).optional() }).strict(),
+    output: returns<OpResult>(),
+  },
 } as const;
 
 export type Commands = typeof commands;
@@ -347,8 +355,11 @@ export function parseInput<C extends CommandName>(
 export interface Events {
   health: HealthEvent;
   log: LogEvent;
-  /** Something about a plugin changed: refetch its view. `tools` lists what its tool list gained and lost. */
-  'plugins.changed': { id: string; reason: string; tools?: { added: string[]; removed: string[] } };
+  /**
+   * Something about a plugin changed: refetch its view. `tools` lists what its tool list gained
+   * and lost, and the tools whose definition changed.
+   */
+  'plugins.changed': { id: string; reason: string; tools?: { added: string[]; removed: string[]; changed?: string[] } };
   'chat.turn': TurnEvent;
   'chat.passthrough': { conversationId: string; pluginId: string; pluginName: string; active: boolean; reason: string };
   'chat.updated': ConversationSummary;

@@ -1,7 +1,8 @@
 /**
  * Importing MCP servers from another app's config file (Claude Desktop, Cursor, VS Code, Cherry
  * Studio, 5ire), as the screen sees it: each server with its command and the NAMES of its
- * environment variables and headers (never a value), the ones that look secret flagged.
+ * environment variables and headers, the ones that look secret flagged; a value is shown only
+ * for a variable that changes what runs (run-env.ts), which is flagged too.
  */
 import type { Failure } from './failures';
 
@@ -15,7 +16,14 @@ export interface ImportServerView {
   transport: 'stdio' | 'http' | 'sse' | 'in-memory';
   command?: string;
   args: string[];
-  env: Array<{ name: string; secret: boolean; reason?: string; source: 'value' | 'asked' }>;
+  env: Array<{
+    name: string;
+    secret: boolean;
+    reason?: string;
+    source: 'value' | 'asked';
+    /** A variable that changes what runs (LD_PRELOAD, NODE_OPTIONS, PATH…): its value, shown, and why. */
+    runs?: { value: string; why: string };
+  }>;
   url?: string;
   headers: Array<{ name: string; secret: boolean; reason?: string }>;
   /** Switched off in the app it comes from: not chosen to start with. */

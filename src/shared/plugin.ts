@@ -21,6 +21,8 @@ export type JsonSchema = Record<string, unknown>;
 
 export interface ToolSpec {
   name: string;
+  /** A person-readable name (MCP `title`), where the plugin gives one besides its annotations' title. */
+  title?: string;
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: JsonSchema;
@@ -32,7 +34,10 @@ export interface ToolSpec {
 export interface ToolAnnotations {
   /** A person-readable name. */
   title?: string;
-  /** It changes nothing: a model may call it without asking (the default policy is allow). */
+  /**
+   * The plugin says it changes nothing. A hint shown on the card, never a grant: only bundled
+   * plugins' read-only tools run unasked by default (plugins/registry/decisions.ts).
+   */
   readOnlyHint?: boolean;
   /** It may change or delete things irreversibly. */
   destructiveHint?: boolean;

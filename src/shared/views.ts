@@ -5,6 +5,8 @@
  */
 import type { ToolPolicy } from './assistant';
 import type { Enforcement } from './capabilities';
+import type { DefinitionChange } from './definitions';
+import type { ToolFlag } from './tool-scan';
 import type { FailureCode, Outcome } from './failures';
 import type { LimitName, LimitUsage } from './limits';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
@@ -63,6 +65,10 @@ export interface ToolView extends ToolSpec {
   /** What happens when a model calls it, and what that would be without the person's choice. */
   policy: ToolPolicy;
   defaultPolicy: ToolPolicy;
+  /** Its definition differs from the one the person's decisions apply to: it asks until accepted. */
+  change?: DefinitionChange;
+  /** What the scan of its name and description found (tool-scan.ts): information, not a block. */
+  flags: ToolFlag[];
   /** The tool is one of the plugin's user commands. */
   userCommand: boolean;
   /** About how many tokens its declaration adds to every model request that offers it (an estimate). */
@@ -136,6 +142,8 @@ export interface InstallPreviewView {
   requiredSettings: SettingSpec[];
   replaces: { version: string } | null;
   warnings: string[];
+  /** What the scan of its tools found: descriptions that address the model, hidden text, names that shadow. */
+  flags: ToolFlag[];
   /** The command that will run (secrets hidden), or the server's URL for a remote one. */
   command: string[];
   /** How launching it here and shaking hands went, before it is installed. */

@@ -40,23 +40,29 @@ function audit(): Array<{ action: string; plugin: string; tool?: string; ok: boo
 }
 
 describe('tool policies', () => {
-  it('defaults: a plugin’s auto-approved tools and read-only MCP tools run unasked, the rest ask', async () => {
+  it('defaults: a bundled plugin’s read-only tools run unasked; an installed one’s claim to only read is a hint, and it asks', async () => {
     const policy = (plugin: string, tool: string) => app.registry.toolPolicy(plugin, tool);
     expect(policy('hello', 'count')).toEqual({ policy: 'allow', defaultPolicy: 'allow' });
     expect(policy('hello', 'start_conversation')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
     expect(policy('mcp-dynamic', 'list_added').defaultPolicy).toBe('ask');
-    // MCP annotations arrive with the tool list, once the server has run.
+    // MCP annotations arrive with the tool list, once the server has run: they change nothing.
     await app.registry.call('mcp-dynamic', 'list_added', {}).done;
-    expect(policy('mcp-dynamic', 'list_added')).toEqual({ policy: 'allow', defaultPolicy: 'allow' });
+    expect(policy('mcp-dynamic', 'list_added')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
     expect(policy('mcp-dynamic', 'remove_tool').policy).toBe('ask');
-    // The plugin panel's Tools tab shows the same.
+    // The plugin panel's Tools tab shows the same, and the hint as the plugin gave it.
     const detail = await app.backend.invoke('plugins.detail', { id: 'mcp-dynamic' });
     expect(detail?.tools.find((t) => t.name === 'list_added')).toEqual(
-      expect.objectContaining({ policy: 'allow', defaultPolicy: 'allow' }),
+      expect.objectContaining({
+        policy: 'ask',
+        defaultPolicy: 'ask',
+        annotations: expect.objectContaining({ readOnlyHint: true }),
+      }),
     );
   });
 
   it('a tool allowed by its policy runs without a prompt, and the audit log says the policy decided', async () => {
+    // The person allowed it (Tools tab): the policy is theirs.
+    expect((await app.registry.setToolPolicy('mcp-dynamic', 'list_added', 'allow')).ok).toBe(true);
     model.script(toolCalls({ name: 'mcp_dynamic__list_added', arguments: {} }), text('Nothing added.'));
     const c = await app.conversation();
     const conv = await app.turnEnded(c, await app.say(c, 'What was added?'));
@@ -254,6 +260,9 @@ describe('what plugins and the model get', () => {
       },
     });
     expect((await app.registry.install(dir)).ok).toBe(true);
+    // An installed plugin's auto_approved_tools is its own claim, not a grant: the person allows it.
+    expect(app.registry.toolPolicy('long-output', 'count').policy).toBe('ask');
+    expect((await app.registry.setToolPolicy('long-output', 'count', 'allow')).ok).toBe(true);
     model.script(toolCalls({ name: 'long_output__count', arguments: { n: 20_000 } }), text('That was long.'));
     const c = await app.conversation();
     const conv = await app.turnEnded(c, await app.say(c, 'Count to 20000'));

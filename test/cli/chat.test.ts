@@ -345,15 +345,15 @@ describe('plugboard chat', () => {
   it('offers the tools of a server that announces them only once running, and stops it before exiting', async () => {
     expect((await pb('plugins', 'install', path.join(FIXTURES, 'mcp-dynamic'))).code).toBe(0);
     model.script(toolCalls({ id: 'call_list', name: 'mcp_dynamic__list_added', arguments: {} }), text('Nothing yet.'));
-    const r = await pb('chat', 'What was added?', '--json');
+    const r = await pb('chat', 'What was added?', '--approve', 'all', '--json');
     expect(r.code, r.stderr).toBe(0);
     expect(offeredTools(model.modelCalls.at(-2)!).map((t) => t.name)).toEqual(
       expect.arrayContaining(['mcp_dynamic__list_added', 'hello__count']),
     );
     expect(joined(r).slice(0, 2)).toEqual([
       { type: 'tool_call', id: 'call_list', plugin: 'mcp-dynamic', tool: 'list_added', arguments: {} },
-      // Read-only (its MCP annotations): allowed by its default policy.
-      { type: 'approval', id: 'call_list', decision: 'allowed', by: 'policy' },
+      // Read-only by its own MCP annotations: a hint, not a grant; --approve all answers it.
+      { type: 'approval', id: 'call_list', decision: 'allowed', by: 'flag' },
     ]);
     expect(r.lines).toContainEqual({ type: 'tool_result', id: 'call_list', success: true, output: 'none yet' });
     expect(await leftovers()).toEqual([]);

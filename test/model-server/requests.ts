@@ -48,9 +48,16 @@ export interface OfferedTool {
 export interface SentToolResult {
   /** The tool call id the result answers. */
   id: string;
-  /** The result as text (content blocks joined). */
+  /**
+   * The result as text (content blocks joined); for a plugin's output, the data inside
+   * Plugboard's untrusted-output envelope (`raw` has the envelope).
+   */
   text: string;
   isError: boolean;
+  /** Exactly as sent. */
+  raw: string;
+  /** The envelope's `from` (`plugin:tool`), where the result came in one. */
+  from?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -91,18 +98,27 @@ export function offeredTools(req: RecordedRequest): OfferedTool[] {
     });
 }
 
+/** Plugboard's envelope around a tool's output (assistant/loop/history.ts: results are data). */
+const ENVELOPE = /^<tool-output from="([^"]*)" trust="untrusted">\n([\s\S]*)\n<\/tool-output>$/;
+
+/** A result as sent, and the data inside its envelope (`text`: what the plugin returned). */
+function sentResult(id: string, raw: string, isError: boolean): SentToolResult {
+  const m = ENVELOPE.exec(raw);
+  return { id, text: m ? (m[2] as string) : raw, isError, raw, ...(m ? { from: m[1] as string } : {}) };
+}
+
 /** Every tool result the request carried, oldest first. */
 export function toolResults(req: RecordedRequest): SentToolResult[] {
   const out: SentToolResult[] = [];
   for (const m of messages(req)) {
     if (m.role === 'tool') {
-      out.push({ id: String(m.tool_call_id), text: contentText(m.content), isError: false });
+      out.push(sentResult(String(m.tool_call_id), contentText(m.content), false));
       continue;
     }
     if (m.role !== 'user') continue;
     for (const block of list(m.content).filter(isObj)) {
       if (block.type !== 'tool_result') continue;
-      out.push({ id: String(block.tool_use_id), text: contentText(block.content), isError: block.is_error === true });
+      out.push(sentResult(String(block.tool_use_id), contentText(block.content), block.is_error === true));
     }
   }
   return out;

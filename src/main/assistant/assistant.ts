@@ -182,6 +182,7 @@ export class Assistant extends Disposable {
       conversationId,
       turnId,
       context: () => this.d.context(conversationId),
+      stored: () => store.get(conversationId)?.messages ?? [],
       allowedHere: () => store.get(conversationId)?.allowed ?? [],
       allowHere: (key: string) => {
         const now = store.get(conversationId)?.allowed ?? [];

@@ -20,3 +20,5 @@ export { buildRequest } from './loop/request';
 export { ToolChooser } from './loop/selection';
 export { languageModel } from './models/providers';
 export { systemPrompt } from './system-prompt';
+// What binding approvals to definitions and holding carried text cost a call (bench/assistant.ts).
+export { carriedInto } from './loop/carried';

@@ -123,9 +123,12 @@ export function exposedUserCommands(registry: PluginRegistry): UserCommandView[]
   return out;
 }
 
-/** The exposed tools that run without asking first, by their qualified names. */
+/**
+ * The exposed tools a model's call runs without asking first (their policy is allow: a bundled
+ * plugin's read-only tool, or one the person allowed), by their qualified names.
+ */
 export function autoApprovedTools(registry: PluginRegistry): string[] {
   return exposedTools(registry)
-    .filter((d) => registry.record(d.plugin)?.spec?.autoApprovedTools.includes(d.tool))
+    .filter((d) => registry.toolPolicy(d.plugin, d.tool).policy === 'allow')
     .map((d) => d.qualifiedName);
 }

@@ -3,6 +3,7 @@
  * output, and the exit codes every command uses.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { escapeJsonText, escapeTerminal } from '../../shared/terminal-text';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -20,9 +21,21 @@ export const processOut: Out = {
   stderr: (t) => process.stderr.write(t),
 };
 
-/** One JSON object per line. */
+/**
+ * Everything written escaped for a terminal (shared/terminal-text.ts): what a plugin or a model
+ * wrote, and every preview of what will run, shows its control, bidi and invisible characters as
+ * escapes instead of acting on the terminal. `--raw` (main.ts) writes it as it is.
+ */
+export function escapedOut(out: Out): Out {
+  return { stdout: (t) => out.stdout(escapeTerminal(t)), stderr: (t) => out.stderr(escapeTerminal(t)) };
+}
+
+/**
+ * One JSON object per line. JSON.stringify escapes C0 controls but leaves C1, bidi and invisible
+ * characters raw: they are written as \u escapes too, the same JSON value, safe on a screen.
+ */
 export function jsonLine(out: Out, value: unknown): void {
-  out.stdout(`${JSON.stringify(value)}\n`);
+  out.stdout(`${escapeJsonText(JSON.stringify(value))}\n`);
 }
 
 type Options = NonNullable<ParseArgsConfig['options']>;

@@ -9,7 +9,7 @@
 import { FailureError } from '../../shared/failures';
 import { toDisposable } from '../../shared/lifecycle';
 import { benchHelp, callHelp, chatHelp, checkHelp, modelsHelp, pluginsHelp, serveHelp } from './help';
-import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, processOut, type Out } from './io';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, escapedOut, processOut, type Out } from './io';
 import type { CliEnv } from './session';
 
 type Run = (argv: string[], env: CliEnv) => Promise<number>;
@@ -69,14 +69,21 @@ Runs, checks and measures plugins of every protocol Plugboard speaks: G-Assist V
 Commands:
 ${lines.join('\n')}
 
+Every command writes control, bidi and invisible characters escaped (\\e, \\r, \\x9b, \\u{202e}…),
+so what a plugin or a model wrote cannot act on the terminal; --raw writes them as they are.
+
 Run "plugboard <command> --help" for a command's options.`;
 }
 
 /** The commands that run plugins, which say so when Plugboard runs as root (root-notice.ts). */
 const RUNS_PLUGINS = new Set(['serve', 'chat', 'call', 'check']);
 
-export async function main(argv: string[], out: Out = processOut): Promise<number> {
-  const [name, ...rest] = argv;
+export async function main(argv: string[], given: Out = processOut): Promise<number> {
+  // What plugins and models write reaches the terminal escaped, unless --raw (any command) asks
+  // for it as it is (io.ts escapedOut).
+  const raw = argv.includes('--raw');
+  const out = raw ? given : escapedOut(given);
+  const [name, ...rest] = raw ? argv.filter((a) => a !== '--raw') : argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
     out.stdout(`${mainHelp()}\n`);
     return name ? EXIT_OK : EXIT_USAGE;

@@ -24,7 +24,9 @@ export type AuditAction =
   /** An MCP server's form answered or refused (field names only). */
   | 'elicitation'
   /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
-  | 'sampling';
+  | 'sampling'
+  /** A tool's changed definition accepted by the person (its policy and exposure apply to it again). */
+  | 'definition';
 
 export interface AuditEntry {
   at: string;

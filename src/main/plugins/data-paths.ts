@@ -63,6 +63,11 @@ export class DataPaths {
     return path.join(this.root, '.staging');
   }
 
+  /** Where `plugboard serve` keeps uploaded packages until they are installed or dropped (swept at its start). */
+  get uploads(): string {
+    return path.join(this.root, '.uploads');
+  }
+
   /** The pid registry: one file per running Plugboard, naming its plugin processes (pid-registry.ts). */
   get processes(): string {
     return path.join(this.root, 'processes');

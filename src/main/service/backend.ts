@@ -65,13 +65,14 @@ export class Backend extends Disposable {
     );
     this._register(registry.onDidChange((c) => fire({ name: 'plugins.changed', payload: c })));
     this._register(
-      registry.onDidChangeTools(({ pluginId, added, removed, initial }) => {
+      registry.onDidChangeTools(({ pluginId, added, removed, changed, initial }) => {
         // The palette and the panel refetch; a change after the first announcement goes into the
         // plugin's log too, with what changed and when.
         if (!initial) {
           const what = [
             added.length ? `added ${added.join(', ')}` : '',
             removed.length ? `removed ${removed.join(', ')}` : '',
+            changed.length ? `changed the definition of ${changed.join(', ')}` : '',
           ]
             .filter(Boolean)
             .join('; ');
@@ -85,7 +86,8 @@ export class Backend extends Disposable {
           this.logs.add(line);
           fire({ name: 'log', payload: line });
         }
-        fire({ name: 'plugins.changed', payload: { id: pluginId, reason: 'tools', tools: { added, removed } } });
+        const tools = { added, removed, ...(changed.length ? { changed } : {}) };
+        fire({ name: 'plugins.changed', payload: { id: pluginId, reason: 'tools', tools } });
       }),
     );
     this._register(
@@ -210,6 +212,7 @@ export class Backend extends Disposable {
       'models.test': (input) => testModel(this.models, input),
       'models.discover': () => discoverLocal(),
       'plugins.setToolPolicy': ({ id, tool, policy }) => registry.setToolPolicy(id, tool, policy),
+      'plugins.acceptDefinition': ({ id, tool }) => registry.acceptDefinition(id, tool),
       'chat.invoke': ({ conversationId, plugin, tool, args }) => chat.invoke(conversationId, plugin, tool, args),
       'chat.cancel': ({ turnId }) => chat.cancel(turnId),
       'chat.exitPassthrough': ({ conversationId }) => chat.exitPassthrough(conversationId),

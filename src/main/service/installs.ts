@@ -12,6 +12,7 @@ import { failure } from '../../shared/failures';
 import type { IDisposable } from '../../shared/lifecycle';
 import { isInside } from '../fs';
 import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../plugins';
+import { scanTools } from '../../shared/tool-scan';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
@@ -91,7 +92,9 @@ export class Installs implements IDisposable {
       requested: true,
       granted: false,
     }));
-    return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null } };
+    // Flags inform the person; they never refuse an install.
+    const flags = scanTools(preview.id, preview.tools, this.registry.everyTool());
+    return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null, flags } };
   }
 
   async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {

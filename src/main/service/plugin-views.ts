@@ -10,6 +10,7 @@ import {
   type ToolDeclaration,
 } from '../assistant';
 import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
+import { scanTools } from '../../shared/tool-scan';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
 import { limitsView, type PluginRegistry } from '../plugins';
 import { asUser } from './sandbox-status';
@@ -78,26 +79,35 @@ export class PluginViews {
     const commands = new Set(spec?.userCommands.map((c) => c.name) ?? []);
     const requested = spec ? requestedCapabilities(spec) : [];
     const granted = registry.pluginState(id).grants;
+    const tools = registry.tools(id);
+    const flags = scanTools(id, tools, registry.everyTool());
     return {
       ...this.view(id),
       dir: rec.dir,
       manifestPath: spec?.manifestPath ?? null,
       // A remote MCP server shows where it is reached.
       command: spec?.remote ? [spec.remote.url] : (spec?.command ?? []),
-      tools: registry.tools(id).map((t) => ({
-        ...t,
-        autoApproved: auto.has(t.name),
-        userCommand: commands.has(t.name),
-        ...registry.toolPolicy(id, t.name),
-        // What offering it adds to every request; a user command is never offered.
-        declarationTokens: commands.has(t.name)
-          ? 0
-          : declarationTokens({
-              qualifiedName: `${id}__${t.name}`,
-              description: t.description,
-              parameters: t.parameters,
-            }),
-      })),
+      tools: tools.map((t) => {
+        const { policy, defaultPolicy } = registry.toolPolicy(id, t.name);
+        const change = registry.toolChange(id, t.name);
+        return {
+          ...t,
+          autoApproved: auto.has(t.name),
+          userCommand: commands.has(t.name),
+          policy,
+          defaultPolicy,
+          ...(change ? { change } : {}),
+          flags: flags.filter((f) => f.tool === t.name),
+          // What offering it adds to every request; a user command is never offered.
+          declarationTokens: commands.has(t.name)
+            ? 0
+            : declarationTokens({
+                qualifiedName: `${id}__${t.name}`,
+                description: t.description,
+                parameters: t.parameters,
+              }),
+        };
+      }),
       capabilities: [...new Set([...requested, ...granted])].map((c) => ({
         ...capabilityView(c, registry),
         requested: requested.includes(c),

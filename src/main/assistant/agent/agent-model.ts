@@ -14,6 +14,7 @@ import type {
   LanguageModelV3ToolResultOutput,
 } from '@ai-sdk/provider';
 import type { PluginRegistry } from '../../plugins';
+import { untrustedData } from '../loop/history';
 import { AgentRun } from './agent-run';
 
 export class AgentPluginModel implements LanguageModelV3 {
@@ -91,12 +92,17 @@ function trailingResults(prompt: LanguageModelV3Prompt): Array<{ id: string; res
   );
 }
 
+/**
+ * A result as the agent gets it. Its protocol hands results over as results (agent.tool_result,
+ * or marked as one in the context): the data itself, without the block that marks a plugin's
+ * output as untrusted in a language model's text (loop/history.ts).
+ */
 function resultText(o: LanguageModelV3ToolResultOutput): string {
   switch (o.type) {
     case 'text':
-      return o.value;
+      return untrustedData(o.value);
     case 'error-text':
-      return `error: ${o.value}`;
+      return `error: ${untrustedData(o.value)}`;
     case 'json':
     case 'error-json':
       return JSON.stringify(o.value);

@@ -17,8 +17,26 @@ import { boundForModel } from './bound';
 type AssistantPart =
   { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
 
+/**
+ * Results are data: what a plugin returned reaches the model inside a `<tool-output>` block that
+ * names the plugin and tool and says it is untrusted, and the system prompt says what that means
+ * (system-prompt.ts). A result cannot close the block early or open another: the tags inside it
+ * are written `&lt;tool-output`, `&lt;/tool-output`.
+ */
+export function untrusted(from: string, text: string): string {
+  const data = text.replace(/<(\/?)(tool-output)/gi, '&lt;$1$2');
+  return `<tool-output from="${from.replace(/["<>\n]/g, '_')}" trust="untrusted">\n${data}\n</tool-output>`;
+}
+
+/** The data inside an untrusted block, for a receiver that gets it in a field of its own (an agent plugin's `agent.tool_result`). */
+export function untrustedData(text: string): string {
+  const m = /^<tool-output from="[^"]*" trust="untrusted">\n([\s\S]*)\n<\/tool-output>$/.exec(text);
+  return m ? (m[1] as string).replace(/&lt;(\/?tool-output)/gi, '<$1') : text;
+}
+
 /** What a tool's card says happened, as the model's tool result. */
 export function toolResultOutput(m: ChatMessage): ToolResultPart['output'] {
+  const from = `${m.pluginId ?? '?'}:${m.tool ?? '?'}`;
   const approval = m.call?.approval;
   // A call refused before any decision (not offered, arguments that do not fit) says why.
   if (approval?.state === 'denied' && m.status === 'error' && m.failure)
@@ -36,15 +54,18 @@ export function toolResultOutput(m: ChatMessage): ToolResultPart['output'] {
   if (m.status === 'cancelled')
     return {
       type: 'error-text',
-      value: boundForModel(`the call was stopped before it finished${output ? `; it had written:\n${output}` : ''}`)
-        .text,
+      value: `the call was stopped before it finished${output ? `; it had written:\n${untrusted(from, boundForModel(output).text)}` : ''}`,
     };
+  // A failure's message may carry the plugin's own words (its error, its stderr): data too.
   if (m.failure)
     return {
       type: 'error-text',
-      value: boundForModel(`${m.failure.code}: ${m.failure.message}${output ? `\n${output}` : ''}`).text,
+      value: untrusted(
+        from,
+        boundForModel(`${m.failure.code}: ${m.failure.message}${output ? `\n${output}` : ''}`).text,
+      ),
     };
-  return { type: 'text', value: boundForModel(output || '(the tool returned nothing)').text };
+  return { type: 'text', value: untrusted(from, boundForModel(output || '(the tool returned nothing)').text) };
 }
 
 /** How much of a card's output the model does not get (0: all of it). */

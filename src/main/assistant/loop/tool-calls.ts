@@ -4,10 +4,15 @@
  * a time), the call itself through the registry (its output streaming into the card, its deadlines
  * and Stop), and an audit line for the call and who decided. A call the SDK refused (a tool not
  * offered, arguments that do not fit) becomes a card that says so; nothing runs for it.
+ *
+ * Approvals are bound to the tool's definition (plugins/registry/definitions.ts): "Allow for this
+ * conversation" is kept with the definition's hash, and a changed tool asks with its diff on the
+ * card. A call whose arguments carry text from another plugin's result asks whatever its policy
+ * (carried.ts), the source named on the card; only a deny policy or a flag answers it unasked.
  */
 import { randomUUID } from 'node:crypto';
 import { chunkText } from '../../../shared/chunks';
-import type { ApprovalState, ToolCallInfo } from '../../../shared/assistant';
+import type { ApprovalState, CarriedText, ToolCallInfo } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
 import { failure } from '../../../shared/failures';
 import type { ContextMessage } from '../../../shared/plugin';
@@ -17,6 +22,7 @@ import type { LiveMessage, LiveMessages } from '../live-messages';
 import { completion } from '../plugin-turns';
 import { cutForModel } from './history';
 import type { Approvals } from './approvals';
+import { carriedInto } from './carried';
 import type { Offered } from './offered';
 import type { StepCall } from './model-step';
 
@@ -30,7 +36,12 @@ export interface CallContext {
   /** `plugboard chat --approve all|none`: answers every prompt. */
   flag?: 'all' | 'none';
   context(): ContextMessage[];
-  /** Tools (`plugin:tool`) the person allowed for this conversation, and adding one. */
+  /** The conversation's messages as stored (what a call's arguments may carry of other results). */
+  stored(): readonly ChatMessage[];
+  /**
+   * Tools the person allowed for this conversation (`plugin:tool#hash`, hash of the definition
+   * allowed), and adding one.
+   */
   allowedHere(): readonly string[];
   allowHere(key: string): void;
   stopped(): boolean;
@@ -46,9 +57,9 @@ export function startCard(
   extra?: Partial<ChatMessage>,
 ): { live: LiveMessage; target: Offered | undefined } {
   const target = call.invalid ? undefined : offered.find((o) => o.qualifiedName === call.toolName);
-  const approval: ApprovalState = !target
-    ? { state: 'denied', by: 'policy' }
-    : (settled(ctx, target) ?? { state: 'queued' });
+  const bound = target ? boundTo(ctx, target, call.input) : undefined;
+  const approval: ApprovalState =
+    !target || !bound ? { state: 'denied', by: 'policy' } : (settled(ctx, bound) ?? { state: 'queued' });
   const [guessed, tool] = target ? [target.plugin, target.tool] : guessPair(call.toolName);
   const plugin = guessed && ctx.registry.record(guessed) ? guessed : undefined;
   const message: ChatMessage = {
@@ -61,10 +72,63 @@ export function startCard(
     ...(plugin ? { pluginId: plugin } : {}),
     tool: tool ?? call.toolName,
     args: isRecord(call.input) ? call.input : {},
-    call: { id: call.toolCallId, name: call.toolName, approval },
+    call: {
+      id: call.toolCallId,
+      name: call.toolName,
+      approval,
+      ...(bound?.hints ? { hints: bound.hints } : {}),
+      ...(bound?.change ? { change: bound.change } : {}),
+      ...(bound?.carried ? { carried: bound.carried } : {}),
+    },
     ...extra,
   };
-  return { live: ctx.messages.start(ctx.conversationId, message), target };
+  const live = ctx.messages.start(ctx.conversationId, message);
+  if (bound) shownHash.set(live, bound.hash);
+  return { live, target };
+}
+
+/** The hash of the definition each card was made for: what an answer given on it applies to. */
+const shownHash = new WeakMap<LiveMessage, string | undefined>();
+
+/** What a call's decision is bound to: the tool's definition now, how it changed, what the arguments carry. */
+interface Bound {
+  policy: ReturnType<PluginRegistry['toolPolicy']>;
+  /** `plugin:tool#hash`: the key an allowance for this conversation is kept under. */
+  key: string;
+  hash: string | undefined;
+  hints?: ToolCallInfo['hints'];
+  change?: ToolCallInfo['change'];
+  carried?: CarriedText;
+}
+
+function boundTo(ctx: CallContext, target: Offered, input: unknown): Bound {
+  const { registry } = ctx;
+  const policy = registry.toolPolicy(target.plugin, target.tool);
+  const hash = registry.toolHash(target.plugin, target.tool);
+  const annotations = registry.tools(target.plugin).find((t) => t.name === target.tool)?.annotations;
+  const change = policy.changed ? registry.toolChange(target.plugin, target.tool) : undefined;
+  // A plugin whose tools were never recorded (it announced none yet) gets them recorded now.
+  if (!policy.changed) void registry.recordFirstDefinitions(target.plugin);
+  // A deny stands whatever the arguments hold: nothing to look for.
+  const found = policy.policy === 'deny' ? null : carriedInto(input, target.plugin, ctx.stored);
+  return {
+    policy,
+    key: `${target.plugin}:${target.tool}#${hash ?? ''}`,
+    hash,
+    ...(annotations && Object.keys(annotations).length ? { hints: annotations } : {}),
+    ...(change ? { change } : {}),
+    ...(found
+      ? {
+          carried: {
+            plugin: found.plugin,
+            pluginName: registry.record(found.plugin)?.spec?.name ?? found.plugin,
+            tool: found.tool,
+            chars: found.chars,
+            excerpt: found.excerpt,
+          },
+        }
+      : {}),
+  };
 }
 
 /** Decides, runs and finishes one call's card. */
@@ -95,8 +159,7 @@ export async function runCall(
       call: { ...info, approval: { state: 'denied', by: 'policy' } },
     });
   }
-  const key = `${target.plugin}:${target.tool}`;
-  const decided = await decide(ctx, card, target, key);
+  const decided = await decide(ctx, card, target);
   const approval: ApprovalState = decided.approval;
   if (decided.cancelled) {
     return ctx.messages.finish(card, {
@@ -105,11 +168,17 @@ export async function runCall(
       call: { ...info, approval: { state: 'denied', by: 'policy' } },
     });
   }
+  const why = [
+    info.change ? `its definition ${info.change.kind === 'new' ? 'is new' : 'changed'}` : '',
+    info.carried
+      ? `held: its arguments carry ${info.carried.chars} characters of ${info.carried.plugin}:${info.carried.tool}'s result`
+      : '',
+  ].filter(Boolean);
   audit(
     ctx,
     m,
     approval.state === 'allowed',
-    `${approval.state === 'allowed' ? 'allowed' : 'denied'} by ${approval.by}${approval.decision ? ` (${approval.decision})` : ''}`,
+    `${approval.state === 'allowed' ? 'allowed' : 'denied'} by ${approval.by}${approval.decision ? ` (${approval.decision})` : ''}${why.length ? `; ${why.join('; ')}` : ''}`,
   );
   // A denial is not a failure: the card says who denied it, and the model is told.
   if (approval.state === 'denied')
@@ -139,13 +208,18 @@ export async function runCall(
   });
 }
 
-/** The decision that needs no one asked: the tool's policy, this conversation's allowance, a flag. */
-function settled(ctx: CallContext, target: Offered): ApprovalState | null {
-  const { policy } = ctx.registry.toolPolicy(target.plugin, target.tool);
+/**
+ * The decision that needs no one asked: the tool's policy (a changed tool's is ask: decisions.ts),
+ * this conversation's allowance for this very definition, a flag. A call carrying another
+ * plugin's result is answered only by a deny policy or a flag.
+ */
+function settled(ctx: CallContext, bound: Bound): ApprovalState | null {
+  const { policy } = bound.policy;
   if (policy === 'deny') return { state: 'denied', by: 'policy' };
-  if (policy === 'allow') return { state: 'allowed', by: 'policy' };
-  if (ctx.allowedHere().includes(`${target.plugin}:${target.tool}`))
-    return { state: 'allowed', by: 'person', decision: 'conversation' };
+  if (!bound.carried) {
+    if (policy === 'allow') return { state: 'allowed', by: 'policy' };
+    if (ctx.allowedHere().includes(bound.key)) return { state: 'allowed', by: 'person', decision: 'conversation' };
+  }
   if (ctx.flag) return { state: ctx.flag === 'all' ? 'allowed' : 'denied', by: 'flag' };
   return null;
 }
@@ -154,10 +228,11 @@ async function decide(
   ctx: CallContext,
   card: LiveMessage,
   target: Offered,
-  key: string,
 ): Promise<{ approval: ApprovalState; args?: Record<string, unknown>; cancelled?: true }> {
   const info = card.message.call as ToolCallInfo;
   if (info.approval.state !== 'queued') return { approval: info.approval };
+  // The definition the card shows: what an allowance given on it is bound to.
+  const hash = shownHash.get(card);
   const answer = await ctx.approvals.ask(
     info.id,
     {
@@ -170,8 +245,8 @@ async function decide(
   );
   if (answer.decision === 'cancelled') return { approval: { state: 'denied', by: 'policy' }, cancelled: true };
   if (answer.decision === 'deny') return { approval: { state: 'denied', by: 'person', decision: 'deny' } };
-  if (answer.decision === 'conversation') ctx.allowHere(key);
-  if (answer.decision === 'always') await ctx.registry.setToolPolicy(target.plugin, target.tool, 'allow');
+  if (answer.decision === 'conversation') ctx.allowHere(`${target.plugin}:${target.tool}#${hash ?? ''}`);
+  if (answer.decision === 'always') await ctx.registry.setToolPolicy(target.plugin, target.tool, 'allow', hash);
   return {
     approval: { state: 'allowed', by: 'person', decision: answer.decision },
     ...(answer.args ? { args: answer.args } : {}),

@@ -16,6 +16,8 @@ import { answerPrompt, questionText, readAnswer } from './questions';
 import type { Terminal } from './terminal';
 import { runTurn, type TurnResult } from './turn';
 import { usageLine, type AskedCall, type AskedQuestion } from './turn-lines';
+import { escapeTerminal } from '../../../shared/terminal-text';
+import { callNotes } from './call-notes';
 
 export type ApproveMode = 'ask' | 'all' | 'none';
 
@@ -198,7 +200,9 @@ export class ChatSession extends Disposable {
       if (!terminal || over.aborted) return;
       // Nothing written: a line of the answer on the same screen is ended first.
       printer.note('');
-      const question = `allow ${call.plugin}:${call.tool} ${JSON.stringify(call.args)}?   ${PROMPT_KEYS} › `;
+      for (const line of callNotes(call)) terminal.write(`${escapeTerminal(line)}\n`);
+      // The model's arguments, escaped: they must not act on the terminal the answer is typed in.
+      const question = `allow ${call.plugin}:${call.tool} ${escapeTerminal(JSON.stringify(call.args))}?   ${PROMPT_KEYS} › `;
       const key = await terminal.readKey(question, Object.keys(KEYS) as Array<keyof typeof KEYS>, over);
       if (key === null || key === 'interrupt') {
         terminal.write('\n');
@@ -222,13 +226,15 @@ export class ChatSession extends Disposable {
       if (q.question.form) {
         // An MCP server's form has fields a terminal line cannot hold: it is declined, and said so.
         terminal.write(
-          `? ${q.question.from ?? 'a plugin'} asks: ${q.question.question}\n  (a form: it is answered in the app; declined here)\n`,
+          escapeTerminal(
+            `? ${q.question.from ?? 'a plugin'} asks: ${q.question.question}\n  (a form: it is answered in the app; declined here)\n`,
+          ),
         );
         const r = await backend.invoke('chat.answer', { callId: q.callId, refuse: 'decline' });
         if (!r.ok) printer.note(`${r.code}: ${r.message}\n`);
         return;
       }
-      terminal.write(questionText(q.question));
+      terminal.write(escapeTerminal(questionText(q.question)));
       const until = AbortSignal.any([over, this.quit.signal]);
       for (;;) {
         const read = await terminal.readLine(answerPrompt(q.question), until);

@@ -4,7 +4,7 @@
  * its streamed output and its result, and at the end the turn's answer or its failure. The
  * shapes are the `--json` lines, exactly; the printers decide how a person sees them.
  */
-import type { ApprovalDecision, DecidedBy, Question, TokenUsage } from '../../../shared/assistant';
+import type { ApprovalDecision, DecidedBy, Question, TokenUsage, ToolCallInfo } from '../../../shared/assistant';
 import type { ChatMessage, TurnEvent } from '../../../shared/contract';
 import { failure, type Failure } from '../../../shared/failures';
 
@@ -48,6 +48,10 @@ export interface AskedCall {
   plugin: string;
   tool: string;
   args: Record<string, unknown>;
+  /** What the card shows besides: the plugin's hints, a changed definition, text carried from another result. */
+  hints?: ToolCallInfo['hints'];
+  change?: ToolCallInfo['change'];
+  carried?: ToolCallInfo['carried'];
 }
 
 export interface TurnSink {
@@ -162,7 +166,15 @@ export class TurnLines {
     const a = call.approval;
     if (a.state === 'pending' && !this.asked.has(call.id)) {
       this.asked.add(call.id);
-      this.sink.ask({ callId: call.id, plugin: m.pluginId ?? '', tool: m.tool ?? '', args: m.args ?? {} });
+      this.sink.ask({
+        callId: call.id,
+        plugin: m.pluginId ?? '',
+        tool: m.tool ?? '',
+        args: m.args ?? {},
+        ...(call.hints ? { hints: call.hints } : {}),
+        ...(call.change ? { change: call.change } : {}),
+        ...(call.carried ? { carried: call.carried } : {}),
+      });
       return;
     }
     if ((a.state !== 'allowed' && a.state !== 'denied') || this.decided.has(call.id)) return;

@@ -1,7 +1,8 @@
 /**
  * `plugboard plugins import FILE`: the MCP servers of another app's config (Claude Desktop,
  * Cursor, VS Code, Cherry Studio, 5ire), previewed (command, arguments, environment variable names
- * with the ones that look secret, never a value) and installed as plugins. `--preview` stops after
+ * with the ones that look secret, the values of those that change what runs, flagged; all of it
+ * escaped for the terminal by the CLI's output) and installed as plugins. `--preview` stops after
  * the preview; `--only` picks servers; `--secret` says which variables are secrets.
  */
 import {
@@ -95,6 +96,9 @@ function describe(p: ServerPreview): string {
     lines.push(
       `    env: ${p.env.map((e) => `${e.name}${e.secret ? ` (secret: ${e.reason ?? 'marked'})` : ''}`).join(', ')}`,
     );
+  // A variable that changes what runs decides the command as much as the command line does.
+  for (const e of p.env)
+    if (e.runs) lines.push(`    ⚠ ${e.name}=${quote(e.runs.value)}  changes what runs: ${e.runs.why}`);
   if (p.headers.length)
     lines.push(
       `    headers: ${p.headers.map((h) => `${h.name}${h.secret ? ` (secret: ${h.reason ?? 'marked'})` : ''}`).join(', ')}`,

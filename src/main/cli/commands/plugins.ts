@@ -4,6 +4,8 @@
  * (the reason on stderr, or as JSON with --json), 2 usage.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
+import { scanTools } from '../../../shared/tool-scan';
+import { revealed } from '../../../shared/visible-text';
 import type { Failure } from '../../../shared/failures';
 import { PluginRegistry, type Done } from '../../plugins';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
@@ -58,8 +60,16 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         const grant = values['grant-none'] ? 'none' : values.grant?.length ? values.grant : 'requested';
         const r = await registry.install(source as string, { replace: values.replace === true, grant });
         if (!r.ok) return refusal(env.out, json, r);
-        if (json) jsonLine(env.out, r);
+        // Flags inform (tool-scan.ts): descriptions that address the model, hidden text, shadowing names.
+        const flags = scanTools(r.id, registry.tools(r.id), registry.everyTool());
+        if (json) jsonLine(env.out, { ...r, flags });
         else {
+          // What the package's checks warned about (a secret in the command line…), as the app's preview shows it.
+          for (const w of r.warnings ?? []) env.out.stderr(`warning: ${w}\n`);
+          for (const f of flags)
+            env.out.stderr(
+              `flag: ${revealed(f.tool, { name: true })}: ${f.message}${f.excerpt ? `: “${revealed(f.excerpt)}”` : ''}\n`,
+            );
           env.out.stdout(`${r.detail}\n`);
           env.out.stdout(`granted: ${r.granted.join(', ') || 'nothing'}\n`);
           if (r.newlyRequested.length)

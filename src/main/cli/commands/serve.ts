@@ -2,14 +2,27 @@
  * `plugboard serve`: the app's UI and API for a browser, on loopback by default. The URL it prints
  * carries the session's token; the server refuses requests without it or from another origin.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { serve } from '../../server';
+import { DataPaths } from '../../plugins';
 import { openBackend, type OpenedBackend } from '../backend';
 import { EXIT_FAILED, EXIT_OK, parse, parsePositiveInt, UsageError } from '../io';
 import { packageRoot } from '../package-root';
+import { dataDirOf } from '../target';
 import type { CliEnv } from '../session';
+
+/** Removes what a serve that died left in the uploads folder; how many uploads that was. */
+export function clearLeftUploads(dir: string): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const n of names) rmSync(path.join(dir, n), { recursive: true, force: true });
+  return names.length;
+}
 
 export function rendererDir(): string {
   return process.env.PLUGBOARD_RENDERER_DIR ?? path.join(packageRoot(), 'out', 'renderer');
@@ -31,19 +44,22 @@ export async function serveCommand(argv: string[], env: CliEnv): Promise<number>
     );
     return EXIT_FAILED;
   }
-  // Dropped packages wait here: the backend deletes each once installed or dropped, the server
-  // removes the folder when it stops or fails to start.
-  const uploadsDir = mkdtempSync(path.join(os.tmpdir(), 'plugboard-uploads-'));
-  let app: OpenedBackend;
-  try {
-    app = await openBackend({ dataDir: values['data-dir'], autostart: true, transport: 'websocket', uploadsDir });
-  } catch (e) {
-    rmSync(uploadsDir, { recursive: true, force: true });
-    throw e;
-  }
+  // Dropped packages wait in the data folder: the backend deletes each once installed or dropped,
+  // the server removes the folder when it stops, and a serve that died leaves them where the next
+  // one finds and removes them (not in /tmp, where nobody would).
+  const dataDir = dataDirOf(values['data-dir']);
+  const uploadsDir = new DataPaths(dataDir).uploads;
+  const app: OpenedBackend = await openBackend({ dataDir, autostart: true, transport: 'websocket', uploadsDir });
   const { registry, backend } = app;
   // What opening the data directory tidied (modes tightened, leftover plugin processes stopped).
   for (const note of registry.startupNotes) env.out.stderr(`plugboard: ${note}\n`);
+  // This serve owns the data folder now (the conversation store refuses a second one): what waits
+  // in its uploads folder was left by one that died.
+  const left = clearLeftUploads(uploadsDir);
+  if (left > 0)
+    env.out.stderr(
+      `plugboard: removed ${left} upload${left === 1 ? '' : 's'} a previous plugboard serve left behind\n`,
+    );
   let server;
   try {
     server = await serve({

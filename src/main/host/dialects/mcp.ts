@@ -200,6 +200,7 @@ class McpSession extends SessionBase implements DialectSession {
           }
           out.push({
             name: t.name,
+            ...(t.title ? { title: t.title } : {}),
             description: t.description ?? '',
             parameters: t.inputSchema as Record<string, unknown>,
             ...(t.annotations ? { annotations: annotationsOf(t.annotations) } : {}),

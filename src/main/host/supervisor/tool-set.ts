@@ -2,8 +2,10 @@
  * A plugin's tools: those its manifest declares, completed by those the running plugin announces
  * (MCP `tools/list`, G-Assist `commands`, rterm `exposed_tools`). A declared tool keeps its
  * description; an announced schema replaces a declared one that says nothing (no properties).
- * An announcement that changes the list (MCP `list_changed`) is published with what was added and
- * removed, so the palette and the panel can follow without a reload.
+ * An announcement that changes the list (MCP `list_changed`) is published with what was added,
+ * removed and changed (a definition: description, title, schema, annotations), so the palette and
+ * the panel can follow without a reload; the first announcement is published too, so whoever binds
+ * approvals to definitions can record the first ones.
  */
 import { Disposable, Emitter } from '../../../shared/lifecycle';
 import type { ToolSpec } from '../../../shared/plugin';
@@ -12,6 +14,8 @@ export interface ToolsChange {
   tools: ToolSpec[];
   added: string[];
   removed: string[];
+  /** Tools whose definition changed (same name). */
+  changed: string[];
   /** The plugin announced its tools for the first time (its first launch), rather than changed them. */
   initial: boolean;
 }
@@ -58,15 +62,25 @@ export class ToolSet extends Disposable {
   }
 
   announce(tools: ToolSpec[]): void {
-    const before = new Set(this.all.map((t) => t.name));
+    const was = new Map(this.all.map((t) => [t.name, t]));
     const initial = this.announced === undefined;
     this.announced = tools;
     this.merged = null;
     const after = new Set(this.all.map((t) => t.name));
-    const added = [...after].filter((n) => !before.has(n));
-    const removed = [...before].filter((n) => !after.has(n));
-    if (added.length > 0 || removed.length > 0) this._onDidChange.fire({ tools: this.all, added, removed, initial });
+    const added = [...after].filter((n) => !was.has(n));
+    const removed = [...was.keys()].filter((n) => !after.has(n));
+    const changed = this.all.filter((t) => {
+      const b = was.get(t.name);
+      return b !== undefined && b !== t && definitionKey(b) !== definitionKey(t);
+    });
+    if (initial || added.length > 0 || removed.length > 0 || changed.length > 0)
+      this._onDidChange.fire({ tools: this.all, added, removed, changed: changed.map((t) => t.name), initial });
   }
+}
+
+/** What a model reads of a tool, as one string to compare. */
+function definitionKey(t: ToolSpec): string {
+  return JSON.stringify([t.name, t.title, t.description, t.parameters, t.annotations]);
 }
 
 export function isEmptySchema(s: Record<string, unknown>): boolean {

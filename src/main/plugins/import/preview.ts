@@ -1,7 +1,7 @@
 /**
  * What a person is shown before importing a server from another app's config: a plugin id, the
- * command, the environment variable NAMES (never their values) with the ones that look like
- * secrets flagged, and for remote servers the url and header names. Also the translation of the
+ * command, the environment variable NAMES (a value only for a variable that changes what runs,
+ * LD_PRELOAD, NODE_OPTIONS, PATH…, flagged) with the ones that look like secrets flagged, and for remote servers the url and header names. Also the translation of the
  * placeholders those apps know (`${input:id}`, `${env:NAME}`, `${userHome}`, `${workspaceFolder}`)
  * into Plugboard's own (`${user_config.KEY}`, `${HOME}`).
  */
@@ -10,6 +10,7 @@ import { toId } from '../manifests';
 import type { ImportedInput, ImportedServer, SourceApp } from './formats';
 import type { ImportServerView } from '../../../shared/imports';
 import { guessSecret, secretByValue } from './secrets';
+import { changesWhatRuns } from '../../../shared/run-env';
 
 // The shapes the screen gets (src/shared/imports.ts) are the preview's own.
 export type ServerPreview = ImportServerView;
@@ -94,7 +95,15 @@ export function previewServers(file: string, servers: ImportedServer[], inputs: 
         };
       }
       const g = guessSecret(name, value);
-      return { name, secret: g.secret, ...(g.reason ? { reason: g.reason } : {}), source: 'value' };
+      // What changes what runs is shown with its value (a secret's stays hidden): it decides the command.
+      const why = changesWhatRuns(name);
+      return {
+        name,
+        secret: g.secret,
+        ...(g.reason ? { reason: g.reason } : {}),
+        source: 'value',
+        ...(why && !g.secret ? { runs: { value, why } } : {}),
+      };
     });
     for (const [i, a] of s.args.entries()) {
       const g = secretByValue(a.replace(/^--?[\w-]+=/, ''));

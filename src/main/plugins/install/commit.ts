@@ -20,6 +20,8 @@ export interface InstallOutcome {
   /** Capabilities the new version requests that were not granted before. */
   newlyRequested: string[];
   detail: string;
+  /** What the checks of the package warned about (a secret passed in the command line…). */
+  warnings?: string[];
 }
 
 export async function installStaged(

@@ -98,7 +98,7 @@ export class Installer {
     if (rec.spec) await this.bindings.bind(rec.spec);
     this.records.set(rec, upgrading ? 'upgraded' : 'installed');
     this.audit.done(upgrading ? 'upgrade' : 'install', id, outcome.detail, { source, capabilities: outcome.granted });
-    return outcome;
+    return staged.warnings.length ? { ...outcome, warnings: staged.warnings } : outcome;
   }
 
   async uninstall(id: string): Promise<Outcome<{ detail: string }>> {

@@ -56,7 +56,9 @@ export async function stage(
     if (!existsSync(abs)) return refuse(`${abs} does not exist`);
     return refuse(`${path.basename(abs)} is not a plugin folder, a .zip, or an .mcpb/.dxt bundle`);
   }
-  if (isInside(paths.root, abs)) return refuse(`${abs} is inside the data directory; install from somewhere else`);
+  // The uploads folder is where `plugboard serve` keeps what the page uploaded: its own to install from.
+  if (isInside(paths.root, abs) && !isInside(paths.uploads, abs))
+    return refuse(`${abs} is inside the data directory; install from somewhere else`);
 
   const stagingExisted = existsSync(paths.staging);
   const area = makeStagingArea(paths, 'install');

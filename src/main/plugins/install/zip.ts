@@ -102,11 +102,20 @@ async function plan(
   }
   const wrapper = findWrapper(names.map((n) => n.name));
   const items: Planned[] = [];
+  // Which file would be installed is ambiguous when a name comes twice (tools differ on first or
+  // last wins): refused by name, before anything is written.
+  const files = new Set<string>();
   for (const { entry, name } of names) {
     let rel = wrapper ? name.slice(wrapper.length + 1) : name;
     const dir = rel.endsWith('/') || rel === '';
     rel = rel.replace(/\/+$/, '');
     if (rel === '') continue;
+    if (!dir && files.has(rel))
+      return fail(
+        zip,
+        refuse(`zip entry "${name}" appears twice in ${path.basename(file)}; a package may hold each file once`),
+      );
+    if (!dir) files.add(rel);
     items.push({ entry, rel, dir, mode: (entry.externalFileAttributes >>> 16) & 0o7777 });
   }
   return { ok: true, zip, items, wrapper, bytes };

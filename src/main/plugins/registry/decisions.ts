@@ -16,6 +16,7 @@ import type { PluginBindings } from './bindings';
 import type { PluginSettings } from './plugin-settings';
 import type { RecordBook } from './records';
 import { defaultPluginState, type PluginState, type StateStore } from './state';
+import { acceptInto, changeKind } from './definitions';
 
 /** What a decision answers: what it did, or why it refused (audited either way). */
 export type Done = Outcome<{ detail: string }>;
@@ -54,17 +55,31 @@ export class Decisions {
 
   /**
    * What a model's call to a tool gets: the person's choice for the tool, else the default the
-   * person chose in Settings: `read-only` (unless changed) allows the tools the plugin marks
-   * auto-approved and MCP tools annotated read-only and asks for everything else; `ask` asks for
-   * every call; `allow` runs every call.
+   * person chose in Settings: `read-only` (unless changed) allows the read-only tools of bundled
+   * plugins (their `auto_approved_tools`, or annotated read-only) and asks for everything else;
+   * `ask` asks for every call; `allow` runs every call. What an installed plugin says of its own
+   * tools (auto-approved, readOnlyHint) is a hint shown on the card, never a grant: MCP says
+   * annotations are untrusted, and a plugin that lies about them is the attack. A tool whose
+   * definition changed since the person's decisions (definitions.ts) asks, unless it is denied.
    */
-  toolPolicy(id: string, tool: string): { policy: ToolPolicy; defaultPolicy: ToolPolicy } {
-    const spec = this.deps.records.get(id)?.spec;
+  toolPolicy(id: string, tool: string): { policy: ToolPolicy; defaultPolicy: ToolPolicy; changed?: 'new' | 'changed' } {
+    const rec = this.deps.records.get(id);
+    const bundled = rec?.source === 'bundled';
     const t = this.deps.tools(id).find((x) => x.name === tool);
-    const readOnly = spec?.autoApprovedTools.includes(tool) || t?.annotations?.readOnlyHint === true;
+    const readOnly =
+      bundled && (rec?.spec?.autoApprovedTools.includes(tool) === true || t?.annotations?.readOnlyHint === true);
     const chosen = this.approvalDefault();
     const defaultPolicy: ToolPolicy = chosen === 'read-only' ? (readOnly ? 'allow' : 'ask') : chosen;
-    return { policy: this.pluginState(id).policies?.[tool] ?? defaultPolicy, defaultPolicy };
+    const state = this.pluginState(id);
+    const policy = state.policies?.[tool] ?? defaultPolicy;
+    const changed = !bundled && t ? changeKind(state, t) : false;
+    if (changed && policy !== 'deny') return { policy: 'ask', defaultPolicy, changed };
+    return { policy, defaultPolicy };
+  }
+
+  /** Records the current definitions of `names` as reviewed, where the plugin is not bundled (definitions.ts). */
+  private accept(id: string, s: PluginState, names: readonly string[], seen?: string): void {
+    if (this.deps.records.get(id)?.source !== 'bundled') acceptInto(s, this.deps.tools(id), names, seen);
   }
 
   approvalDefault(): ApprovalDefault {
@@ -92,8 +107,12 @@ export class Decisions {
     return { ok: true, detail };
   }
 
-  /** The person's choice of policy for a tool; null goes back to the default. Audited. */
-  async setToolPolicy(id: string, tool: string, policy: ToolPolicy | null): Promise<Done> {
+  /**
+   * The person's choice of policy for a tool; null goes back to the default. Audited. It is made
+   * about the definition the person sees, which it accepts (`seen`: only if it is still the one
+   * with that hash, the one on the card).
+   */
+  async setToolPolicy(id: string, tool: string, policy: ToolPolicy | null, seen?: string): Promise<Done> {
     if (!this.deps.records.has(id))
       return this.deps.audit.refused('tool-policy', id, failure('not_found', `no plugin "${id}"`), { tool });
     const known = this.deps.tools(id).map((t) => t.name);
@@ -106,6 +125,7 @@ export class Decisions {
       if (policy === null) delete p[tool];
       else p[tool] = policy;
       s.policies = p;
+      this.accept(id, s, [tool], seen);
     });
   }
 
@@ -201,6 +221,8 @@ export class Decisions {
         if (tool === undefined) s.exposed = exposed;
         else if (exposed) delete s.tools[tool];
         else s.tools[tool] = false;
+        // Switching one tool on is a decision about the definition shown beside the switch.
+        if (tool !== undefined && exposed) this.accept(id, s, [tool]);
       },
     );
   }
@@ -236,7 +258,17 @@ export class Decisions {
       },
     );
     // Grants are read at launch (handshake checks, secrets in the environment): restart a running plugin.
-    if (done.ok) await this.deps.bindings().applyToRunning(spec.value);
+    if (done.ok) {
+      try {
+        await this.deps.bindings().applyToRunning(spec.value);
+      } catch (e) {
+        // The decision stands (saved and audited); what could not follow it is said, not thrown bare.
+        return failure(
+          'io_error',
+          `${done.detail} (saved), but ${id} could not be prepared to run with it: ${(e as Error).message}. Free some disk space, then restart ${id}`,
+        );
+      }
+    }
     return done;
   }
 

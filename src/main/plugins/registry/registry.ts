@@ -25,6 +25,8 @@ import {
 import type { InstallLimits } from '../install/limits';
 import { PluginBindings } from './bindings';
 import { Decisions, type Done } from './decisions';
+import { DefinitionDecisions } from './definition-decisions';
+import type { DefinitionChange } from '../../../shared/definitions';
 import { RecordBook } from './records';
 import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
@@ -70,6 +72,7 @@ export class PluginRegistry implements IDisposable {
   private readonly host: PluginHost;
   private readonly installer: Installer;
   private readonly decisions: Decisions;
+  private readonly definitions: DefinitionDecisions;
   private readonly bindings: PluginBindings;
   readonly audit: AuditLog; // one open log for the registry and the assistant's calls
   private readonly records = new RecordBook();
@@ -108,6 +111,17 @@ export class PluginRegistry implements IDisposable {
       bindings: () => this.bindings,
       settings: () => this.settings,
       tools: (id) => this.tools(id),
+    });
+    this.definitions = new DefinitionDecisions({
+      records: this.records,
+      audit: this.audit,
+      tools: (id) => this.tools(id),
+      pluginState: (id) => this.pluginState(id),
+      update: (id, fn, audit) => this.decisions.update(id, fn, audit),
+    });
+    // A plugin's first tool list is recorded as the definitions the person's decisions apply to.
+    this.host.onDidChangeTools((e) => {
+      if (e.initial) void this.definitions.recordFirst(e.pluginId);
     });
     this.settings = new PluginSettings({
       state: this.state,
@@ -184,6 +198,10 @@ export class PluginRegistry implements IDisposable {
     const state = this.pluginState(id);
     return tools.map((t) => ({ ...t, exposed: exposedIn(state, t.name) }));
   }
+
+  /** Every plugin's tools, by name (what a tool name may shadow, or a description name: tool-scan.ts). */
+  everyTool = (): Array<{ plugin: string; tool: string }> =>
+    this.records.list().flatMap((r) => this.tools(r.id).map((t) => ({ plugin: r.id, tool: t.name })));
 
   /** What the plugin tells a model: its manifest's instructions, else its MCP server's (initialize). */
   instructions(id: string): string | undefined {
@@ -318,13 +336,26 @@ export class PluginRegistry implements IDisposable {
     return this.decisions.configure(id, values);
   }
 
-  toolPolicy(id: string, tool: string): { policy: ToolPolicy; defaultPolicy: ToolPolicy } {
+  toolPolicy(id: string, tool: string): ReturnType<Decisions['toolPolicy']> {
     return this.decisions.toolPolicy(id, tool);
   }
 
-  setToolPolicy(id: string, tool: string, policy: ToolPolicy | null): Promise<Done> {
-    return this.decisions.setToolPolicy(id, tool, policy);
+  /** `seen`: the hash of the definition the person chose it for (an approval card's). */
+  setToolPolicy(id: string, tool: string, policy: ToolPolicy | null, seen?: string): Promise<Done> {
+    return this.decisions.setToolPolicy(id, tool, policy, seen);
   }
+
+  // ---- definitions (definition-decisions.ts) ---------------------------------------------
+
+  /** How a tool's definition differs from the one the person's decisions apply to. */
+  toolChange = (id: string, tool: string): DefinitionChange | undefined => this.definitions.change(id, tool);
+  /** The hash of a tool's definition now (what a conversation's allowance is given for). */
+  toolHash = (id: string, tool: string): string | undefined => this.definitions.hash(id, tool);
+  /** Records a plugin's definitions as first seen, when nothing is recorded yet. */
+  recordFirstDefinitions = (id: string): Promise<void> => this.definitions.recordFirst(id);
+  /** The person accepts a changed definition (one tool, or every changed tool of the plugin). */
+  acceptDefinition = (id: string, tool?: string, seen?: string): Promise<Done> =>
+    this.definitions.accept(id, tool, seen);
   /** What a model's call gets for tools with no per-tool policy (decisions.ts). */
   readonly approvalDefault = (): ApprovalDefault => this.decisions.approvalDefault();
   readonly setApprovalDefault = (policy: ApprovalDefault): Promise<Done> => this.decisions.setApprovalDefault(policy);

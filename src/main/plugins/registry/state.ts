@@ -13,6 +13,15 @@ import { statSync } from 'node:fs';
 import { APPROVAL_DEFAULTS, TOOL_POLICIES, type ApprovalDefault, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../../host';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
+import type { ToolDefinition } from '../../../shared/definitions';
+
+/** A tool's definition a person's decisions were made for (definitions.ts). */
+export interface Reviewed {
+  hash: string;
+  definition: ToolDefinition;
+  /** When it was recorded (ISO). */
+  at: string;
+}
 
 export interface PluginState {
   enabled: boolean;
@@ -30,6 +39,11 @@ export interface PluginState {
   policies?: Record<string, ToolPolicy>;
   /** What it may consume, where the person set other than the defaults and its manifest's (shared/limits.ts). */
   limits?: Partial<PluginLimits>;
+  /**
+   * Per tool, the definition the person's decisions apply to (definitions.ts); absent until the
+   * plugin's first definitions are recorded. A tool whose definition differs asks again.
+   */
+  reviewed?: Record<string, Reviewed>;
 }
 
 export interface StateFile {
@@ -125,6 +139,13 @@ function normalize(raw: StateFile): StateFile {
     // Limits written by hand are checked as the CLI checks them; ones that do not pass are dropped.
     const limits = parseLimits(p.limits, 'limits');
     if (limits.ok && Object.keys(limits.limits).length > 0) s.limits = limits.limits;
+    // A record that is not one is no record: the tool asks (fail closed), it is never trusted.
+    if (p.reviewed && typeof p.reviewed === 'object')
+      s.reviewed = Object.fromEntries(
+        Object.entries(p.reviewed).filter(
+          ([, r]) => typeof r?.hash === 'string' && typeof r.definition === 'object' && r.definition !== null,
+        ),
+      );
     plugins[id] = s;
   }
   const d = raw?.approvalDefault;

@@ -106,6 +106,15 @@ export async function setToolPolicy(id: string, tool: string, policy: ToolPolicy
   void loadDetail(id);
 }
 
+/** Accepts a tool's changed definition (every changed tool of the plugin without `tool`). */
+export async function acceptDefinition(id: string, tool?: string): Promise<void> {
+  await runOp(
+    () => getApi().invoke('plugins.acceptDefinition', tool ? { id, tool } : { id }),
+    `Accept the new definition of ${tool ? `${id}:${tool}` : id}`,
+  );
+  void loadDetail(id);
+}
+
 export async function setGranted(id: string, capability: string, granted: boolean): Promise<void> {
   const before = usePluginDetail.getState().details[id];
   patch(id, (d) => ({

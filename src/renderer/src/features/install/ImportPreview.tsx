@@ -1,12 +1,15 @@
 /**
- * What importing another app's MCP config would do: each server with its command, its
- * environment variable and header names (values never reach the screen), a box to choose it and,
- * for each name, whether it is kept as a secret (in the secret store) or as plain configuration.
+ * What importing another app's MCP config would do: each server with its command (as it is:
+ * control and hidden characters marked), its environment variable and header names (values reach
+ * the screen only for variables that change what runs, LD_PRELOAD, NODE_OPTIONS, PATH…, which
+ * are flagged), a box to choose it and, for each name, whether it is kept as a secret (in the
+ * secret store) or as plain configuration.
  */
 import type { JSX } from 'react';
 import type { ImportResultView, ImportServerView } from '../../../../shared/imports';
 import { Icon } from '../../components/Icon';
 import { toggleImportSecret, toggleImportServer } from '../../stores/install';
+import { VisibleText } from '../../components/VisibleText';
 
 function Names({
   label,
@@ -66,13 +69,26 @@ function Server({
           <code className="font-mono text-[11px] text-fg-subtle">{s.id}</code>
           <span className="text-[11px] text-fg-subtle"> · line {s.line}</span>
           {s.disabled && <span className="text-[11px] text-warn"> · switched off there</span>}
-          <code className="mt-0.5 block truncate font-mono text-[11px] text-fg-muted" title={line}>
-            {line}
+          <code className="mt-0.5 block font-mono text-[11px] break-all text-fg-muted" title={line}>
+            <VisibleText text={line} />
           </code>
         </span>
       </label>
       <Names label="env" names={s.env} secret={secret} />
       <Names label="headers" names={s.headers} secret={secret} />
+      {s.env
+        .filter((e) => e.runs)
+        .map((e) => (
+          <p key={e.name} className="mt-1 flex gap-1.5 text-xs text-fg" data-env-runs={e.name}>
+            <Icon name="alert" size={13} className="mt-0.5 shrink-0 text-warn" />
+            <span className="min-w-0 break-all">
+              <code className="font-mono">
+                {e.name}=<VisibleText text={e.runs?.value ?? ''} />
+              </code>{' '}
+              changes what runs: {e.runs?.why}
+            </span>
+          </p>
+        ))}
       {s.problem && <p className="mt-1 text-xs text-fg-muted">{s.problem}</p>}
       {s.warnings.map((w, i) => (
         <p key={i} className="mt-1 flex gap-1.5 text-xs text-fg">

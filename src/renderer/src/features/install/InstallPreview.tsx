@@ -1,12 +1,15 @@
 /**
  * What installing a package would do: its identity, how trying it went and the command it runs,
- * its tools, requested capabilities and the settings it needs.
+ * its tools (names and descriptions as they are: hidden characters marked), what the scan of
+ * them noticed (flags inform, they do not block), requested capabilities and the settings it needs.
  */
 import { useId, type JSX, type ReactNode } from 'react';
 import type { InstallPreviewView } from '../../../../shared/contract';
 import { Icon } from '../../components/Icon';
 import { toggleGrant } from '../../stores/install';
 import { InstallTrial } from './InstallTrial';
+import { ToolFlags } from '../../components/ToolFlags';
+import { VisibleText } from '../../components/VisibleText';
 
 const SHOWN_TOOLS = 8;
 
@@ -84,14 +87,34 @@ export function InstallPreview({
           <ul className="space-y-0.5 text-xs">
             {preview.tools.slice(0, SHOWN_TOOLS).map((t) => (
               <li key={t.name} className="flex gap-2">
-                <code className="shrink-0 font-mono text-fg">{t.name}</code>
-                <span className="min-w-0 truncate text-fg-muted">{t.description}</span>
+                <code className="shrink-0 font-mono text-fg">
+                  <VisibleText text={t.name} name />
+                </code>
+                {/* A flagged tool's description is shown whole: what was flagged may be past the cut. */}
+                <span
+                  className={`min-w-0 text-fg-muted ${preview.flags.some((f) => f.tool === t.name) ? 'whitespace-pre-wrap' : 'truncate'}`}
+                >
+                  <VisibleText text={t.description} />
+                </span>
               </li>
             ))}
             {more > 0 && <li className="text-fg-subtle">and {more} more</li>}
           </ul>
         )}
       </Section>
+      {preview.flags.length > 0 && (
+        <Section title="What the scan noticed">
+          <ToolFlags
+            flags={preview.flags}
+            named
+            data="data-install-flag"
+            className="space-y-1 rounded-md border border-warn/30 bg-warn-soft px-3 py-2 text-xs text-fg"
+          />
+          <p className="mt-1 text-[11px] text-fg-subtle">
+            These are for you to read; they do not stop the install. Its tools ask before a model’s call runs.
+          </p>
+        </Section>
+      )}
       <Section title="Capabilities it asks for">
         {preview.requested.length === 0 ? (
           <p className="text-xs text-fg-subtle">None.</p>

@@ -1,14 +1,22 @@
 /**
  * A plugin's tools: each with its "Expose <id>:<tool>" switch, what its declaration costs every
  * request, and what a model's call to it gets (Allow, Ask, Deny; the default marked); at the top
- * the exposed/total count and what the exposed ones add to every request together.
+ * the exposed/total count and what the exposed ones add to every request together. Names and
+ * descriptions are shown as they are (hidden characters marked: VisibleText), with what the scan
+ * flagged (tool-scan.ts), the plugin's hints as hints, and a tool whose definition changed since
+ * it was approved with its diff and Accept (it asks until then).
  */
 import type { JSX } from 'react';
 import { TOOL_POLICIES, type ToolPolicy } from '../../../../shared/assistant';
 import type { PluginDetail, ToolView } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
+import { changeTitle, DefinitionDiff } from '../../components/DefinitionDiff';
+import { Icon } from '../../components/Icon';
 import { Switch } from '../../components/Switch';
-import { setExposed, setToolPolicy } from '../../stores/plugin-detail';
+import { ToolFlags } from '../../components/ToolFlags';
+import { VisibleText } from '../../components/VisibleText';
+import { hasHidden } from '../../../../shared/visible-text';
+import { acceptDefinition, setExposed, setToolPolicy } from '../../stores/plugin-detail';
 import { policyOption } from './policy-text';
 import { costLine, tokensText } from './tool-cost';
 
@@ -28,6 +36,28 @@ function PolicySelect({ pluginId, t }: { pluginId: string; t: ToolView }): JSX.E
         </option>
       ))}
     </select>
+  );
+}
+
+/** A changed tool: what changed, and Accept (its policy and exposure then apply to it as it is now). */
+function Changed({
+  pluginId,
+  t,
+}: {
+  pluginId: string;
+  t: ToolView & { change: NonNullable<ToolView['change']> };
+}): JSX.Element {
+  return (
+    <div className="mt-1.5 rounded-md border border-warn/40 bg-warn-soft p-2" data-tool-changed={t.name}>
+      <div className="mb-1.5 flex items-center gap-2 text-[11.5px] text-fg">
+        <Icon name="alert" size={12} className="shrink-0 text-warn" />
+        <span className="min-w-0 flex-1">{changeTitle(t.change)}: a model’s call asks until you accept it.</span>
+        <Button size="sm" variant="secondary" onClick={() => void acceptDefinition(pluginId, t.name)}>
+          Accept
+        </Button>
+      </div>
+      <DefinitionDiff change={t.change} label={`What changed in ${pluginId}:${t.name}`} />
+    </div>
   );
 }
 
@@ -68,56 +98,76 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
       </p>
       <ul className="divide-y divide-line rounded-md border border-line">
         {detail.tools.map((t) => (
-          <li key={t.name} className="flex items-start gap-3 px-2.5 py-1.5">
-            <div className="min-w-0 flex-1">
-              <div className="flex items-center gap-1.5">
-                <span className="font-mono text-xs text-fg">{t.name}</span>
-                {t.annotations?.title && (
-                  <span className="truncate text-[11.5px] text-fg-muted">{t.annotations.title}</span>
-                )}
-                {/* The server's hints (MCP annotations): hints, not guarantees, and said so. */}
-                {t.annotations?.destructiveHint === true && t.annotations.readOnlyHint !== true && (
-                  <span
-                    className="rounded bg-bad-soft px-1 text-[10px] tracking-wide text-bad uppercase"
-                    title="The server says this tool may delete or overwrite things (a hint, not a guarantee)"
-                  >
-                    destructive
+          <li key={t.name} className="px-2.5 py-1.5">
+            <div className="flex items-start gap-3">
+              <div className="min-w-0 flex-1">
+                <div className="flex items-center gap-1.5">
+                  <span className="font-mono text-xs text-fg">
+                    <VisibleText text={t.name} name />
                   </span>
-                )}
-                {t.annotations?.readOnlyHint === true && (
-                  <span
-                    className="text-[10px] tracking-wide text-fg-subtle uppercase"
-                    title="The server says this tool only reads (a hint): a model may call it without asking"
+                  {(t.title ?? t.annotations?.title) && (
+                    <span className="truncate text-[11.5px] text-fg-muted">
+                      <VisibleText text={(t.title ?? t.annotations?.title) as string} />
+                    </span>
+                  )}
+                  {/* The server's hints (MCP annotations): hints, not guarantees, and said so. */}
+                  {t.annotations?.destructiveHint === true && t.annotations.readOnlyHint !== true && (
+                    <span
+                      className="rounded bg-bad-soft px-1 text-[10px] tracking-wide text-bad uppercase"
+                      title="The server says this tool may delete or overwrite things (a hint, not a guarantee)"
+                    >
+                      destructive
+                    </span>
+                  )}
+                  {t.annotations?.readOnlyHint === true && (
+                    <span
+                      className="shrink-0 text-[10px] tracking-wide whitespace-nowrap text-fg-subtle uppercase"
+                      title={
+                        detail.source === 'bundled'
+                          ? 'This bundled tool only reads: a model may call it without asking'
+                          : 'The plugin says this tool only reads: a hint, not a grant. A model’s call asks unless you allow it'
+                      }
+                    >
+                      {detail.source === 'bundled' ? 'read-only' : 'says read-only'}
+                    </span>
+                  )}
+                  {t.userCommand && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">command</span>}
+                </div>
+                {t.description && (
+                  // What hides (or was flagged) is shown whole: a clamp could cut it out of sight.
+                  <p
+                    className={`text-[11.5px] whitespace-pre-wrap text-fg-muted ${t.flags.length || hasHidden(t.description) ? '' : 'line-clamp-2'}`}
                   >
-                    read-only
-                  </span>
+                    <VisibleText text={t.description} />
+                  </p>
                 )}
-                {t.userCommand && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">command</span>}
               </div>
-              {t.description && <p className="line-clamp-2 text-[11.5px] text-fg-muted">{t.description}</p>}
+              <div className="flex shrink-0 items-center gap-2 pt-0.5">
+                {!t.userCommand && (
+                  <span
+                    className={`text-[10.5px] tabular-nums ${t.exposed ? 'text-fg-muted' : 'text-fg-subtle line-through'}`}
+                    title={
+                      t.exposed
+                        ? 'What its declaration adds to every model request (an estimate)'
+                        : 'What its declaration would add to every model request, if exposed (an estimate)'
+                    }
+                    data-tool-cost={t.name}
+                  >
+                    {tokensText(t.declarationTokens)}
+                  </span>
+                )}
+                <PolicySelect pluginId={detail.id} t={t} />
+                <Switch
+                  size="sm"
+                  checked={t.exposed}
+                  label={`Expose ${detail.id}:${t.name}`}
+                  onChange={(v) => void setExposed(detail.id, t.name, v)}
+                />
+              </div>
             </div>
-            <div className="flex shrink-0 items-center gap-2 pt-0.5">
-              {!t.userCommand && (
-                <span
-                  className={`text-[10.5px] tabular-nums ${t.exposed ? 'text-fg-muted' : 'text-fg-subtle line-through'}`}
-                  title={
-                    t.exposed
-                      ? 'What its declaration adds to every model request (an estimate)'
-                      : 'What its declaration would add to every model request, if exposed (an estimate)'
-                  }
-                  data-tool-cost={t.name}
-                >
-                  {tokensText(t.declarationTokens)}
-                </span>
-              )}
-              <PolicySelect pluginId={detail.id} t={t} />
-              <Switch
-                size="sm"
-                checked={t.exposed}
-                label={`Expose ${detail.id}:${t.name}`}
-                onChange={(v) => void setExposed(detail.id, t.name, v)}
-              />
-            </div>
+            {/* The full width of the row: a narrow column made the flags and the diff hard to read. */}
+            <ToolFlags flags={t.flags} data="data-tool-flag" className="mt-1 space-y-0.5 text-[11px] text-fg" />
+            {t.change && <Changed pluginId={detail.id} t={{ ...t, change: t.change }} />}
           </li>
         ))}
       </ul>

@@ -3,7 +3,9 @@
  * tool's schema (editable, checked here and again by the server), and the four answers. It takes
  * focus once when it appears (unless the person is typing), so the keyboard reaches it at once;
  * no key answers it by itself (Enter approving by accident is the mistake to avoid): the buttons
- * are reached with Tab.
+ * are reached with Tab. Above the form, why it asks where that is not just the policy (CallNotes):
+ * text carried from another plugin's result, a definition that changed since it was approved,
+ * what the plugin says of the tool (hints), and text hidden in the arguments.
  */
 import { useEffect, useMemo, useRef, useState, type JSX } from 'react';
 import type { ApprovalDecision } from '../../../../../shared/assistant';
@@ -14,6 +16,8 @@ import { ensurePalette, findTool, usePalette } from '../../../stores/palette';
 import { fieldsOf, toArgs, valuesFrom, WHOLE, type FormValues } from '../schema-form';
 import { SchemaFields } from '../SchemaField';
 import { ApprovalFrame, type Answer } from './ApprovalFrame';
+import { CallNotes } from './CallNotes';
+import { VisibleText } from '../../../components/VisibleText';
 import { useFocusOnce } from './focus-once';
 
 const ANSWERS: Answer[] = [
@@ -87,16 +91,29 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
       title={title}
       heading={
         <>
-          Allow <span>{pluginName}</span> to run <code className="font-mono text-[12.5px]">{m.tool}</code>?
+          Allow <span>{pluginName}</span> to run{' '}
+          <code className="font-mono text-[12.5px]">
+            <VisibleText text={m.tool ?? ''} name />
+          </code>
+          ?
         </>
       }
-      subtitle={entry?.description || 'The model asked to call this tool. Nothing runs until you answer.'}
+      subtitle={
+        entry?.description ? (
+          <span className="whitespace-pre-wrap">
+            <VisibleText text={entry.description} />
+          </span>
+        ) : (
+          'The model asked to call this tool. Nothing runs until you answer.'
+        )
+      }
       bodyLabel="Arguments"
       refusal={refusal}
       answers={ANSWERS}
       busy={busy}
       onAnswer={(d) => void answer(d)}
     >
+      {m.call && <CallNotes call={m.call} pluginName={pluginName} tool={m.tool ?? ''} args={args} />}
       {!paletteLoaded && !entry ? (
         <p className="flex items-center gap-2 text-xs text-fg-subtle">
           <Spinner /> Loading the tool’s form…

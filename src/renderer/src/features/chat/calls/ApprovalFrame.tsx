@@ -21,7 +21,7 @@ export function ApprovalFrame(p: {
   title: string;
   /** The question as shown, where it marks up names; the title otherwise. */
   heading?: ReactNode;
-  subtitle: string;
+  subtitle: ReactNode;
   /** Data attributes that name the kind of card (tests and styles find it by them). */
   data?: Record<`data-${string}`, string | boolean>;
   /** The body's own group name, when it is one (the arguments). */

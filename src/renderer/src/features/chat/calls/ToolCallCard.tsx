@@ -3,7 +3,7 @@
  * output as it streams, the result or the failure, how long it took. Open while it runs (the
  * output is live), compact once it is done (one line: tool, arguments, who allowed it, duration),
  * open again on a click. A call that waits for the person's answer is the approval card instead;
- * one that waits behind another prompt says so.
+ * one that waits behind another prompt says so. Output that hides text says so (HiddenInOutput).
  */
 import { memo, useState, type JSX } from 'react';
 import type { ChatMessage } from '../../../../../shared/contract';
@@ -19,6 +19,7 @@ import { RetryBar } from '../RetryBar';
 import { ExitBadge } from '../results/ExitBadge';
 import { exitLabel } from '../results/result-shape';
 import { ApprovalCard } from './ApprovalCard';
+import { HiddenInOutput } from './HiddenInOutput';
 import { SamplingApproval } from './SamplingApproval';
 import { argsLine, callPhase, cutNote, decidedBy, formatDuration, PHASE_LABEL, type CallPhase } from './call-text';
 
@@ -145,6 +146,7 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
               <PluginOutput m={m} />
             </div>
           )}
+          <HiddenInOutput m={m} />
           {m.failure && (
             <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />
           )}
