@@ -42,6 +42,7 @@ export async function sandboxBench(report: Report, root: string, quick: boolean)
   );
   const m = loadManifest(path.join(root, 'test', 'fixtures', 'mcp-echo'));
   if (!m.ok) throw new Error(m.errors.join('\n'));
+  const base = m.spec;
   const host = new PluginHost();
   const data = mkdtempSync(path.join(os.tmpdir(), 'plugboard-bench-sandbox-'));
   let n = 0;
@@ -49,7 +50,7 @@ export async function sandboxBench(report: Report, root: string, quick: boolean)
   /** One launch in a mode: plan → ready, in ms; the supervisor stays for the calls. */
   async function launch(mode: Mode): Promise<{ ms: number; sup: PluginSupervisor }> {
     const id = `bench-${mode}-${n++}`;
-    const spec = { ...m.spec, id };
+    const spec = { ...base, id };
     const t0 = performance.now();
     const sandbox =
       mode === 'unsandboxed'

@@ -118,7 +118,7 @@ export interface LimitsView {
   enforcement: string | null;
   items: Array<{
     name: LimitName;
-    /** The name people type (`memory`, `plugboard plugins limits <id> memory=2G`). */
+    /** The name people type (`memory`, as a manifest's `limits` writes it: `"memory": "2G"`). */
     key: string;
     title: string;
     value: number;

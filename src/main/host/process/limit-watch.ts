@@ -209,15 +209,14 @@ export class LimitWatch {
   /**
    * When the plugin has exited: the limit that ended it, if one did. The kernel's own verdicts
    * (an OOM kill in its control group), or, under rlimits, a process that died saying it ran out of
-   * memory while the plugin used most of its limit.
+   * memory: its rlimit refused it (a bomb can reach it between two ticks, before its use is seen).
    */
   atExit(stderrTail: string[]): LimitBreach | null {
     if (this.breached) return this.breached;
     const b = this.o.cgroup?.breach();
     if (b === 'memoryBytes') return this.note('memoryBytes', 'the kernel stopped a process of it for memory');
     if (b === 'processes') return this.note('processes', 'a new process was refused at the limit');
-    const most = (this.usageNow.memoryBytes ?? 0) >= this.o.limits.memoryBytes / 2;
-    if (!this.o.cgroup && most && stderrTail.some((l) => OOM_SIGNS.test(l)))
+    if (!this.o.cgroup && stderrTail.some((l) => OOM_SIGNS.test(l)))
       return this.note('memoryBytes', 'a process of it ran out of memory at its limit');
     return null;
   }

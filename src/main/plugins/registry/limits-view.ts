@@ -1,5 +1,5 @@
 /**
- * What a plugin may consume, for the plugin panel and `plugboard plugins limits`: each limit's
+ * What a plugin may consume, for the plugin panel: each limit's
  * value and where it comes from (the defaults, its manifest, the person), and how limits are held
  * on this computer.
  */

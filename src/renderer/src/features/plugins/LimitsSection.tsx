@@ -18,21 +18,40 @@ const SOURCE: Record<LimitsView['items'][number]['source'], string> = {
   yours: 'yours',
 };
 
+/** Each limit as a row of the table names it. */
+const LABEL: Record<LimitName, string> = {
+  processes: 'Processes',
+  memoryBytes: 'Memory',
+  cpuWeight: 'CPU share',
+  tmpBytes: '/tmp size',
+  dataBytes: 'Data folder size',
+};
+
 function used(name: LimitName, usage: LimitUsage | undefined): number | null {
   if (!usage || name === 'cpuWeight') return null;
   return usage[name];
 }
 
-function Usage({ name, value, now }: { name: LimitName; value: number; now: number | null }): JSX.Element {
+function Usage({
+  name,
+  title,
+  value,
+  now,
+}: {
+  name: LimitName;
+  title: string;
+  value: number;
+  now: number | null;
+}): JSX.Element {
   if (now === null) return <span className="text-fg-subtle">—</span>;
   const share = Math.min(1, value > 0 ? now / value : 0);
   const shown = name === 'processes' ? String(now) : formatBytes(now);
   return (
-    <span className="flex items-center gap-1.5">
+    <span className="flex items-center gap-1.5 whitespace-nowrap">
       <span
         className="h-1.5 w-16 overflow-hidden rounded-full bg-line"
         role="meter"
-        aria-label={`${name} in use`}
+        aria-label={`${title} in use`}
         aria-valuemin={0}
         aria-valuemax={value}
         aria-valuenow={now}
@@ -72,7 +91,7 @@ export function LimitsSection({ detail }: { detail: PluginDetail }): JSX.Element
         <tbody>
           {limits.items.map((i) => (
             <tr key={i.name} className="border-b border-line align-middle last:border-0">
-              <td className="py-1.5 pr-3 text-fg">{i.title}</td>
+              <td className="py-1.5 pr-3 text-fg">{LABEL[i.name]}</td>
               <td className="py-1.5 pr-3">
                 {editing ? (
                   <input
@@ -84,7 +103,7 @@ export function LimitsSection({ detail }: { detail: PluginDetail }): JSX.Element
                   />
                 ) : (
                   <>
-                    <span className="tabular-nums text-fg">{i.shown}</span>{' '}
+                    <span className="whitespace-nowrap tabular-nums text-fg">{i.shown}</span>{' '}
                     <span className="text-[11px] text-fg-subtle">({SOURCE[i.source]})</span>
                   </>
                 )}
@@ -93,7 +112,7 @@ export function LimitsSection({ detail }: { detail: PluginDetail }): JSX.Element
                 {i.name === 'cpuWeight' ? (
                   <span className="text-fg-subtle">shared when busy</span>
                 ) : (
-                  <Usage name={i.name} value={i.value} now={running ? used(i.name, stats.limitUsage) : null} />
+                  <Usage name={i.name} title={i.title} value={i.value} now={running ? used(i.name, stats.limitUsage) : null} />
                 )}
               </td>
             </tr>

@@ -1,7 +1,8 @@
 /**
  * Settings → Sandbox: whether plugins run sandboxed on this computer (the host's probe: bubblewrap
  * on Linux), why not where they do not, what running as root means, how plugins' limits are held,
- * what each capability's grant means here, and how each platform is sandboxed. Read from the main process, so it says what the code enforces.
+ * what each capability's grant means here, and how each platform is sandboxed. Read from the main
+ * process, so it says what the code enforces.
  */
 import { useEffect, type JSX } from 'react';
 import { Icon } from '../../components/Icon';
@@ -52,7 +53,7 @@ export function SandboxSection(): JSX.Element {
             >
               <Icon name="alert" size={16} className="mt-0.5 shrink-0 text-warn" />
               <div className="min-w-0 text-xs">
-                <p className="font-medium text-fg">Plugboard runs as root</p>
+                <p className="font-medium text-fg">Running as root</p>
                 <p className="break-words text-fg-muted">{s.root}</p>
               </div>
             </div>
