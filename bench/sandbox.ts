@@ -77,7 +77,9 @@ export async function sandboxBench(report: Report, root: string, quick: boolean)
             grants: [],
             dataDir: path.join(data, id),
             hiddenRoot: path.join(data, 'hidden'),
-            ...(mode === 'sandboxed' ? { support: withoutLimits(support as typeof support & { available: true }) } : {}),
+            ...(mode === 'sandboxed'
+              ? { support: withoutLimits(support as typeof support & { available: true }) }
+              : {}),
           };
     let plan = await host.plan(spec, {}, {}, sandbox);
     if (!plan.ok) throw new Error(`${mode}: ${plan.message}`);

@@ -19,7 +19,10 @@ let served: Served;
 let page: Page;
 
 test.describe.configure({ mode: 'serial' });
-test.skip(!support.available, `plugins run unsandboxed here, so no limits hold: ${support.available ? '' : support.reason}`);
+test.skip(
+  !support.available,
+  `plugins run unsandboxed here, so no limits hold: ${support.available ? '' : support.reason}`,
+);
 
 test.beforeAll(async ({ browser }) => {
   served = await startServe();
@@ -62,10 +65,7 @@ test('a running plugin’s limits, what it uses of them, and a limit of yours', 
 
 test('Settings → Sandbox says how limits are held, and what running as root means', async () => {
   const dialog = await a.openSettings(page);
-  await dialog
-    .getByRole('navigation', { name: 'Settings sections' })
-    .getByRole('button', { name: 'Sandbox' })
-    .click();
+  await dialog.getByRole('navigation', { name: 'Settings sections' }).getByRole('button', { name: 'Sandbox' }).click();
   const section = dialog.getByRole('region', { name: 'Sandbox' });
   await expect(section).toContainText('Each plugin is held to its limits');
   const note = section.getByRole('note', { name: 'Running as root' });

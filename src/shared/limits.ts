@@ -81,6 +81,13 @@ export function formatLimit(name: LimitName, value: number): string {
   return formatSize(value);
 }
 
+/** Limits in words, for an audit line or a message: `memory 2 GiB, process 256`. */
+export function describeLimits(limits: Partial<PluginLimits>): string {
+  return (Object.entries(limits) as Array<[LimitName, number]>)
+    .map(([k, v]) => `${LIMIT_TITLES[k]} ${formatLimit(k, v)}`)
+    .join(', ');
+}
+
 /**
  * Limits as written (`{memory: "2G", processes: 256}`, from a manifest, a setting or the command
  * line), checked: each known key, a value in range. The message names what was wrong and where.

@@ -22,8 +22,12 @@ export interface LimitBreach {
 const TICK_MS = 250;
 const DATA_MIN_MS = 1000;
 const DATA_MAX_MS = 30_000;
-/** Out-of-memory messages of the runtimes plugins use, when a process met its rlimit and died of it. */
-const OOM_SIGNS = /out of memory|MemoryError|Cannot allocate memory|std::bad_alloc|Allocation failed/i;
+/**
+ * Out-of-memory messages of the runtimes plugins use, when a process met its rlimit and died of it
+ * (V8's own line may be pushed out of the last lines by its stack, whose frames name it too).
+ */
+const OOM_SIGNS =
+  /out of memory|OutOfMemory|ReportOOMFailure|MemoryError|Cannot allocate memory|std::bad_alloc|Allocation failed/i;
 
 interface Member {
   rss: number;

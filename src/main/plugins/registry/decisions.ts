@@ -1,14 +1,15 @@
 /**
  * What a person decides about each plugin: whether it is enabled, which of its tools are exposed,
- * which capabilities it is granted, and its settings. Each decision is checked, written to the
- * state file, audited (refusals too), and applied to the host at once: a disabled plugin stops, a
- * running plugin restarts with new grants or settings. Reads default to what a plugin that was
- * never touched gets: bundled plugins are granted what they request.
+ * which capabilities it is granted, its limits, and its settings. Each decision is checked,
+ * written to the state file, audited (refusals too), and applied to the host at once: a disabled
+ * plugin stops, a running plugin restarts with new grants, limits or settings. Reads default to
+ * what a plugin that was never touched gets: bundled plugins are granted what they request.
  */
+/* eslint-disable max-lines -- one whole concern: each decision about a plugin, checked, written with its audit line, applied */
 import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
-import { formatLimit, LIMIT_TITLES, parseLimits, type LimitName } from '../../../shared/limits';
+import { describeLimits, parseLimits } from '../../../shared/limits';
 import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { PluginHost } from '../../host';
 import type { AuditAction, AuditEntry, AuditExtra, AuditLog } from '../audit';
@@ -281,11 +282,7 @@ export class Decisions {
     if (!spec.ok) return this.deps.audit.refused('limits', id, spec);
     const parsed = parseLimits(raw, 'limits');
     if (!parsed.ok) return this.deps.audit.refused('limits', id, failure('invalid_input', parsed.message));
-    const set = Object.entries(parsed.limits) as Array<[LimitName, number]>;
-    const detail =
-      raw === null
-        ? 'limits back to the defaults'
-        : `limits: ${set.map(([k, v]) => `${LIMIT_TITLES[k]} ${formatLimit(k, v)}`).join(', ')}`;
+    const detail = raw === null ? 'limits back to the defaults' : `limits: ${describeLimits(parsed.limits)}`;
     const done = await this.decide('limits', id, detail, {}, (s) => {
       if (raw === null) delete s.limits;
       else s.limits = { ...s.limits, ...parsed.limits };

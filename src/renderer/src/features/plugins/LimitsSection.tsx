@@ -112,7 +112,12 @@ export function LimitsSection({ detail }: { detail: PluginDetail }): JSX.Element
                 {i.name === 'cpuWeight' ? (
                   <span className="text-fg-subtle">shared when busy</span>
                 ) : (
-                  <Usage name={i.name} title={i.title} value={i.value} now={running ? used(i.name, stats.limitUsage) : null} />
+                  <Usage
+                    name={i.name}
+                    title={i.title}
+                    value={i.value}
+                    now={running ? used(i.name, stats.limitUsage) : null}
+                  />
                 )}
               </td>
             </tr>
