@@ -16,12 +16,9 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LimitName, PluginLimits } from './limits';
-import type { LaunchLimits } from './plan';
+import type { CgroupBackend, LaunchLimits, LimitName, PluginLimits } from './limits';
 
-export type CgroupBackend =
-  | { kind: 'cgroup2'; parent: string; cpu: boolean }
-  | { kind: 'cgroup1'; memory: string; pids: string; cpu: string | null };
+export type { CgroupBackend } from './limits';
 
 interface Mount {
   point: string;

@@ -14,6 +14,20 @@ import { GiB, MiB, type PluginLimits } from '../../../shared/limits';
 
 export type { LimitName, LimitUsage, PluginLimits } from '../../../shared/limits';
 
+/** Control groups Plugboard may make here (cgroups.ts finds them). */
+export type CgroupBackend =
+  | { kind: 'cgroup2'; parent: string; cpu: boolean }
+  | { kind: 'cgroup1'; memory: string; pids: string; cpu: string | null };
+
+/** The limits of one launch, and how they are held. */
+export interface LaunchLimits {
+  limits: PluginLimits;
+  /** Its data folder, measured against `limits.dataBytes`. */
+  dataDir: string;
+  /** Where the plugin gets control groups of its own; without, rlimits and the watch hold it. */
+  cgroup?: CgroupBackend;
+}
+
 /** The defaults on this computer: memory is 4 GiB or half of it, whichever is less. */
 export function defaultLimits(totalMemory = os.totalmem()): PluginLimits {
   return {

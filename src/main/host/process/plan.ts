@@ -3,18 +3,11 @@
  * spawned (launch.ts computes it; the sandbox wraps it; the supervisor runs it).
  */
 
-import type { CgroupBackend } from './cgroups';
-import type { PluginLimits } from './limits';
+import type { LaunchLimits } from './limits';
 import type { SecretValue } from './redact';
 
 /** What a sandboxed launch may consume, and how it is held to it (limit-watch.ts). */
-export interface LaunchLimits {
-  limits: PluginLimits;
-  /** Its data folder, measured against `limits.dataBytes`. */
-  dataDir: string;
-  /** Where the plugin gets control groups of its own; without, rlimits and the watch hold it. */
-  cgroup?: CgroupBackend;
-}
+export type { LaunchLimits } from './limits';
 
 export type SettingValue = string | number | boolean | string[];
 

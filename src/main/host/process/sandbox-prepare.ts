@@ -17,7 +17,7 @@ import type { ToolchainContext } from './toolchains';
 import { effectiveLimits, type PluginLimits } from './limits';
 import { prepareForRoot } from './root';
 import { niceOf } from './sandbox-inner';
-import type { SandboxSupport } from './sandbox-probe';
+import type { SandboxSupport } from './sandbox-support';
 
 /** What the caller of planLaunch says about a plugin's sandbox. */
 export interface SandboxRequest {

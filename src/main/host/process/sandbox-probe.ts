@@ -7,33 +7,16 @@ import { spawnSync } from 'node:child_process';
 import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { probeCgroups, sweepCgroups, type CgroupBackend } from './cgroups';
+import { probeCgroups, sweepCgroups } from './cgroups';
 import { defaultLimits } from './limits';
 import { rootMode } from './root';
 import { procMasks, systemEntries } from './sandbox-prepare';
 import { searchPath } from './resolve';
 import { wrapInSandbox } from './sandbox';
-import type { RootMode, SandboxHelpers } from './sandbox-inner';
+import type { SandboxHelpers } from './sandbox-inner';
+import type { LimitSupport, SandboxSupport } from './sandbox-support';
 
-/** How plugins' limits are held here: by control groups, or by rlimits and tmpfs sizes. */
-export interface LimitSupport {
-  enforcement: 'cgroup2' | 'cgroup1' | 'rlimit';
-  /** In words: what holds, and why not more where less. */
-  note: string;
-  cgroup?: CgroupBackend;
-}
-
-export type SandboxSupport =
-  | {
-      available: true;
-      bwrap: string;
-      version: string | null;
-      /** Plugboard runs as root: who plugins run as instead (sandbox-inner.ts). */
-      root?: RootMode | null;
-      helpers?: SandboxHelpers;
-      limits?: LimitSupport;
-    }
-  | { available: false; reason: string };
+export type { LimitSupport, SandboxSupport } from './sandbox-support';
 
 /** Set to `off` (or 0, false, no) to run plugins unsandboxed on purpose. */
 export const SANDBOX_ENV = 'PLUGBOARD_SANDBOX';
