@@ -23,13 +23,13 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planLaunch, type LaunchPlan } from '../../src/main/host/process/launch';
 import { installRoot } from '../../src/main/host/process/sandbox-interpreter';
 import { sandboxSupport } from '../../src/main/host/process/sandbox-probe';
 import { miseTools, pickVersion, resolveShim } from '../../src/main/host/process/toolchains';
 import { specOf } from '../helpers/calls';
-import { tmpDir } from '../helpers/plugins';
+import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 import { describeSandboxed } from '../helpers/sandbox';
 
 const NODE = realpathSync(process.execPath);
@@ -88,6 +88,7 @@ beforeAll(() => {
   chmodSync(home, 0o755);
   data = dir(tmpDir('toolchain-data'));
 });
+afterAll(() => cleanupFixtures());
 
 describe('choosing a version as each manager does', () => {
   it('takes the exact version, else the newest that starts with it', () => {
