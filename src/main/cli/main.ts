@@ -81,7 +81,7 @@ Run "plugboard <command> --help" for a command's options.`;
 }
 
 /** The commands that run plugins, which say so when Plugboard runs as root (root-notice.ts). */
-const RUNS_PLUGINS = new Set(['serve', 'chat', 'call', 'check']);
+const RUNS_PLUGINS = new Set(['serve', 'chat', 'call', 'check', 'mcp']);
 
 export async function main(argv: string[], given: Out = processOut): Promise<number> {
   // What plugins and models write reaches the terminal escaped, unless --raw (any command) asks

@@ -1,5 +1,5 @@
 /**
- * The line `serve`, `chat`, `call` and `check` print on stderr at start when Plugboard runs as
+ * The line `serve`, `chat`, `call`, `check` and `mcp` print on stderr at start when Plugboard runs as
  * root: what that means for plugins here (host/process/root.ts words it), so nobody runs plugins
  * as root without being told.
  */
