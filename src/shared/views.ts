@@ -7,7 +7,7 @@ import type { ToolPolicy } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { DefinitionChange } from './definitions';
 import type { ToolFlag } from './tool-scan';
-import type { FailureCode, Outcome } from './failures';
+import type { FailureCode } from './failures';
 import type { LimitName, LimitUsage } from './limits';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
 
@@ -127,9 +127,6 @@ export interface LimitsView {
     source: 'default' | 'manifest' | 'yours';
   }>;
 }
-
-/** What an operation answers: what it did, or a failure whose code the UI acts on. */
-export type OpResult = Outcome<{ detail: string }>;
 
 export interface InstallPreviewView {
   id: string;

@@ -29,8 +29,8 @@ function useRegistry(label: string): () => PluginRegistry {
       dataDir: path.join(tmpDir(`sandbox-limits-${label}`), 'data'),
       env: { PLUGBOARD_TEST_RUN: String(process.pid) },
     });
-    expect((await registry.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
-    expect((await registry.setLimits('hostile', LIMITS)).ok).toBe(true);
+    expect((await registry.installer.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
+    expect((await registry.decisions.setLimits('hostile', LIMITS)).ok).toBe(true);
   });
   afterAll(async () => {
     await registry?.shutdown();
@@ -42,7 +42,7 @@ function useRegistry(label: string): () => PluginRegistry {
 
 /** The plugin's health once it is `failed`, waited for as an event, not for a time. */
 function failedHealth(registry: PluginRegistry): Promise<HealthEvent> {
-  const now = registry.health('hostile');
+  const now = registry.host.healthOf('hostile');
   if (now?.state === 'failed') return Promise.resolve(now);
   return new Promise((resolve) => {
     const sub = registry.onDidChangeHealth((h) => {
@@ -86,7 +86,7 @@ describeSandboxed('limits per plugin, with the enforcement this machine has', ()
   it('stops a fork bomb at its process limit, and nothing of it is left', async () => {
     const f = await attack(registry(), 'fork_bomb', { max: 300 });
     expectStopped(f, 'processes', /process limit of 64/);
-    expect(registry().health('hostile')?.state).toBe('failed');
+    expect(registry().host.healthOf('hostile')?.state).toBe('failed');
     expect(await leftovers()).toEqual([]);
   });
 

@@ -46,7 +46,7 @@ describeSandboxed('the environment of a plugin granted the network', () => {
         PLUGBOARD_SECRET_THING: KEY,
       },
     });
-    expect((await registry.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
+    expect((await registry.installer.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
   });
 
   afterAll(async () => {
@@ -64,7 +64,7 @@ describeSandboxed('the environment of a plugin granted the network', () => {
   });
 
   it('with net: the proxy and certificate variables, and the file they name, read-only', async () => {
-    expect((await registry.grant('hostile', ['net'])).ok).toBe(true);
+    expect((await registry.decisions.grant('hostile', ['net'])).ok).toBe(true);
     const env = (await attempt('whoami')).env as Record<string, string>;
     expect(env).toMatchObject({
       HTTPS_PROXY: 'http://proxy.example:3128',

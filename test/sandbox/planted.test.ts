@@ -60,8 +60,8 @@ describeSandboxed('a program planted on the PATH a manifest sets', () => {
     registry = await PluginRegistry.open({ dataDir: data, env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
     // Another plugin's secret, in the data directory's secrets.json: what the planted program is after.
     const victim = withPath('node', 'victim', []);
-    expect((await registry.install(victim, { grant: 'none' })).ok).toBe(true);
-    expect((await registry.configure('victim', { api_key: SECRET })).ok).toBe(true);
+    expect((await registry.installer.install(victim, { grant: 'none' })).ok).toBe(true);
+    expect((await registry.decisions.configure('victim', { api_key: SECRET })).ok).toBe(true);
     expect(readFileSync(path.join(data, 'secrets.json'), 'utf8')).toContain(SECRET);
   });
 
@@ -74,7 +74,7 @@ describeSandboxed('a program planted on the PATH a manifest sets', () => {
 
   it('is not run by the install preview’s trial, which runs the plugin with Plugboard’s python3', async () => {
     const dir = withPath('python', 'planted-python', [planted]);
-    const r = await registry.preview(dir);
+    const r = await registry.installer.preview(dir);
     if (!r.ok) throw new Error(describeFailure(r));
     expect(r.preview.trial).toMatchObject({ status: 'ok' });
     expect(r.preview.command[0]).not.toContain(planted);
@@ -83,7 +83,7 @@ describeSandboxed('a program planted on the PATH a manifest sets', () => {
 
   it('is not run at launch, and the plugin runs with the real interpreter', async () => {
     const dir = withPath('python', 'planted-python', [planted]);
-    expect((await registry.install(dir, { grant: 'none' })).ok).toBe(true);
+    expect((await registry.installer.install(dir, { grant: 'none' })).ok).toBe(true);
     const o = await registry.call('planted-python', 'whoami', {}).done;
     if (!o.ok) throw new Error(describeFailure(o));
     const me = o.value.data as { executable: string };

@@ -81,7 +81,7 @@ afterAll(async () => {
 describe('remote MCP servers and the network', () => {
   it('the install preview’s trial never contacts the package’s URL', async () => {
     const c = await counting((_req, res) => res.writeHead(500).end());
-    const r = await registry.preview(remotePackage('trial-remote', c.url));
+    const r = await registry.installer.preview(remotePackage('trial-remote', c.url));
     if (!r.ok) throw new Error(describeFailure(r));
     expect(r.preview.requested).toContain('net');
     expect(r.preview.trial).toMatchObject({
@@ -94,14 +94,14 @@ describe('remote MCP servers and the network', () => {
 
   it('a remote server without net is never contacted; with net it connects and answers', async () => {
     const c = await proxyTo(mcpUrl);
-    expect((await registry.install(remotePackage('gated', c.url), { grant: 'none' })).ok).toBe(true);
+    expect((await registry.installer.install(remotePackage('gated', c.url), { grant: 'none' })).ok).toBe(true);
     const refused = await registry.call('gated', 'echo', { text: 'hi' }).done;
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.code).toBe('capability_not_allowed');
     expect(!refused.ok && refused.message).toMatch(/net capability is not granted.*plugboard plugins grant gated net/);
     expect(c.hits).toBe(0);
 
-    expect((await registry.grant('gated', ['net'])).ok).toBe(true);
+    expect((await registry.decisions.grant('gated', ['net'])).ok).toBe(true);
     const o = await registry.call('gated', 'echo', { text: 'over the network' }).done;
     expect(o).toMatchObject({ ok: true, value: { data: 'over the network' } });
     expect(c.hits).toBeGreaterThan(0);
@@ -114,10 +114,10 @@ describe('remote MCP servers and the network', () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{}'),
     );
     const redirecting = await counting((_req, res) => res.writeHead(307, { location: elsewhere.url }).end());
-    expect((await registry.install(remotePackage('redirected', redirecting.url), { grant: 'requested' })).ok).toBe(
-      true,
-    );
-    expect(registry.pluginState('redirected').grants).toContain('net');
+    expect(
+      (await registry.installer.install(remotePackage('redirected', redirecting.url), { grant: 'requested' })).ok,
+    ).toBe(true);
+    expect(registry.decisions.pluginState('redirected').grants).toContain('net');
     const o = await registry.call('redirected', 'echo', { text: 'hi' }).done;
     expect(o.ok).toBe(false);
     expect(redirecting.hits).toBeGreaterThan(0);

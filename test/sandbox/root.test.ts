@@ -37,8 +37,8 @@ describeSandboxed('the sandbox, with Plugboard running as root', () => {
     const data = path.join(tmpDir('sandbox-root'), 'data');
     registry = await PluginRegistry.open({ dataDir: data, env: { PLUGBOARD_TEST_RUN: String(process.pid) } });
     // Every capability it asks for but the folders: it still must not reach the host's secrets.
-    expect((await registry.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
-    expect((await registry.grant('hostile', ['net', 'process.spawn'])).ok).toBe(true);
+    expect((await registry.installer.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
+    expect((await registry.decisions.grant('hostile', ['net', 'process.spawn'])).ok).toBe(true);
   });
 
   afterAll(async () => {

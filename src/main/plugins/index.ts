@@ -21,7 +21,7 @@ export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';
 export { limitsView } from './registry/limits-view';
 export type { SettingView } from './registry/plugin-settings';
-export { PluginRegistry, type Done, type RegistryOptions } from './registry/registry';
+export { PluginRegistry, type RegistryOptions } from './registry/registry';
 export { FileSecretStore, type SecretStore } from './secrets';
 // A tool definition's hash, for the benchmark of what binding approvals to it costs (bench/assistant.ts).
 export { definitionHash } from './registry/definitions';

@@ -7,7 +7,7 @@ import type { ProcessStats } from '../../shared/contract';
 import type { PluginRegistry } from '../plugins';
 
 export async function processStats(registry: PluginRegistry): Promise<Record<string, ProcessStats>> {
-  const pids = registry.pids();
+  const pids = registry.host.pids();
   if (pids.size === 0) return {};
   let usage: Record<string, { cpu: number; memory: number }>;
   try {
@@ -18,13 +18,13 @@ export async function processStats(registry: PluginRegistry): Promise<Record<str
   const out: Record<string, ProcessStats> = {};
   for (const [pid, id] of pids) {
     const u = usage[String(pid)];
-    const limitUsage = registry.limits(id)?.usage;
+    const limitUsage = registry.host.limitsOf(id)?.usage;
     if (u)
       out[id] = {
         pid,
         cpuPercent: Math.round(u.cpu * 10) / 10,
         memoryBytes: u.memory,
-        pingRttMs: registry.health(id)?.pingRttMs ?? null,
+        pingRttMs: registry.host.healthOf(id)?.pingRttMs ?? null,
         ...(limitUsage ? { limitUsage } : {}),
       };
   }
