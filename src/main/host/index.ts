@@ -10,7 +10,7 @@ export type { ServerFeatures } from './features';
 export type { CallOutcome } from './dialects/types';
 export { asRecord } from './dialects/values';
 export { PluginHost, refusedCall, type FeaturesChangeEvent, type HostOptions, type ToolsChangeEvent } from './host';
-export { pluginEnvironment, type PluginIdentity } from './process/env';
+export { NETWORK_ENV, networkEnv, pluginEnvironment, type PluginIdentity } from './process/env';
 export { firstRunLauncher } from './process/launchers';
 export { runInstallStep, type InstallStepInput, type InstallStepResult } from './process/install-step';
 export { defaultLimits, type LimitUsage } from './process/limits';

@@ -114,7 +114,7 @@ export class PluginViews {
         granted: granted.includes(c),
       })),
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
-      limits: limitsView(spec, registry.pluginState(id), registry.sandboxSupport),
+      limits: limitsView(spec, registry.decisions.pluginState(id), registry.sandboxSupport),
     };
   }
 
