@@ -11,12 +11,18 @@
  */
 import { lstat, readdir, readFile, readlink, statfs } from 'node:fs/promises';
 import path from 'node:path';
+import { failure, type Failure, type FailureDetails } from '../../../shared/failures';
 import { formatSize, LIMIT_TITLES, type LimitName, type LimitUsage, type PluginLimits } from '../../../shared/limits';
 import type { PluginCgroup } from './cgroups';
 
 export interface LimitBreach {
   limit: LimitName;
   message: string;
+}
+
+/** The failure of a plugin stopped for going over a limit: its own code, the limit named. */
+export function limitFailure(name: string, b: LimitBreach, details: FailureDetails): Failure {
+  return failure('limit_exceeded', `${name} was stopped: ${b.message}`, { ...details, data: { limit: b.limit } });
 }
 
 const TICK_MS = 250;

@@ -9,12 +9,12 @@ import type { ClientSide } from '../asks';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
-import type { LimitBreach } from '../process/limit-watch';
-import type { LimitUsage } from '../process/limits';
+import { limitFailure, type LimitBreach, type LimitWatch } from '../process/limit-watch';
 import type { LaunchPlan } from '../process/launch';
 import type { RecordProcess } from '../process/pid-registry';
 import { redactFailure, redactor, type Redact } from '../process/redact';
 import { RemoteLink } from '../remote/link';
+import { netNotGranted } from '../remote/plan';
 
 /** What the instance runs and talks to: a plugin process, or the link to a remote MCP server. */
 export interface PluginLink extends IDisposable {
@@ -31,7 +31,7 @@ export interface PluginLink extends IDisposable {
   /** A sandboxed process went over one of its limits (process/limit-watch.ts). */
   readonly onDidExceedLimit?: Event<LimitBreach>;
   /** What it uses of its limits now, where it runs under them. */
-  readonly limitUsage?: LimitUsage | null;
+  readonly limitUsage?: LimitWatch['usage'] | null;
 }
 
 /** What a supervisor launches with, computed by its owner and handed over whole. */
@@ -161,11 +161,7 @@ export class Instance implements IDisposable {
   }): Promise<Instance | Failure> {
     let session: DialectSession | null = null;
     // The network is a grant, for a remote server as for a process: without `net` nothing is sent.
-    if (!opts.allowedCapabilities.includes('net'))
-      return failure(
-        'capability_not_allowed',
-        `${opts.spec.name} is a remote server (${opts.remote.url.split('?')[0]}), reached over the network, and the net capability is not granted: grant it in the plugin's Permissions (plugboard plugins grant ${opts.spec.id} net)`,
-      );
+    if (!opts.allowedCapabilities.includes('net')) return netNotGranted(opts.spec, opts.remote.url);
     const link = await RemoteLink.open({ ...opts.remote, message: (v) => session?.receive(v) });
     if (!(link instanceof RemoteLink)) return redactFailure(link, opts.redact);
     const s = opts.dialect.create({
@@ -216,18 +212,8 @@ export class Instance implements IDisposable {
         this.die(failure('malformed_response', `the plugin broke its framing: ${reason}`), 'kill'),
       ),
     );
-    if (proc.onDidExceedLimit)
-      this.store.add(
-        proc.onDidExceedLimit((b) =>
-          this.die(
-            failure('limit_exceeded', `${this.spec.name} was stopped: ${b.message}`, {
-              ...this.details(),
-              data: { limit: b.limit },
-            }),
-            'kill',
-          ),
-        ),
-      );
+    const overLimit = proc.onDidExceedLimit;
+    if (overLimit) this.store.add(overLimit((b) => this.die(limitFailure(this.spec.name, b, this.details()), 'kill')));
     this.store.add(
       proc.onDidExit((exit) => {
         if (exit.expected) return;
