@@ -23,6 +23,7 @@ export { previousVersion } from './install/previous';
 export { diffText } from './install/tool-changes';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';
+export { limitsView } from './registry/limits-view';
 export type { SettingView } from './registry/plugin-settings';
 export { PluginRegistry, type RegistryOptions } from './registry/registry';
 export { FileSecretStore, type SecretStore } from './secrets';
@@ -34,12 +35,16 @@ export {
   coerceSetting,
   coerceSettings,
   PluginHost,
+  rootNotice,
+  runningAsRoot,
+  sandboxSupport,
   validateArguments,
   type CallHandle,
   type CallOptions,
   type CallOutcome,
   type ElicitReply,
   type ElicitRequest,
+  type LimitUsage,
   type PassthroughChange,
   type ServerFeatures,
   type UiResource,

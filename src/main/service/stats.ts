@@ -18,12 +18,14 @@ export async function processStats(registry: PluginRegistry): Promise<Record<str
   const out: Record<string, ProcessStats> = {};
   for (const [pid, id] of pids) {
     const u = usage[String(pid)];
+    const limitUsage = registry.host.limitsOf(id)?.usage;
     if (u)
       out[id] = {
         pid,
         cpuPercent: Math.round(u.cpu * 10) / 10,
         memoryBytes: u.memory,
         pingRttMs: registry.host.healthOf(id)?.pingRttMs ?? null,
+        ...(limitUsage ? { limitUsage } : {}),
       };
   }
   return out;
