@@ -3,7 +3,7 @@
  * spawned (launch.ts computes it; the sandbox wraps it; the supervisor runs it).
  */
 
-import type { RemoteOAuth } from '../remote/link';
+import type { RemoteOAuth } from '../remote/oauth';
 import type { LaunchLimits } from './limits';
 import type { SecretValue } from './redact';
 
