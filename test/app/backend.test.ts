@@ -228,6 +228,8 @@ describe('plugins and installs through the contract', () => {
     expect(files?.capabilities.map((c) => [c.name, c.requested, c.granted])).toEqual([
       ['fs.read', true, true],
       ['fs.write', true, true],
+      // Not requested, not granted, but offered: a person may give any plugin the network.
+      ['net', false, false],
     ]);
   });
 

@@ -141,13 +141,17 @@ describe('capability grants', () => {
     expect(withIt.ok && withIt.value.data).toEqual(expect.objectContaining({ hasToken: true }));
   });
 
-  it('refuses to grant what a plugin does not request', async () => {
-    const r = await registry.decisions.grant('gassist-python', ['net']);
+  it('refuses to grant what a plugin does not request, except the network, which a person may give any plugin', async () => {
+    const r = await registry.decisions.grant('gassist-python', ['fs.write']);
     expect(r).toEqual({
       ok: false,
       code: 'invalid_input',
-      message: 'gassist-python does not request net (it requests: conversation.read, passthrough)',
+      message:
+        'gassist-python does not request fs.write (it requests: conversation.read, passthrough; net and folders may be granted to any plugin)',
     });
+    // G-Assist manifests cannot request net; a weather plugin still needs it (issue 17).
+    expect(await registry.decisions.grant('gassist-python', ['net'])).toEqual({ ok: true, detail: 'granted net' });
+    expect(await registry.decisions.revoke('gassist-python', ['net'])).toEqual(expect.objectContaining({ ok: true }));
   });
 });
 
