@@ -45,11 +45,14 @@ async function start(): Promise<void> {
     openExternal: (url) => {
       if (/^https?:\/\//.test(url)) void shell.openExternal(url);
     },
+    // An App's link, after the person agreed (service/apps.ts checked it is a web link).
     openLink: (url) =>
-      shell.openExternal(url).then(
-        () => '',
-        (e: unknown) => (e as Error).message,
-      ),
+      /^https?:\/\//.test(url)
+        ? shell.openExternal(url).then(
+            () => '',
+            (e: unknown) => (e as Error).message,
+          )
+        : Promise.resolve('only web links (http, https) are opened'),
     // Other apps' calls through `plugboard mcp` on this folder are approved here too.
     approvalInbox: true,
     // From a checkout, other apps run `plugboard mcp` with this Electron as Node. A packaged app
