@@ -85,6 +85,8 @@ export interface FailureDetails {
   data?: unknown;
   /** A stopped call whose plugin had to be restarted to stop it (it has no way to cancel a call). */
   restarted?: boolean;
+  /** The key of the plugin setting the failure blames (its stderr named it): the panel links to it. */
+  setting?: string;
 }
 
 export interface Failure {

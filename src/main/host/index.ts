@@ -19,6 +19,7 @@ export { planLaunchWithShellPath } from './process/plan-with-shell';
 export { appReadOnlyFolders, grantedFolders, type SandboxRequest } from './process/sandbox-prepare';
 export { sandboxSupport, type SandboxSupport } from './process/sandbox-probe';
 export { coerceSetting, coerceSettings, displayValue } from './process/settings';
+export { treeStats, type TreeStats } from './process/tree-stats';
 export type { CallHandle, CallOptions, LaunchBinding, PassthroughChange } from './supervisor/supervisor';
 export { DEFAULT_TRIAL_MS, launchOnce, trialCommand, tryLaunch, type TrialPlan } from './trial';
 export { schemaProblem, validateArguments } from './validate';

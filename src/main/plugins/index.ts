@@ -29,6 +29,7 @@ export {
   appReadOnlyFolders,
   coerceSetting,
   PluginHost,
+  treeStats,
   validateArguments,
   type CallHandle,
   type CallOptions,

@@ -202,12 +202,13 @@ export class InstanceKeeper extends Disposable {
   }
 
   /**
-   * Stops and starts again without touching the restart budget (not a crash), but counted with
-   * the restarts and logged (the state change is): a pid that changes with nothing said is a mystery.
+   * Stops and starts again without touching the restart budget (not a crash), and logged and
+   * listed with the recent events (the state change is): a pid that changes with nothing said is a
+   * mystery. Not counted with the restarts: a person stopping a call is no failure of the plugin,
+   * and the count is what tells a plugin that keeps dying (issue 21).
    */
   async recycle(inst: Instance, reason: string): Promise<void> {
     if (inst === this.held.value?.inst) this.release();
-    this.hooks.health.restarts++;
     this.setState('restarting', reason);
     await this.pool.retire(inst);
     if (this.spec.persistent && !this.userStopped && !this.isDisposed) await this.ensure();

@@ -41,6 +41,8 @@ export interface PluginState {
    * plugin's first definitions are recorded. A tool whose definition differs asks again.
    */
   reviewed?: Record<string, Reviewed>;
+  /** The person shut it down: it stays down when Plugboard starts again, until they start it. */
+  shutDown?: boolean;
 }
 
 export interface StateFile {
@@ -129,6 +131,7 @@ function normalize(raw: StateFile): StateFile {
       settings: { ...(p.settings ?? {}) },
     };
     if (p.installed) s.installed = p.installed;
+    if (p.shutDown === true) s.shutDown = true;
     const policies = Object.entries(p.policies ?? {}).filter(([, v]) =>
       (TOOL_POLICIES as readonly string[]).includes(v),
     );

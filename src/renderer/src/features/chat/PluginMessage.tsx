@@ -12,6 +12,7 @@ import { Spinner } from '../../components/Spinner';
 import { Timestamp } from './Timestamp';
 import { usePlugins } from '../../stores/plugins';
 import { PluginOutput } from './PluginOutput';
+import { SilentCall } from './SilentCall';
 import { StoppedNote } from './StoppedNote';
 import { FailureActions } from '../plugins/FailureActions';
 import { ExitBadge } from './results/ExitBadge';
@@ -107,6 +108,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
       </header>
       <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
         <PluginOutput m={m} />
+        {status === 'streaming' && <SilentCall m={m} />}
         {m.failure && status !== 'cancelled' && (
           <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />
         )}
