@@ -11,6 +11,7 @@ import { Disposable, Emitter } from '../../shared/lifecycle';
 import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore, takeAttachments } from '../assistant';
 import type { PluginRegistry } from '../plugins';
 import { failure } from '../../shared/failures';
+import { watchAgentModels } from './agent-models';
 import { AttachmentUploads } from './attachment-uploads';
 import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
@@ -64,6 +65,7 @@ export class Backend extends Disposable {
       }),
     );
     this._register(registry.onDidChange((c) => fire({ name: 'plugins.changed', payload: c })));
+    this._register(watchAgentModels(registry, (reason) => fire({ name: 'models.changed', payload: { reason } })));
     this._register(
       registry.onDidChangeTools(({ pluginId, added, removed, changed, initial }) => {
         // The palette and the panel refetch; a change after the first announcement goes into the
