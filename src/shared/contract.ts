@@ -152,7 +152,17 @@ export const commands = {
     output: returns<Outcome<{ token: string; preview: InstallPreviewView }>>(),
   },
   'install.commit': {
-    input: z.object({ token: z.string().min(1), grants: z.array(z.string()), replace: z.boolean() }).strict(),
+    input: z
+      .object({
+        token: z.string().min(1),
+        grants: z.array(z.string()),
+        replace: z.boolean(),
+        /** Setting values from the preview's form: the plugin is installed configured. */
+        settings: z
+          .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]))
+          .optional(),
+      })
+      .strict(),
     output: returns<Outcome<{ detail: string; id: string }>>(),
   },
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<OpResult>() },

@@ -124,6 +124,9 @@ export interface InstallPreviewView {
   tools: ToolSpec[];
   requested: CapabilityView[];
   requiredSettings: SettingSpec[];
+  /** Every setting it declares (the preview's form), and the defaults as they would be used (paths resolved; no secrets). */
+  settings?: SettingSpec[];
+  settingDefaults?: Record<string, string | number | boolean | string[]>;
   replaces: { version: string } | null;
   warnings: string[];
   /** What the scan of its tools found: descriptions that address the model, hidden text, names that shadow. */

@@ -10,13 +10,18 @@ import path from 'node:path';
 import type { CapabilityView, CommandInput, CommandOutput } from '../../shared/contract';
 import { failure } from '../../shared/failures';
 import type { IDisposable } from '../../shared/lifecycle';
+import type { SettingSpec } from '../../shared/plugin';
 import { isInside } from '../fs';
 import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../plugins';
 import { scanTools } from '../../shared/tool-scan';
+import { checkGiven, givenValues } from './install-settings';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
-  private readonly previews = new Map<string, { source: string; upload?: string; config?: ImportedConfig }>();
+  private readonly previews = new Map<
+    string,
+    { source: string; upload?: string; config?: ImportedConfig; settings?: SettingSpec[] }
+  >();
   private readonly uploads = new Map<string, string>();
 
   constructor(
@@ -85,8 +90,12 @@ export class Installs implements IDisposable {
       return p;
     }
     const token = randomUUID();
-    this.previews.set(token, { source: file, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
     const { preview } = p;
+    this.previews.set(token, {
+      source: file,
+      settings: preview.settings,
+      ...(source.kind === 'upload' ? { upload: source.uploadId } : {}),
+    });
     const requested: CapabilityView[] = preview.requested.map((c) => ({
       ...capabilityView(c, this.registry),
       requested: true,
@@ -97,15 +106,27 @@ export class Installs implements IDisposable {
     return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null, flags } };
   }
 
-  async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
+  async commit({
+    token,
+    grants,
+    replace,
+    settings,
+  }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
     const p = this.previews.get(token);
     if (!p || (p.upload && !existsSync(p.source)))
       return failure('invalid_state', 'this preview has expired; drop the plugin again');
     if (p.config)
       return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
+    const given = givenValues(settings);
+    const bad = checkGiven(p.settings ?? [], given);
+    if (bad) return bad;
     const r = await this.registry.install(p.source, { replace, grant: grants });
     if (!r.ok) return r;
     this.forget(token);
+    if (Object.keys(given).length > 0) {
+      const c = await this.registry.configure(r.id, given);
+      if (!c.ok) return failure(c.code, `${r.id} is installed, but its settings were not saved: ${c.message}`);
+    }
     return { ok: true, detail: r.detail, id: r.id };
   }
 

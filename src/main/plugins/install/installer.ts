@@ -10,11 +10,13 @@ import { requestedCapabilities } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
+import type { SettingValue } from '../../host';
 import type { AuditLog } from '../audit';
 import type { PluginBindings } from '../registry/bindings';
 import { loadRecord, type PluginRecord } from '../registry/discovery';
 import { installStaged, removeInstalled, type InstallOutcome } from './commit';
 import { DEFAULT_LIMITS, type InstallLimits } from './limits';
+import { settingDefaults } from './setting-defaults';
 import { stage, type Staged } from './stage';
 import type { DataPaths } from '../data-paths';
 import type { RecordBook } from '../registry/records';
@@ -30,6 +32,9 @@ export interface InstallPreview {
   tools: ToolSpec[];
   requested: string[];
   requiredSettings: SettingSpec[];
+  /** Every setting it declares, for the preview's form, and their defaults as they would be used. */
+  settings: SettingSpec[];
+  settingDefaults: Record<string, SettingValue>;
   /** Set when a plugin with this id is installed already. */
   replaces?: { version: string };
   warnings: string[];
@@ -182,6 +187,8 @@ function describe(staged: Staged, existing: PluginRecord | undefined): Omit<Inst
     tools: s.tools,
     requested: requestedCapabilities(s),
     requiredSettings: s.settings.filter((x) => x.required && x.default === undefined),
+    settings: s.settings,
+    settingDefaults: settingDefaults(s),
     warnings: staged.warnings,
   };
   if (existing?.spec) p.replaces = { version: existing.spec.version };

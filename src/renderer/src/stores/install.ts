@@ -8,6 +8,7 @@ import { create } from 'zustand';
 import type { InstallPreviewView } from '../../../shared/contract';
 import type { ImportPreviewView, ImportResultView } from '../../../shared/imports';
 import { getApi, installsByPath, pathForFile, upload } from '../api';
+import { installSettingsFor } from './install-settings';
 import { scheduleRefresh } from './plugins';
 import { errorText, toastInfo } from './toasts';
 
@@ -260,6 +261,7 @@ export async function commitInstall(): Promise<void> {
       token: p.token,
       grants: p.grants,
       replace: p.preview.replaces !== null,
+      settings: installSettingsFor(p.token, p.preview),
     });
     if (r.ok) {
       setPhase({ step: 'idle' });

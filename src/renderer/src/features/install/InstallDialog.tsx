@@ -16,6 +16,7 @@ import { cancelInstall, commitImport, commitInstall, useInstall } from '../../st
 import { ImportPreview } from './ImportPreview';
 import { InstallPicker } from './InstallPicker';
 import { InstallPreview } from './InstallPreview';
+import { InstallSettings } from './InstallSettings';
 
 export function InstallDialog(): JSX.Element | null {
   const phase = useInstall((s) => s.phase);
@@ -119,6 +120,7 @@ export function InstallDialog(): JSX.Element | null {
       }
     >
       <InstallPreview preview={preview} grants={phase.grants} error={phase.error} />
+      <InstallSettings token={phase.token} preview={preview} />
     </Dialog>
   );
 }
