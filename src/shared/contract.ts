@@ -18,6 +18,7 @@ import type {
 import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
+import type { ExternalApprovalView } from './external-approvals';
 import type { Outcome } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
@@ -25,6 +26,7 @@ import type { HealthEvent, LogEvent } from './plugin';
 import type {
   AppInfo,
   InstallPreviewView,
+  McpClientSnippet,
   OpResult,
   PaletteEntry,
   PluginDetail,
@@ -34,6 +36,7 @@ import type {
 } from './views';
 
 // The shapes commands and events carry, declared beside their concern and re-exported from here.
+export type { ExternalApprovalView, ExternalDecision } from './external-approvals';
 export type {
   ChatMessage,
   Conversation,
@@ -48,6 +51,7 @@ export type {
   CapabilityView,
   InstallPreviewView,
   InstallTrialView,
+  McpClientSnippet,
   OpResult,
   PaletteEntry,
   PluginDetail,
@@ -111,6 +115,15 @@ export const commands = {
     input: z.object({ policy: z.enum(APPROVAL_DEFAULTS) }).strict(),
     output: returns<OpResult>(),
   },
+  /** Calls other apps (MCP clients of Plugboard) wait to have approved, oldest first. */
+  'approvals.external': { input: empty, output: returns<ExternalApprovalView[]>() },
+  /** The person's answer to another app's call; refused when it no longer waits (answered in that app). */
+  'approvals.answerExternal': {
+    input: z.object({ id: z.string().min(1).max(200), decision: z.enum(['once', 'deny']) }).strict(),
+    output: returns<OpResult>(),
+  },
+  /** The config snippets that let Claude Desktop, Cursor and VS Code use this Plugboard's plugins (`plugboard mcp`). */
+  'app.mcpClients': { input: empty, output: returns<Outcome<{ snippets: McpClientSnippet[] }>>() },
   'plugins.list': { input: empty, output: returns<PluginView[]>() },
   'plugins.detail': { input: z.object({ id }).strict(), output: returns<PluginDetail | null>() },
   'plugins.start': { input: z.object({ id }).strict(), output: returns<OpResult>() },
@@ -366,6 +379,8 @@ export interface Events {
   'chat.saveState': SaveState;
   /** A model was added, changed or removed, or the default changed. */
   'models.changed': { reason: string };
+  /** The calls other apps wait to have approved changed (one came, was answered, or withdrawn). */
+  'approvals.external': { pending: ExternalApprovalView[] };
 }
 
 export type EventName = keyof Events;
@@ -378,6 +393,7 @@ export const EVENT_NAMES: EventName[] = [
   'chat.updated',
   'chat.saveState',
   'models.changed',
+  'approvals.external',
 ];
 
 /** What `window.plugboard` is, over IPC or WebSocket alike. */

@@ -32,6 +32,8 @@ export const FAILURE_CODES = [
   'rate_limited',
   'context_too_long',
   'model_error',
+  'approval_required',
+  'denied',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -64,6 +66,9 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   rate_limited: 'the model’s provider asked to wait before the next request',
   context_too_long: 'the conversation is longer than the model can read at once',
   model_error: 'the model’s provider failed, or its answer broke off',
+  approval_required:
+    'the call needs a person’s approval, and there was no one to ask (no form in the calling app, no Plugboard open)',
+  denied: 'a person, or their policy for the tool, refused the call: nothing ran',
 };
 
 /** Facts that help a person act on a failure. Only the ones that apply are set. */

@@ -157,3 +157,14 @@ export interface PaletteEntry {
   parameters: Record<string, unknown>;
   autoApproved: boolean;
 }
+
+/** One app's MCP config entry for `plugboard mcp` on this data folder (Settings → Use your plugins in other apps). */
+export interface McpClientSnippet {
+  app: 'claude' | 'cursor' | 'vscode';
+  /** The app's name, as people know it. */
+  label: string;
+  /** Where that app keeps its MCP config, in words. */
+  file: string;
+  /** What to put there (JSON), the command with its absolute path and the data folder. */
+  text: string;
+}

@@ -51,7 +51,8 @@ export function qualifiedNames(pairs: ReadonlyArray<{ plugin: string; tool: stri
   return out;
 }
 
-function pairKey(plugin: string, tool: string): string {
+/** The key `qualifiedNames` answers by. */
+export function pairKey(plugin: string, tool: string): string {
   return `${plugin}\u0000${tool}`;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { AppInfo } from '../../shared/contract';
 import { PluginRegistry } from '../plugins';
+import type { McpLaunch } from '../../shared/mcp-clients';
 import { Backend } from '../service';
 import { bundledPluginsDir, dataDirOf, nodeModulesDir } from './target';
 
@@ -22,6 +23,10 @@ export interface OpenBackendOptions {
   autostart: boolean;
   transport: AppInfo['transport'];
   uploadsDir?: string;
+  /** Show other apps' calls waiting for approval (serve). */
+  approvalInbox?: boolean;
+  /** How `plugboard mcp` runs from here, for Settings' snippets. */
+  mcpLaunch?: McpLaunch;
 }
 
 export async function openBackend(opts: OpenBackendOptions): Promise<OpenedBackend> {
@@ -38,6 +43,8 @@ export async function openBackend(opts: OpenBackendOptions): Promise<OpenedBacke
       version: process.env.npm_package_version ?? '0.1.0',
       transport: opts.transport,
       ...(opts.uploadsDir ? { uploadsDir: opts.uploadsDir } : {}),
+      ...(opts.approvalInbox ? { approvalInbox: true } : {}),
+      ...(opts.mcpLaunch ? { mcpLaunch: opts.mcpLaunch } : {}),
     });
   } catch (e) {
     // Another Plugboard holds the conversation store, say: stop what autostart began.

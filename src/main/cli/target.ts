@@ -41,6 +41,14 @@ export function dataDirOf(flag: string | undefined): string {
   return flag ? path.resolve(flag) : defaultDataDir();
 }
 
+/** How another app runs `plugboard mcp` on `dataDir` from this checkout: this Node and the bin script, absolute. */
+export function cliMcpLaunch(dataDir: string): { command: string; args: string[] } {
+  return {
+    command: process.execPath,
+    args: [path.join(packageRoot(), 'bin', 'plugboard.mjs'), 'mcp', '--data-dir', dataDir],
+  };
+}
+
 /** Whether the argument is written as a path rather than a plugin id: `./x`, `../x`, `/x`, `a/b`, `~/x`. */
 export function writtenAsPath(arg: string): boolean {
   return arg.includes('/') || arg.includes('\\') || arg.startsWith('.') || arg.startsWith('~') || path.isAbsolute(arg);

@@ -8,7 +8,15 @@
 import { fillPrompt, promptsOf, resourcesOf } from './features';
 import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '../../shared/contract';
 import { Disposable, Emitter } from '../../shared/lifecycle';
-import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore, takeAttachments } from '../assistant';
+import {
+  agentModels,
+  ApprovalInbox,
+  ChatService,
+  ConversationStore,
+  discoverLocal,
+  ModelStore,
+  takeAttachments,
+} from '../assistant';
 import type { PluginRegistry } from '../plugins';
 import { failure } from '../../shared/failures';
 import { watchAgentModels } from './agent-models';
@@ -17,6 +25,7 @@ import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
 import { Installs } from './installs';
 import { LogBook } from './logbook';
+import { mcpClientSnippets, type McpLaunch } from '../../shared/mcp-clients';
 import { PluginViews } from './plugin-views';
 import { processStats } from './stats';
 
@@ -32,6 +41,13 @@ export interface BackendOptions {
   uploadsDir?: string;
   /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
   openFolder?(dir: string): Promise<string>;
+  /** How this installation runs `plugboard mcp` on its data folder, for the other apps' config snippets. */
+  mcpLaunch?: McpLaunch;
+  /**
+   * Show the calls other apps (MCP clients of Plugboard on this data folder) wait to have approved:
+   * the app and `plugboard serve` do, a back end with no screen (`plugboard chat`) does not.
+   */
+  approvalInbox?: boolean;
 }
 
 export class Backend extends Disposable {
@@ -48,9 +64,16 @@ export class Backend extends Disposable {
     readonly chat: ChatService,
     private readonly store: ConversationStore,
     readonly models: ModelStore,
+    private readonly inbox: ApprovalInbox | undefined,
   ) {
     super();
     this._register(models);
+    if (inbox) {
+      this._register(inbox);
+      this._register(
+        inbox.onDidChange((pending) => this._onDidEvent.fire({ name: 'approvals.external', payload: { pending } })),
+      );
+    }
     this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
     this.views = new PluginViews(registry);
@@ -116,7 +139,8 @@ export class Backend extends Disposable {
     const store = await ConversationStore.open(registry.paths.conversations);
     const models = new ModelStore(registry.paths.root, registry.secrets);
     const chat = new ChatService({ registry, store, models, audit: registry.audit });
-    return new Backend(opts, chat, store, models);
+    const inbox = opts.approvalInbox ? await ApprovalInbox.open(registry.paths.root) : undefined;
+    return new Backend(opts, chat, store, models, inbox);
   }
 
   invoke<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C>> {
@@ -157,6 +181,16 @@ export class Backend extends Disposable {
       },
       'approvals.default': () => ({ policy: registry.approvalDefault() }),
       'approvals.setDefault': ({ policy }) => registry.setApprovalDefault(policy),
+      'approvals.external': () => this.inbox?.pending() ?? [],
+      'approvals.answerExternal': ({ id, decision }) =>
+        this.inbox?.answer(id, decision) ?? failure('invalid_state', 'this Plugboard shows no requests of other apps'),
+      'app.mcpClients': () =>
+        this.opts.mcpLaunch
+          ? { ok: true, snippets: mcpClientSnippets(this.opts.mcpLaunch, process.platform) }
+          : failure(
+              'invalid_state',
+              'this Plugboard has no `plugboard` command to give other apps (a packaged app ships none): install Plugboard from its repository and run `plugboard mcp --print-config claude` there',
+            ),
       'plugins.list': () => views.list(),
       'plugins.detail': ({ id }) => views.detail(id),
       'plugins.start': ({ id }) => registry.start(id),

@@ -31,6 +31,7 @@ import type { DefinitionChange } from '../../../shared/definitions';
 import { RecordBook } from './records';
 import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
+import { syncWithDisk } from './disk-sync';
 import {
   Installer,
   type GrantChoice,
@@ -165,6 +166,20 @@ export class PluginRegistry implements IDisposable {
       : sandboxSupport();
   }
 
+  /**
+   * Catches up with what another process on the data folder installed, removed, enabled or
+   * disabled (disk-sync.ts): unchanged plugins keep running. Answers the ids that changed.
+   */
+  syncWithDisk = (): Promise<string[]> =>
+    syncWithDisk({
+      bundledDir: this.opts.bundledDir,
+      installedDir: this.paths.plugins,
+      records: this.records,
+      host: this.host,
+      bindings: this.bindings,
+      isEnabled: (id) => this.isEnabled(id),
+    });
+
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
   async reload(): Promise<void> {
     const found = discover(this.opts.bundledDir, this.paths.plugins);
@@ -263,7 +278,11 @@ export class PluginRegistry implements IDisposable {
   }
 
   private gate(id: string, opts: CallOptions): CallOptions {
-    const out: CallOptions = { ...opts, allowPassthrough: this.granted(id, 'passthrough') };
+    // A caller with no way to hold a session (another app, through MCP) says so: false stays false.
+    const out: CallOptions = {
+      ...opts,
+      allowPassthrough: opts.allowPassthrough !== false && this.granted(id, 'passthrough'),
+    };
     if (!this.granted(id, 'conversation.read')) out.context = [];
     return out;
   }

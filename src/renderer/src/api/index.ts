@@ -108,6 +108,12 @@ export function retryConnection(): void {
   get().retryNow();
 }
 
+/** Where other apps reach this server's MCP endpoint, with the page's token (the web UI only). */
+export function mcpHttpEndpoint(): { url: string; token: string } | null {
+  const { kind, token } = get();
+  return kind === 'websocket' && token ? { url: `${window.location.origin}/mcp`, token } : null;
+}
+
 /** The filesystem path of a dropped file, when the desktop app can tell it; otherwise null. */
 export function pathForFile(file: File): string | null {
   const fn = window.plugboard?.pathForFile;
