@@ -7,7 +7,7 @@ import type { ToolPolicy } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { DefinitionChange } from './definitions';
 import type { ToolFlag } from './tool-scan';
-import type { FailureCode, Outcome } from './failures';
+import type { FailureCode } from './failures';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
 
 export interface AppInfo {
@@ -111,9 +111,6 @@ export interface ProcessStats {
   /** Round trip of the last answered idle ping (health events carry it only on state changes). */
   pingRttMs: number | null;
 }
-
-/** What an operation answers: what it did, or a failure whose code the UI acts on. */
-export type OpResult = Outcome<{ detail: string }>;
 
 export interface InstallPreviewView {
   id: string;

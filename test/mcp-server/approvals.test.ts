@@ -55,7 +55,7 @@ beforeAll(async () => {
   data = path.join(tmpDir('mcp-approvals'), 'data');
   other = await openRegistry(data);
   await installInto(other, ['gassist-node']);
-  expect((await other.setToolPolicy('gassist-node', 'echo', 'ask')).ok).toBe(true);
+  expect((await other.decisions.setToolPolicy('gassist-node', 'echo', 'ask')).ok).toBe(true);
 }, 120_000);
 
 afterEach(async () => {

@@ -39,7 +39,7 @@ export function openRegistry(data: string): Promise<PluginRegistry> {
 /** Installs fixtures (granted what they request) into `data`; throws with the reason when one fails. */
 export async function installInto(registry: PluginRegistry, fixtures: string[]): Promise<void> {
   for (const f of fixtures) {
-    const r = await registry.install(standalone(f));
+    const r = await registry.installer.install(standalone(f));
     if (!r.ok) throw new Error(`installing ${f}: ${r.message}`);
   }
 }

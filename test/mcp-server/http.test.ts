@@ -141,10 +141,10 @@ describe('/mcp', () => {
       const r = await client.callTool({ name: 'hello__say_hello', arguments: { name: 'Ada' } });
       expect(textOf(r)).toMatch(/Ada/);
     }
-    expect((await registry.setExposed('hello', 'count', false)).ok).toBe(true);
+    expect((await registry.decisions.setExposed('hello', 'count', false)).ok).toBe(true);
     await expect.poll(() => [changesA, changesB], { timeout: 10_000 }).toEqual([1, 1]);
     expect((await a.client.listTools()).tools.map((t) => t.name)).not.toContain('hello__count');
-    expect((await registry.setExposed('hello', 'count', true)).ok).toBe(true);
+    expect((await registry.decisions.setExposed('hello', 'count', true)).ok).toBe(true);
     await expect.poll(() => [changesA, changesB], { timeout: 10_000 }).toEqual([2, 2]);
     // Requests of an ended session are refused; the other session goes on.
     await (a.client.transport as StreamableHTTPClientTransport).terminateSession();

@@ -39,7 +39,7 @@ beforeAll(async () => {
     'mcp-onward',
   ]);
   // The calls of this file run without asking, but where a test sets a tool to ask.
-  expect((await other.setApprovalDefault('allow')).ok).toBe(true);
+  expect((await other.decisions.setApprovalDefault('allow')).ok).toBe(true);
   run = await connectMcp(data, { name: 'test-client', version: '1.0.0' }, {}, (c) =>
     c.setNotificationHandler(ToolListChangedNotificationSchema, () => void (toolListChanges += 1)),
   );
@@ -150,7 +150,7 @@ describe('plugboard mcp', () => {
 
   it('stops listing a tool another process switches off, says list_changed, and refuses it with the reason', async () => {
     const before = toolListChanges;
-    expect((await other.setExposed('mcp-echo', 'echo', false)).ok).toBe(true);
+    expect((await other.decisions.setExposed('mcp-echo', 'echo', false)).ok).toBe(true);
     await listChanged(before + 1);
     expect(await names()).not.toContain('mcp_echo__echo');
     expect(await names()).toContain('mcp_echo__progress');
@@ -158,14 +158,14 @@ describe('plugboard mcp', () => {
     expect(r.isError).toBe(true);
     expect(textOf(r)).toBe('tool_not_exposed: mcp-echo:echo is switched off in Plugboard: nothing ran');
 
-    expect((await other.setEnabled('mcp-echo', false)).ok).toBe(true);
+    expect((await other.decisions.setEnabled('mcp-echo', false)).ok).toBe(true);
     await listChanged(before + 2);
     expect((await names()).some((n) => n.startsWith('mcp_echo__'))).toBe(false);
     const off = await run.client.callTool({ name: 'mcp_echo__progress', arguments: { steps: 1 } });
     expect(textOf(off)).toMatch(/^disabled: mcp-echo is disabled in Plugboard/);
 
-    expect((await other.setEnabled('mcp-echo', true)).ok).toBe(true);
-    expect((await other.setExposed('mcp-echo', 'echo', true)).ok).toBe(true);
+    expect((await other.decisions.setEnabled('mcp-echo', true)).ok).toBe(true);
+    expect((await other.decisions.setExposed('mcp-echo', 'echo', true)).ok).toBe(true);
     await expect.poll(names, { timeout: 15_000 }).toContain('mcp_echo__echo');
     expect(textOf(await run.client.callTool({ name: 'mcp_echo__echo', arguments: { text: 'back' } }))).toBe('back');
   });
@@ -259,7 +259,7 @@ describe('plugboard mcp', () => {
 
 describe('plugboard mcp, switched off', () => {
   it('runs with a plugin switched off as a whole: its tools are not listed', async () => {
-    expect((await other.setExposed('rterm-echo', undefined, false)).ok).toBe(true);
+    expect((await other.decisions.setExposed('rterm-echo', undefined, false)).ok).toBe(true);
     const again = await connectMcp(data);
     try {
       const listed = (await again.client.listTools()).tools.map((t) => t.name);
@@ -272,7 +272,7 @@ describe('plugboard mcp, switched off', () => {
       );
     } finally {
       await again.client.close();
-      expect((await other.setExposed('rterm-echo', undefined, true)).ok).toBe(true);
+      expect((await other.decisions.setExposed('rterm-echo', undefined, true)).ok).toBe(true);
     }
   });
 });

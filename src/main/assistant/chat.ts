@@ -9,8 +9,8 @@
 /* eslint-disable max-lines -- one whole concern: routing what a person types (passthrough, tool call, model message) and the conversations' lifecycle */
 import { randomUUID } from 'node:crypto';
 import { resultText } from '../../shared/chunks';
-import type { ApprovalDecision } from '../../shared/assistant';
-import type { ChatMessage, Conversation, ConversationSummary, Events, OpResult } from '../../shared/contract';
+import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
+import type { ChatMessage, Conversation, ConversationSummary, Events, Done } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/plugin';
@@ -63,7 +63,7 @@ export class ChatService extends Disposable {
         messages: this.messages,
         models: d.models,
         audit: d.audit,
-        turnRunning: (c, t, running) => this.frame(c, t, running),
+        turnRunning: (c, t, running, usage) => this.frame(c, t, running, usage),
         context: (c) => this.context(c),
         rewrite: (c, m) => this.rewrite(c, m),
       }),
@@ -103,15 +103,15 @@ export class ChatService extends Disposable {
     };
   }
 
-  rename(id: string, title: string): OpResult {
+  rename(id: string, title: string): Done {
     if (!this.store.rename(id, title.trim())) return failure('not_found', `no conversation ${id}`);
     this.announce(id);
     return { ok: true, detail: 'renamed' };
   }
 
-  delete(id: string): OpResult {
-    for (const s of this.registry.passthroughSessions())
-      if (s.owner === id) this.registry.endPassthrough(s.pluginId, 'conversation deleted');
+  delete(id: string): Done {
+    for (const s of this.registry.host.passthroughSessions())
+      if (s.owner === id) this.registry.host.endPassthrough(s.pluginId, 'conversation deleted');
     if (!this.store.delete(id)) return failure('not_found', `no conversation ${id}`);
     // Its calls and its model's turn have nowhere to go now: stop them.
     this.assistant.stopConversation(id, 'the conversation was deleted');
@@ -121,7 +121,7 @@ export class ChatService extends Disposable {
     return { ok: true, detail: 'deleted' };
   }
 
-  setModel(conversationId: string, model: string | null): OpResult {
+  setModel(conversationId: string, model: string | null): Done {
     if (!this.store.setModel(conversationId, model)) return failure('not_found', `no conversation ${conversationId}`);
     this.announce(conversationId);
     return { ok: true, detail: model ? `this conversation uses ${model}` : 'this conversation uses the default model' };
@@ -179,13 +179,13 @@ export class ChatService extends Disposable {
     return this.startTurn(conversationId, shown, plugin, tool, args);
   }
 
-  cancel(turnId: string): OpResult {
+  cancel(turnId: string): Done {
     if (!this.turns.cancel(turnId, 'stopped by the user') && !this.assistant.stop(turnId))
       return failure('invalid_state', 'that turn is not running');
     return { ok: true, detail: 'cancelled' };
   }
 
-  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): OpResult {
+  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Done {
     return this.assistant.approve(callId, decision, args);
   }
 
@@ -193,10 +193,10 @@ export class ChatService extends Disposable {
     return this.assistant.retry(conversationId);
   }
 
-  exitPassthrough(conversationId: string): OpResult {
+  exitPassthrough(conversationId: string): Done {
     const p = this.passthroughOf(conversationId);
     if (!p) return failure('invalid_state', 'no passthrough session is open in this conversation');
-    this.registry.endPassthrough(p.pluginId, 'ended by the user');
+    this.registry.host.endPassthrough(p.pluginId, 'ended by the user');
     return { ok: true, detail: `left the session with ${p.pluginName}` };
   }
 
@@ -312,8 +312,8 @@ export class ChatService extends Disposable {
     };
   }
 
-  private frame(conversationId: string, turnId: string, running: boolean): void {
-    this.running.set(conversationId, turnId, running);
+  private frame(conversationId: string, turnId: string, running: boolean, usage?: TokenUsage): void {
+    this.running.set(conversationId, turnId, running, usage);
   }
 
   private interrupted(conversationId: string, m: ChatMessage): ChatMessage {
@@ -377,7 +377,7 @@ export class ChatService extends Disposable {
   }
 
   private passthroughOf(conversationId: string): Conversation['passthrough'] {
-    const s = this.registry.passthroughSessions().find((x) => x.owner === conversationId);
+    const s = this.registry.host.passthroughSessions().find((x) => x.owner === conversationId);
     return s ? { pluginId: s.pluginId, pluginName: this.pluginName(s.pluginId) } : null;
   }
 

@@ -4,7 +4,7 @@
  * and the CLI show to people (what the exposed tools cost, which models are agent plugins), and
  * the channel by which another app's calls are approved in the app (external-approvals/).
  */
-export { agentModelRows, agentModels, type AgentModelRow } from './agent/agents';
+export { agentModelRows, agentModels } from './agent/agents';
 export { takeAttachments, type TakeUpload } from './attachments';
 export { ChatService, type ChatDeps, type ChatEvent } from './chat';
 export { addUsage, declarationTokens } from './loop/tokens';

@@ -130,6 +130,6 @@ export function exposedUserCommands(registry: PluginRegistry): UserCommandView[]
  */
 export function autoApprovedTools(registry: PluginRegistry): string[] {
   return exposedTools(registry)
-    .filter((d) => registry.toolPolicy(d.plugin, d.tool).policy === 'allow')
+    .filter((d) => registry.decisions.toolPolicy(d.plugin, d.tool).policy === 'allow')
     .map((d) => d.qualifiedName);
 }

@@ -87,7 +87,7 @@ export async function openCallTarget(
   if (!rec?.spec) {
     await registry.shutdown();
     const known = registry.list().map((r) => r.id);
-    if (rec?.error) return failure('launch_failed', `${arg} could not be loaded: ${rec.error}`);
+    if (rec?.error) return failure('manifest_invalid', `${arg} could not be loaded: ${rec.error}`);
     // No plugin has that id: a folder of that name here is what was meant.
     if (existsSync(arg)) return openFolder(arg, dataDir, opts);
     return failure(
@@ -102,7 +102,7 @@ export async function openCallTarget(
     onDidLog: registry.onDidLog,
     call: (t, a, o) => registry.call(arg, t, a, o),
     input: (t, o) => registry.input(arg, t, o),
-    endPassthrough: (reason) => registry.endPassthrough(arg, reason),
+    endPassthrough: (reason) => registry.host.endPassthrough(arg, reason),
     shutdown: () => registry.shutdown(),
   };
 }
@@ -110,7 +110,7 @@ export async function openCallTarget(
 /** A plugin from a folder or manifest: its manifest's capabilities are its allow-list and its grants. */
 async function openFolder(arg: string, dataDir: string, opts: TargetOptions): Promise<CallTarget | Failure> {
   const m = loadManifest(arg);
-  if (!m.ok) return failure('launch_failed', `invalid plugin manifest ${describeManifestErrors(m)}`);
+  if (!m.ok) return failure('manifest_invalid', `invalid plugin manifest ${describeManifestErrors(m)}`);
   const spec = m.spec;
   const host = new PluginHost();
   const paths = new DataPaths(dataDir);

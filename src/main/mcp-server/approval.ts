@@ -33,7 +33,7 @@ export async function decide(
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<Verdict> {
-  const { policy } = registry.toolPolicy(pair.plugin, pair.tool);
+  const { policy } = registry.decisions.toolPolicy(pair.plugin, pair.tool);
   const name = `${pair.plugin}:${pair.tool}`;
   if (policy === 'allow') return { allowed: true, by: 'policy' };
   if (policy === 'deny')

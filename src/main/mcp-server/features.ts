@@ -52,7 +52,7 @@ export class HostedFeatures {
     if (!this.promptOwners.has(name)) await this.prompts();
     const owner = this.promptOwners.get(name);
     if (!owner) throw new McpError(ErrorCode.InvalidParams, `no prompt is named "${name}": prompts/list names them`);
-    const r = await this.registry.features(owner.plugin)?.getPrompt(owner.prompt, args);
+    const r = await this.registry.host.features(owner.plugin)?.getPrompt(owner.prompt, args);
     if (!r?.ok) throw new McpError(ErrorCode.InternalError, r?.message ?? `${owner.plugin} is not running here`);
     return {
       ...(r.value.description ? { description: r.value.description } : {}),
@@ -84,7 +84,7 @@ export class HostedFeatures {
     const plugin = this.resourceOwners.get(uri);
     if (!plugin)
       throw new McpError(ErrorCode.InvalidParams, `no resource has the URI ${uri}: resources/list names them`);
-    const r = await this.registry.features(plugin)?.readResource(uri);
+    const r = await this.registry.host.features(plugin)?.readResource(uri);
     if (!r?.ok) throw new McpError(ErrorCode.InternalError, r?.message ?? `${plugin} is not running here`);
     return {
       contents: r.value.map((c) =>
@@ -102,11 +102,11 @@ export class HostedFeatures {
   /** One list from every offered server, in parallel; one that fails is left out and named. */
   private async each<T>(
     what: string,
-    read: (f: NonNullable<ReturnType<PluginRegistry['features']>>) => Promise<Result<T[]>>,
+    read: (f: NonNullable<ReturnType<PluginRegistry['host']['features']>>) => Promise<Result<T[]>>,
   ): Promise<Array<{ plugin: string; items: T[] }>> {
     const got = await Promise.all(
       this.servers().map(async (plugin) => {
-        const f = this.registry.features(plugin);
+        const f = this.registry.host.features(plugin);
         const r = f ? await read(f) : undefined;
         if (r?.ok) return { plugin, items: r.value };
         this.log(`the ${what} of ${plugin} are not offered: ${r ? `${r.code}: ${r.message}` : 'it is not loaded'}`);

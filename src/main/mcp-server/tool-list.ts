@@ -84,7 +84,7 @@ export function resolveTool(
 
 function whyNotOffered(registry: PluginRegistry, { plugin, tool }: ToolPair): Failure {
   if (!registry.isEnabled(plugin)) return failure('disabled', `${plugin} is disabled in Plugboard; enable it first`);
-  if (!registry.pluginState(plugin).exposed)
+  if (!registry.decisions.pluginState(plugin).exposed)
     return failure('tool_not_exposed', `${plugin} is switched off in Plugboard (not exposed): nothing ran`);
   if (!registry.isExposed(plugin, tool))
     return failure('tool_not_exposed', `${plugin}:${tool} is switched off in Plugboard: nothing ran`);

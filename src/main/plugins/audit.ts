@@ -5,7 +5,7 @@
  */
 import { closeSync, mkdirSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { Failure, Outcome } from '../../shared/failures';
+import type { Done, Failure } from '../../shared/failures';
 
 export type AuditAction =
   | 'install'
@@ -89,7 +89,7 @@ export class AuditLog {
   }
 
   /** Records a change that was made, and answers with it. */
-  done(action: AuditAction, plugin: string, detail: string, extra: AuditExtra = {}): Outcome<{ detail: string }> {
+  done(action: AuditAction, plugin: string, detail: string, extra: AuditExtra = {}): Done {
     this.append({ action, plugin, ok: true, detail, ...defined(extra) });
     return { ok: true, detail };
   }

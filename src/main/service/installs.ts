@@ -83,7 +83,7 @@ export class Installs implements IDisposable {
     // The server removes uploads that wait too long (upload-quota.ts).
     if (!file || (source.kind === 'upload' && !existsSync(file)))
       return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
-    const p = await this.registry.preview(file);
+    const p = await this.registry.installer.preview(file);
     if (!p.ok) {
       // A refused upload is of no further use: the person drops a fixed file next.
       if (source.kind === 'upload') this.dropUpload(source.uploadId);
@@ -120,11 +120,11 @@ export class Installs implements IDisposable {
     const given = givenValues(settings);
     const bad = checkGiven(p.settings ?? [], given);
     if (bad) return bad;
-    const r = await this.registry.install(p.source, { replace, grant: grants });
+    const r = await this.registry.installer.install(p.source, { replace, grant: grants });
     if (!r.ok) return r;
     this.forget(token);
     if (Object.keys(given).length > 0) {
-      const c = await this.registry.configure(r.id, given);
+      const c = await this.registry.decisions.configure(r.id, given);
       if (!c.ok) return failure(c.code, `${r.id} is installed, but its settings were not saved: ${c.message}`);
     }
     return { ok: true, detail: r.detail, id: r.id };

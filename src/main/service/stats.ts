@@ -7,7 +7,7 @@ import type { ProcessStats } from '../../shared/contract';
 import { treeStats, type PluginRegistry } from '../plugins';
 
 export async function processStats(registry: PluginRegistry): Promise<Record<string, ProcessStats>> {
-  const pids = registry.pids();
+  const pids = registry.host.pids();
   if (pids.size === 0) return {};
   // A process that exited between the list and the read is left out: the next poll catches up.
   const usage = await treeStats([...pids.keys()]);
@@ -21,7 +21,7 @@ export async function processStats(registry: PluginRegistry): Promise<Record<str
         processes: u.processes,
         cpuPercent: u.cpuPercent,
         memoryBytes: u.memoryBytes,
-        pingRttMs: registry.health(id)?.pingRttMs ?? null,
+        pingRttMs: registry.host.healthOf(id)?.pingRttMs ?? null,
       };
   }
   return out;
