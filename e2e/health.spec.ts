@@ -89,6 +89,8 @@ function prepare(): void {
 }
 
 test.beforeAll(async ({ browser }) => {
+  // Four installs through the CLI, each with its trial launch in the sandbox.
+  test.setTimeout(240_000);
   prepare();
   served = await startServe({ dataDir });
   page = await browser.newPage();
