@@ -15,9 +15,12 @@
  *   CLI           `plugboard --help` from spawn to exit, against `node -e ''`
  *   store         conversation writes and HTTP latency while chatting, against the sql.js store
  *                 it replaced (bench/store.ts)
+ *   npx-start     an installed npx server's start, against `node <entry>` by hand and against
+ *                 `npx -y` downloading it at start (bench/npx-start.ts)
  *
  * Options: --quick (fewer iterations), --json FILE (write the figures), --only NAME[,NAME]
- * (the sections named above: round-trips, streams, watchdog, crashes, store, assistant, mcp-server, cli).
+ * (the sections named above: round-trips, streams, watchdog, crashes, store, assistant, mcp-server, cli,
+ * npx-start).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,6 +37,7 @@ import { RawClient } from './lib/raw-client';
 import { Report } from './lib/report';
 import { assistantBench } from './assistant';
 import { mcpServerBench } from './mcp-server';
+import { npxStartBench } from './npx-start';
 import { storeBench } from './store';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -475,6 +479,7 @@ async function main(): Promise<void> {
     ['assistant', () => assistantBench(report, quick)],
     ['mcp-server', () => mcpServerBench(report, quick)],
     ['cli', async () => cliColdStart(report, ROOT, quick ? 10 : 30)],
+    ['npx-start', () => npxStartBench(report, quick)],
   ];
   const unknown = [...(only ?? [])].filter((n) => !sections.some(([name]) => name === n));
   if (unknown.length > 0)

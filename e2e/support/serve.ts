@@ -133,6 +133,8 @@ export interface ServeOptions {
   prepare?: (dataDir: string) => void | Promise<void>;
   /** Serves this data directory as it is (a restart of a server): nothing installed, nothing removed at the stop. */
   dataDir?: string;
+  /** More environment for the server (the person's npm and pip settings, say). */
+  env?: Record<string, string>;
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<Served> {
@@ -149,7 +151,7 @@ export async function startServe(options: ServeOptions = {}): Promise<Served> {
     process.execPath,
     [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir],
     {
-      env: { ...process.env, PLUGBOARD_E2E: '1' },
+      env: { ...process.env, PLUGBOARD_E2E: '1', ...(options.env ?? {}) },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -52,6 +52,8 @@ export type {
   CapabilityView,
   InstallPreviewView,
   InstallTrialView,
+  PackageView,
+  PathGrantView,
   McpClientSnippet,
   PaletteEntry,
   PluginDetail,
@@ -70,6 +72,20 @@ const installSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
   z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }),
 ]);
+
+/** A folder or file granted by path (shared/capabilities.ts FolderGrant). */
+const folderGrant = z
+  .object({
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'an absolute path'),
+    write: z.boolean(),
+  })
+  .strict();
+/** The client's name for the progress events of one install (`install.progress`). */
+const progress = z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/);
 
 /** A file attached to a message: its bytes inline (base64), or uploaded first (the web UI, large files). */
 const attachmentInput = z.union([
@@ -134,12 +150,19 @@ export const commands = {
     input: z.object({ id, tool: z.string().min(1).optional(), exposed: z.boolean() }).strict(),
     output: returns<Done>(),
   },
+  /** Capabilities, and folders or files by path (whatever the plugin requested: `net`, a folder). */
   'plugins.grant': {
-    input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(),
+    input: z
+      .object({ id, capabilities: z.array(z.string().min(1)), folders: z.array(folderGrant).max(100).optional() })
+      .strict()
+      .refine((x) => x.capabilities.length > 0 || (x.folders?.length ?? 0) > 0, 'nothing to grant'),
     output: returns<Done>(),
   },
   'plugins.revoke': {
-    input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(),
+    input: z
+      .object({ id, capabilities: z.array(z.string().min(1)), folders: z.array(folderGrant).max(100).optional() })
+      .strict()
+      .refine((x) => x.capabilities.length > 0 || (x.folders?.length ?? 0) > 0, 'nothing to revoke'),
     output: returns<Done>(),
   },
   'plugins.configure': {
@@ -160,16 +183,20 @@ export const commands = {
       .strict(),
     output: returns<Outcome<{ prompt: PromptFilled }>>(),
   },
+  /** Stages the package, installs its runner's package into the staged copy (`install.progress` events), tries it. */
   'install.preview': {
-    input: z.object({ source: installSource }).strict(),
+    input: z.object({ source: installSource, progress: progress.optional() }).strict(),
     output: returns<Outcome<{ token: string; preview: InstallPreviewView }>>(),
   },
+  /** Installs exactly the staged copy the preview's token names, with the grants chosen. */
   'install.commit': {
     input: z
       .object({
         token: z.string().min(1),
         grants: z.array(z.string()),
         replace: z.boolean(),
+        folders: z.array(folderGrant).max(100).optional(),
+        progress: progress.optional(),
         /** Setting values from the preview's form: the plugin is installed configured. */
         settings: z
           .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]))
@@ -184,13 +211,22 @@ export const commands = {
     input: z.object({ source: installSource }).strict(),
     output: returns<Outcome<{ token: string; preview: ImportPreviewView }>>(),
   },
-  /** Installs the servers chosen (by key); `secret` names the variables and headers kept as secrets. */
+  /**
+   * Installs the servers chosen (by key); `secret` names the variables and headers kept as secrets.
+   * `grants` (by key) are each server's folders by path and whether it gets the network (default:
+   * the folders its preview offers, no network); `ids` (by key) a plugin id other than the offered one.
+   */
   'import.commit': {
     input: z
       .object({
         token: z.string().min(1),
         only: z.array(z.string().min(1)).min(1).max(200),
         secret: z.array(z.string().min(1)).max(1000),
+        grants: z
+          .record(z.string(), z.object({ net: z.boolean(), folders: z.array(folderGrant).max(100) }).strict())
+          .optional(),
+        ids: z.record(z.string(), z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/)).optional(),
+        progress: progress.optional(),
       })
       .strict(),
     output: returns<Outcome<{ results: ImportResultView[] }>>(),
@@ -414,6 +450,8 @@ export interface Events {
   'chat.saveState': SaveState;
   /** A model was added, changed or removed, or the default changed. */
   'models.changed': { reason: string };
+  /** A line of an install's package step (npm, pip…), for the install or import named by `progress`. */
+  'install.progress': { progress: string; line: string };
   /** The calls other apps wait to have approved changed (one came, was answered, or withdrawn). */
   'approvals.external': { pending: ExternalApprovalView[] };
 }
@@ -428,6 +466,7 @@ export const EVENT_NAMES: EventName[] = [
   'chat.updated',
   'chat.saveState',
   'models.changed',
+  'install.progress',
   'approvals.external',
 ];
 

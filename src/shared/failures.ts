@@ -12,6 +12,7 @@ export const FAILURE_CODES = [
   'crashed',
   'malformed_response',
   'tool_not_exposed',
+  'unknown_tool',
   'protocol_version_mismatch',
   'capability_not_declared',
   'capability_not_allowed',
@@ -50,6 +51,7 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   crashed: 'the plugin process exited or was killed when it should have been running',
   malformed_response: 'the plugin sent something its protocol does not allow',
   tool_not_exposed: 'the tool is switched off, or the plugin does not offer it',
+  unknown_tool: 'the plugin neither declares nor announces a tool of that name: the call was not sent to it',
   protocol_version_mismatch: 'the plugin speaks a version of its protocol Plugboard does not',
   capability_not_declared: 'the plugin did not name a capability its binding requires it to name',
   capability_not_allowed: 'the plugin asked for a capability that was not granted to it',
@@ -100,7 +102,14 @@ export interface FailureDetails {
   restarted?: boolean;
   /** The key of the plugin setting the failure blames (its stderr named it): the panel links to it. */
   setting?: string;
+  /**
+   * What the plugin was not granted and seems to have failed for want of: the network, or a
+   * folder or file its command or environment names. The screen offers to grant it.
+   */
+  missingGrant?: MissingGrant;
 }
+
+export type MissingGrant = { kind: 'net' } | { kind: 'folder'; path: string; write: boolean };
 
 export interface Failure {
   ok: false;

@@ -16,7 +16,7 @@ export {
   type ImportedOne,
   type ServerPreview,
 } from './import';
-export type { GrantChoice, InstallOutcome, InstallPreview } from './install/installer';
+export type { CommitOptions, GrantChoice, InstallOutcome, InstallPreview } from './install/installer';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';
 export type { SettingView } from './registry/plugin-settings';
@@ -28,6 +28,7 @@ export { definitionHash } from './registry/definitions';
 export {
   appReadOnlyFolders,
   coerceSetting,
+  coerceSettings,
   PluginHost,
   treeStats,
   validateArguments,

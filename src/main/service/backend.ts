@@ -102,6 +102,7 @@ export class Backend extends Disposable {
     this.installs = this._register(new Installs(registry, opts.uploadsDir));
     this.attachments = new AttachmentUploads(opts.uploadsDir);
     const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
+    this._register(this.installs.onDidProgress((p) => fire({ name: 'install.progress', payload: p })));
     this._register(registry.onDidChangeHealth((h) => fire({ name: 'health', payload: h })));
     this._register(
       registry.onDidLog((l) => {
@@ -270,8 +271,8 @@ export class Backend extends Disposable {
       'plugins.restart': ({ id }) => registry.restart(id),
       'plugins.setEnabled': ({ id, enabled }) => registry.decisions.setEnabled(id, enabled),
       'plugins.setExposed': ({ id, tool, exposed }) => registry.decisions.setExposed(id, tool, exposed),
-      'plugins.grant': ({ id, capabilities }) => registry.decisions.grant(id, capabilities),
-      'plugins.revoke': ({ id, capabilities }) => registry.decisions.revoke(id, capabilities),
+      'plugins.grant': ({ id, capabilities, folders }) => registry.decisions.grant(id, capabilities, folders),
+      'plugins.revoke': ({ id, capabilities, folders }) => registry.decisions.revoke(id, capabilities, folders),
       'plugins.configure': ({ id, values }) => registry.decisions.configure(id, values),
       'plugins.uninstall': ({ id }) => registry.installer.uninstall(id),
       'plugins.logs': ({ id }) => this.logs.of(id),

@@ -9,7 +9,12 @@ import {
   exposedUserCommands,
   type ToolDeclaration,
 } from '../assistant';
-import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
+import {
+  capabilityHere,
+  capabilityInfo,
+  GRANTABLE_UNREQUESTED,
+  requestedCapabilities,
+} from '../../shared/capabilities';
 import { scanTools } from '../../shared/tool-scan';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
 import type { PluginRegistry } from '../plugins';
@@ -108,11 +113,15 @@ export class PluginViews {
               }),
         };
       }),
-      capabilities: [...new Set([...requested, ...granted])].map((c) => ({
-        ...capabilityView(c, registry),
-        requested: requested.includes(c),
-        granted: granted.includes(c),
-      })),
+      // What it requested, what it was granted, and what may be granted to any plugin (the network).
+      capabilities: [...new Set([...requested, ...granted, ...(spec?.remote ? [] : GRANTABLE_UNREQUESTED)])].map(
+        (c) => ({
+          ...capabilityView(c, registry),
+          requested: requested.includes(c),
+          granted: granted.includes(c),
+        }),
+      ),
+      folders: registry.decisions.pluginState(id).folders ?? [],
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
     };
   }

@@ -17,7 +17,11 @@ export { writeImportedPlugin, type WriteOptions, type WrittenPlugin } from './wr
 export type { ImportedConfig } from './preview';
 
 /** Reads a config file; a malformed one is refused with the line, column and field at fault. */
-export function readMcpConfig(file: string, text?: string): ImportedConfig | Failure {
+export function readMcpConfig(
+  file: string,
+  text?: string,
+  installed: (id: string) => boolean = () => false,
+): ImportedConfig | Failure {
   let body: string;
   try {
     body = text ?? readFileSync(file, 'utf8');
@@ -42,7 +46,7 @@ export function readMcpConfig(file: string, text?: string): ImportedConfig | Fai
     file,
     app: r.app,
     appName: APP_NAMES[r.app],
-    previews: previewServers(file, r.servers, r.inputs),
+    previews: previewServers(file, r.servers, r.inputs, installed),
     servers: r.servers,
     inputs: r.inputs,
   };

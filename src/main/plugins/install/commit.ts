@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { FolderGrant } from '../../../shared/capabilities';
 import type { DataPaths } from '../data-paths';
 import type { SecretStore } from '../secrets';
 import { defaultPluginState, type StateStore } from '../registry/state';
@@ -17,16 +18,27 @@ export interface InstallOutcome {
   version: string;
   upgraded: boolean;
   granted: string[];
+  /** Folders and files granted by path. */
+  folders: FolderGrant[];
   /** Capabilities the new version requests that were not granted before. */
   newlyRequested: string[];
   detail: string;
+  /** The package its runner fetches, as installed and pinned (packages/). */
+  pinned?: { spec: string; version: string; integrity: string | null; packages: number };
   /** What the checks of the package warned about (a secret passed in the command line…). */
   warnings?: string[];
 }
 
 export async function installStaged(
   staged: Staged,
-  ctx: { paths: DataPaths; state: StateStore; source: string; grants: string[]; upgrade: boolean },
+  ctx: {
+    paths: DataPaths;
+    state: StateStore;
+    source: string;
+    grants: string[];
+    folders: FolderGrant[];
+    upgrade: boolean;
+  },
 ): Promise<InstallOutcome | { ok: false; message: string }> {
   const { spec } = staged;
   const target = ctx.paths.plugin(spec.id);
@@ -55,6 +67,7 @@ export async function installStaged(
     return { ok: false, message: `could not move ${spec.id} into place: ${(e as Error).message}` };
   }
   let granted: string[] = ctx.grants;
+  let folders: FolderGrant[] = ctx.folders;
   let newlyRequested: string[] = [];
   try {
     await ctx.state.update((state) => {
@@ -64,9 +77,14 @@ export async function installStaged(
         // An upgrade keeps settings, exposure and grants; new requests wait for the user.
         newlyRequested = ctx.grants.filter((g) => !prev.grants.includes(g));
         granted = prev.grants;
+        folders = prev.folders ?? [];
         state.plugins[spec.id] = { ...prev, installed: info };
       } else {
-        state.plugins[spec.id] = { ...defaultPluginState(ctx.grants), installed: info };
+        state.plugins[spec.id] = {
+          ...defaultPluginState(ctx.grants),
+          ...(ctx.folders.length > 0 ? { folders: ctx.folders } : {}),
+          installed: info,
+        };
       }
     });
   } catch (e) {
@@ -85,6 +103,7 @@ export async function installStaged(
     version: spec.version,
     upgraded: ctx.upgrade,
     granted,
+    folders,
     newlyRequested,
     detail: `${what} ${spec.id} ${spec.version} (${staged.kind}, ${staged.entries} entries, ${staged.bytes} bytes)`,
   };

@@ -73,18 +73,21 @@ export class PluginBindings implements IDisposable {
     const values = await this.settings.launchValues(id, spec.settings);
     // An MCP server's roots are the folders it was granted: those the sandbox shows it.
     const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
-    const roots = [...folders.writePaths, ...folders.readPaths];
+    const byPath = (this.pluginState(id).folders ?? []).map((f) => f.path);
+    const roots = [...new Set([...folders.writePaths, ...folders.readPaths, ...byPath])];
     return { plan: await this.host.plan(spec, values, env, this.sandbox(id)), allowedCapabilities, record, roots };
   }
 
   /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */
   private sandbox(id: string): SandboxRequest | undefined {
     if (this.opts.sandbox === false) return undefined;
+    const state = this.pluginState(id);
     return {
-      grants: this.pluginState(id).grants,
+      grants: state.grants,
       dataDir: this.paths.pluginData(id),
       hiddenRoot: this.paths.root,
       extraReadOnly: appReadOnlyFolders(this.opts),
+      ...(state.folders ? { folders: state.folders } : {}),
     };
   }
 
@@ -118,6 +121,21 @@ export class PluginBindings implements IDisposable {
   async bind(spec: PluginSpec): Promise<void> {
     await this.settings.noteSecrets(spec.id, spec.settings);
     await this.host.add(spec, { binding: await this.binding(spec), enabled: this.pluginState(spec.id).enabled });
+  }
+
+  /**
+   * A plugin just installed starts as it would at the next start of the app: when it is
+   * persistent, enabled and has every required setting. Not awaited: its first start may take a
+   * while, and the outcome reaches the screen as health events.
+   */
+  async startInstalled(spec: PluginSpec): Promise<void> {
+    if (
+      !spec.persistent ||
+      !this.pluginState(spec.id).enabled ||
+      this.settings.missing(spec.id, spec.settings).length > 0
+    )
+      return;
+    void this.host.start(spec.id).catch(() => undefined);
   }
 
   /** Stops a plugin and takes it out of the host (before its folder is replaced or removed). */

@@ -9,6 +9,8 @@
  * answers for all of them (another process's change is seen from the next turn on).
  */
 import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { FolderGrant } from '../../../shared/capabilities';
 import { APPROVAL_DEFAULTS, TOOL_POLICIES, type ApprovalDefault, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../../host';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
@@ -30,6 +32,8 @@ export interface PluginState {
   tools: Record<string, boolean>;
   /** Granted capabilities: the plugin's allow-list. */
   grants: string[];
+  /** Folders and files granted by path (shared/capabilities.ts FolderGrant); none when absent. */
+  folders?: FolderGrant[];
   /** Non-sensitive setting values. Sensitive ones live in the secret store. */
   settings: Record<string, SettingValue>;
   /** Set for installed plugins. */
@@ -132,6 +136,10 @@ function normalize(raw: StateFile): StateFile {
     };
     if (p.installed) s.installed = p.installed;
     if (p.shutDown === true) s.shutDown = true;
+    const folders = (Array.isArray(p.folders) ? p.folders : []).filter(
+      (f) => typeof f?.path === 'string' && path.isAbsolute(f.path) && typeof f.write === 'boolean',
+    );
+    if (folders.length > 0) s.folders = folders.map((f) => ({ path: path.normalize(f.path), write: f.write }));
     const policies = Object.entries(p.policies ?? {}).filter(([, v]) =>
       (TOOL_POLICIES as readonly string[]).includes(v),
     );

@@ -17,6 +17,7 @@ import { ImportPreview } from './ImportPreview';
 import { InstallPicker } from './InstallPicker';
 import { InstallPreview } from './InstallPreview';
 import { InstallSettings } from './InstallSettings';
+import { InstallProgress } from './InstallProgress';
 
 export function InstallDialog(): JSX.Element | null {
   const phase = useInstall((s) => s.phase);
@@ -36,6 +37,7 @@ export function InstallDialog(): JSX.Element | null {
         <p className="flex items-center gap-2 text-[13px] text-fg-muted">
           <Spinner /> {phase.detail}
         </p>
+        <InstallProgress />
       </Dialog>
     );
   }
@@ -84,9 +86,11 @@ export function InstallDialog(): JSX.Element | null {
           servers={phase.preview.servers}
           chosen={phase.chosen}
           secret={phase.secret}
+          access={phase.access}
           results={phase.results}
           error={phase.error}
         />
+        {phase.committing && <InstallProgress />}
       </Dialog>
     );
   }
@@ -119,8 +123,9 @@ export function InstallDialog(): JSX.Element | null {
         </>
       }
     >
-      <InstallPreview preview={preview} grants={phase.grants} error={phase.error} />
+      <InstallPreview preview={preview} grants={phase.grants} folders={phase.folders} error={phase.error} />
       <InstallSettings token={phase.token} preview={preview} />
+      {phase.committing && <InstallProgress />}
     </Dialog>
   );
 }

@@ -1,13 +1,15 @@
 /**
  * What a person can do about a failure, by its code: a plugin that needs settings gets "Open
  * settings" (its Settings tab, focused), a disabled one "Enable", a withheld secret "Open
- * permissions". Shown under the failure in the chat and in the plugin panel. A failure that blames
- * one setting (its stderr named it) links to that setting; a call that timed out says what next.
+ * permissions", one that failed for want of the network or a folder it is given "Grant …" (which
+ * grants it and starts the plugin again). Shown under the failure in the chat and in the plugin panel.
+ * A failure that blames one setting (its stderr named it) links to that setting; a call that timed
+ * out says what next.
  */
 import type { JSX } from 'react';
 import type { Failure } from '../../../../shared/failures';
 import { Button } from '../../components/Button';
-import { showDetail, usePluginDetail, type DetailTab } from '../../stores/plugin-detail';
+import { grantMissing, showDetail, usePluginDetail, type DetailTab } from '../../stores/plugin-detail';
 import { setPluginEnabled, usePlugins } from '../../stores/plugins';
 import { togglePanel } from '../../stores/ui';
 
@@ -31,7 +33,7 @@ export function FailureActions({
   );
   if (!pluginId) return null;
   let action: JSX.Element | null = null;
-  if (blamed) {
+  if (blamed && !failure.details?.missingGrant) {
     action = (
       <Button size="sm" icon="settings" onClick={() => open(pluginId, 'settings', blamed)}>
         {`Open setting “${settingTitle || blamed}”`}
@@ -58,6 +60,13 @@ export function FailureActions({
     action = (
       <Button size="sm" icon="power" onClick={() => void setPluginEnabled(pluginId, true)}>
         {`Enable ${name}`}
+      </Button>
+    );
+  } else if (failure.details?.missingGrant) {
+    const g = failure.details.missingGrant;
+    action = (
+      <Button size="sm" icon="shield" onClick={() => void grantMissing(pluginId, g)}>
+        {g.kind === 'net' ? 'Grant the network' : `Grant ${g.path} (${g.write ? 'read-write' : 'read-only'})`}
       </Button>
     );
   } else if (failure.code === 'capability_not_allowed') {
