@@ -312,10 +312,12 @@ async function roundTrips(): Promise<void> {
     target: belowSdk,
   });
 
-  // rterm: one process per call, against spawning the same plugin by hand.
+  // rterm: one process per call, against spawning the same plugin by hand. The raw side stops
+  // at the response and leaves the exit off the clock; the host's call also waits for the exit
+  // (the protocol's rule before success), so the baseline is the stricter one. Target 1.5×
+  // (issue 17, item 9): the process's start is the call, and Plugboard may add half of it at most.
   const rtN = quick ? 30 : 100;
   const rtDir = path.join(FIX, 'rterm-echo');
-  // Both sides stop at the response; the process's exit happens after it, off the clock.
   const closing: Promise<void>[] = [];
   const rawRterm = median(
     await samples(rtN, 5, async () => {
@@ -337,7 +339,7 @@ async function roundTrips(): Promise<void> {
     value: rtHost,
     unit: 'us',
     baseline: { name: 'raw, same plugin', value: rawRterm },
-    target: within2,
+    target: { maxRatio: 1.5, text: '≤ 1.5× raw' },
   });
   await host.remove(rt.spec.id);
 }

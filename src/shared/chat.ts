@@ -13,6 +13,7 @@ import type {
   TokenUsage,
   ToolCallInfo,
 } from './assistant';
+import type { AppCard } from './apps';
 import type { AttachmentInfo } from './attachments';
 import type { Failure } from './failures';
 
@@ -59,6 +60,8 @@ export interface ChatMessage {
   enrichment?: Enrichment[];
   /** Files the person attached (their bytes: `chat.attachment`). */
   attachments?: AttachmentInfo[];
+  /** An MCP tool's App, shown in the card: its resource, and the call's result once there is one. */
+  app?: AppCard;
 }
 
 export interface SaveState {

@@ -19,9 +19,12 @@ import type {
 import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
+import type { AppFrameView, AppToolResult } from './apps';
 import type { ExternalApprovalView } from './external-approvals';
 import { failure, FailureError, type Done, type Failure, type Outcome, type Result } from './failures';
+import type { CatalogEntryView, CatalogPageView } from './catalog';
 import type { ImportPreviewView, ImportResultView } from './imports';
+import type { UpdateCheckView, UpdatePreviewView } from './updates';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
 import type { HealthEvent, LogEvent } from './plugin';
 import type {
@@ -61,6 +64,7 @@ export type {
   ProcessStats,
   SandboxStatusView,
   SettingView,
+  SignInView,
   ToolView,
 } from './views';
 
@@ -170,6 +174,18 @@ export const commands = {
     output: returns<Done>(),
   },
   'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<Done>() },
+  /**
+   * Starts signing in to a remote MCP server (OAuth). Answers once the authorization page is
+   * known: its `url`, which the desktop app has already opened in the browser and the web UI
+   * opens in a new tab; the sign-in then ends when the browser comes back (the plugin's detail
+   * says how it went, and `plugins.changed` announces it).
+   */
+  'plugins.signIn': {
+    input: z.object({ id }).strict(),
+    output: returns<Outcome<{ detail: string; url?: string; opened?: boolean }>>(),
+  },
+  /** Signs out of a remote MCP server: its tokens revoked where the server can, and forgotten. */
+  'plugins.signOut': { input: z.object({ id }).strict(), output: returns<Done>() },
   'plugins.logs': { input: z.object({ id }).strict(), output: returns<LogEvent[]>() },
   'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
   /** An MCP plugin's resources (`resources/list`), read from its running server; empty for other protocols. */
@@ -231,6 +247,41 @@ export const commands = {
       .strict(),
     output: returns<Outcome<{ results: ImportResultView[] }>>(),
   },
+  /** The catalog (an MCP registry, `v0` API): a page of servers whose name matches `query`. */
+  'catalog.search': {
+    input: z.object({ query: z.string().max(200), cursor: z.string().min(1).max(500).optional() }).strict(),
+    output: returns<Outcome<{ page: CatalogPageView }>>(),
+  },
+  /** One catalog entry as an import preview (`import.commit` installs what is chosen; `install.cancel` drops it). */
+  'catalog.preview': {
+    input: z.object({ name: z.string().min(3).max(200), version: z.string().min(1).max(255).optional() }).strict(),
+    output: returns<Outcome<{ token: string; preview: ImportPreviewView; entry: CatalogEntryView }>>(),
+  },
+  /** The registry the catalog reads, and the official one it reads by default. */
+  'catalog.settings': { input: empty, output: returns<{ url: string; defaultUrl: string }>() },
+  /** Sets the catalog's registry (null: back to the official one). */
+  'catalog.setUrl': {
+    input: z.object({ url: z.string().max(2000).nullable() }).strict(),
+    output: returns<Done>(),
+  },
+  /** Asks each installed plugin's origin (or the one named) for its current version. Changes nothing. */
+  'updates.check': {
+    input: z.object({ id: id.optional() }).strict(),
+    output: returns<Outcome<{ updates: UpdateCheckView[] }>>(),
+  },
+  /** Stages and tries the other version of a plugin, with what changes in its tools. */
+  'updates.preview': {
+    input: z.object({ id, version: z.string().min(1).max(255).optional() }).strict(),
+    output: returns<Outcome<{ token: string; preview: UpdatePreviewView }>>(),
+  },
+  /** Installs a previewed update, keeping the version it replaces for a rollback. */
+  'updates.commit': {
+    input: z.object({ token: z.string().min(1) }).strict(),
+    output: returns<Outcome<{ detail: string; id: string; version: string }>>(),
+  },
+  'updates.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<Done>() },
+  /** Puts back the version the last update replaced. */
+  'plugins.rollback': { input: z.object({ id }).strict(), output: returns<Done>() },
   'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
   'chat.list': { input: empty, output: returns<ConversationSummary[]>() },
   'chat.saveState': { input: empty, output: returns<SaveState>() },
@@ -386,6 +437,25 @@ export const commands = {
     input: z.object({ id, tool: z.string().min(1).max(200).optional() }).strict(),
     output: returns<Done>(),
   },
+  /** The App of an MCP tool card, ready to frame: its page staged on the frame origin, or why not. */
+  'apps.open': {
+    input: z.object({ conversationId: id, messageId: id }).strict(),
+    output: returns<Outcome<{ app: AppFrameView }>>(),
+  },
+  /** A tool call the card's App asks for, decided as a model's (an approval card where its policy asks). */
+  'apps.call': {
+    input: z
+      .object({
+        conversationId: id,
+        messageId: id,
+        tool: z.string().min(1).max(200),
+        args: z.record(z.string(), z.unknown()),
+      })
+      .strict(),
+    output: returns<Outcome<{ result: AppToolResult }>>(),
+  },
+  /** Opens a web link in the system's browser, once the person agreed (the desktop app only). */
+  'app.openLink': { input: z.object({ url: z.string().min(1).max(8192) }).strict(), output: returns<Done>() },
 } as const;
 
 export type Commands = typeof commands;

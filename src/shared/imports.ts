@@ -37,7 +37,7 @@ export interface ImportServerView {
   warnings: string[];
   /** Folders and files named in its arguments and environment, offered as grants. */
   paths: PathGrantView[];
-  /** Where it is in the file. */
+  /** Where it is in the file (0: not in a file, a catalog entry). */
   line: number;
 }
 

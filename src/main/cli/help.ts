@@ -76,10 +76,23 @@ Commands:
                                        folder or file by path [--folder PATH[:ro]]...
   revoke <id> <capability>...          remove from it (--folder PATH too)
   config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
+  search <words>...                    servers of the catalog (an MCP registry) whose name matches
+  add <name>[@version]                 install a catalog entry, pinned, after a preview [--preview]
+                                       [--only npm|pypi|oci|remote,...] [--secret ENV,...]
+  registry [<url> | --default]         the registry the catalog reads (default the official one)
+  outdated [<id>]                      the version each installed plugin's origin offers (changes nothing)
+  update <id>                          install the other version staged, after a preview of what
+                                       changes in its tools [--preview] [--version V] [--from PATH]
+  rollback <id>                        put back the version the last update replaced
+  signin <id>                          sign in to a remote MCP server (OAuth): prints the page to
+                                       open, opens it in the browser where there is a display
+                                       (not with --no-browser), and waits for the browser
+  signout <id>                         forget a remote server's tokens (revoked where it can)
 
 Options:
   --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
   --json           machine-readable output
+  --no-browser     signin: print the address only
   -h, --help       this help
 
 An install grants what the plugin requests unless you pass --grant (only those) or --grant-none,
@@ -91,7 +104,13 @@ An imported server gets its paths granted (not with --no-folders) and the networ
 An import installs every server that can run and is switched on unless --only names some; the
 environment variables it flags as secrets (or those --secret names; --secret= for none) become
 sensitive settings. A malformed file is refused with the line and field at fault.
-Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
+Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600);
+so are the tokens of a sign-in.
+A plugin never changes by itself: \`outdated\` only asks (the catalog entry it came from, the npm
+or PyPI package it is pinned to, or the folder or package it was installed from), and \`update\`
+keeps the version it replaces for \`rollback\`. \`update --from PATH\` installs a newer folder, .zip
+or .mcpb of the same id over it. \`add\` installs the first way the entry can run here unless
+--only names others; its secret variables go to the secret store.`;
 
 export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
                       [--tls-cert FILE --tls-key FILE] [--trusted-network]

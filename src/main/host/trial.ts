@@ -14,10 +14,11 @@
  * outlives the preview.
  */
 import type { Failure } from '../../shared/failures';
-import type { PluginSpec } from '../../shared/plugin';
+import type { PluginSpec, ToolSpec } from '../../shared/plugin';
 import type { InstallTrialView } from '../../shared/views';
 import { DIALECT_FACTORIES } from './dialects';
 import type { LaunchPlan } from './process/plan';
+import type { OAuthRecord, TokenVault } from './remote/oauth';
 import { Instance } from './supervisor/instance';
 
 /** Long enough for a Python or Node plugin on a busy machine, short enough to wait for in a dialog. */
@@ -47,6 +48,8 @@ export async function tryLaunch(
   spec: PluginSpec,
   t: TrialPlan,
   deadlineMs = DEFAULT_TRIAL_MS,
+  /** Filled with the tools the plugin announced at its handshake, when it shook hands (an update's diff). */
+  seen?: { tools?: ToolSpec[] },
 ): Promise<InstallTrialView> {
   const { plan } = t;
   if (!plan.ok) {
@@ -69,9 +72,14 @@ export async function tryLaunch(
   const started = performance.now();
   const inst = await launchOnce({
     spec: { ...spec, timeouts: { ...spec.timeouts, handshakeMs } },
-    plan: { ...plan, handshakeMs },
+    plan: { ...withNoSignIn(plan), handshakeMs },
     allowedCapabilities: t.allowedCapabilities,
   });
+  if (!(inst instanceof Instance) && inst.code === 'sign_in_required')
+    return {
+      status: 'skipped',
+      message: `Not tried: the server asks you to sign in. Sign in after installing, from the plugin's panel or with \`plugboard plugins signin ${spec.id}\`.`,
+    };
   if (!(inst instanceof Instance)) {
     // Launch failed: Instance.launch has stopped what it started.
     // Cut short by the trial's deadline, not the plugin's own: say so, it may do better installed.
@@ -93,12 +101,25 @@ export async function tryLaunch(
   }
   const ms = Math.round(performance.now() - started);
   const tools = inst.handshake?.tools?.length ?? spec.tools.length;
+  if (seen && inst.handshake?.tools) seen.tools = inst.handshake.tools;
   try {
     await inst.stop();
   } finally {
     inst.dispose();
   }
   return { status: 'ok', handshakeMs: ms, tools, ...(inst.handshake?.name ? { server: inst.handshake.name } : {}) };
+}
+
+/**
+ * A remote server with no credentials of its own in its headers, tried as one that may want an
+ * OAuth sign-in: with nothing stored, so its 401 reads as "sign in first" and nothing is kept.
+ */
+function withNoSignIn(plan: LaunchPlan): LaunchPlan {
+  if (!plan.remote || plan.remote.oauth) return plan;
+  if (Object.keys(plan.remote.headers).some((h) => h.toLowerCase() === 'authorization')) return plan;
+  let kept: OAuthRecord | undefined;
+  const vault: TokenVault = { read: async () => kept, write: async (r) => void (kept = r) };
+  return { ...plan, remote: { ...plan.remote, oauth: { vault } } };
 }
 
 /**

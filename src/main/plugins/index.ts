@@ -17,6 +17,10 @@ export {
   type ServerPreview,
 } from './import';
 export type { CommitOptions, GrantChoice, InstallOutcome, InstallPreview } from './install/installer';
+export { Catalog, type CatalogImport } from './catalog';
+export { Updates } from './install/updates';
+export { previousVersion } from './install/previous';
+export { diffText } from './install/tool-changes';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';
 export type { SettingView } from './registry/plugin-settings';
@@ -39,6 +43,7 @@ export {
   type ElicitRequest,
   type PassthroughChange,
   type ServerFeatures,
+  type UiResource,
   type SampleReply,
   type SampleRequest,
   type SandboxSupport,

@@ -14,7 +14,15 @@ import { failure } from '../../shared/failures';
 import { Emitter, type IDisposable } from '../../shared/lifecycle';
 import type { SettingSpec } from '../../shared/plugin';
 import { isInside } from '../fs';
-import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../plugins';
+import {
+  installImported,
+  readMcpConfig,
+  type Catalog,
+  type CatalogImport,
+  type ImportedConfig,
+  type PluginRegistry,
+  type Updates,
+} from '../plugins';
 import { scanTools } from '../../shared/tool-scan';
 import { checkGiven, givenValues } from './install-settings';
 import { capabilityView } from './plugin-views';
@@ -22,7 +30,7 @@ import { capabilityView } from './plugin-views';
 export class Installs implements IDisposable {
   private readonly previews = new Map<
     string,
-    { source: string; upload?: string; config?: ImportedConfig; settings?: SettingSpec[] }
+    { source: string; upload?: string; config?: ImportedConfig; catalog?: CatalogImport; settings?: SettingSpec[] }
   >();
   private readonly uploads = new Map<string, string>();
   private readonly _onDidProgress = new Emitter<Events['install.progress']>();
@@ -33,7 +41,16 @@ export class Installs implements IDisposable {
     private readonly registry: PluginRegistry,
     /** Where uploaded files wait until installed (web UI). */
     private readonly uploadsDir: string | undefined,
+    /** Installs catalog entries (`catalog.preview` previews them here) and says what an install over a plugin changes. */
+    private readonly more: { catalog: Catalog; updates: Updates },
   ) {}
+
+  /** A catalog entry, previewed as an import under a token (`import.commit` installs it, pinned). */
+  catalogPreview(imp: CatalogImport): string {
+    const token = randomUUID();
+    this.previews.set(token, { source: imp.config.file, config: imp.config, catalog: imp });
+    return token;
+  }
 
   /** Remembers a file the web UI uploaded; `install.preview` refers to it by id. */
   registerUpload(file: string): string {
@@ -74,15 +91,19 @@ export class Installs implements IDisposable {
     ids,
     progress,
   }: CommandInput<'import.commit'>): Promise<CommandOutput<'import.commit'>> {
-    const config = this.previews.get(token)?.config;
+    const p = this.previews.get(token);
+    const config = p?.config;
     if (!config) return failure('invalid_state', 'this preview has expired; drop the config file again');
-    const r = await installImported(this.registry, config, {
+    const choice = {
       only,
       secret,
       ...(grants ? { grants } : {}),
       ...(ids ? { ids } : {}),
       ...this.progressOf(progress),
-    });
+    };
+    const r = p.catalog
+      ? await this.more.catalog.install(p.catalog, choice)
+      : await installImported(this.registry, config, choice);
     if (!r.ok) return r;
     // The file may name more servers than were chosen: it stays previewed until every one is in.
     if (r.results.every((x) => x.outcome.ok)) this.forget(token);
@@ -106,13 +127,15 @@ export class Installs implements IDisposable {
     // and after a refusal the person drops a fixed file next.
     if (source.kind === 'upload') this.dropUpload(source.uploadId);
     if (!p.ok) return p;
-    const { preview, token } = p;
+    const { token } = p;
+    const { announced: _announced, ...preview } = p.preview;
     this.previews.set(token, { source: file, settings: preview.settings });
     const view = (c: string, requested: boolean): CapabilityView => ({
       ...capabilityView(c, this.registry),
       requested,
       granted: false,
     });
+    const changes = await this.more.updates.changesFor(p.preview);
     // Flags inform the person; they never refuse an install.
     const flags = scanTools(preview.id, preview.tools, this.registry.everyTool());
     return {
@@ -123,6 +146,7 @@ export class Installs implements IDisposable {
         requested: preview.requested.map((c) => view(c, true)),
         unrequested: preview.unrequested.map((c) => view(c, false)),
         replaces: preview.replaces ?? null,
+        changes,
         flags,
       },
     };

@@ -9,6 +9,7 @@ import {
   installImported,
   readMcpConfig,
   type ImportedConfig,
+  type ImportedOne,
   type PluginRegistry,
   type ServerPreview,
 } from '../../plugins';
@@ -87,10 +88,15 @@ export async function importCommand(
     else out.stderr(`refused: ${r.message}\n`);
     return EXIT_FAILED;
   }
+  return printInstalled(r.results, flags.json, out);
+}
+
+/** What became of each server installed from a config or a catalog entry; exit 1 when one was refused. */
+export function printInstalled(results: ImportedOne[], json: boolean, out: Out): number {
   let failed = 0;
-  for (const one of r.results) {
+  for (const one of results) {
     if (!one.outcome.ok) failed++;
-    if (flags.json) {
+    if (json) {
       jsonLine(out, {
         type: 'installed',
         key: one.key,
@@ -104,7 +110,7 @@ export async function importCommand(
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-function printPreview(config: ImportedConfig, out: Out): void {
+export function printPreview(config: ImportedConfig, out: Out): void {
   out.stdout(
     `${config.previews.length} MCP server${config.previews.length === 1 ? '' : 's'} in ${config.file} (${config.appName}):\n`,
   );

@@ -11,7 +11,8 @@ import { parseJsonc } from './jsonc';
 import { APP_NAMES, previewServers, type ImportedConfig } from './preview';
 
 export type { EnvPreview, ServerPreview } from './preview';
-export type { SourceApp } from './formats';
+export type { ImportedInput, ImportedServer, SourceApp } from './formats';
+export { APP_NAMES, previewServers } from './preview';
 export { writeImportedPlugin, type WriteOptions, type WrittenPlugin } from './write';
 
 export type { ImportedConfig } from './preview';

@@ -26,6 +26,7 @@ export const APP_NAMES: Record<SourceApp, string> = {
   'cherry-studio': 'Cherry Studio',
   '5ire': '5ire',
   'mcp-config': 'an MCP config file',
+  'mcp-registry': 'the MCP registry',
 };
 
 /** Placeholders of other apps in one value, translated; what could not be is named. */

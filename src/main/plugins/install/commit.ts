@@ -7,8 +7,11 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FolderGrant } from '../../../shared/capabilities';
 import type { DataPaths } from '../data-paths';
+import { signInSecretId } from '../registry/sign-ins';
 import type { SecretStore } from '../secrets';
 import { defaultPluginState, type StateStore } from '../registry/state';
+import type { InstallRecord } from './pinned';
+import { dropPrevious, keepPrevious } from './previous';
 import { removeIfEmpty, type Staged } from './stage';
 import { makeStagingArea } from './staging-area';
 
@@ -69,10 +72,12 @@ export async function installStaged(
   let granted: string[] = ctx.grants;
   let folders: FolderGrant[] = ctx.folders;
   let newlyRequested: string[] = [];
+  let replaced: InstallRecord | undefined;
   try {
     await ctx.state.update((state) => {
       const info = { at: new Date().toISOString(), source: ctx.source, version: spec.version };
       const prev = state.plugins[spec.id];
+      replaced = prev?.installed;
       if (ctx.upgrade && prev) {
         // An upgrade keeps settings, exposure and grants; new requests wait for the user.
         newlyRequested = ctx.grants.filter((g) => !prev.grants.includes(g));
@@ -94,6 +99,16 @@ export async function installStaged(
     undo();
     return { ok: false, message: `could not record ${spec.id} in the registry: ${(e as Error).message}` };
   }
+  // The version replaced is kept for one rollback (previous.ts); not keeping it fails nothing.
+  let kept = '';
+  if (aside) {
+    try {
+      keepPrevious(ctx.paths, spec.id, aside, replaced ?? { at: '', source: '', version: '?' });
+      kept = `; ${replaced?.version ?? 'the previous version'} is kept for a rollback`;
+    } catch (e) {
+      kept = `; the previous version could not be kept for a rollback: ${(e as Error).message}`;
+    }
+  }
   if (asideRoot) rmSync(asideRoot, { recursive: true, force: true });
   staged.discard();
   const what = ctx.upgrade ? 'upgraded' : 'installed';
@@ -105,7 +120,7 @@ export async function installStaged(
     granted,
     folders,
     newlyRequested,
-    detail: `${what} ${spec.id} ${spec.version} (${staged.kind}, ${staged.entries} entries, ${staged.bytes} bytes)`,
+    detail: `${what} ${spec.id} ${spec.version} (${staged.kind}, ${staged.entries} entries, ${staged.bytes} bytes)${kept}`,
   };
 }
 
@@ -142,7 +157,9 @@ export async function removeInstalled(
   emptyTrash();
   try {
     await ctx.secrets.removeAll(id);
+    await ctx.secrets.removeAll(signInSecretId(id));
     rmSync(ctx.paths.pluginData(id), { recursive: true, force: true });
+    dropPrevious(ctx.paths, id);
   } catch (e) {
     return { ok: false, message: `${id} was removed, but its secrets or data could not be: ${(e as Error).message}` };
   }

@@ -31,6 +31,8 @@ export interface InstallPreview {
   /** The command that will run, or the remote server's URL. */
   command: string[];
   trial: InstallTrialView;
+  /** The tools the trial launch announced at its handshake (an update compares them with the installed ones). */
+  announced?: ToolSpec[];
   package: PackageView | null;
   paths: PathGrantView[];
   /** Capabilities not requested that the person may grant anyway. */

@@ -8,8 +8,9 @@
  * would at the next start of the app. Every refusal names what was wrong; a refused or failed
  * install leaves the data directory as it was; an uninstall takes the folder, the decisions, the
  * secrets and the data with it. The registry decides whether an install may replace what is there,
- * and binds the result.
+ * and binds the result. An update's rollback swaps the kept previous version back (previous.ts).
  */
+/* eslint-disable max-lines -- one whole concern: a plugin's way into and out of the data directory (preview, install, upgrade, rollback, uninstall) */
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { GRANTABLE_UNREQUESTED, requestedCapabilities, type FolderGrant } from '../../../shared/capabilities';
@@ -27,6 +28,7 @@ import type { SecretStore } from '../secrets';
 import { installStaged, removeInstalled, type InstallOutcome } from './commit';
 import { describeStaged, offeredPaths, type InstallPreview } from './describe';
 import { DEFAULT_LIMITS, type InstallLimits } from './limits';
+import { swapWithPrevious } from './previous';
 import { stage, type Staged } from './stage';
 
 export type { InstallPreview } from './describe';
@@ -201,6 +203,29 @@ export class Installer {
     return pkg;
   }
 
+  /**
+   * Puts back the version the last upgrade replaced (previous.ts), keeping settings, grants and
+   * exposure; the version taken out is kept in its place, so a second rollback undoes the first.
+   */
+  async rollback(id: string): Promise<Outcome<{ detail: string }>> {
+    const rec = this.records.get(id);
+    if (rec?.source !== 'installed')
+      return this.audit.refused('rollback', id, failure('not_found', `no plugin "${id}" is installed`));
+    const wasRunning = this.bindings.running(id);
+    await this.bindings.unbind(id);
+    const r = await swapWithPrevious(this.paths, this.state, id);
+    const now = loadRecord(this.paths.plugin(id), 'installed');
+    if (now.spec) await this.bindings.bind(now.spec);
+    if (wasRunning && now.spec?.persistent) this.bindings.startSoon(id);
+    if (!r.ok) return this.audit.refused('rollback', id, r);
+    this.records.set(now, 'rolled back');
+    return this.audit.done(
+      'rollback',
+      id,
+      `rolled ${id} back from ${r.from} to ${r.to}; ${r.from} is kept, so rolling back again returns to it`,
+    );
+  }
+
   /** Checks a staged install may go in beside what is there, installs its package if not yet, and commits it. */
   private async finish(
     staged: Staged,
@@ -225,6 +250,7 @@ export class Installer {
       if (done.ok !== true) return refuse(done.ok === false ? stepFailure(done) : done.reason);
     }
     const existing = rec;
+    const wasRunning = upgrading && this.bindings.running(id);
     if (upgrading) await this.bindings.unbind(id);
     const outcome = await this.commit(staged, source, opts, upgrading);
     if (!outcome.ok) {
@@ -239,7 +265,9 @@ export class Installer {
       capabilities: outcome.granted,
       ...(outcome.folders.length > 0 ? { folders: outcome.folders } : {}),
     });
-    if (this.opts.autostart && installed.spec) await this.bindings.startInstalled(installed.spec);
+    // A new plugin starts as at the app's next start; one that was running when it was upgraded
+    // runs again, as the new version.
+    if (installed.spec && (this.opts.autostart || wasRunning)) await this.bindings.startInstalled(installed.spec);
     const record = readRecord(this.paths.plugin(id));
     return {
       ...outcome,

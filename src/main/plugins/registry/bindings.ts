@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { PluginSpec } from '../../../shared/plugin';
+import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import {
   appReadOnlyFolders,
@@ -19,6 +19,7 @@ import {
   trialCommand,
   tryLaunch,
   type LaunchBinding,
+  type LaunchPlan,
   type PluginHost,
   type SandboxRequest,
 } from '../../host';
@@ -40,6 +41,8 @@ export interface BindingOptions {
 export class PluginBindings implements IDisposable {
   /** Where each plugin process is written down until it is gone (the data directory's pid registry). */
   readonly processes: ProcessBook;
+  /** Adds a remote server's OAuth sign-in to its plan (sign-ins.ts). */
+  oauth?: (id: string, plan: LaunchPlan) => LaunchPlan;
 
   constructor(
     private readonly host: PluginHost,
@@ -75,7 +78,8 @@ export class PluginBindings implements IDisposable {
     const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
     const byPath = (this.pluginState(id).folders ?? []).map((f) => f.path);
     const roots = [...new Set([...folders.writePaths, ...folders.readPaths, ...byPath])];
-    return { plan: await this.host.plan(spec, values, env, this.sandbox(id)), allowedCapabilities, record, roots };
+    const plan = await this.host.plan(spec, values, env, this.sandbox(id));
+    return { plan: plan.ok && this.oauth ? this.oauth(id, plan) : plan, allowedCapabilities, record, roots };
   }
 
   /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */
@@ -98,7 +102,10 @@ export class PluginBindings implements IDisposable {
    * conversation, no secrets), and it runs only inside the sandbox (trial.ts refuses otherwise).
    * Answers the command it would run and how the trial went.
    */
-  async trial(spec: PluginSpec, deadlineMs?: number): Promise<{ command: string[]; trial: InstallTrialView }> {
+  async trial(
+    spec: PluginSpec,
+    deadlineMs?: number,
+  ): Promise<{ command: string[]; trial: InstallTrialView; announced?: ToolSpec[] }> {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
       const grants: string[] = [];
@@ -111,7 +118,9 @@ export class PluginBindings implements IDisposable {
       // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
       const installed = this.paths.plugin(spec.id);
       const command = trialCommand(spec, plan).map((w) => w.split(spec.dir).join(installed));
-      return { command, trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
+      const seen: { tools?: ToolSpec[] } = {};
+      const trial = await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs, seen);
+      return { command, trial, ...(seen.tools ? { announced: seen.tools } : {}) };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -136,6 +145,16 @@ export class PluginBindings implements IDisposable {
     )
       return;
     void this.host.start(spec.id).catch(() => undefined);
+  }
+
+  /** Whether the plugin has a process now: an upgrade or a rollback starts it again afterwards. */
+  running(id: string): boolean {
+    return this.host.healthOf(id)?.pid != null;
+  }
+
+  /** Starts a plugin without waiting for it (its health events say how it went). */
+  startSoon(id: string): void {
+    void this.host.start(id).catch(() => undefined);
   }
 
   /** Stops a plugin and takes it out of the host (before its folder is replaced or removed). */

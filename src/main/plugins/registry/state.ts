@@ -13,6 +13,7 @@ import path from 'node:path';
 import type { FolderGrant } from '../../../shared/capabilities';
 import { APPROVAL_DEFAULTS, TOOL_POLICIES, type ApprovalDefault, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../../host';
+import type { InstallRecord } from '../install/pinned';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
 import type { ToolDefinition } from '../../../shared/definitions';
 
@@ -36,8 +37,8 @@ export interface PluginState {
   folders?: FolderGrant[];
   /** Non-sensitive setting values. Sensitive ones live in the secret store. */
   settings: Record<string, SettingValue>;
-  /** Set for installed plugins. */
-  installed?: { at: string; source: string; version: string };
+  /** Set for installed plugins: when, from where, which version, and what it is pinned to (install/pinned.ts). */
+  installed?: InstallRecord;
   /** What a model's call to a tool gets, where the person chose (allow, ask, deny); the rest: the default. */
   policies?: Record<string, ToolPolicy>;
   /**

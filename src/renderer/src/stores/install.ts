@@ -215,6 +215,27 @@ async function previewImport(name: string, source: Source, current: () => boolea
   }
 }
 
+/**
+ * A catalog entry previewed as an import (catalog.preview): the import step, with the first way
+ * it can run here chosen (one plugin per entry, unless the person picks more).
+ */
+export function showCatalogPreview(token: string, preview: ImportPreviewView): void {
+  const first = preview.servers.find((x) => x.runnable);
+  setPhase({
+    step: 'import',
+    token,
+    preview,
+    chosen: first ? [first.key] : [],
+    secret: [
+      ...new Set(preview.servers.flatMap((x) => [...x.env, ...x.headers].filter((e) => e.secret).map((e) => e.name))),
+    ],
+    access: Object.fromEntries(preview.servers.map((x) => [x.key, { net: false, folders: offered(x.paths) }])),
+    committing: false,
+    error: null,
+    results: [],
+  });
+}
+
 export async function commitImport(): Promise<void> {
   const p = phase();
   if (p.step !== 'import' || p.committing || p.chosen.length === 0) return;

@@ -73,7 +73,7 @@ function Server({
         <span className="min-w-0 flex-1">
           <span className="font-medium text-fg">{s.name}</span>{' '}
           <code className="font-mono text-[11px] text-fg-subtle">{s.id}</code>
-          <span className="text-[11px] text-fg-subtle"> · line {s.line}</span>
+          {s.line > 0 && <span className="text-[11px] text-fg-subtle"> · line {s.line}</span>}
           {s.disabled && <span className="text-[11px] text-warn"> · switched off there</span>}
           <code className="mt-0.5 block font-mono text-[11px] break-all text-fg-muted" title={line}>
             <VisibleText text={line} />

@@ -68,7 +68,11 @@ export function InstallDialog(): JSX.Element | null {
     return (
       <Dialog
         key="import"
-        title={`Import MCP servers from ${phase.preview.appName}`}
+        title={
+          phase.preview.appName === 'the MCP registry'
+            ? `Install ${phase.preview.file} from the catalog`
+            : `Import MCP servers from ${phase.preview.appName}`
+        }
         onClose={cancelInstall}
         width="w-[620px]"
         closeLabel="Cancel"

@@ -13,6 +13,7 @@ import { toggleGrant } from '../../stores/install-choices';
 import { InstallTrial } from './InstallTrial';
 import { PackageInfo } from './PackageInfo';
 import { PathGrants } from './PathGrants';
+import { ToolChanges } from './ToolChanges';
 import { ToolFlags } from '../../components/ToolFlags';
 import { VisibleText } from '../../components/VisibleText';
 
@@ -117,6 +118,11 @@ export function InstallPreview({
       <Section title="Trial launch">
         <InstallTrial trial={preview.trial} command={preview.command} />
       </Section>
+      {preview.changes && (
+        <Section title={`What changes in its tools (from ${preview.replaces?.version ?? 'the installed version'})`}>
+          <ToolChanges changes={preview.changes} />
+        </Section>
+      )}
       <Section title={`Tools (${preview.tools.length})`}>
         {preview.tools.length === 0 ? (
           <p className="text-xs text-fg-subtle">No tools declared.</p>

@@ -11,12 +11,14 @@ import { Spinner } from '../../components/Spinner';
 import { Tabs } from '../../components/Tabs';
 import { setDetailTab, usePluginDetail, type DetailTab } from '../../stores/plugin-detail';
 import { runLifecycle, usePlugins } from '../../stores/plugins';
+import { rollbackPlugin } from '../../stores/updates';
 import { AboutTab } from './AboutTab';
 import { FailureActions } from './FailureActions';
 import { HealthHistory } from './HealthHistory';
 import { LogTab } from './LogTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
+import { SignInSection } from './SignInSection';
 import { ToolsTab } from './ToolsTab';
 import { UninstallDialog } from './UninstallDialog';
 
@@ -36,6 +38,7 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
     <div id={domId} className="border-t border-line bg-bg">
       <div className="space-y-2 px-3 py-2.5">
         {p.description && <p className="text-xs text-fg-muted">{p.description}</p>}
+        {detail?.signIn && <SignInSection id={id} view={detail.signIn} />}
         <p className="text-xs">
           <span className="text-fg-subtle">State: </span>
           <span className="text-fg">{p.health.state}</span>
@@ -79,6 +82,18 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           </Button>
           {busy && busy !== 'enable' && <Spinner className="ml-1 text-fg-subtle" />}
           <span className="flex-1" />
+          {detail?.previous && (
+            <Button
+              size="sm"
+              icon="arrowDown"
+              aria-label={`Roll ${id} back to ${detail.previous.version}`}
+              title={`Put back ${detail.previous.version}, the version the last update replaced`}
+              disabled={!!busy}
+              onClick={() => void rollbackPlugin(id, p.name, detail.previous?.version ?? '')}
+            >
+              Roll back to {detail.previous.version}
+            </Button>
+          )}
           {p.source === 'installed' && (
             <Button
               size="sm"
