@@ -17,10 +17,12 @@
  *                 it replaced (bench/store.ts)
  *   npx-start     an installed npx server's start, against `node <entry>` by hand and against
  *                 `npx -y` downloading it at start (bench/npx-start.ts)
+ *   sandbox       a launch unsandboxed, sandboxed, and sandboxed with limits; a tool round trip
+ *                 with and without limits (bench/sandbox.ts)
  *
  * Options: --quick (fewer iterations), --json FILE (write the figures), --only NAME[,NAME]
  * (the sections named above: round-trips, streams, watchdog, crashes, store, assistant, mcp-server, cli,
- * npx-start).
+ * npx-start, sandbox).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -38,6 +40,7 @@ import { Report } from './lib/report';
 import { assistantBench } from './assistant';
 import { mcpServerBench } from './mcp-server';
 import { npxStartBench } from './npx-start';
+import { sandboxBench } from './sandbox';
 import { storeBench } from './store';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -482,6 +485,7 @@ async function main(): Promise<void> {
     ['mcp-server', () => mcpServerBench(report, quick)],
     ['cli', async () => cliColdStart(report, ROOT, quick ? 10 : 30)],
     ['npx-start', () => npxStartBench(report, quick)],
+    ['sandbox', () => sandboxBench(report, ROOT, quick)],
   ];
   const unknown = [...(only ?? [])].filter((n) => !sections.some(([name]) => name === n));
   if (unknown.length > 0)

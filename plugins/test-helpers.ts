@@ -136,13 +136,14 @@ function sandboxed(
     }
   }
   const plan = { ok: true as const, ...run, displayCommand: [run.file, ...run.args], pathSearched: run.env.PATH ?? '' };
-  const { plan: p, policy } = sandboxPolicy(plan, {
-    bwrap: support.bwrap,
+  const prepared = sandboxPolicy(plan, {
+    support,
     pluginDir: path.resolve(run.cwd),
     settings,
     values,
     home: os.homedir(),
-    hostEnv: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: os.homedir() },
+    pathEnv: process.env.PATH ?? '/usr/bin:/bin',
+    toolchain: { home: os.homedir(), env: process.env, projectDir: path.resolve(run.cwd) },
     // These tests have no Plugboard data directory to hide.
     request: {
       grants: manifest.capabilities ?? [],
@@ -151,7 +152,8 @@ function sandboxed(
       extraReadOnly: appReadOnlyFolders({ bundledDir: PLUGINS_DIR, nodeModules: path.join(REPO, 'node_modules') }),
     },
   });
-  const wrapped = wrapInSandbox(p, policy);
+  if (!prepared.ok) throw new Error(prepared.message);
+  const wrapped = wrapInSandbox(prepared.plan, prepared.policy);
   return { file: wrapped.file, args: wrapped.args, cwd: wrapped.cwd, env: wrapped.env };
 }
 

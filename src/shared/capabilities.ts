@@ -154,20 +154,31 @@ export function capabilityInfo(name: string): CapabilityInfo {
   );
 }
 
-/** A capability as it is enforced on this machine: `sandboxed` when plugins run in the sandbox. */
+/** What a folder grant means when Plugboard runs as root and plugins run as an unprivileged user. */
+function asRootNote(user: string): string {
+  return `Plugboard runs as root, so the plugin uses the folders as the unprivileged user ${user}: only those ${user} may read (or write) work`;
+}
+
+/**
+ * A capability as it is enforced on this machine: `sandboxed` when plugins run in the sandbox,
+ * `asUser` the unprivileged user they run as when Plugboard runs as root.
+ */
 export function capabilityHere(
   name: string,
   sandboxed: boolean,
+  asUser?: string,
 ): { enforcement: Enforcement; enforced: boolean; note: string } {
   const e = capabilityInfo(name).enforcement;
   const enforcement = sandboxed ? e.sandboxed : e.unsandboxed;
-  return { enforcement, enforced: enforcement !== 'none', note: sandboxed ? e.sandboxedNote : e.unsandboxedNote };
+  let note = sandboxed ? e.sandboxedNote : e.unsandboxedNote;
+  if (sandboxed && asUser && (name === 'fs.read' || name === 'fs.write')) note = `${note}. ${asRootNote(asUser)}`;
+  return { enforcement, enforced: enforcement !== 'none', note };
 }
 
 /**
  * What a plugin requests: its manifest's list, plus what its protocol and settings imply.
  * G-Assist plugins receive the chat context and may hold passthrough sessions by design;
- * a plugin with sensitive settings needs `secrets` to receive them.
+ * a plugin with sensitive settings needs `secrets` to receive them; a remote server needs `net`.
  */
 export function requestedCapabilities(spec: PluginSpec): string[] {
   const out = new Set(spec.capabilities);
@@ -176,6 +187,8 @@ export function requestedCapabilities(spec: PluginSpec): string[] {
     out.add('passthrough');
   }
   if (spec.settings.some((s) => s.sensitive)) out.add('secrets');
+  // A remote MCP server is reached over the network, which only `net` opens (supervisor/instance.ts).
+  if (spec.remote) out.add('net');
   return [...out];
 }
 

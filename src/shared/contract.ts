@@ -57,6 +57,7 @@ export type {
   InstallTrialView,
   PackageView,
   PathGrantView,
+  LimitsView,
   McpClientSnippet,
   PaletteEntry,
   PluginDetail,
@@ -171,6 +172,16 @@ export const commands = {
   },
   'plugins.configure': {
     input: z.object({ id, values: z.record(z.string(), z.unknown()) }).strict(),
+    output: returns<Done>(),
+  },
+  /**
+   * What a plugin may consume (`{memory: "2G", processes: 256}`, shared/limits.ts), over its
+   * manifest's and the defaults; `null` goes back to those. A running plugin restarts with them.
+   */
+  'plugins.setLimits': {
+    input: z
+      .object({ id, limits: z.record(z.string().max(40), z.union([z.string().max(40), z.number()])).nullable() })
+      .strict(),
     output: returns<Done>(),
   },
   'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<Done>() },

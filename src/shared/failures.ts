@@ -10,6 +10,7 @@ export const FAILURE_CODES = [
   'handshake_failed',
   'timeout',
   'crashed',
+  'limit_exceeded',
   'malformed_response',
   'tool_not_exposed',
   'unknown_tool',
@@ -51,6 +52,8 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   handshake_failed: 'the plugin started but did not complete its protocol handshake',
   timeout: 'a deadline passed: no answer or output for too long, or a call over its cap',
   crashed: 'the plugin process exited or was killed when it should have been running',
+  limit_exceeded:
+    'the plugin was stopped for going over one of its limits: processes, memory, the size of its /tmp or of its data folder',
   malformed_response: 'the plugin sent something its protocol does not allow',
   tool_not_exposed: 'the tool is switched off, or the plugin does not offer it',
   unknown_tool: 'the plugin neither declares nor announces a tool of that name: the call was not sent to it',

@@ -4,6 +4,7 @@
  * electron. (A "model" in this codebase is always a language model.)
  */
 import type { AppCard, IconSpec, ToolUi } from './apps';
+import type { PluginLimits } from './limits';
 import type { Failure } from './failures';
 
 export const DIALECTS = ['gassist-v2', 'jsonrpc', 'rterm-v1', 'mcp'] as const;
@@ -165,6 +166,14 @@ export interface PluginSpec {
    * empty then). Header values may hold `${user_config.KEY}` (a bearer token kept as a secret).
    */
   remote?: { url: string; headers: Record<string, string> };
+  /** What it may consume where its manifest says other than the defaults (shared/limits.ts). */
+  limits?: Partial<PluginLimits>;
+  /**
+   * It loads libraries from Plugboard's own node_modules (node-pty, the AI SDK): only such a
+   * plugin is told where they are (PLUGBOARD_NODE_MODULES) and shown them, read-only
+   * (`app_modules` in plugboard.json and plugin.yaml).
+   */
+  appModules?: boolean;
 }
 
 export interface UserCommandSpec {

@@ -9,6 +9,7 @@ import type { Enforcement, FolderGrant } from './capabilities';
 import type { DefinitionChange } from './definitions';
 import type { ToolFlag } from './tool-scan';
 import type { FailureCode } from './failures';
+import type { LimitName, LimitUsage } from './limits';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
 import type { PreviousVersionView, ToolChangesView } from './tool-changes';
 
@@ -33,6 +34,10 @@ export interface SandboxStatusView {
   capabilities: Array<{ name: string; title: string; enforced: boolean; note: string }>;
   /** How each platform Plugboard runs on is sandboxed, for comparison. */
   platforms: Array<{ platform: string; how: string }>;
+  /** Plugboard runs as root: what that means for plugins here, in words; null when it does not. */
+  root: string | null;
+  /** How plugins' limits (processes, memory, CPU, /tmp, data folder) are held here; null when unsandboxed. */
+  limits: string | null;
 }
 
 export interface PluginView {
@@ -120,6 +125,8 @@ export interface PluginDetail extends PluginView {
   previous: PreviousVersionView | null;
   /** For a remote MCP server that signs in with OAuth. */
   signIn?: SignInView;
+  /** What it may consume (shared/limits.ts). */
+  limits: LimitsView;
 }
 
 export interface ProcessStats {
@@ -135,6 +142,24 @@ export interface ProcessStats {
   memoryBytes: number;
   /** Round trip of the last answered idle ping (health events carry it only on state changes). */
   pingRttMs: number | null;
+  /** What it uses of its limits (its whole sandbox: every process of it), where it runs under them. */
+  limitUsage?: LimitUsage;
+}
+
+/** What a plugin may consume here, each limit with where its value comes from (the plugin panel). */
+export interface LimitsView {
+  /** How limits are held on this computer, in words; null where plugins run unsandboxed (none are). */
+  enforcement: string | null;
+  items: Array<{
+    name: LimitName;
+    /** The name people type (`memory`, as a manifest's `limits` writes it: `"memory": "2G"`). */
+    key: string;
+    title: string;
+    value: number;
+    /** The value as a person reads it (`4 GiB`). */
+    shown: string;
+    source: 'default' | 'manifest' | 'yours';
+  }>;
 }
 
 /**

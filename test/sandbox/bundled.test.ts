@@ -4,7 +4,7 @@
  * them to their grants: the files plugin sees only its shared folders, the terminal's shell
  * only what the terminal may see.
  */
-import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PluginRegistry } from '../../src/main/plugins/registry/registry';
@@ -40,7 +40,9 @@ describeSandboxed('bundled plugins in the sandbox', () => {
   beforeAll(async () => {
     const root = realpathSync(tmpDir('sandbox-bundled'));
     shared = path.join(root, 'shared');
-    mkdirSync(shared);
+    // Under root, plugins run as nobody: a folder the person shares for writing is one nobody may write.
+    mkdirSync(shared, { mode: 0o777 });
+    chmodSync(shared, 0o777);
     elsewhere = path.join(root, 'elsewhere.txt');
     writeFileSync(elsewhere, 'not shared\n');
     writeFileSync(path.join(shared, 'readme.txt'), 'shared with the files plugin\n');

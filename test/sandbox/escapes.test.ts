@@ -4,7 +4,7 @@
  * secrets, conversations, state and audit log, another plugin's code, files outside its own
  * folder, the host's processes, the network. Each must fail; each granted thing must work.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -49,6 +49,8 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
     outside = path.join(root, 'outside');
     mkdirSync(outside);
     writeFileSync(path.join(outside, 'notes.txt'), 'the person’s own notes\n');
+    // Under root, plugins run as nobody: a folder the person grants for writing is one nobody may write.
+    if (process.getuid?.() === 0) chmodSync(outside, 0o777);
     registry = await PluginRegistry.open({
       dataDir: data,
       bundledDir: path.join(REPO, 'plugins'),

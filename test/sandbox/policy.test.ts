@@ -137,8 +137,8 @@ describe('the wrapped plan', () => {
   });
 });
 
-describe('asking an interpreter where it lives', () => {
-  it('never runs, outside the sandbox, an interpreter the plugin ships or puts on its PATH', () => {
+describe('finding an interpreter', () => {
+  it('looks on Plugboard’s PATH, never on the one the manifest sets, and runs nothing to ask', () => {
     // A plugin whose manifest puts its own folder first on PATH, where a "python3" waits.
     const dir = tmpDir('fake-python');
     const ran = path.join(root, 'ran-on-the-host');
@@ -155,6 +155,7 @@ describe('asking an interpreter where it lives', () => {
     writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify(manifest));
     const plan = planLaunch({
       spec: specOf(dir),
+      parentEnv: { PATH: '/usr/bin:/bin', HOME: '/nonexistent-home' },
       sandbox: {
         grants: [],
         dataDir: own,
@@ -163,11 +164,10 @@ describe('asking an interpreter where it lives', () => {
       },
     });
     if (!plan.ok) throw new Error(plan.message);
-    expect(plan.args.slice(plan.args.indexOf('--'))).toEqual([
-      '--',
-      realpathSync(path.join(dir, 'bin', 'python3')),
-      realpathSync(path.join(dir, 'plugin.py')),
-    ]);
+    const command = plan.args.slice(plan.args.indexOf('--'));
+    expect(command).toEqual(['--', '/usr/bin/python3', realpathSync(path.join(dir, 'plugin.py'))]);
+    // Inside its sandbox the plugin keeps the PATH it asked for, after the real interpreter's folder.
+    expect(plan.env.PATH?.split(':').slice(0, 2)).toEqual(['/usr/bin', path.join(realpathSync(dir), 'bin')]);
     expect(existsSync(ran)).toBe(false);
   });
 });
@@ -180,12 +180,11 @@ describe('the app’s own runtime standing in for node', () => {
     cpSync('/bin/true', binary);
     const facts = interpreterFacts(binary, {
       pathEnv: '',
-      hostEnv: {},
-      home: '/nonexistent-home',
+      toolchain: { home: '/nonexistent-home', env: {}, projectDir: app },
       untrusted: [],
       hostRuntime: binary,
     });
-    expect(facts).toEqual({ file: binary, roots: [binary, realpathSync(app)] });
+    expect(facts).toEqual({ file: binary, roots: [binary, realpathSync(app)], binDirs: [] });
   });
 });
 

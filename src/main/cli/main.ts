@@ -80,6 +80,9 @@ so what a plugin or a model wrote cannot act on the terminal; --raw writes them 
 Run "plugboard <command> --help" for a command's options.`;
 }
 
+/** The commands that run plugins, which say so when Plugboard runs as root (root-notice.ts). */
+const RUNS_PLUGINS = new Set(['serve', 'chat', 'call', 'check', 'mcp']);
+
 export async function main(argv: string[], given: Out = processOut): Promise<number> {
   // What plugins and models write reaches the terminal escaped, unless --raw (any command) asks
   // for it as it is (io.ts escapedOut).
@@ -113,6 +116,8 @@ export async function main(argv: string[], given: Out = processOut): Promise<num
     },
   };
   const run = await cmd.load();
+  // Running plugins as root is said at the start of every command that runs them.
+  if (RUNS_PLUGINS.has(name)) (await import('./root-notice')).sayIfRoot(rest, out);
   try {
     return await run(rest, env);
   } catch (e) {

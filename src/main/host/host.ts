@@ -4,6 +4,7 @@
  * runs a plugin from a folder, and the tests. Node only; knows nothing of Electron. Nobody outside
  * the host holds a supervisor: everything goes through here by id.
  */
+import type { LimitUsage, PluginLimits } from './process/limits';
 import { featuresOf, type ServerFeatures } from './features';
 import { planRemote } from './remote/plan';
 import { failure, type Result } from '../../shared/failures';
@@ -72,6 +73,8 @@ export class PluginHost implements IDisposable {
     settings: Record<string, SettingValue>,
     hostEnv: Record<string, string>,
     sandbox?: SandboxRequest,
+    /** Its grants where it runs unsandboxed (`net` brings the proxy and certificate variables). */
+    grants?: readonly string[],
   ): Promise<LaunchPlan | Failure> {
     if (spec.remote)
       return Promise.resolve(planRemote({ ...spec, remote: spec.remote }, settings, this.options.parentEnv?.HOME));
@@ -81,6 +84,7 @@ export class PluginHost implements IDisposable {
       parentEnv: this.options.parentEnv ?? process.env,
       hostEnv,
       ...(sandbox ? { sandbox } : {}),
+      ...(grants ? { grants } : {}),
       ...(this.options.execPath ? { execPath: this.options.execPath } : {}),
       ...(this.options.isElectron !== undefined ? { isElectron: this.options.isElectron } : {}),
     });
@@ -183,6 +187,11 @@ export class PluginHost implements IDisposable {
 
   async restart(id: string): Promise<Result<void>> {
     return this.get(id)?.restart() ?? failure('not_found', `no plugin "${id}"`);
+  }
+
+  /** What a plugin may consume and what it uses now (a sandboxed plugin with limits), else null. */
+  limitsOf(id: string): { limits: PluginLimits; usage: LimitUsage | null } | null {
+    return this.get(id)?.limits ?? null;
   }
 
   /** Every plugin with a process, by pid (for resource figures). */

@@ -60,7 +60,14 @@ export async function tryLaunch(
       };
     return failed(plan);
   }
-  if (!plan.remote && plan.sandbox?.active !== true) {
+  // A remote server's trial would send the package's requests, and its headers, to its URL before
+  // the person has granted anything: it is contacted only once installed and granted `net`.
+  if (plan.remote)
+    return {
+      status: 'skipped',
+      message: `Not tried: a remote server is contacted only once you install it and grant it the network (net); it would be reached at ${plan.remote.url}.`,
+    };
+  if (plan.sandbox?.active !== true) {
     const why = plan.sandbox?.active === false ? ` (${plan.sandbox.reason})` : '';
     return {
       status: 'skipped',

@@ -21,6 +21,7 @@ export type AuditAction =
   | 'grant'
   | 'revoke'
   | 'configure'
+  | 'limits'
   | 'tool-policy'
   | 'approval-default'
   | 'model-call'

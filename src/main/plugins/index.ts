@@ -23,6 +23,7 @@ export { previousVersion } from './install/previous';
 export { diffText } from './install/tool-changes';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';
+export { limitsView } from './registry/limits-view';
 export type { SettingView } from './registry/plugin-settings';
 export { PluginRegistry, type RegistryOptions } from './registry/registry';
 export { FileSecretStore, type SecretStore } from './secrets';
@@ -34,6 +35,9 @@ export {
   coerceSetting,
   coerceSettings,
   PluginHost,
+  rootNotice,
+  runningAsRoot,
+  sandboxSupport,
   treeStats,
   validateArguments,
   type CallHandle,
@@ -41,6 +45,7 @@ export {
   type CallOutcome,
   type ElicitReply,
   type ElicitRequest,
+  type LimitUsage,
   type PassthroughChange,
   type ServerFeatures,
   type UiResource,

@@ -321,6 +321,7 @@ export class Backend extends Disposable {
       'plugins.grant': ({ id, capabilities, folders }) => registry.decisions.grant(id, capabilities, folders),
       'plugins.revoke': ({ id, capabilities, folders }) => registry.decisions.revoke(id, capabilities, folders),
       'plugins.configure': ({ id, values }) => registry.decisions.configure(id, values),
+      'plugins.setLimits': ({ id, limits }) => registry.decisions.setLimits(id, limits),
       'plugins.uninstall': ({ id }) => registry.installer.uninstall(id),
       'plugins.signIn': ({ id }) => this.signIns.start(id),
       'plugins.signOut': ({ id }) => this.signIns.signOut(id),

@@ -19,13 +19,14 @@ import {
 import type { IconView } from '../../shared/apps';
 import { scanTools } from '../../shared/tool-scan';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
-import { previousVersion, type PluginRegistry } from '../plugins';
+import { limitsView, previousVersion, type PluginRegistry } from '../plugins';
 import type { IconResolver } from './icons';
+import { asUser } from './sandbox-status';
 
 /** A capability as it is enforced here: by the sandbox where plugins run in one. */
 export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {
   const info = capabilityInfo(name);
-  const here = capabilityHere(name, registry.sandboxSupport.available);
+  const here = capabilityHere(name, registry.sandboxSupport.available, asUser(registry.sandboxSupport));
   return {
     name,
     title: info.title,
@@ -151,6 +152,7 @@ export class PluginViews {
       folders: registry.decisions.pluginState(id).folders ?? [],
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
       previous: previousView(registry, id),
+      limits: limitsView(spec, registry.decisions.pluginState(id), registry.sandboxSupport),
     };
   }
 

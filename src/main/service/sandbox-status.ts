@@ -5,7 +5,7 @@
  */
 import { CAPABILITIES, capabilityHere } from '../../shared/capabilities';
 import type { SandboxStatusView } from '../../shared/contract';
-import type { SandboxSupport } from '../plugins';
+import { rootNotice, type SandboxSupport } from '../plugins';
 
 /** How Plugboard sandboxes plugins on each platform it runs on. */
 const PLATFORMS: SandboxStatusView['platforms'] = [
@@ -20,6 +20,11 @@ const PLATFORMS: SandboxStatusView['platforms'] = [
   { platform: 'win32', how: 'No sandbox: plugins run unsandboxed.' },
 ];
 
+/** The unprivileged user plugins run as when Plugboard runs as root, if it does. */
+export function asUser(support: SandboxSupport): string | undefined {
+  return support.available && support.root?.setpriv ? support.root.user : undefined;
+}
+
 export function sandboxStatus(platform: string, support: SandboxSupport): SandboxStatusView {
   return {
     platform,
@@ -27,9 +32,13 @@ export function sandboxStatus(platform: string, support: SandboxSupport): Sandbo
     tool: support.available ? { name: 'bubblewrap', path: support.bwrap, version: support.version } : null,
     reason: support.available ? null : support.reason,
     capabilities: CAPABILITIES.map((c) => {
-      const here = capabilityHere(c.name, support.available);
+      const here = capabilityHere(c.name, support.available, asUser(support));
       return { name: c.name, title: c.title, enforced: here.enforced, note: here.note };
     }),
     platforms: PLATFORMS,
+    root: rootNotice(support.available, support.available ? support.root : null),
+    limits: support.available
+      ? `Each plugin is held to its limits (processes, memory, CPU share, /tmp and data folder size; set per plugin in its panel): ${support.limits?.note ?? 'the sizes of its /tmp and of its data folder'}.`
+      : null,
   };
 }

@@ -14,6 +14,7 @@ export async function processStats(registry: PluginRegistry): Promise<Record<str
   const out: Record<string, ProcessStats> = {};
   for (const [pid, id] of pids) {
     const u = usage.get(pid);
+    const limitUsage = registry.host.limitsOf(id)?.usage;
     if (u)
       out[id] = {
         pid,
@@ -22,6 +23,7 @@ export async function processStats(registry: PluginRegistry): Promise<Record<str
         cpuPercent: u.cpuPercent,
         memoryBytes: u.memoryBytes,
         pingRttMs: registry.host.healthOf(id)?.pingRttMs ?? null,
+        ...(limitUsage ? { limitUsage } : {}),
       };
   }
   return out;

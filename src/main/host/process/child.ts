@@ -3,13 +3,18 @@
  * to a frame decoder, stderr kept in a bounded ring, and a stop sequence that always ends with
  * nothing of the group left running.
  */
+/* eslint-disable max-lines -- one whole concern: one plugin process, from its spawn (in its control groups, under its limits' watch) to its stop */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { failure, type Failure } from '../../../shared/failures';
 import { Emitter, delay, type IDisposable } from '../../../shared/lifecycle';
 import type { Decoder } from '../framing';
 import { startTimeOf } from '../../fs';
+import { inCgroup, type PluginCgroup } from './cgroups';
 import { groupAlive, killGroup, terminateSandboxed, trackGroup, unwrapSandboxExit, untrackGroup } from './group';
+import { LimitWatch, type LimitBreach } from './limit-watch';
+import type { LimitUsage } from './limits';
 import type { RecordProcess } from './pid-registry';
+import type { LaunchLimits } from './plan';
 import { LineRing } from './ring';
 
 export interface ExitInfo {
@@ -36,6 +41,10 @@ export interface SpawnOptions {
   record?: RecordProcess;
   /** Hides secret values in every stderr line (redact.ts). */
   redact?: (text: string) => string;
+  /** A sandboxed launch's limits: its control groups joined before bwrap starts, and the watch. */
+  limits?: LaunchLimits;
+  /** Names its control groups (the plugin's id). */
+  name?: string;
 }
 
 /** How a stop went: which step ended the plugin, and whether its group outlived it. */
@@ -76,6 +85,10 @@ export class PluginProcess implements IDisposable {
   private framingFailed = false;
   private readonly sandboxed: boolean;
   private recorded: IDisposable | undefined;
+  private watch: LimitWatch | undefined;
+  private readonly _onDidExceedLimit = new Emitter<LimitBreach>();
+  /** It went over one of its limits (limit-watch.ts): it is being killed, or has exited for it. */
+  readonly onDidExceedLimit = this._onDidExceedLimit.event;
 
   private readonly _onDidReceive = new Emitter<Buffer>();
   private readonly _onDidStderr = new Emitter<string>();
@@ -89,7 +102,7 @@ export class PluginProcess implements IDisposable {
   readonly onDidFramingError = this._onDidFramingError.event;
   readonly onDidExit = this._onDidExit.event;
 
-  private constructor(child: ChildProcessWithoutNullStreams, options: SpawnOptions) {
+  private constructor(child: ChildProcessWithoutNullStreams, options: SpawnOptions, cgroup: PluginCgroup | null) {
     this.child = child;
     this.sandboxed = options.sandboxed === true;
     this.stderr = new LineRing(options.stderrLines ?? 500, undefined, options.redact);
@@ -98,6 +111,18 @@ export class PluginProcess implements IDisposable {
     const start = child.pid === undefined ? null : (startTimeOf(child.pid) ?? null);
     trackGroup(child.pid, { reap: !this.sandboxed, start });
     if (child.pid !== undefined) this.recorded = options.record?.(child.pid, start);
+    if (child.pid !== undefined && options.limits && this.sandboxed)
+      this.watch = new LimitWatch({
+        pid: child.pid,
+        limits: options.limits.limits,
+        dataDir: options.limits.dataDir,
+        cgroup,
+        onBreach: (b) => {
+          this.expectingExit = true;
+          this._onDidExceedLimit.fire(b);
+          killGroup(child.pid, 'SIGKILL');
+        },
+      });
     let stdoutEnded = false;
     let onStdoutEnd: (() => void) | null = null;
     child.stdout.on('data', (chunk: Buffer) => {
@@ -132,6 +157,9 @@ export class PluginProcess implements IDisposable {
           // A group with nothing left in it is forgotten, so its id is never signalled once reused.
           void groupAlive(child.pid).then((alive) => alive || this.forgetGroup());
           for (const line of this.stderr.flush()) this._onDidStderr.fire(line);
+          // Killed by the kernel for a limit (an OOM kill in its control group): said before its exit.
+          const breach = this.expectingExit ? null : this.watch?.atExit(this.stderr.tail(20));
+          if (breach) this._onDidExceedLimit.fire(breach);
           this.exitInfo = {
             ...(this.sandboxed ? unwrapSandboxExit(code, signal) : { code, signal }),
             expected: this.expectingExit,
@@ -153,9 +181,14 @@ export class PluginProcess implements IDisposable {
   /** Spawns and waits until the process is running, within `launchMs`. */
   static async start(options: SpawnOptions): Promise<PluginProcess | Failure> {
     const details = { command: options.displayCommand, pathSearched: options.pathSearched, cwd: options.cwd };
+    const limited = options.sandboxed && options.limits ? inCgroup(options.limits, options.name, options) : null;
+    if (limited === false)
+      return failure('launch_failed', 'could not make the control group that holds its limits', details);
+    const { file, args } = limited ?? options;
+    const cgroup = limited ? limited.cgroup : null;
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(options.file, options.args, {
+      child = spawn(file, args, {
         cwd: options.cwd,
         env: options.env,
         stdio: ['pipe', 'pipe', 'pipe'],
@@ -183,9 +216,10 @@ export class PluginProcess implements IDisposable {
     });
     if (started !== true) {
       killGroup(child.pid, 'SIGKILL');
+      cgroup?.remove();
       return started;
     }
-    return new PluginProcess(child, options);
+    return new PluginProcess(child, options, cgroup);
   }
 
   get pid(): number | null {
@@ -252,8 +286,14 @@ export class PluginProcess implements IDisposable {
     return { exit: this.exitInfo ?? { code: null, signal: 'SIGKILL', expected: true }, stage, orphans, ms };
   }
 
+  /** What it uses of its limits now (a sandboxed launch with limits), for the panel. */
+  get limitUsage(): LimitUsage | null {
+    return this.watch?.usage ?? null;
+  }
+
   /** Nothing of the group runs any more: its id is never signalled again, and the registry forgets it. */
   private forgetGroup(): void {
+    this.watch?.dispose();
     untrackGroup(this.child.pid);
     this.recorded?.dispose();
     this.recorded = undefined;
@@ -278,5 +318,6 @@ export class PluginProcess implements IDisposable {
     this._onDidStderr.dispose();
     this._onDidFramingError.dispose();
     this._onDidExit.dispose();
+    this._onDidExceedLimit.dispose();
   }
 }

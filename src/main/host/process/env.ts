@@ -45,8 +45,58 @@ export function allowedParentEnv(
   return out;
 }
 
+/**
+ * What a plugin granted `net` (and a package's install step) needs of Plugboard's environment to
+ * reach the network as the person's own programs do: the proxy, and the certificate authorities
+ * of a network that inspects TLS. Nothing else of Plugboard's environment reaches a plugin.
+ */
+export const NETWORK_ENV = [
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+  'NO_PROXY',
+  'no_proxy',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+];
+
+/** The variables of NETWORK_ENV that name certificate files or folders (shown read-only in the sandbox). */
+const CA_PATHS = ['SSL_CERT_FILE', 'SSL_CERT_DIR', 'NODE_EXTRA_CA_CERTS', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE'];
+
+/** The network variables set in Plugboard's environment, and the certificate paths they name. */
+export function networkEnv(parent: NodeJS.ProcessEnv): { env: Record<string, string>; caPaths: string[] } {
+  const env: Record<string, string> = {};
+  for (const k of NETWORK_ENV) {
+    const v = parent[k];
+    if (v !== undefined && v !== '') env[k] = v;
+  }
+  const caPaths = CA_PATHS.flatMap((k) => (env[k] && env[k].startsWith('/') ? [env[k]] : []));
+  return { env, caPaths };
+}
+
+/** PATH lists joined in order, each folder once. */
+export function joinPaths(lists: string[], platform: NodeJS.Platform = process.platform): string {
+  const sep = platform === 'win32' ? ';' : ':';
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const dir of lists.flatMap((l) => l.split(sep))) {
+    if (!dir || seen.has(dir)) continue;
+    seen.add(dir);
+    out.push(dir);
+  }
+  return out.join(sep);
+}
+
 export interface PluginEnvInput {
   parent: NodeJS.ProcessEnv;
+  /** Granted `net`: the proxy and certificate variables of Plugboard's environment (NETWORK_ENV). */
+  net?: boolean;
   /** From the manifest (Mehrhof defaults, MCPB mcp_config.env, plugboard.json env). */
   manifest: Record<string, string>;
   /** From the user's settings; wins over the manifest. */
@@ -62,6 +112,7 @@ export function buildPluginEnv(input: PluginEnvInput): Record<string, string> {
   const platform = input.platform ?? process.platform;
   const env: Record<string, string> = {
     ...allowedParentEnv(input.parent, platform),
+    ...(input.net ? networkEnv(input.parent).env : {}),
     ...input.manifest,
     ...(input.settings ?? {}),
     ...(input.host ?? {}),

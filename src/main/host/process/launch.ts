@@ -9,7 +9,7 @@ import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec } from '../../../shared/plugin';
 import { coerceSetting } from './settings';
-import { allowedParentEnv, buildPluginEnv } from './env';
+import { allowedParentEnv, buildPluginEnv, joinPaths, networkEnv } from './env';
 import { firstRunLauncher } from './launchers';
 import { placeholderEscape, resolveSettingValues, substitute } from './placeholders';
 import type { LaunchPlan, SettingValue } from './plan';
@@ -45,6 +45,8 @@ export interface LaunchInput {
    * from a dock or menu has a PATH without the user's npx, uvx or docker.
    */
   loginPath?: string;
+  /** The plugin's grants where it runs unsandboxed (sandboxed: `sandbox.grants`): `net` brings NETWORK_ENV. */
+  grants?: readonly string[];
 }
 
 /** The value of each setting: the user's, else the default. Missing required ones are listed. */
@@ -156,19 +158,26 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
     if (s.env && v !== undefined) settingsEnv[s.env] = Array.isArray(v) ? v.join(path.delimiter) : String(v);
   }
 
+  const net = (input.sandbox?.grants ?? input.grants ?? []).includes('net');
   const baseEnv = buildPluginEnv({
     parent: parentEnv,
+    net,
     manifest: manifestEnv,
     settings: settingsEnv,
     host: input.hostEnv ?? {},
     platform,
   });
-  const pathEnv = withLoginPath(baseEnv.PATH ?? baseEnv.Path ?? '', input.loginPath, platform);
+  // Programs are found on Plugboard's own PATH and the login shell's, never on one the manifest
+  // or a setting gives the plugin: that PATH is the plugin's inside its sandbox, nothing more.
+  const own = allowedParentEnv(parentEnv, platform);
+  const pathEnv = withLoginPath(own.PATH ?? own.Path ?? '', input.loginPath, platform);
+  const toolchain = { home, env: parentEnv, projectDir: spec.dir };
   const resolved = resolveCommand({
     command,
     dir: spec.dir,
     cwd: spec.cwd,
     pathEnv,
+    toolchain,
     platform,
     ...(input.execPath ? { execPath: input.execPath } : {}),
     ...(input.isElectron !== undefined ? { isElectron: input.isElectron } : {}),
@@ -177,6 +186,7 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
   const env = resolved.python
     ? buildPluginEnv({
         parent: parentEnv,
+        net,
         manifest: manifestEnv,
         settings: settingsEnv,
         host: { ...(input.hostEnv ?? {}), ...resolved.env },
@@ -184,8 +194,11 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
         platform,
       })
     : { ...baseEnv, ...resolved.env };
-  // The child searches the PATH its command was found on (npx needs the node next to it).
-  env[env.Path !== undefined && env.PATH === undefined ? 'Path' : 'PATH'] = pathEnv;
+  // The child searches the PATH it was given (the manifest's, else Plugboard's), then the one its
+  // command was found on (npx needs the node next to it).
+  const pathKey = env.Path !== undefined && env.PATH === undefined ? 'Path' : 'PATH';
+  const given = manifestEnv.PATH ?? settingsEnv.PATH;
+  env[pathKey] = given === undefined ? pathEnv : joinPaths([given, pathEnv], platform);
   const plan: LaunchPlan = {
     ok: true,
     file: resolved.file,
@@ -199,34 +212,29 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
   if (!input.sandbox) return plan;
   const support = input.sandbox.support ?? sandboxSupport();
   if (!support.available) return { ...plan, sandbox: { active: false, reason: support.reason } };
-  const hostEnv = allowedParentEnv(parentEnv, platform);
   const prepared = sandboxPolicy(plan, {
-    bwrap: support.bwrap,
+    support,
     pluginDir: spec.dir,
     settings: spec.settings,
     // Only folders the person chose are mounted: a manifest's default (`${HOME}`, `~/.ssh`) would
     // otherwise grant itself a folder by the manifest alone. Its value still reaches the plugin.
     values: Object.fromEntries(Object.entries(values).filter(([k]) => input.settings?.[k] !== undefined)),
     home: ctx.home,
-    hostEnv,
+    pathEnv,
+    toolchain,
+    ...(resolved.outsideScript ? { outsideScript: resolved.outsideScript } : {}),
+    // The certificate files Plugboard's own environment names, for a plugin granted the network.
+    ...(net ? { caPaths: networkEnv(parentEnv).caPaths } : {}),
     ...(input.execPath ? { execPath: input.execPath } : {}),
     request: input.sandbox,
   });
+  if (!prepared.ok) return prepared;
   return wrapInSandbox(prepared.plan, prepared.policy);
 }
 
 /** The login shell's PATH first (the order the user's terminal has), then the app's own rest. */
 function withLoginPath(own: string, login: string | undefined, platform: NodeJS.Platform): string {
-  if (!login) return own;
-  const sep = platform === 'win32' ? ';' : ':';
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const dir of [...login.split(sep), ...own.split(sep)]) {
-    if (!dir || seen.has(dir)) continue;
-    seen.add(dir);
-    out.push(dir);
-  }
-  return out.join(sep);
+  return login ? joinPaths([login, own], platform) : own;
 }
 
 function launcherFacts(command: string[], handshakeMs: number): { note?: string; handshakeMs?: number } {

@@ -3,8 +3,12 @@
  * spawned (launch.ts computes it; the sandbox wraps it; the supervisor runs it).
  */
 
-import type { RemoteOAuth } from '../remote/link';
+import type { RemoteOAuth } from '../remote/oauth';
+import type { LaunchLimits } from './limits';
 import type { SecretValue } from './redact';
+
+/** What a sandboxed launch may consume, and how it is held to it (limit-watch.ts). */
+export type { LaunchLimits } from './limits';
 
 export type SettingValue = string | number | boolean | string[];
 
@@ -25,6 +29,8 @@ export interface LaunchPlan {
   /** The handshake deadline this launch needs, when longer than the plugin's (a first-run install). */
   handshakeMs?: number;
   sandbox?: SandboxState;
+  /** The limits of a sandboxed launch. */
+  limits?: LaunchLimits;
   /** A remote MCP server: nothing is spawned; the host speaks to this URL with these headers. */
   remote?: {
     url: string;

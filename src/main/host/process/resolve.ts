@@ -7,6 +7,7 @@ import { accessSync, closeSync, constants, openSync, readSync, realpathSync, sta
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
 import { isInside } from '../../fs';
+import { nvmDefault, type ToolchainContext } from './toolchains';
 
 export interface ResolvedCommand {
   ok: true;
@@ -16,6 +17,11 @@ export interface ResolvedCommand {
   python: boolean;
   /** Extra environment the resolution needs (ELECTRON_RUN_AS_NODE when Electron stands in for node). */
   env: Record<string, string>;
+  /**
+   * A script outside the plugin's folder (`node /abs/path/dist/index.js`), by its real path and
+   * the runtime it runs under: the sandbox shows its package (script-roots.ts).
+   */
+  outsideScript?: { file: string; runner: 'node' | 'python' };
 }
 
 /** Set as `details.data` of a failure whose command or interpreter is not on PATH. */
@@ -36,8 +42,15 @@ export interface ResolveInput {
    */
   dir: string;
   cwd: string;
-  /** PATH of the plugin's environment. */
+  /**
+   * Where bare names are looked up: Plugboard's own PATH and the login shell's, never one the
+   * manifest sets (docs/ARCHITECTURE.md, the sandbox): what a plugin puts on its PATH is its own
+   * business inside its sandbox, but it must not choose which program the host resolves, shows
+   * or follows.
+   */
   pathEnv: string;
+  /** The home folder and Plugboard's environment, for nvm's default version when no node is on PATH. */
+  toolchain?: ToolchainContext;
   platform?: NodeJS.Platform;
   /** The runtime running the host, used for `.js` plugins when no `node` is on PATH. */
   execPath?: string;
@@ -112,7 +125,17 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
     if (!interp.ok) return fail(interp.message, runner);
     return { ok: true, file: interp.file, args: [script.file, ...rest], python: runner === 'python', env: interp.env };
   }
+  return resolveProgram(input, head, rest, dir, platform, fail);
+}
 
+function resolveProgram(
+  input: ResolveInput,
+  head: string,
+  rest: string[],
+  dir: string,
+  platform: NodeJS.Platform,
+  fail: (message: string, missing?: string) => Failure,
+): ResolvedCommand | Failure {
   let file: string;
   let env: Record<string, string> = {};
   if (!head.includes('/') && !head.includes('\\')) {
@@ -151,15 +174,17 @@ export function resolveCommand(input: ResolveInput): ResolvedCommand | Failure {
   const python = isPythonName(base);
   const runsNode = isNodeName(base) || file === input.execPath;
   const args = [...rest];
+  let outsideScript: ResolvedCommand['outsideScript'];
   if (python || runsNode) {
     const at = scriptArgIndex(args, python);
     if (at !== -1) {
       const script = scriptInside(args[at] as string, dir);
       if (!script.ok) return fail(script.message);
       args[at] = script.file;
+      if (!isInside(dir, script.file)) outsideScript = { file: script.file, runner: python ? 'python' : 'node' };
     }
   }
-  return { ok: true, file, args, python, env };
+  return { ok: true, file, args, python, env, ...(outsideScript ? { outsideScript } : {}) };
 }
 
 /** What a Windows-only program is (`launch.bat`, a `.exe` built for Windows), or null. */
@@ -229,7 +254,7 @@ function findInterpreter(
       message: `no Python interpreter (${names.join(' or ')}) was found on PATH to run ${input.command[0]}`,
     };
   }
-  const node = searchPath('node', input.pathEnv, platform);
+  const node = searchPath('node', input.pathEnv, platform) ?? (input.toolchain && nvmDefault('node', input.toolchain));
   if (node) return { ok: true, file: node, env: {} };
   if (input.execPath) {
     // Inside Electron the app binary runs plain Node scripts when told to.

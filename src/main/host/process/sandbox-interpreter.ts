@@ -1,26 +1,33 @@
 /**
- * What a sandboxed command needs to see of its interpreter. A pyenv or nvm Python or Node lives
- * under the home folder, which the sandbox does not show, and a pyenv shim is a bash script
- * whose machinery (version files, libexec) lives there too: the shim is asked, once, where the
- * real interpreter is, and that runs instead.
+ * What a sandboxed command needs to see of its interpreter, found by reading the file system
+ * only: nothing is run on the host to find it (docs/ARCHITECTURE.md, the sandbox). A pyenv, nvm,
+ * volta, asdf or mise Python or Node lives under the home folder, which the sandbox does not
+ * show, and a shim's machinery (version files, libexec) lives there too: the shim is read
+ * (toolchains.ts), the real interpreter runs instead, and its install prefix is shown read-only.
  *
- * Asking means running a program on the host, outside any sandbox, so only programs the plugin
- * cannot have chosen or written are asked: never one in its folder, its data, or the folders
- * granted to it, and always with the host's own PATH and HOME, from `/`, in isolated mode, so
- * neither the manifest's environment nor files in the plugin folder take part.
+ * - An interpreter shows its install prefix: `<prefix>` for `<prefix>/bin/<name>`; a Python
+ *   virtual environment (a `pyvenv.cfg` beside its `bin`) also shows the base installation its
+ *   `home` names; a Homebrew program shows the whole Homebrew prefix (its libraries live there).
+ * - Any other program shows its own folder, and its `#!` interpreter is followed one level
+ *   (`#!/usr/bin/env node`), looked up on the PATH given, which is Plugboard's and the login
+ *   shell's, never the plugin's.
+ * - A program the plugin controls (in its folder, its data, a folder granted to it) is shown as
+ *   it is by the sandbox's own mounts and is never followed.
  */
-import { spawnSync } from 'node:child_process';
-import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { isInside } from '../../fs';
 import { isNodeName, isPythonName, searchPath } from './resolve';
+import { mayShow } from './script-roots';
+import { resolveShim, type ToolchainContext } from './toolchains';
+
+export { mayShow } from './script-roots';
 
 export interface InterpreterContext {
-  /** The plugin's environment: its PATH finds a script's `#!` interpreter, as exec would. */
+  /** Plugboard's own PATH and the login shell's: where a `#!/usr/bin/env x` is found. */
   pathEnv: string;
-  /** The host's own allow-listed environment (PATH, HOME, locale), for asking an interpreter. */
-  hostEnv: Record<string, string>;
-  home: string;
+  /** The home folder, Plugboard's own environment and the plugin's folder, for shims' version files. */
+  toolchain: ToolchainContext;
   /** Real paths the plugin controls or may write: its folder, the data directory, its grants. */
   untrusted: string[];
   /** The runtime running the host (Electron's binary in the app), which may stand in for node. */
@@ -32,17 +39,11 @@ export interface InterpreterFacts {
   file: string;
   /** Paths to show read-only (folders, or single files shown at their own path). */
   roots: string[];
+  /** The folders of the real interpreters, for the front of the plugin's PATH. */
+  binDirs: string[];
+  /** Why the program behind a shim could not be told (the launch fails with it). */
+  problem?: string;
 }
-
-const PROBE_MS = 5000;
-// -I: no PYTHON* variables, no user site, no script folder or cwd on sys.path.
-const PYTHON_PROBE = [
-  '-I',
-  '-c',
-  'import json,sys;print(json.dumps([sys.executable,sys.prefix,sys.base_prefix,sys.exec_prefix,sys.base_exec_prefix]))',
-];
-const NODE_PROBE = ['-e', 'process.stdout.write(JSON.stringify([process.execPath]))'];
-const probeCache = new Map<string, string[] | null>();
 
 function real(p: string): string {
   try {
@@ -50,35 +51,6 @@ function real(p: string): string {
   } catch {
     return path.resolve(p);
   }
-}
-
-function isFile(p: string): boolean {
-  try {
-    return statSync(p).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Asks an interpreter where it really lives; once per executable. */
-function askInterpreter(file: string, python: boolean, ctx: InterpreterContext): string[] | null {
-  if (probeCache.has(file)) return probeCache.get(file) ?? null;
-  const r = spawnSync(file, python ? PYTHON_PROBE : NODE_PROBE, {
-    cwd: '/',
-    env: ctx.hostEnv,
-    timeout: PROBE_MS,
-    encoding: 'utf8',
-  });
-  let out: string[] | null = null;
-  try {
-    const parsed: unknown = JSON.parse((r.stdout ?? '').trim().split('\n').pop() ?? '');
-    if (Array.isArray(parsed) && parsed.length > 0 && parsed.every((x) => typeof x === 'string' && path.isAbsolute(x)))
-      out = parsed as string[];
-  } catch {
-    // No answer: the install-prefix guess stands alone.
-  }
-  probeCache.set(file, out);
-  return out;
 }
 
 function shebangOf(file: string): string | null {
@@ -96,58 +68,92 @@ function shebangOf(file: string): string | null {
   }
 }
 
-/**
- * A folder that may be shown for an interpreter: not `/`, not the home folder or one of its
- * parents, and not a hidden folder right in the home (~/.local, ~/.config, ~/.ssh hold data,
- * not interpreters; ~/.pyenv/versions/3.12.1 or ~/miniconda3 are fine).
- */
-export function mayShow(dir: string, home: string): boolean {
-  if (dir === '/' || isInside(dir, home)) return false;
-  return !(path.dirname(dir) === home && path.basename(dir).startsWith('.'));
-}
-
 /** Where an interpreter's installation lives: `<prefix>` for `<prefix>/bin/<name>`, else its folder, else the file alone. */
 export function installRoot(realFile: string, home: string): string {
+  const brew = realFile.indexOf('/Cellar/');
+  if (brew > 0 && mayShow(realFile.slice(0, brew), home)) return realFile.slice(0, brew);
   const dir = path.dirname(realFile);
   return [path.basename(dir) === 'bin' ? path.dirname(dir) : dir, dir].find((c) => mayShow(c, home)) ?? realFile;
 }
 
+/** A Python virtual environment's root and the base installation it was made from, or null. */
+function venvOf(file: string, home: string): string[] | null {
+  const root = path.dirname(path.dirname(path.resolve(file)));
+  const cfg = path.join(root, 'pyvenv.cfg');
+  if (!existsSync(cfg)) return null;
+  const out = mayShow(root, home) ? [root] : [];
+  try {
+    const base = /^home\s*=\s*(.+)$/m.exec(readFileSync(cfg, 'utf8'))?.[1]?.trim();
+    if (base) {
+      const exe = ['python3', 'python'].map((n) => path.join(base, n)).find((p) => existsSync(p));
+      out.push(exe ? installRoot(real(exe), home) : installRoot(path.join(real(base), 'python3'), home));
+    }
+  } catch {
+    // unreadable: the venv alone
+  }
+  return out;
+}
+
+/** Folders of `pathEnv` that hold shims: skipped when a shim says "the system's version". */
+function withoutShims(pathEnv: string, name: string): string[] {
+  return pathEnv.split(':').filter((d) => {
+    if (!d || path.basename(d) === 'shims') return false;
+    return path.basename(real(path.join(d, name))) !== 'volta-shim';
+  });
+}
+
 /**
  * The executable to run and what to show for it. An interpreter (python, node…) shows its
- * install prefix; a shim is replaced by the interpreter it names; any other program shows its own
- * folder, and its `#!` interpreter is followed one level (`#!/usr/bin/env node`).
+ * install prefix; a shim is replaced by the interpreter it stands for; any other program shows
+ * its own folder, and its `#!` interpreter is followed one level (`#!/usr/bin/env node`).
  */
 export function interpreterFacts(file: string, ctx: InterpreterContext): InterpreterFacts {
   const roots: string[] = [];
+  const binDirs: string[] = [];
+  let problem: string | undefined;
+  const home = ctx.toolchain.home;
   const trusted = (p: string): boolean => !ctx.untrusted.some((u) => isInside(u, real(p)));
-  const visit = (f: string, replace: boolean): string => {
-    // The plugin's own files are visible as they are, and are never run here.
+
+  const behindShim = (f: string): string => {
+    const name = path.basename(f);
+    const shim = resolveShim(f, ctx.toolchain);
+    if (!shim) return f;
+    if ('file' in shim) return shim.file;
+    if ('system' in shim) {
+      const next = searchPath(name, withoutShims(ctx.pathEnv, name).join(':'));
+      if (next) return next;
+      problem = `${f} is a ${shim.tool} shim set to the system's ${name}, and there is none on PATH`;
+      return f;
+    }
+    problem = `${f} is a ${shim.tool} shim, and ${shim.problem}`;
+    return f;
+  };
+
+  const visit = (given: string, followShebang: boolean): string => {
+    // The plugin's own files are visible as they are, and are never followed here.
+    if (!trusted(given)) return given;
+    const f = behindShim(given);
     if (!trusted(f)) return f;
     const realFile = real(f);
-    const python = isPythonName(path.basename(f));
-    const shebang = shebangOf(realFile);
+    const base = path.basename(f);
+    const python = isPythonName(base);
+    const interpreter = python || isNodeName(base);
     roots.push(f);
     if (ctx.hostRuntime && realFile === real(ctx.hostRuntime)) {
       // Electron running plugins as node needs the files beside its binary (resources, ICU data).
-      if (mayShow(path.dirname(realFile), ctx.home)) roots.push(path.dirname(realFile));
-    } else if (python || isNodeName(path.basename(f))) {
-      const plain =
-        shebang === null && (python ? isPythonName(path.basename(realFile)) : isNodeName(path.basename(realFile)));
-      const said = plain ? null : askInterpreter(f, python, ctx);
-      const exe = said?.[0];
-      if (said && exe && isFile(exe) && trusted(exe)) {
-        roots.push(
-          installRoot(real(exe), ctx.home),
-          ...said.slice(1).flatMap((p) => (mayShow(real(p), ctx.home) && trusted(p) ? [real(p)] : [])),
-        );
-        return replace ? exe : f;
-      }
-      roots.push(installRoot(realFile, ctx.home));
-    } else if (mayShow(path.dirname(realFile), ctx.home)) {
+      if (mayShow(path.dirname(realFile), home)) roots.push(path.dirname(realFile));
+    } else if (interpreter) {
+      const venv = python ? venvOf(f, home) : null;
+      roots.push(...(venv ?? []), installRoot(realFile, home));
+      binDirs.push(path.dirname(f));
+    } else if (mayShow(path.dirname(realFile), home)) {
       // Any other program shows its folder: launchers find their siblings there (uvx runs uv).
       roots.push(path.dirname(realFile));
+      const brew = installRoot(realFile, home);
+      if (realFile.includes('/Cellar/')) roots.push(brew);
     }
-    if (!(python || isNodeName(path.basename(f))) && shebang) {
+    const shebang = interpreter ? null : shebangOf(realFile);
+    if (followShebang && shebang) {
       const [interp, ...rest] = shebang.split(/\s+/);
       const name = interp && path.basename(interp) === 'env' ? rest.find((a) => !a.startsWith('-')) : interp;
       const found = name && (path.isAbsolute(name) ? name : searchPath(name, ctx.pathEnv));
@@ -156,5 +162,5 @@ export function interpreterFacts(file: string, ctx: InterpreterContext): Interpr
     return f;
   };
   const out = visit(file, true);
-  return { file: out, roots: [...new Set(roots)] };
+  return { file: out, roots: [...new Set(roots)], binDirs: [...new Set(binDirs)], ...(problem ? { problem } : {}) };
 }

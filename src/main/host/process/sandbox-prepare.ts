@@ -5,11 +5,19 @@
  */
 import { existsSync, lstatSync, mkdirSync, readlinkSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { failure, type Failure } from '../../../shared/failures';
 import type { SettingSpec } from '../../../shared/plugin';
 import { isInside } from '../../fs';
+import { joinPaths } from './env';
 import type { LaunchPlan, SettingValue } from './plan';
-import type { SandboxPolicy, SystemEntry } from './sandbox';
+import { PROC_MASKS, type SandboxPolicy, type SystemEntry } from './sandbox';
 import { interpreterFacts } from './sandbox-interpreter';
+import { scriptRoots } from './script-roots';
+import type { ToolchainContext } from './toolchains';
+import { effectiveLimits, type PluginLimits } from './limits';
+import { prepareForRoot } from './root';
+import { niceOf } from './sandbox-inner';
+import type { SandboxSupport } from './sandbox-support';
 
 /** What the caller of planLaunch says about a plugin's sandbox. */
 export interface SandboxRequest {
@@ -23,6 +31,8 @@ export interface SandboxRequest {
   extraReadOnly?: string[];
   /** Folders and files granted by path (whatever the plugin's settings): read-only or writable. */
   folders?: ReadonlyArray<{ path: string; write: boolean }>;
+  /** Its limits where they differ from the defaults (the manifest's, then the person's). */
+  limits?: Partial<PluginLimits>;
 }
 
 /**
@@ -80,6 +90,11 @@ export function systemEntries(): SystemEntry[] {
   return out;
 }
 
+/** The files of /proc the sandbox covers (PROC_MASKS) that this kernel has. */
+export function procMasks(): string[] {
+  return PROC_MASKS.filter((p) => existsSync(p));
+}
+
 function realOrNull(p: string): string | null {
   try {
     return realpathSync(p);
@@ -121,51 +136,97 @@ export function grantedFolders(
   return { readPaths: [], writePaths: [] };
 }
 
-/** The policy of one launch, with every host fact it needs. */
+/** The policy of one launch, with every host fact it needs, or why the launch cannot be. */
 export function sandboxPolicy(
   plan: LaunchPlan,
   input: {
-    bwrap: string;
+    support: Extract<SandboxSupport, { available: true }>;
     pluginDir: string;
     settings: readonly SettingSpec[];
     values: Record<string, SettingValue>;
     home: string;
-    /** The host's allow-listed environment (env.ts), for asking an interpreter where it lives. */
-    hostEnv: Record<string, string>;
+    /** Plugboard's own PATH and the login shell's, where `#!/usr/bin/env x` is found. */
+    pathEnv: string;
+    /** The home, Plugboard's environment and the plugin's folder, for shims' version files. */
+    toolchain: ToolchainContext;
+    /** A script outside the plugin's folder (`node /abs/path/index.js`): its package is shown. */
+    outsideScript?: { file: string; runner: 'node' | 'python' };
+    /** Certificate files and folders Plugboard's environment names (env.ts NETWORK_ENV), shown read-only. */
+    caPaths?: string[];
     /** The host's own runtime, when it may run plugins as node (Electron). */
     execPath?: string;
     request: SandboxRequest;
   },
-): { plan: LaunchPlan; policy: SandboxPolicy } {
-  const { request, home } = input;
+): { ok: true; plan: LaunchPlan; policy: SandboxPolicy } | Failure {
+  const { request, home, support } = input;
   // bwrap refuses to start when the source of a bind is missing; the plugin's own folder must be.
   mkdirSync(request.dataDir, { recursive: true });
+  if (support.root) {
+    const refused = prepareForRoot(support.root, { ...request, pluginDir: input.pluginDir });
+    if (refused) return refused;
+  }
   const fromSettings = grantedFolders(input.settings, input.values, request.grants, home);
   const byPath = request.folders ?? [];
   const folders = {
     readPaths: [...fromSettings.readPaths, ...byPath.filter((f) => !f.write).map((f) => f.path)],
     writePaths: [...fromSettings.writePaths, ...byPath.filter((f) => f.write).map((f) => f.path)],
   };
+  const untrusted = [input.pluginDir, request.hiddenRoot, request.dataDir, ...folders.readPaths, ...folders.writePaths];
   const interp = interpreterFacts(plan.file, {
-    pathEnv: plan.env.PATH ?? '',
-    hostEnv: input.hostEnv,
-    home,
-    untrusted: [input.pluginDir, request.hiddenRoot, request.dataDir, ...folders.readPaths, ...folders.writePaths].map(
-      real,
-    ),
+    pathEnv: input.pathEnv,
+    toolchain: input.toolchain,
+    untrusted: untrusted.map(real),
     ...(input.execPath ? { hostRuntime: input.execPath } : {}),
   });
+  if (interp.problem)
+    return failure('launch_failed', interp.problem, {
+      command: plan.displayCommand,
+      pathSearched: plan.pathSearched,
+      cwd: plan.cwd,
+    });
+  const script = input.outsideScript ? scriptRoots(input.outsideScript.file, input.outsideScript.runner, home) : [];
   const system = systemEntries();
   const shown = system.filter((e) => e.symlink === undefined).map((e) => e.path);
   // The plugin's folder and what the system folders show already need no mount of their own.
-  const needed = interp.roots.filter(
+  const ca = (input.caPaths ?? []).filter((p) => existsSync(p));
+  const candidates = [...interp.roots, ...script, ...ca].filter(
     (r) => !shown.some((s) => isInside(s, real(r))) && !isInside(real(input.pluginDir), real(r)),
   );
+  // What another of them shows already needs no mount of its own (bwrap could not make its mount
+  // point inside a read-only one).
+  const needed = candidates.filter((r) => !candidates.some((o) => o !== r && isInside(o, r)));
   const realCache = new Map<string, string>();
+  // The real interpreters first on the plugin's PATH: `#!/usr/bin/env node` inside finds them, not a shim.
+  const env =
+    interp.binDirs.length > 0
+      ? { ...plan.env, PATH: joinPaths([interp.binDirs.join(':'), plan.env.PATH ?? '']) }
+      : plan.env;
+  const limits = effectiveLimits(request.limits);
+  const cgroup = support.limits?.cgroup;
+  // Without a control group, rlimits hold each process, and the watch the whole (limit-watch.ts),
+  // stopping it once its processes together use its memory: each process's own ceiling lies a
+  // quarter above, so that a bomb in one process is seen going over and named, not only refused.
+  const rlimits = cgroup
+    ? undefined
+    : {
+        processes: limits.processes,
+        memoryBytes: Math.floor(limits.memoryBytes * 1.25),
+        nice: niceOf(limits.cpuWeight),
+      };
   return {
-    plan: interp.file === plan.file ? plan : { ...plan, file: interp.file },
+    ok: true,
+    plan: {
+      ...plan,
+      env,
+      ...(interp.file === plan.file ? {} : { file: interp.file }),
+      limits: { limits, dataDir: request.dataDir, ...(cgroup ? { cgroup } : {}) },
+    },
     policy: {
-      bwrap: input.bwrap,
+      bwrap: support.bwrap,
+      root: support.root ?? null,
+      ...(support.helpers ? { helpers: support.helpers } : {}),
+      limits,
+      ...(rlimits ? { rlimits } : {}),
       pluginDir: input.pluginDir,
       dataDir: request.dataDir,
       hiddenRoot: request.hiddenRoot,
@@ -174,6 +235,7 @@ export function sandboxPolicy(
       net: request.grants.includes('net'),
       extraReadOnly: [...new Set([...(request.extraReadOnly ?? []), ...needed])],
       system,
+      procMasks: procMasks(),
       realPath: (p) => {
         let r = realCache.get(p);
         if (r === undefined) realCache.set(p, (r = real(p)));

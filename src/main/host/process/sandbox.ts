@@ -15,7 +15,16 @@
  */
 import path from 'node:path';
 import { isInside } from '../../fs';
+import type { PluginLimits } from './limits';
 import type { LaunchPlan } from './plan';
+import {
+  capabilityFlags,
+  identityEnv,
+  innerPrefix,
+  type RootMode,
+  type Rlimits,
+  type SandboxHelpers,
+} from './sandbox-inner';
 
 /** A system folder as it is on the host: a real folder to bind read-only, or a symlink to copy. */
 export interface SystemEntry {
@@ -43,11 +52,21 @@ export interface SandboxPolicy {
   extraReadOnly: string[];
   /** System folders present on this host (see SYSTEM_PATHS in sandbox-prepare.ts). */
   system: SystemEntry[];
+  /** The files of PROC_MASKS this kernel has (bwrap cannot cover one that does not exist). */
+  procMasks?: string[];
   /**
    * The real path of a path (symlinks resolved), to see where the hidden root shows through a
    * bind whose source is an alias. Identity when not given.
    */
   realPath?: (p: string) => string;
+  /** Plugboard runs as root: the unprivileged user the plugin runs as (sandbox-inner.ts). */
+  root?: RootMode | null;
+  /** prlimit and nice, where present. */
+  helpers?: SandboxHelpers;
+  /** The plugin's limits: its /tmp and /dev/shm sizes, its largest file. */
+  limits?: PluginLimits;
+  /** Set where the plugin has no control group: its processes and memory held by rlimits instead. */
+  rlimits?: Rlimits;
 }
 
 /**
@@ -62,8 +81,9 @@ export interface SandboxPolicy {
  *   controlling terminal, and stdio are pipes: there is no terminal to push input into (the
  *   TIOCSTI attack --new-session guards against). Staying in bwrap's process group is what lets
  *   the host's SIGTERM reach the plugin itself (node-pty's shells make their own sessions anyway).
- * - `--cap-drop ALL`: run as root, bwrap would otherwise leave the plugin every capability, and
- *   with CAP_SYS_ADMIN it could unmount the masks below.
+ * - `--cap-drop ALL` (capabilityFlags): run as root, bwrap would otherwise leave the plugin every
+ *   capability, and with CAP_SYS_ADMIN it could unmount the masks below. Under root the plugin
+ *   also runs as an unprivileged user (sandbox-inner.ts).
  * - `--unshare-ipc --unshare-uts --unshare-cgroup-try`: nothing a plugin needs lives there.
  */
 export const NAMESPACE_FLAGS: readonly string[] = [
@@ -72,15 +92,22 @@ export const NAMESPACE_FLAGS: readonly string[] = [
   '--unshare-ipc',
   '--unshare-uts',
   '--unshare-cgroup-try',
-  '--cap-drop',
-  'ALL',
 ];
+
+/**
+ * Files of /proc that are the host's own business, covered by an empty, unreadable file where
+ * the kernel has them: the keyrings (`/proc/keys`, `/proc/key-users`), and the kernel's emergency
+ * keys. /proc/sys is shown read-only (root could otherwise write `kernel.core_pattern`, whose
+ * `|program` the kernel runs as root at the next crash); bwrap covers /proc/irq and /proc/bus.
+ */
+export const PROC_MASKS = ['/proc/keys', '/proc/key-users', '/proc/sysrq-trigger'];
 
 /** Later mounts win over earlier ones at the same or a deeper path; see order(). */
 type Mount =
-  | { kind: 'rw' | 'ro-grant' | 'ro' | 'own-ro' | 'own-rw'; path: string; src: string }
+  | { kind: 'rw' | 'ro-grant' | 'ro' | 'own-ro' | 'own-rw' | 'proc-ro'; path: string; src: string }
   | { kind: 'symlink'; path: string; target: string }
-  | { kind: 'proc' | 'dev' | 'tmpfs' | 'mask'; path: string };
+  | { kind: 'proc' | 'dev' | 'mask' | 'dir'; path: string }
+  | { kind: 'tmpfs'; path: string; size?: number };
 
 /**
  * At the same depth, in this order: the private /tmp first, so that a granted /tmp replaces it;
@@ -89,6 +116,7 @@ type Mount =
  * folders last, so they hold under a granted parent.
  */
 const RANK: Record<Mount['kind'], number> = {
+  dir: -2,
   tmpfs: -1,
   rw: 0,
   'ro-grant': 1,
@@ -96,6 +124,7 @@ const RANK: Record<Mount['kind'], number> = {
   symlink: 3,
   proc: 4,
   dev: 4,
+  'proc-ro': 4,
   mask: 5,
   'own-ro': 6,
   'own-rw': 7,
@@ -124,6 +153,8 @@ function flagsOf(m: Mount): string[] {
       return ['--ro-bind-try', m.src, m.path];
     case 'own-ro':
       return ['--ro-bind', m.src, m.path];
+    case 'proc-ro':
+      return ['--ro-bind-try', m.src, m.path];
     case 'symlink':
       return ['--symlink', m.target, m.path];
     case 'proc':
@@ -131,8 +162,12 @@ function flagsOf(m: Mount): string[] {
     case 'dev':
       return ['--dev', m.path];
     case 'tmpfs':
+      // Anyone may write a /tmp (the plugin runs as another user than bwrap under root), within its size.
+      return ['--perms', '1777', ...(m.size ? ['--size', String(m.size)] : []), '--tmpfs', m.path];
     case 'mask':
       return ['--tmpfs', m.path];
+    case 'dir':
+      return ['--perms', '0755', '--dir', m.path];
   }
 }
 
@@ -152,6 +187,25 @@ function maskPoints(
     if (isInside(r, realHidden)) out.add(path.join(b.path, path.relative(r, realHidden)));
   }
   return [...out];
+}
+
+/**
+ * The folders bwrap would make on the way to a mount point, made first and open to all: bwrap
+ * run as root makes them owner-only, and the plugin, which then runs as another user, could not
+ * pass through them to its own folder. Only folders in bwrap's own tmpfs (or a mask's): never one
+ * inside a bind, which would be made on the host.
+ */
+function waypoints(mounts: Mount[]): Mount[] {
+  const points = new Set(mounts.map((m) => m.path));
+  const binds = mounts.flatMap((m) => ('src' in m ? [m.path] : []));
+  const out = new Set<string>();
+  for (const m of mounts) {
+    for (let d = path.dirname(m.path); d !== '/'; d = path.dirname(d)) {
+      if (points.has(d) || binds.some((b) => isInside(b, d))) break;
+      out.add(d);
+    }
+  }
+  return [...out].map((p): Mount => ({ kind: 'dir', path: p }));
 }
 
 /** Wraps a plan so that it runs inside the sandbox the policy describes. */
@@ -178,13 +232,17 @@ export function wrapInSandbox(plan: LaunchPlan, policy: SandboxPolicy): LaunchPl
   const masks = maskPoints(binds, policy.hiddenRoot, real).filter(
     (m) => m !== policy.pluginDir && m !== policy.dataDir,
   );
-  const mounts = order([
+  const listed: Mount[] = [
     ...grants,
     ...system,
     { kind: 'proc', path: '/proc' },
+    { kind: 'proc-ro', path: '/proc/sys', src: '/proc/sys' },
+    ...(policy.procMasks ?? []).map((p): Mount => ({ kind: 'proc-ro', path: p, src: '/dev/null' })),
     { kind: 'dev', path: '/dev' },
-    // A private, empty /tmp: other programs' sockets and files there are not the plugin's.
-    { kind: 'tmpfs', path: '/tmp' },
+    // A private, empty /tmp and /dev/shm: other programs' sockets and files there are not the
+    // plugin's; each is RAM, so each has the size its limits give.
+    { kind: 'tmpfs', path: '/tmp', ...(policy.limits ? { size: policy.limits.tmpBytes } : {}) },
+    { kind: 'tmpfs', path: '/dev/shm', ...(policy.limits ? { size: policy.limits.tmpBytes } : {}) },
     ...masks.map((p): Mount => ({ kind: 'mask', path: p })),
     { kind: 'own-ro', path: policy.pluginDir, src: policy.pluginDir },
     // Scripts run by their real path (resolve.ts), so a plugin folder reached through a symlink
@@ -193,20 +251,29 @@ export function wrapInSandbox(plan: LaunchPlan, policy: SandboxPolicy): LaunchPl
       ? [{ kind: 'own-ro', path: real(policy.pluginDir), src: policy.pluginDir } as const]
       : []),
     { kind: 'own-rw', path: policy.dataDir, src: policy.dataDir },
-  ]);
+  ];
+  const mounts = order(policy.root?.setpriv ? [...listed, ...waypoints(listed)] : listed);
 
   // The working directory must exist inside; a manifest's cwd always lies in the plugin folder.
   const visible = mounts.flatMap((m) => ('src' in m ? [m.path] : []));
   const cwd = visible.some((v) => isInside(v, plan.cwd)) ? plan.cwd : policy.pluginDir;
+  // bwrap's own tmpfs at / and /dev would take whatever is written there, in RAM: read-only once
+  // the mount points exist (unless the person granted `/` itself, which is then the host's).
+  const rootGranted = grants.some((g) => 'src' in g && g.path === '/');
   const args = [
     ...NAMESPACE_FLAGS,
+    ...capabilityFlags(policy.root),
     ...(policy.net ? [] : ['--unshare-net']),
     ...mounts.flatMap(flagsOf),
     // The masks are made read-only once the folders under them exist (bwrap creates mount points).
     ...masks.flatMap((p) => ['--remount-ro', p]),
+    '--remount-ro',
+    '/dev',
+    ...(rootGranted ? [] : ['--remount-ro', '/']),
     '--chdir',
     cwd,
     '--',
+    ...innerPrefix(policy),
     plan.file,
     ...plan.args,
   ];
@@ -218,7 +285,7 @@ export function wrapInSandbox(plan: LaunchPlan, policy: SandboxPolicy): LaunchPl
     // /proc/1/environ is readable there. HOME is the plugin's own writable folder, since the
     // user's home is not visible (programs that write dotfiles and caches keep working, per
     // plugin); TMPDIR is the private /tmp, since the host's may point where nothing is mounted.
-    env: { ...plan.env, HOME: policy.dataDir, TMPDIR: '/tmp' },
+    env: { ...plan.env, HOME: policy.dataDir, TMPDIR: '/tmp', ...identityEnv(policy.root) },
     displayCommand: ['bwrap', `[sandbox: ${sandboxSummary(policy)}]`, '--', ...plan.displayCommand],
     sandbox: { active: true },
   };

@@ -24,14 +24,9 @@ import { failure, type Failure } from '../../../shared/failures';
 import { Emitter, type IDisposable } from '../../../shared/lifecycle';
 import type { ExitInfo, StopOptions, StopResult } from '../process/child';
 import { LineRing } from '../process/ring';
-import { PlugboardOAuthProvider, type TokenVault } from './oauth';
+import { PlugboardOAuthProvider, type RemoteOAuth } from './oauth';
 
-/** How a remote server's OAuth sign-in is kept (the plugin service's secret store) and who Plugboard is to it. */
-export interface RemoteOAuth {
-  vault: TokenVault;
-  /** Plugboard's Client ID Metadata Document, where one is published. */
-  clientMetadataUrl?: string;
-}
+export type { RemoteOAuth } from './oauth';
 
 /** A JSON-RPC error code for "the HTTP request carrying this one failed" (implementation-defined range). */
 const HTTP_REQUEST_FAILED = -32001;

@@ -42,6 +42,16 @@ export interface OAuthRecord {
 }
 
 /** Where one server's sign-in is kept; its owner decides where (the secret store). */
+/**
+ * How a remote server's OAuth sign-in is kept (the plugin service's secret store) and who Plugboard is to it (here, not in link.ts,
+ * so the launch plan can name it without importing the link).
+ */
+export interface RemoteOAuth {
+  vault: TokenVault;
+  /** Plugboard's Client ID Metadata Document, where one is published. */
+  clientMetadataUrl?: string;
+}
+
 export interface TokenVault {
   read(): Promise<OAuthRecord | undefined>;
   write(record: OAuthRecord | undefined): Promise<void>;

@@ -9,6 +9,14 @@ import type { PluginSpec } from '../../../shared/plugin';
 import type { LaunchPlan, SettingValue } from '../process/plan';
 import { resolveSettingValues, substitute } from '../process/placeholders';
 
+/** A remote server is reached over the network, which only `net` opens: nothing is sent without it. */
+export function netNotGranted(spec: Pick<PluginSpec, 'id' | 'name'>, url: string): Failure {
+  return failure(
+    'capability_not_allowed',
+    `${spec.name} is a remote server (${url.split('?')[0]}), reached over the network, and the net capability is not granted: grant it in the plugin's Permissions (plugboard plugins grant ${spec.id} net)`,
+  );
+}
+
 export function planRemote(
   spec: PluginSpec & { remote: NonNullable<PluginSpec['remote']> },
   settings: Record<string, SettingValue>,

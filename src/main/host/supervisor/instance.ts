@@ -10,10 +10,12 @@ import { withHeadline } from './headline';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
+import { limitFailure, type LimitBreach, type LimitWatch } from '../process/limit-watch';
 import type { LaunchPlan } from '../process/launch';
 import type { RecordProcess } from '../process/pid-registry';
 import { redactFailure, redactor, type Redact } from '../process/redact';
 import { RemoteLink } from '../remote/link';
+import { netNotGranted } from '../remote/plan';
 
 /** What the instance runs and talks to: a plugin process, or the link to a remote MCP server. */
 export interface PluginLink extends IDisposable {
@@ -27,6 +29,10 @@ export interface PluginLink extends IDisposable {
   kill(): void;
   /** Why it ended, when the exit code does not say (a remote server that could not be reached). */
   describeExit?(exit: ExitInfo): string;
+  /** A sandboxed process went over one of its limits (process/limit-watch.ts). */
+  readonly onDidExceedLimit?: Event<LimitBreach>;
+  /** What it uses of its limits now, where it runs under them. */
+  readonly limitUsage?: LimitWatch['usage'] | null;
 }
 
 /** What a supervisor launches with, computed by its owner and handed over whole. */
@@ -125,6 +131,8 @@ export class Instance implements IDisposable {
       pathSearched: plan.pathSearched,
       sandboxed: plan.sandbox?.active === true,
       redact,
+      name: spec.id,
+      ...(plan.limits ? { limits: plan.limits } : {}),
       ...(opts.record ? { record: opts.record } : {}),
     });
     if (!(proc instanceof PluginProcess)) return redactFailure(proc, redact);
@@ -153,6 +161,8 @@ export class Instance implements IDisposable {
     remote: NonNullable<LaunchPlan['remote']>;
   }): Promise<Instance | Failure> {
     let session: DialectSession | null = null;
+    // The network is a grant, for a remote server as for a process: without `net` nothing is sent.
+    if (!opts.allowedCapabilities.includes('net')) return netNotGranted(opts.spec, opts.remote.url);
     const link = await RemoteLink.open({ ...opts.remote, pluginId: opts.spec.id, message: (v) => session?.receive(v) });
     if (!(link instanceof RemoteLink)) return redactFailure(link, opts.redact);
     const s = opts.dialect.create({
@@ -205,6 +215,8 @@ export class Instance implements IDisposable {
         this.die(failure('malformed_response', `the plugin broke its framing: ${reason}`), 'kill'),
       ),
     );
+    const overLimit = proc.onDidExceedLimit;
+    if (overLimit) this.store.add(overLimit((b) => this.die(limitFailure(this.spec.name, b, this.details()), 'kill')));
     this.store.add(
       proc.onDidExit((exit) => {
         if (exit.expected) return;

@@ -5,6 +5,7 @@
  * instructions). This part launches, holds, lets go and stops processes; it decides nothing about
  * health or restarts: it reports what happens to its instances, and the supervisor decides.
  */
+/* eslint-disable max-lines -- one whole concern: a plugin's running instances and what they announced (tools, instructions, icons, limits in use) */
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable } from '../../../shared/lifecycle';
 import type { LogLevel, PluginSpec } from '../../../shared/plugin';
@@ -12,6 +13,7 @@ import type { IconSpec } from '../../../shared/apps';
 import type { ClientSide } from '../asks';
 import type { CallOutcome, DialectFactory } from '../dialects/types';
 import type { StopResult } from '../process/child';
+import type { LimitUsage, PluginLimits } from '../process/limits';
 import { Instance, type LaunchBinding } from './instance';
 import { InstancePool } from './instances';
 import { ToolSet } from './tool-set';
@@ -80,6 +82,13 @@ export class RunningInstances extends Disposable {
   alive(): Instance | null {
     const inst = this.held.value?.inst;
     return inst && !inst.isDead ? inst : null;
+  }
+
+  /** What it may consume (its binding's limits) and uses now (its held process), where it has limits. */
+  get limits(): { limits: PluginLimits; usage: LimitUsage | null } | null {
+    const plan = this.binding.plan;
+    if (!plan.ok || !plan.limits) return null;
+    return { limits: plan.limits.limits, usage: this.heldInstance?.proc.limitUsage ?? null };
   }
 
   /** The pid shown with the health: the held process's, else a one-shot's. */

@@ -151,6 +151,11 @@ export class PluginSupervisor extends Disposable {
     return this.running.pendingCount + this.calls.pendingCount;
   }
 
+  /** Its limits and what its held process uses of them, where it runs with limits. */
+  get limits(): RunningInstances['limits'] {
+    return this.running.limits;
+  }
+
   /** A new launch binding (settings or grants changed): used from the next launch on. */
   rebind = (binding: LaunchBinding): void => this.running.rebind(binding);
 
@@ -240,7 +245,9 @@ export class PluginSupervisor extends Disposable {
       return;
     }
     this.setState(state, cause.message, cause);
-    if (this.spec.persistent) this.scheduleRestart(cause);
+    // Stopped for a limit: it would only go over it again; the person starts it, or raises the limit.
+    if (cause.code === 'limit_exceeded') this.setState('failed', cause.message, cause);
+    else if (this.spec.persistent) this.scheduleRestart(cause);
   }
 
   private scheduleRestart(cause: Failure): void {

@@ -115,6 +115,8 @@ const Manifest = z.object({
   env: z
     .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'not a valid environment variable name'), EnvVar)
     .optional(),
+  /** Plugboard's: it loads libraries from Plugboard's own node_modules (PLUGBOARD_NODE_MODULES). */
+  app_modules: z.boolean().optional(),
 });
 
 /** Names that suggest a value is a secret, for env entries that do not say. */
@@ -175,5 +177,6 @@ export function readMehrhof(file: string, json: unknown): ManifestResult {
     capabilities: withLauncherCapabilities(command, m.type === 'workflow' ? [] : ['net']),
   });
   if (m.protocol !== undefined) spec.protocolVersion = String(m.protocol);
+  if (m.app_modules) spec.appModules = true;
   return { ok: true, spec, warnings: [] };
 }

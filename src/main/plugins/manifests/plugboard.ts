@@ -4,6 +4,7 @@
  * settings. It also carries the jaato-style registry facts (user commands, auto-approved tools,
  * system instructions, prompt enrichment).
  */
+import { parseLimits } from '../../../shared/limits';
 import path from 'node:path';
 import { z } from 'zod';
 import {
@@ -103,6 +104,10 @@ const Manifest = z.object({
   system_instructions: z.string().optional(),
   /** true: the function `enrich_prompt`; a string: the function of that name. */
   prompt_enrichment: z.union([z.boolean(), z.string().min(1).max(128)]).optional(),
+  /** What it may consume, where it needs other than the defaults: `{"memory": "2G", "processes": 256}`. */
+  limits: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** It loads libraries from Plugboard's own node_modules (PLUGBOARD_NODE_MODULES). */
+  app_modules: z.boolean().optional(),
 });
 
 export function readPlugboard(file: string, json: unknown): ManifestResult {
@@ -135,6 +140,8 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     if (!names.has(t) && m.protocol !== 'mcp')
       errors.push(`auto_approved_tools[${i}]: "${t}" is not one of the functions`);
   }
+  const limits = parseLimits(m.limits, 'limits');
+  if (!limits.ok) errors.push(limits.message);
   if (errors.length > 0) return invalid(file, errors);
   const settings: SettingSpec[] = Object.entries(m.settings ?? {}).map(([key, s]) => {
     const out: SettingSpec = {
@@ -164,7 +171,12 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     env: m.env ?? {},
     persistent: isRterm ? false : (m.persistent ?? true),
     tools,
-    capabilities: withLauncherCapabilities(command, m.capabilities, path.dirname(file)),
+    // A remote server is reached over the network: it asks for `net`, which it needs to connect.
+    capabilities: withLauncherCapabilities(
+      command,
+      m.url && !m.capabilities.includes('net') ? [...m.capabilities, 'net'] : m.capabilities,
+      path.dirname(file),
+    ),
     timeouts: withLauncherAllowance(
       command,
       withTimeouts(
@@ -187,5 +199,7 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
   if (m.url) spec.remote = { url: m.url, headers: m.headers ?? {} };
   if (m.init) spec.init = { method: m.init.method, params: m.init.params ?? {} };
   if (m.system_instructions) spec.systemInstructions = m.system_instructions;
+  if (limits.ok && Object.keys(limits.limits).length > 0) spec.limits = limits.limits;
+  if (m.app_modules) spec.appModules = true;
   return { ok: true, spec, warnings: [] };
 }

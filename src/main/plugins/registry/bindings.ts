@@ -72,25 +72,30 @@ export class PluginBindings implements IDisposable {
       );
       return { plan, allowedCapabilities, record };
     }
-    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(spec, this.opts.nodeModules) };
+    // The app's node_modules only for a plugin that loads from them (spec.appModules).
+    const env = { ...(this.opts.env ?? {}), ...this.paths.pluginEnv(spec, this.appModules(spec)) };
     const values = await this.settings.launchValues(id, spec.settings);
     // An MCP server's roots are the folders it was granted: those the sandbox shows it.
     const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
-    const byPath = (this.pluginState(id).folders ?? []).map((f) => f.path);
+    const byPath = (this.pluginState(spec.id).folders ?? []).map((f) => f.path);
     const roots = [...new Set([...folders.writePaths, ...folders.readPaths, ...byPath])];
-    const plan = await this.host.plan(spec, values, env, this.sandbox(id));
-    return { plan: plan.ok && this.oauth ? this.oauth(id, plan) : plan, allowedCapabilities, record, roots };
+    const plan = await this.host.plan(spec, values, env, this.sandbox(spec), allowedCapabilities);
+    return { plan: plan.ok && this.oauth ? this.oauth(spec.id, plan) : plan, allowedCapabilities, record, roots };
   }
 
-  /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */
-  private sandbox(id: string): SandboxRequest | undefined {
+  /**
+   * The sandbox of a launch: the grants of now, its own data folder, the data directory hidden,
+   * and its limits (its manifest's, then the person's, over the defaults).
+   */
+  private sandbox(spec: PluginSpec): SandboxRequest | undefined {
     if (this.opts.sandbox === false) return undefined;
-    const state = this.pluginState(id);
+    const state = this.pluginState(spec.id);
     return {
       grants: state.grants,
-      dataDir: this.paths.pluginData(id),
+      dataDir: this.paths.pluginData(spec.id),
       hiddenRoot: this.paths.root,
-      extraReadOnly: appReadOnlyFolders(this.opts),
+      extraReadOnly: this.appFolders(spec),
+      limits: { ...spec.limits, ...state.limits },
       ...(state.folders ? { folders: state.folders } : {}),
     };
   }
@@ -109,11 +114,18 @@ export class PluginBindings implements IDisposable {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
       const grants: string[] = [];
-      const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.opts.nodeModules) };
+      const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.appModules(spec)) };
       const sandbox: SandboxRequest | undefined =
         this.opts.sandbox === false
           ? undefined
-          : { grants, dataDir: scratch, hiddenRoot: this.paths.root, extraReadOnly: appReadOnlyFolders(this.opts) };
+          : {
+              grants,
+              dataDir: scratch,
+              hiddenRoot: this.paths.root,
+              extraReadOnly: this.appFolders(spec),
+              // The trial is held to the limits the plugin will have installed (its scratch data folder too).
+              ...(spec.limits ? { limits: spec.limits } : {}),
+            };
       const plan = await this.host.plan(spec, {}, env, sandbox);
       // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
       const installed = this.paths.plugin(spec.id);
@@ -124,6 +136,20 @@ export class PluginBindings implements IDisposable {
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
+  }
+
+  /** The app's node_modules, for a plugin that loads libraries from them (`app_modules`). */
+  private appModules(spec: PluginSpec): string | undefined {
+    return spec.appModules ? this.opts.nodeModules : undefined;
+  }
+
+  /** The app's folders a plugin sees read-only: the SDK, and the node_modules where it asks for them. */
+  private appFolders(spec: PluginSpec): string[] {
+    const nodeModules = this.appModules(spec);
+    return appReadOnlyFolders({
+      ...(this.opts.bundledDir ? { bundledDir: this.opts.bundledDir } : {}),
+      ...(nodeModules ? { nodeModules } : {}),
+    });
   }
 
   /** Puts a plugin into the host (replacing one with its id), with its binding. */

@@ -1,15 +1,16 @@
 /**
  * What a person decides about each plugin: whether it is enabled, which of its tools are exposed,
- * which capabilities it is granted, and its settings. Each decision is checked, written to the
- * state file, audited (refusals too), and applied to the host at once: a disabled plugin stops, a
- * running plugin restarts with new grants or settings. Reads default to what a plugin that was
- * never touched gets: bundled plugins are granted what they request.
+ * which capabilities it is granted, its limits, and its settings. Each decision is checked,
+ * written to the state file, audited (refusals too), and applied to the host at once: a disabled
+ * plugin stops, a running plugin restarts with new grants, limits or settings. Reads default to
+ * what a plugin that was never touched gets: bundled plugins are granted what they request.
  */
 /* eslint-disable max-lines -- one whole concern: the person's decisions about a plugin, each checked, written and audited the same way */
 import path from 'node:path';
 import { GRANTABLE_UNREQUESTED, requestedCapabilities, type FolderGrant } from '../../../shared/capabilities';
 import { failure, type Done, type Failure, type Result } from '../../../shared/failures';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
+import { describeLimits, parseLimits } from '../../../shared/limits';
 import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { PluginHost } from '../../host';
 import type { AuditAction, AuditEntry, AuditExtra, AuditLog } from '../audit';
@@ -288,6 +289,24 @@ export class Decisions {
         );
       }
     }
+    return done;
+  }
+
+  /**
+   * Sets what a plugin may consume (shared/limits.ts: `{memory: "2G", processes: 256}`), over its
+   * manifest's and the defaults; `null` goes back to those. A running plugin restarts with them.
+   */
+  async setLimits(id: string, raw: Record<string, unknown> | null): Promise<Done> {
+    const spec = this.loaded(id);
+    if (!spec.ok) return this.deps.audit.refused('limits', id, spec);
+    const parsed = parseLimits(raw, 'limits');
+    if (!parsed.ok) return this.deps.audit.refused('limits', id, failure('invalid_input', parsed.message));
+    const detail = raw === null ? 'limits back to the defaults' : `limits: ${describeLimits(parsed.limits)}`;
+    const done = await this.decide('limits', id, detail, {}, (s) => {
+      if (raw === null) delete s.limits;
+      else s.limits = { ...s.limits, ...parsed.limits };
+    });
+    if (done.ok) await this.deps.bindings().applyToRunning(spec.value);
     return done;
   }
 

@@ -68,7 +68,7 @@ export interface RegistryOptions {
 
 /**
  * What the layers above may ask the host through the registry: questions about the running
- * plugins, leaving a passthrough session, and who answers what MCP servers ask. No call and no
+ * plugins (their limits and what they use of them too), leaving a passthrough session, and who answers what MCP servers ask. No call and no
  * start passes here: those pass the registry's checks (`call`, `input`, `start`).
  */
 export type HostView = Pick<
@@ -81,6 +81,7 @@ export type HostView = Pick<
   | 'passthroughSessions'
   | 'asks'
   | 'announcedTools'
+  | 'limitsOf'
 >;
 
 export class PluginRegistry implements IDisposable {

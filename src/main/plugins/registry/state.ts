@@ -8,6 +8,7 @@
  * event loop: a model's step reads every plugin's state several times in one go, and one stat
  * answers for all of them (another process's change is seen from the next turn on).
  */
+import { parseLimits, type PluginLimits } from '../../../shared/limits';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { FolderGrant } from '../../../shared/capabilities';
@@ -41,6 +42,8 @@ export interface PluginState {
   installed?: InstallRecord;
   /** What a model's call to a tool gets, where the person chose (allow, ask, deny); the rest: the default. */
   policies?: Record<string, ToolPolicy>;
+  /** What it may consume, where the person set other than the defaults and its manifest's (shared/limits.ts). */
+  limits?: Partial<PluginLimits>;
   /**
    * Per tool, the definition the person's decisions apply to (definitions.ts); absent until the
    * plugin's first definitions are recorded. A tool whose definition differs asks again.
@@ -145,6 +148,9 @@ function normalize(raw: StateFile): StateFile {
       (TOOL_POLICIES as readonly string[]).includes(v),
     );
     if (policies.length > 0) s.policies = Object.fromEntries(policies);
+    // Limits written by hand are checked as the CLI checks them; ones that do not pass are dropped.
+    const limits = parseLimits(p.limits, 'limits');
+    if (limits.ok && Object.keys(limits.limits).length > 0) s.limits = limits.limits;
     // A record that is not one is no record: the tool asks (fail closed), it is never trusted.
     if (p.reviewed && typeof p.reviewed === 'object')
       s.reviewed = Object.fromEntries(

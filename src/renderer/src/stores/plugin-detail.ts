@@ -152,6 +152,20 @@ export async function setFolderGranted(
 }
 
 /**
+ * Sets what a plugin may consume (`{memory: "2G"}`), or `null` for its manifest's and the
+ * defaults; a running plugin restarts with them. Answers whether it went through.
+ */
+export async function setPluginLimits(id: string, limits: Record<string, string> | null): Promise<boolean> {
+  const ok = await runOp(
+    () => getApi().invoke('plugins.setLimits', { id, limits }),
+    limits ? `Set the limits of ${id}` : `Put the limits of ${id} back`,
+  );
+  await loadDetail(id);
+  scheduleRefresh();
+  return ok;
+}
+
+/**
  * Gives a plugin the grant its failure says it lacks (the network, or a folder it is given), and
  * starts it again with it.
  */

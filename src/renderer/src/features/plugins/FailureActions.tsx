@@ -77,6 +77,12 @@ export function FailureActions({
         {g.kind === 'net' ? 'Grant the network' : `Grant ${g.path} (${g.write ? 'read-write' : 'read-only'})`}
       </Button>
     );
+  } else if (failure.code === 'limit_exceeded') {
+    action = (
+      <Button size="sm" icon="shield" onClick={() => open(pluginId, 'permissions')}>
+        Open limits
+      </Button>
+    );
   } else if (failure.code === 'capability_not_allowed') {
     action = (
       <Button size="sm" icon="shield" onClick={() => open(pluginId, 'permissions')}>

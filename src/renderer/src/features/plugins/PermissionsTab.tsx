@@ -1,15 +1,26 @@
 /**
  * Capabilities the plugin requested (and any granted without a request, and the network, which
  * any plugin may be granted), each with a grant switch, and the folders and files granted by
- * path. "Enforced" ones Plugboard checks; the others are declared for the user to judge.
+ * path. "Enforced" ones Plugboard checks; the others are declared for the user to judge. Below
+ * them, what it may consume (LimitsSection).
  */
 import type { JSX } from 'react';
 import type { PluginDetail } from '../../../../shared/contract';
 import { Switch } from '../../components/Switch';
 import { setGranted } from '../../stores/plugin-detail';
 import { FolderGrants } from './FolderGrants';
+import { LimitsSection } from './LimitsSection';
 
 export function PermissionsTab({ detail }: { detail: PluginDetail }): JSX.Element {
+  return (
+    <div className="space-y-3">
+      <Capabilities detail={detail} />
+      <LimitsSection detail={detail} />
+    </div>
+  );
+}
+
+function Capabilities({ detail }: { detail: PluginDetail }): JSX.Element {
   const caps = detail.capabilities;
   if (caps.length === 0) return <p className="text-xs text-fg-subtle">This plugin requests no capabilities.</p>;
   return (

@@ -1,7 +1,8 @@
 /**
  * Settings → Sandbox: whether plugins run sandboxed on this computer (the host's probe: bubblewrap
- * on Linux), why not where they do not, what each capability's grant means here, and how each
- * platform is sandboxed. Read from the main process, so it says what the code enforces.
+ * on Linux), why not where they do not, what running as root means, how plugins' limits are held,
+ * what each capability's grant means here, and how each platform is sandboxed. Read from the main
+ * process, so it says what the code enforces.
  */
 import { useEffect, type JSX } from 'react';
 import { Icon } from '../../components/Icon';
@@ -44,6 +45,20 @@ export function SandboxSection(): JSX.Element {
               )}
             </div>
           </div>
+          {s.root && (
+            <div
+              role="note"
+              aria-label="Running as root"
+              className="flex items-start gap-2 rounded-lg border border-warn/40 bg-warn-soft px-3 py-2"
+            >
+              <Icon name="alert" size={16} className="mt-0.5 shrink-0 text-warn" />
+              <div className="min-w-0 text-xs">
+                <p className="font-medium text-fg">Running as root</p>
+                <p className="break-words text-fg-muted">{s.root}</p>
+              </div>
+            </div>
+          )}
+          {s.limits && <p className="text-xs text-fg-muted">{s.limits}</p>}
           <table className="w-full text-xs" aria-label="Capabilities here">
             <thead>
               <tr className="border-b border-line text-left text-fg-muted">
