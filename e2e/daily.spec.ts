@@ -42,7 +42,7 @@ function sidebar(p: Page) {
   return p.getByRole('navigation', { name: 'Conversations' });
 }
 
-test('a stopped call is a neutral Stopped; a plugin restarted to stop it says so, counts it, and lists it', async () => {
+test('a stopped call is a neutral Stopped; a plugin restarted to stop it says so and lists it, not counting it as a restart', async () => {
   await expect(s.health(page, 'stress')).toHaveText(/ready|stopped/, { timeout: s.STRESS_BACK_MS });
   const before = await s.restarts(page, 'stress');
   for (const scheme of ['dark', 'light'] as const) {
@@ -66,7 +66,8 @@ test('a stopped call is a neutral Stopped; a plugin restarted to stop it says so
     await expect(recent).toContainText('ticks was stopped, and the plugin cannot cancel a call it started');
     await shot('stopped', scheme);
   }
-  await expect.poll(() => s.restarts(page, 'stress')).toBe(before + 2);
+  // A person's stop is no failure of the plugin: the restart count, which tells one that keeps dying, stays.
+  expect(await s.restarts(page, 'stress')).toBe(before);
 });
 
 test('a stopped hello count shows what it counted, neutral, and no stderr warning of leaked listeners', async () => {

@@ -230,7 +230,7 @@ test('a plugin that fails its trial says how, before anything is installed', asy
   expect(readFileSync(path.join(dir, 'plugboard.json'), 'utf8')).toContain('quitter');
 });
 
-test('a plugin that needs a setting is not tried, and the preview names the setting', async () => {
+test('a plugin that needs a setting is not tried, and the preview asks for the setting', async () => {
   const dir = gassistFolder('keyed', {
     name: 'Keyed',
     settings: {
@@ -245,9 +245,10 @@ test('a plugin that needs a setting is not tried, and the preview names the sett
   await expect(trial.getByRole('status')).toContainText(
     'Not tried: required settings are not set: api_url (Service URL)',
   );
-  await expect(dialog.getByRole('region', { name: 'Settings it needs' })).toContainText(
-    'Service URL — Where the service answers',
-  );
+  // The preview's form asks for it (issue 21: installed configured, in one step).
+  const form = dialog.getByRole('region', { name: 'Settings' });
+  await expect(form.getByRole('textbox', { name: 'Service URL (required)' })).toBeVisible();
+  await expect(form).toContainText('Where the service answers');
   await shootBothThemes(page, 'install-preview-needs-settings', async () => {
     await expect(trial).toBeVisible();
   });

@@ -131,16 +131,20 @@ export function claudeConfig(root: string): Buffer {
 export interface ServeOptions {
   /** Prepares the data directory (plugins installed already) before the server opens it. */
   prepare?: (dataDir: string) => void | Promise<void>;
+  /** Serves this data directory as it is (a restart of a server): nothing installed, nothing removed at the stop. */
+  dataDir?: string;
   /** More environment for the server (the person's npm and pip settings, say). */
   env?: Record<string, string>;
 }
 
 export async function startServe(options: ServeOptions = {}): Promise<Served> {
-  const root = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
-  const dataDir = path.join(root, 'data');
-  cli(['plugins', 'install', stressPlugin(root)], dataDir);
-  cli(['plugins', 'install', tunedPlugin(root)], dataDir);
-  cli(['plugins', 'install', path.join(FIXTURES, 'mcp-dynamic')], dataDir);
+  const root = options.dataDir ? null : mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
+  const dataDir = options.dataDir ?? path.join(root as string, 'data');
+  if (root) {
+    cli(['plugins', 'install', stressPlugin(root)], dataDir);
+    cli(['plugins', 'install', tunedPlugin(root)], dataDir);
+    cli(['plugins', 'install', path.join(FIXTURES, 'mcp-dynamic')], dataDir);
+  }
   await options.prepare?.(dataDir);
   const started = Date.now();
   const child: ChildProcess = spawn(
@@ -175,7 +179,7 @@ export async function startServe(options: ServeOptions = {}): Promise<Served> {
       child.kill('SIGTERM');
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(root, { recursive: true, force: true });
+      if (root) rmSync(root, { recursive: true, force: true });
     },
   };
 }

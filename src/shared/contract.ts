@@ -224,6 +224,10 @@ export const commands = {
         replace: z.boolean(),
         folders: z.array(folderGrant).max(100).optional(),
         progress: progress.optional(),
+        /** Setting values from the preview's form: the plugin is installed configured. */
+        settings: z
+          .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]))
+          .optional(),
       })
       .strict(),
     output: returns<Outcome<{ detail: string; id: string }>>(),

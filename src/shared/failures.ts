@@ -109,6 +109,8 @@ export interface FailureDetails {
   data?: unknown;
   /** A stopped call whose plugin had to be restarted to stop it (it has no way to cancel a call). */
   restarted?: boolean;
+  /** The key of the plugin setting the failure blames (its stderr named it): the panel links to it. */
+  setting?: string;
   /**
    * What the plugin was not granted and seems to have failed for want of: the network, or a
    * folder or file its command or environment names. The screen offers to grant it.

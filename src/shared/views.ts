@@ -48,6 +48,8 @@ export interface PluginView {
   source: 'bundled' | 'installed';
   dialect: Dialect | null;
   persistent: boolean;
+  /** How long a call may go without a message before it fails with `timeout` (a hung call shows it). */
+  callInactivityMs?: number;
   /** Set when the plugin failed to load: it is listed, never hidden. */
   error: string | null;
   enabled: boolean;
@@ -128,8 +130,15 @@ export interface PluginDetail extends PluginView {
 }
 
 export interface ProcessStats {
+  /** The process Plugboard launched (in the sandbox, bubblewrap's): the pid health events carry. */
   pid: number;
+  /** The plugin's own first process (inside the sandbox, the program bubblewrap runs). */
+  pluginPid: number;
+  /** How many of the plugin's processes the figures add up (the sandbox's wrapper not among them). */
+  processes: number;
+  /** Share of one core, summed over the plugin's processes. */
   cpuPercent: number;
+  /** Resident memory of the plugin's processes, summed. */
   memoryBytes: number;
   /** Round trip of the last answered idle ping (health events carry it only on state changes). */
   pingRttMs: number | null;
@@ -197,6 +206,9 @@ export interface InstallPreviewView {
   tools: ToolSpec[];
   requested: CapabilityView[];
   requiredSettings: SettingSpec[];
+  /** Every setting it declares (the preview's form), and the defaults as they would be used (paths resolved; no secrets). */
+  settings?: SettingSpec[];
+  settingDefaults?: Record<string, string | number | boolean | string[]>;
   replaces: { version: string } | null;
   warnings: string[];
   /** What the scan of its tools found: descriptions that address the model, hidden text, names that shadow. */

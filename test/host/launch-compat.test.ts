@@ -225,10 +225,31 @@ describe('MCPB setting defaults', () => {
     if (!plan.ok) throw new Error(plan.message);
     const docs = path.join(home, 'Documents');
     expect(plan.args.slice(1)).toEqual([`--workspace=${docs}`, `--config=${path.join(docs, 'config')}`, docs, home]);
+  });
 
+  it('leaves an optional default that names nothing unset, and launches (issue 21); what a person gave must exist', () => {
+    const spec = mcpb(
+      tmpDir('mcpb-optional'),
+      {
+        workspace: { type: 'directory', title: 'Workspace', default: '${HOME}/Documents' },
+        roots: { type: 'directory', multiple: true, default: ['${DOCUMENTS}', '${HOME}'] },
+      },
+      ['--workspace=${user_config.workspace}', '${user_config.roots}'],
+    );
+    // A home without Documents, as on a fresh Linux account: NVIDIA's and Anthropic's reference
+    // bundles failed out of the box there.
     const bare = tmpDir('mcpb-bare-home');
-    const missing = planLaunch({ spec, parentEnv: { ...parentEnv, HOME: bare } });
-    expect(!missing.ok && missing.message).toBe(
+    const plan = planLaunch({ spec, parentEnv: { ...parentEnv, HOME: bare } });
+    if (!plan.ok) throw new Error(plan.message);
+    expect(plan.args.join(' ')).not.toContain('Documents');
+    expect(plan.args).toContain(bare);
+
+    const given = planLaunch({
+      spec,
+      settings: { workspace: path.join(bare, 'Documents') },
+      parentEnv: { ...parentEnv, HOME: bare },
+    });
+    expect(!given.ok && given.message).toBe(
       `setting workspace (Workspace): ${path.join(bare, 'Documents')} does not exist`,
     );
   });

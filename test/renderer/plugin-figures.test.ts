@@ -15,12 +15,35 @@ const health = (state: HealthState, pid: number | null, extra: Partial<HealthEve
   ...extra,
 });
 // The last poll, taken while the old process (pid 100) still ran.
-const lastPoll: ProcessStats = { pid: 100, cpuPercent: 12.5, memoryBytes: 50 * 1024 * 1024, pingRttMs: 2 };
+const lastPoll: ProcessStats = {
+  pid: 100,
+  pluginPid: 100,
+  processes: 1,
+  cpuPercent: 12.5,
+  memoryBytes: 50 * 1024 * 1024,
+  pingRttMs: 2,
+};
 const keys = (parts: Array<[string, string]>): string[] => parts.map(([k]) => k);
 
 describe('plugin row figures', () => {
   it('shows ping, pid, cpu, memory and restarts of a running process', () => {
     expect(keys(rowFigures(health('ready', 100), lastPoll))).toEqual(['ping', 'pid', 'cpu', 'mem', 'restarts']);
+  });
+
+  it('shows the plugin’s own pid and process count in the sandbox, not the wrapper’s', () => {
+    const sandboxed: ProcessStats = { ...lastPoll, pluginPid: 104, processes: 3 };
+    expect(rowFigures(health('ready', 100), sandboxed)).toEqual([
+      ['ping', '2.0 ms'],
+      ['pid', '104'],
+      ['cpu', '13%'],
+      ['mem', '50.0 MB'],
+      ['procs', '3'],
+      ['restarts', '1'],
+    ]);
+  });
+
+  it('shows no ping while a call runs: pings stop then, and the last one is from before the call', () => {
+    expect(keys(rowFigures(health('busy', 100), lastPoll))).toEqual(['pid', 'cpu', 'mem', 'restarts']);
   });
 
   it('shows nothing of the dead process while the plugin restarts, only the restart count', () => {

@@ -29,6 +29,7 @@ export { appReadOnlyFolders, grantedFolders, type SandboxRequest } from './proce
 export { installStepPlan, type InstallStepRequest } from './process/sandbox-install';
 export { sandboxSupport, type SandboxSupport } from './process/sandbox-probe';
 export { coerceSetting, coerceSettings, displayValue } from './process/settings';
+export { treeStats, type TreeStats } from './process/tree-stats';
 export type { CallHandle, CallOptions, LaunchBinding, PassthroughChange } from './supervisor/supervisor';
 export { DEFAULT_TRIAL_MS, launchOnce, trialCommand, tryLaunch, type TrialPlan } from './trial';
 export { schemaProblem, validateArguments } from './validate';

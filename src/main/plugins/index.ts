@@ -38,6 +38,7 @@ export {
   rootNotice,
   runningAsRoot,
   sandboxSupport,
+  treeStats,
   validateArguments,
   type CallHandle,
   type CallOptions,

@@ -32,6 +32,7 @@ import {
 } from '../assistant';
 import type { PluginRegistry } from '../plugins';
 import { failure, failureOf, type Failure } from '../../shared/failures';
+import { watchAgentModels } from './agent-models';
 import { AttachmentUploads } from './attachment-uploads';
 import { CatalogUpdates } from './catalog-updates';
 import { testModel } from './model-checks';
@@ -147,6 +148,7 @@ export class Backend extends Disposable {
       }),
     );
     this._register(registry.onDidChange((c) => fire({ name: 'plugins.changed', payload: c })));
+    this._register(watchAgentModels(registry, (reason) => fire({ name: 'models.changed', payload: { reason } })));
     this._register(
       registry.onDidChangeTools(({ pluginId, added, removed, changed, initial }) => {
         // The palette and the panel refetch; a change after the first announcement goes into the

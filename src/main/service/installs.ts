@@ -12,6 +12,7 @@ import path from 'node:path';
 import type { CapabilityView, CommandInput, CommandOutput, Events } from '../../shared/contract';
 import { failure } from '../../shared/failures';
 import { Emitter, type IDisposable } from '../../shared/lifecycle';
+import type { SettingSpec } from '../../shared/plugin';
 import { isInside } from '../fs';
 import {
   installImported,
@@ -23,12 +24,13 @@ import {
   type Updates,
 } from '../plugins';
 import { scanTools } from '../../shared/tool-scan';
+import { checkGiven, givenValues } from './install-settings';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
   private readonly previews = new Map<
     string,
-    { source: string; upload?: string; config?: ImportedConfig; catalog?: CatalogImport }
+    { source: string; upload?: string; config?: ImportedConfig; catalog?: CatalogImport; settings?: SettingSpec[] }
   >();
   private readonly uploads = new Map<string, string>();
   private readonly _onDidProgress = new Emitter<Events['install.progress']>();
@@ -127,7 +129,7 @@ export class Installs implements IDisposable {
     if (!p.ok) return p;
     const { token } = p;
     const { announced: _announced, ...preview } = p.preview;
-    this.previews.set(token, { source: file });
+    this.previews.set(token, { source: file, settings: preview.settings });
     const view = (c: string, requested: boolean): CapabilityView => ({
       ...capabilityView(c, this.registry),
       requested,
@@ -156,11 +158,15 @@ export class Installs implements IDisposable {
     replace,
     folders,
     progress,
+    settings,
   }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
     const p = this.previews.get(token);
     if (!p) return failure('invalid_state', 'this preview has expired; drop the plugin again');
     if (p.config)
       return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
+    const given = givenValues(settings);
+    const bad = checkGiven(p.settings ?? [], given);
+    if (bad) return bad;
     const r = await this.registry.installer.commitPreview(token, {
       replace,
       grant: grants,
@@ -170,6 +176,10 @@ export class Installs implements IDisposable {
     // The staged copy is spent either way: a refused commit is previewed again.
     this.forget(token);
     if (!r.ok) return r;
+    if (Object.keys(given).length > 0) {
+      const c = await this.registry.decisions.configure(r.id, given);
+      if (!c.ok) return failure(c.code, `${r.id} is installed, but its settings were not saved: ${c.message}`);
+    }
     return { ok: true, detail: r.detail, id: r.id };
   }
 

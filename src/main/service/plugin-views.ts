@@ -80,6 +80,7 @@ export class PluginViews {
       source: rec?.source ?? 'installed',
       dialect: spec?.dialect ?? null,
       persistent: spec?.persistent ?? false,
+      ...(spec ? { callInactivityMs: spec.timeouts.callInactivityMs } : {}),
       error: rec?.error ?? null,
       enabled: state.enabled,
       exposed: state.exposed,

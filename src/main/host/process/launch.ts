@@ -58,12 +58,31 @@ export function settingValues(
   return resolveSettingValues(specs, given, ctx);
 }
 
-/** Folder and file settings must name what exists: checked at every launch, defaults included. */
-function checkPaths(specs: SettingSpec[], values: Record<string, SettingValue>): Failure | null {
+/**
+ * Folder and file settings must name what exists: checked at every launch, defaults included. An
+ * optional setting's default that names nothing here (`${HOME}/Documents` on a machine without
+ * one) is left unset instead of blocking the launch (issue 21): the person never chose it, and
+ * the plugin was written to run without it. What the person gave, or a required one, must exist.
+ */
+function checkPaths(
+  specs: SettingSpec[],
+  values: Record<string, SettingValue>,
+  given: Record<string, SettingValue> = {},
+): Failure | null {
   for (const s of specs) {
     const v = values[s.key];
     if (v === undefined || (s.type !== 'directory' && s.type !== 'file')) continue;
-    const c = coerceSetting(s, v);
+    if (!s.required && given[s.key] === undefined) {
+      const kept = (Array.isArray(v) ? v : [v])
+        .map(String)
+        .filter((item) => coerceSetting({ ...s, multiple: false }, item).ok);
+      if (kept.length === 0) {
+        delete values[s.key];
+        continue;
+      }
+      values[s.key] = Array.isArray(v) ? kept : (kept[0] as string);
+    }
+    const c = coerceSetting(s, values[s.key]);
     if (!c.ok) {
       const named = s.title && s.title !== s.key ? `${s.key} (${s.title})` : s.key;
       return failure('launch_failed', `setting ${named}${c.message.slice(s.key.length)}`);
@@ -113,7 +132,7 @@ function planUnredacted(input: LaunchInput): LaunchPlan | Failure {
       data: { plugin: spec.id, settings: missing.map((s) => s.key) },
     });
   }
-  const badPath = checkPaths(spec.settings, values);
+  const badPath = checkPaths(spec.settings, values, input.settings);
   if (badPath) return badPath;
   const ctx = { dirname: spec.dir, home, values };
 

@@ -6,6 +6,7 @@ import { failure, type Failure, type FailureDetails } from '../../../shared/fail
 import { DisposableStore, Emitter, type Event, type IDisposable } from '../../../shared/lifecycle';
 import type { LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { ClientSide } from '../asks';
+import { withHeadline } from './headline';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
@@ -198,7 +199,8 @@ export class Instance implements IDisposable {
           : { ...shaken, details: { ...this.details(), ...shaken.details } };
       await this.stop();
       this.dispose();
-      return this.clean(f);
+      // The cause first, from what the plugin wrote to stderr (issue 21).
+      return this.clean(withHeadline(f, spec.settings));
     }
     this.handshake = shaken.value;
     return this;

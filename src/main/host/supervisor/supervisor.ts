@@ -272,12 +272,13 @@ export class PluginSupervisor extends Disposable {
   }
 
   /**
-   * Stops and starts again without touching the restart budget (not a crash), but counted with
-   * the restarts and logged (the state change is): a pid that changes with nothing said is a mystery.
+   * Stops and starts again without touching the restart budget (not a crash), and logged and
+   * listed with the recent events (the state change is): a pid that changes with nothing said is a
+   * mystery. Not counted with the restarts: a person stopping a call is no failure of the plugin,
+   * and the count is what tells a plugin that keeps dying (issue 21).
    */
   private async recycle(inst: Instance, reason: string): Promise<void> {
     const retired = this.running.retire(inst);
-    this.healthReporter.countRestart();
     this.setState('restarting', reason);
     await retired;
     if (this.spec.persistent && !this.userStopped && !this.isDisposed) await this.running.ensure();

@@ -10,6 +10,8 @@ import type { InstallTrialView, PackageView, PathGrantView } from '../../../shar
 import { findPaths } from '../grants/paths';
 import { describeRequest, type PackageStepOutcome } from '../packages/install';
 import type { PluginRecord } from '../registry/discovery';
+import type { SettingValue } from '../../host';
+import { settingDefaults } from './setting-defaults';
 
 export interface InstallPreview {
   id: string;
@@ -20,6 +22,9 @@ export interface InstallPreview {
   tools: ToolSpec[];
   requested: string[];
   requiredSettings: SettingSpec[];
+  /** Every setting it declares, for the preview's form, and their defaults as they would be used. */
+  settings: SettingSpec[];
+  settingDefaults: Record<string, SettingValue>;
   /** Set when a plugin with this id is installed already. */
   replaces?: { version: string };
   warnings: string[];
@@ -76,6 +81,8 @@ export function describeStaged(
     tools: spec.tools,
     requested,
     requiredSettings: spec.settings.filter((x) => x.required && x.default === undefined),
+    settings: spec.settings,
+    settingDefaults: settingDefaults(spec),
     warnings,
     package: packageView(pkg),
     paths: offeredPaths(spec, dataRoot),

@@ -27,6 +27,7 @@ import type { InstallLimits } from '../install/limits';
 import { PluginBindings } from './bindings';
 import { Decisions } from './decisions';
 import { DefinitionDecisions } from './definition-decisions';
+import { rememberShutDown, SHUT_DOWN_KEPT } from './shut-down';
 import { RecordBook } from './records';
 import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
@@ -189,9 +190,12 @@ export class PluginRegistry implements IDisposable {
     await r.reload();
     if (opts.autostart) {
       // A plugin that still needs a setting waits for it, stopped, instead of failing to start.
-      for (const rec of r.list())
-        if (rec.spec?.persistent && r.isEnabled(rec.id) && r.missingSettings(rec.id).length === 0)
-          void r.pluginHost.start(rec.id);
+      for (const rec of r.list()) {
+        if (!rec.spec?.persistent || !r.isEnabled(rec.id)) continue;
+        // One the person shut down stays down, and says why (issue 21).
+        if (r.decisions.pluginState(rec.id).shutDown) void r.pluginHost.stop(rec.id, SHUT_DOWN_KEPT);
+        else if (r.missingSettings(rec.id).length === 0) void r.pluginHost.start(rec.id);
+      }
     }
     return r;
   }
@@ -342,6 +346,7 @@ export class PluginRegistry implements IDisposable {
     if (!spec.ok) return spec;
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
     await this.bindings.rebind(spec.value);
+    await rememberShutDown(this.decisions, id, false);
     const r = await this.pluginHost.start(id);
     return r.ok
       ? { ok: true, detail: spec.value.persistent ? 'started' : 'starts on its next call' }
@@ -351,6 +356,7 @@ export class PluginRegistry implements IDisposable {
   async stop(id: string): Promise<Done> {
     const spec = this.decisions.loaded(id);
     if (!spec.ok) return spec;
+    await rememberShutDown(this.decisions, id, true);
     await this.pluginHost.stop(id);
     return { ok: true, detail: 'stopped' };
   }
@@ -360,6 +366,7 @@ export class PluginRegistry implements IDisposable {
     if (!spec.ok) return spec;
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
     await this.bindings.rebind(spec.value);
+    await rememberShutDown(this.decisions, id, false);
     const r = await this.pluginHost.restart(id);
     return r.ok ? { ok: true, detail: 'restarted' } : r;
   }

@@ -49,6 +49,8 @@ export interface PluginState {
    * plugin's first definitions are recorded. A tool whose definition differs asks again.
    */
   reviewed?: Record<string, Reviewed>;
+  /** The person shut it down: it stays down when Plugboard starts again, until they start it. */
+  shutDown?: boolean;
 }
 
 export interface StateFile {
@@ -137,6 +139,7 @@ function normalize(raw: StateFile): StateFile {
       settings: { ...(p.settings ?? {}) },
     };
     if (p.installed) s.installed = p.installed;
+    if (p.shutDown === true) s.shutDown = true;
     const folders = (Array.isArray(p.folders) ? p.folders : []).filter(
       (f) => typeof f?.path === 'string' && path.isAbsolute(f.path) && typeof f.write === 'boolean',
     );

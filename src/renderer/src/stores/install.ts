@@ -8,6 +8,7 @@ import { create } from 'zustand';
 import type { InstallPreviewView, PathGrantView } from '../../../shared/contract';
 import type { ImportPreviewView, ImportResultView } from '../../../shared/imports';
 import { getApi, installsByPath, pathForFile, upload } from '../api';
+import { installSettingsFor } from './install-settings';
 import { beginProgress, endProgress } from './install-progress';
 import { scheduleRefresh } from './plugins';
 import { errorText, toastInfo } from './toasts';
@@ -291,6 +292,7 @@ export async function commitInstall(): Promise<void> {
       folders: chosenFolders(p.folders),
       replace: p.preview.replaces !== null,
       progress: beginProgress(),
+      settings: installSettingsFor(p.token, p.preview),
     });
     endProgress();
     if (r.ok) {

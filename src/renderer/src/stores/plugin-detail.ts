@@ -22,6 +22,8 @@ interface DetailState {
   focusTick: number;
   details: Record<string, PluginDetail | null | undefined>;
   errors: Record<string, string | undefined>;
+  /** A setting to bring into view and focus once the Settings tab shows (a failure blamed it). */
+  focusSetting?: string;
 }
 
 export const usePluginDetail = create<DetailState>()(() => ({
@@ -56,8 +58,8 @@ export function setDetailTab(tab: DetailTab): void {
  * Shows a plugin's detail at a tab, from anywhere (a failure's "Open settings"): the panel opens,
  * the plugin expands, and the tab's panel takes focus.
  */
-export function showDetail(id: string, tab: DetailTab): void {
-  usePluginDetail.setState((s) => ({ expanded: id, tab, focusTick: s.focusTick + 1 }));
+export function showDetail(id: string, tab: DetailTab, setting?: string): void {
+  usePluginDetail.setState((s) => ({ expanded: id, tab, focusTick: s.focusTick + 1, focusSetting: setting }));
   void loadDetail(id);
 }
 

@@ -14,6 +14,7 @@ import { Spinner } from '../../components/Spinner';
 import { Timestamp } from './Timestamp';
 import { usePlugins } from '../../stores/plugins';
 import { PluginOutput } from './PluginOutput';
+import { SilentCall } from './SilentCall';
 import { StoppedNote } from './StoppedNote';
 import { FailureActions } from '../plugins/FailureActions';
 import { ExitBadge } from './results/ExitBadge';
@@ -132,6 +133,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         {m.app && status !== 'cancelled' && <AppFrame m={m} pluginName={pluginName} onShown={setAppShown} />}
         {/* With its App on screen, the result's text (what a model reads) is there on request. */}
         {appShown ? <TextBehindApp m={m} /> : <PluginOutput m={m} />}
+        {status === 'streaming' && <SilentCall m={m} />}
         {m.failure && status !== 'cancelled' && (
           <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />
         )}

@@ -16,6 +16,7 @@ import { cancelInstall, commitImport, commitInstall, useInstall } from '../../st
 import { ImportPreview } from './ImportPreview';
 import { InstallPicker } from './InstallPicker';
 import { InstallPreview } from './InstallPreview';
+import { InstallSettings } from './InstallSettings';
 import { InstallProgress } from './InstallProgress';
 
 export function InstallDialog(): JSX.Element | null {
@@ -127,6 +128,7 @@ export function InstallDialog(): JSX.Element | null {
       }
     >
       <InstallPreview preview={preview} grants={phase.grants} folders={phase.folders} error={phase.error} />
+      <InstallSettings token={phase.token} preview={preview} />
       {phase.committing && <InstallProgress />}
     </Dialog>
   );

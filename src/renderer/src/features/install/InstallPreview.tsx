@@ -186,7 +186,8 @@ export function InstallPreview({
           </>
         )}
       </Section>
-      {preview.requiredSettings.length > 0 && (
+      {/* A preview with its settings listed has the form (InstallSettings.tsx) instead. */}
+      {preview.requiredSettings.length > 0 && !preview.settings && (
         <Section title="Settings it needs">
           <ul className="space-y-0.5 text-xs">
             {preview.requiredSettings.map((s) => (

@@ -4,18 +4,20 @@
  * permissions", one that failed for want of the network or a folder it is given "Grant …" (which
  * grants it and starts the plugin again), a remote server that wants a sign-in "Sign in". Shown
  * under the failure in the chat and in the plugin panel.
+ * A failure that blames one setting (its stderr named it) links to that setting; a call that timed
+ * out says what next.
  */
 import type { JSX } from 'react';
 import type { Failure } from '../../../../shared/failures';
 import { Button } from '../../components/Button';
-import { grantMissing, showDetail, type DetailTab } from '../../stores/plugin-detail';
+import { grantMissing, showDetail, usePluginDetail, type DetailTab } from '../../stores/plugin-detail';
 import { setPluginEnabled, usePlugins } from '../../stores/plugins';
 import { signIn } from '../../stores/sign-in';
 import { togglePanel } from '../../stores/ui';
 
-function open(pluginId: string, tab: DetailTab): void {
+function open(pluginId: string, tab: DetailTab, setting?: string): void {
   togglePanel(true);
-  showDetail(pluginId, tab);
+  showDetail(pluginId, tab, setting);
 }
 
 export function FailureActions({
@@ -27,9 +29,30 @@ export function FailureActions({
 }): JSX.Element | null {
   const name = usePlugins((s) => (pluginId ? s.byId[pluginId]?.name : undefined)) ?? pluginId;
   const enabled = usePlugins((s) => (pluginId ? s.byId[pluginId]?.enabled : undefined));
+  const blamed = failure.details?.setting;
+  const settingTitle = usePluginDetail((s) =>
+    pluginId && blamed ? s.details[pluginId]?.settings.find((x) => x.key === blamed)?.title : undefined,
+  );
   if (!pluginId) return null;
   let action: JSX.Element | null = null;
-  if (failure.code === 'settings_missing') {
+  if (blamed && !failure.details?.missingGrant) {
+    action = (
+      <Button size="sm" icon="settings" onClick={() => open(pluginId, 'settings', blamed)}>
+        {`Open setting “${settingTitle || blamed}”`}
+      </Button>
+    );
+  } else if (failure.code === 'timeout') {
+    action = (
+      <>
+        <p className="basis-full text-xs text-fg-muted">
+          {`${name} may be stuck: Plugboard stopped waiting. Try again; if it keeps happening, its log may say why.`}
+        </p>
+        <Button size="sm" icon="terminal" onClick={() => open(pluginId, 'log')}>
+          {`Open ${name}’s log`}
+        </Button>
+      </>
+    );
+  } else if (failure.code === 'settings_missing') {
     action = (
       <Button size="sm" icon="settings" onClick={() => open(pluginId, 'settings')}>
         Open settings
@@ -67,5 +90,5 @@ export function FailureActions({
       </Button>
     );
   }
-  return action && <div className="mt-2 flex gap-1.5">{action}</div>;
+  return action && <div className="mt-2 flex flex-wrap gap-1.5">{action}</div>;
 }

@@ -3,10 +3,10 @@
  * multi-valued settings). Secrets are never shown or prefilled: the field says whether one is
  * set, and is only sent when something was typed into it.
  */
-import { useId, useState, type FormEvent, type JSX } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PluginDetail, SettingView } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
-import { configurePlugin } from '../../stores/plugin-detail';
+import { configurePlugin, usePluginDetail } from '../../stores/plugin-detail';
 import { usePlugins } from '../../stores/plugins';
 import { useAppInfo } from '../../stores/app-info';
 
@@ -120,7 +120,7 @@ function Field({
     );
   }
   return (
-    <div className={s.type === 'boolean' ? 'flex items-start gap-2' : 'space-y-1'}>
+    <div className={s.type === 'boolean' ? 'flex items-start gap-2' : 'space-y-1'} data-setting-key={s.key}>
       {s.type === 'boolean' ? control : label}
       <div className="min-w-0 flex-1 space-y-0.5">
         {s.type === 'boolean' ? label : control}
@@ -179,6 +179,21 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
   const [edited, setEdited] = useState<Record<string, string | boolean>>({});
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const [saving, setSaving] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const focusSetting = usePluginDetail((s) => s.focusSetting);
+  useEffect(() => {
+    if (!focusSetting) return;
+    // After the tab's own focus (its panel takes focus when shown), the setting a failure blamed.
+    const t = setTimeout(() => {
+      const field = form.current?.querySelector(`[data-setting-key="${CSS.escape(focusSetting)}"]`);
+      const control = field?.querySelector<HTMLElement>('input, textarea');
+      if (!control) return;
+      control.focus();
+      control.scrollIntoView({ block: 'nearest' });
+      usePluginDetail.setState({ focusSetting: undefined });
+    }, 0);
+    return () => clearTimeout(t);
+  }, [focusSetting]);
   if (detail.settings.length === 0) return <p className="text-xs text-fg-subtle">This plugin has no settings.</p>;
 
   const submit = async (e: FormEvent): Promise<void> => {
@@ -208,7 +223,7 @@ export function SettingsTab({ detail }: { detail: PluginDetail }): JSX.Element {
   };
 
   return (
-    <form onSubmit={(e) => void submit(e)} className="space-y-3" aria-label={`${detail.name} settings`}>
+    <form ref={form} onSubmit={(e) => void submit(e)} className="space-y-3" aria-label={`${detail.name} settings`}>
       {detail.settings.map((s) => (
         <Field
           key={s.key}

@@ -15,6 +15,7 @@ import { setCardOpen, useCards } from '../../../stores/cards';
 import { usePlugins } from '../../../stores/plugins';
 import { FailureActions } from '../../plugins/FailureActions';
 import { PluginOutput } from '../PluginOutput';
+import { SilentCall } from '../SilentCall';
 import { RequestDetails } from '../RequestDetails';
 import { RetryBar } from '../RetryBar';
 import { ExitBadge } from '../results/ExitBadge';
@@ -155,6 +156,7 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
               <PluginOutput m={m} />
             </div>
           )}
+          {phase === 'running' && <SilentCall m={m} />}
           <HiddenInOutput m={m} />
           {m.failure && (
             <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />
