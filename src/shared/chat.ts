@@ -59,6 +59,11 @@ export interface ChatMessage {
   enrichment?: Enrichment[];
   /** Files the person attached (their bytes: `chat.attachment`). */
   attachments?: AttachmentInfo[];
+  /**
+   * An earlier version: the person edited a message at or before it, or asked for the answer
+   * again. Kept and shown on request; never sent to a model.
+   */
+  replaced?: boolean;
 }
 
 export interface SaveState {

@@ -196,6 +196,8 @@ export class Backend extends Disposable {
       'chat.setModel': ({ conversationId, model }) => chat.setModel(conversationId, model),
       'chat.approve': ({ callId, decision, args }) => chat.approve(callId, decision, args),
       'chat.retry': ({ conversationId }) => chat.retry(conversationId),
+      'chat.edit': ({ conversationId, messageId, text }) => chat.edit(conversationId, messageId, text),
+      'chat.regenerate': ({ conversationId }) => chat.regenerate(conversationId),
       'chat.answer': ({ callId, answer, refuse }) => chat.assistant.answer(callId, answer, refuse),
       'models.usage': () => this.store.usageByModel(),
       'assistant.settings': () => this.models.settings(),

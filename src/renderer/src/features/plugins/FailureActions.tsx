@@ -1,12 +1,12 @@
 /**
  * What a person can do about a failure, by its code: a plugin that needs settings gets "Open
  * settings" (its Settings tab, focused), a disabled one "Enable", a withheld secret "Open
- * permissions". Shown under the failure in the chat and in the plugin panel.
+ * permissions", a switched-off tool "Switch it on". Shown under the failure in the chat and in the plugin panel.
  */
 import type { JSX } from 'react';
 import type { Failure } from '../../../../shared/failures';
 import { Button } from '../../components/Button';
-import { showDetail, type DetailTab } from '../../stores/plugin-detail';
+import { setExposed, showDetail, type DetailTab } from '../../stores/plugin-detail';
 import { setPluginEnabled, usePlugins } from '../../stores/plugins';
 import { togglePanel } from '../../stores/ui';
 
@@ -18,9 +18,12 @@ function open(pluginId: string, tab: DetailTab): void {
 export function FailureActions({
   failure,
   pluginId,
+  tool,
 }: {
   failure: Failure;
   pluginId: string | undefined;
+  /** The tool the failed call was for, where there was one. */
+  tool?: string | undefined;
 }): JSX.Element | null {
   const name = usePlugins((s) => (pluginId ? s.byId[pluginId]?.name : undefined)) ?? pluginId;
   const enabled = usePlugins((s) => (pluginId ? s.byId[pluginId]?.enabled : undefined));
@@ -36,6 +39,13 @@ export function FailureActions({
     action = (
       <Button size="sm" icon="power" onClick={() => void setPluginEnabled(pluginId, true)}>
         {`Enable ${name}`}
+      </Button>
+    );
+  } else if (failure.code === 'tool_not_exposed' && tool) {
+    // A switched-off tool the person called: one click switches it on, then they send again.
+    action = (
+      <Button size="sm" icon="power" onClick={() => void setExposed(pluginId, tool, true)}>
+        Switch it on
       </Button>
     );
   } else if (failure.code === 'capability_not_allowed') {
