@@ -5,6 +5,7 @@
  */
 import { useId, type JSX, type ReactNode } from 'react';
 import type { InstallPreviewView } from '../../../../shared/contract';
+import { CodeMarks } from '../../components/CodeMarks';
 import { Icon } from '../../components/Icon';
 import { toggleGrant } from '../../stores/install';
 import { InstallTrial } from './InstallTrial';
@@ -134,8 +135,11 @@ export function InstallPreview({
                     <span className="font-medium text-fg">{c.title}</span>{' '}
                     <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
                     <span id={`cap-${c.name}-desc`} className="block text-xs text-fg-muted">
-                      {c.description}
-                      <span className="text-fg-subtle"> {c.enforcementNote}</span>
+                      <CodeMarks text={c.description} />
+                      <span className="text-fg-subtle">
+                        {' '}
+                        <CodeMarks text={c.enforcementNote} />
+                      </span>
                     </span>
                   </span>
                 </label>
