@@ -133,7 +133,9 @@ export interface ServeOptions {
   prepare?: (dataDir: string) => void | Promise<void>;
 }
 
-export async function startServe(options: ServeOptions = {}): Promise<Served> {
+export async function startServe(
+  options: ServeOptions = {},
+): Promise<Served & { halt(): Promise<void>; resume(): Promise<string> }> {
   const root = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
   const dataDir = path.join(root, 'data');
   cli(['plugins', 'install', stressPlugin(root)], dataDir);
@@ -141,9 +143,36 @@ export async function startServe(options: ServeOptions = {}): Promise<Served> {
   cli(['plugins', 'install', path.join(FIXTURES, 'mcp-dynamic')], dataDir);
   await options.prepare?.(dataDir);
   const started = Date.now();
+  let server = await spawnServe(dataDir, '0');
+  const stopServer = async (): Promise<void> => {
+    const child = server.child;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  return {
+    url: server.url,
+    dataDir,
+    startupMs: Date.now() - started,
+    stop: async () => {
+      await stopServer();
+      rmSync(root, { recursive: true, force: true });
+    },
+    /** Stops the server, keeping its data directory (`resume` starts it again). */
+    halt: stopServer,
+    /** Starts the server again on the same port and data directory; its new URL (a new token). */
+    resume: async () => {
+      server = await spawnServe(dataDir, new URL(server.url).port);
+      return server.url;
+    },
+  };
+}
+
+async function spawnServe(dataDir: string, port: string): Promise<{ url: string; child: ChildProcess }> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir],
+    [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', port, '--data-dir', dataDir],
     {
       env: { ...process.env, PLUGBOARD_E2E: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -164,18 +193,7 @@ export async function startServe(options: ServeOptions = {}): Promise<Served> {
     });
     child.once('exit', (code) => reject(new Error(`plugboard serve exited with ${code}: ${stderr}`)));
   });
-  return {
-    url,
-    dataDir,
-    startupMs: Date.now() - started,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      rmSync(root, { recursive: true, force: true });
-    },
-  };
+  return { url, child };
 }
 
 export function readJson<T>(file: string): T {
