@@ -2,8 +2,9 @@
  * Output as a virtualized list of rows (@tanstack/react-virtual, as the message list): whatever
  * its size, only the rows in view and a few around them are in the page, so a stream of megabytes
  * costs each frame the same few dozen rows. While the output streams the view follows its end,
- * unless the person scrolled up to read; scrolling back to the end follows again. Rows wrap and
- * are measured as they render. The rows are found by row-index.ts.
+ * unless the person scrolled up to read; scrolling back to the end follows again. Rows do not
+ * wrap (a long line scrolls sideways, cut every 2,000 characters), so every row is one height and
+ * nothing needs measuring. The rows are found by row-index.ts.
  */
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState, type JSX } from 'react';
@@ -30,6 +31,12 @@ export function useRowIndex(text: string): RowIndex {
 }
 
 const ROW_PX = 18;
+/**
+ * Rows go to the list in blocks of this many: the list library keeps a measurement per item and
+ * rebuilds them all when the count changes (each frame of a stream), which for 300,000 rows was
+ * most of a frame. Blocks of fixed-height rows make that 5,000 items with sizes known in advance.
+ */
+const BLOCK_ROWS = 64;
 /** Within this distance of the end counts as "at the end". */
 const STICK_PX = 24;
 
@@ -56,17 +63,29 @@ export function OutputLines({
   const stick = useRef(follow);
 
   const virtualizer = useVirtualizer({
-    count,
+    count: Math.ceil(count / BLOCK_ROWS),
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_PX,
-    overscan: 12,
+    estimateSize: () => BLOCK_ROWS * ROW_PX,
+    overscan: 1,
   });
-  const total = virtualizer.getTotalSize();
+  // Rows do not wrap, so the height is known: the last block may be partly filled.
+  const total = count * ROW_PX;
 
   useLayoutEffect(() => {
     const el = scroller.current;
     if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [total, count]);
+  }, [total]);
+
+  // So does the view getting its size (a dialog opens after its content is laid out).
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => {
+      if (stick.current) el.scrollTop = el.scrollHeight;
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
 
   return (
     <div
@@ -82,18 +101,24 @@ export function OutputLines({
       }}
       className={`ring-inset overflow-auto [overflow-anchor:none] ${className}`}
     >
-      <div className="relative w-full" style={{ height: total }}>
-        {virtualizer.getVirtualItems().map((v) => (
-          <div
-            key={v.key}
-            data-index={v.index}
-            ref={virtualizer.measureElement}
-            className={`absolute top-0 left-0 w-full break-all whitespace-pre-wrap ${mono ? 'font-mono text-xs leading-[18px]' : 'leading-[18px]'}`}
-            style={{ transform: `translateY(${v.start}px)`, minHeight: ROW_PX }}
-          >
-            {rowText(text, index, v.index)}
-          </div>
-        ))}
+      <div className="relative min-w-full" style={{ height: total }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const first = v.index * BLOCK_ROWS;
+          const rows = Math.min(BLOCK_ROWS, count - first);
+          return (
+            <div
+              key={v.key}
+              className={`absolute top-0 left-0 min-w-full whitespace-pre ${mono ? 'font-mono text-xs' : ''}`}
+              style={{ transform: `translateY(${first * ROW_PX}px)`, lineHeight: `${ROW_PX}px` }}
+            >
+              {Array.from({ length: rows }, (_, k) => (
+                <div key={k} data-row={first + k} style={{ height: ROW_PX }}>
+                  {rowText(text, index, first + k)}
+                </div>
+              ))}
+            </div>
+          );
+        })}
       </div>
     </div>
   );
