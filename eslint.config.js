@@ -1,6 +1,6 @@
 // ESLint flat config. Besides the recommended TypeScript rules it enforces the layering of
 // docs/ARCHITECTURE.md. The main process is one downward stack:
-//   index.ts, cli -> server, ipc, app -> service -> assistant -> plugins -> host -> fs, shared
+//   index.ts, cli -> server, mcp-server, ipc, app -> service -> assistant -> plugins -> host -> fs, shared
 // and each folder of it is entered through its door (its index.ts) only: a file outside a folder
 // never imports past that folder's index.ts. electron stays in main/app, main/ipc, main/index.ts
 // and preload; shared imports nothing from node, DOM or electron; the renderer knows only shared.
@@ -17,7 +17,7 @@ const electron = {
 };
 const noElectron = [{ group: ['electron/*'], message: electron.message }];
 /** The folders of the main process with a door: from outside, only their index.ts is imported. */
-const DOORS = ['host', 'plugins', 'assistant', 'store', 'service', 'server', 'app', 'ipc', 'fs'];
+const DOORS = ['host', 'plugins', 'assistant', 'store', 'service', 'server', 'mcp-server', 'app', 'ipc', 'fs'];
 const doors = (own) =>
   DOORS.filter((d) => d !== own).map((d) => ({
     regex: `^(\\.{1,2}/)+(.*/)?${d}/(?!index$).+`,
@@ -142,6 +142,12 @@ export default tseslint.config(
     'service',
     ['host', 'server', 'cli', 'app', 'ipc'],
     'The service depends on the assistant and the plugin service, never the host directly.',
+  ),
+  mainFolder(
+    ['src/main/mcp-server/**/*.ts'],
+    'mcp-server',
+    ['host', 'server', 'cli', 'app', 'ipc'],
+    'The MCP server stands beside server/ and cli/, on the service, the assistant and the plugin service; it never reaches the host.',
   ),
   mainFolder(
     ['src/main/server/**/*.ts', 'src/main/cli/**/*.ts'],

@@ -261,12 +261,12 @@ async function roundTrips(
  * goes through all of it; this says how much of it that is.
  */
 async function definitionBinding(report: Report, registry: PluginRegistry, roundTripUs: number): Promise<void> {
-  const installed = await registry.install(path.join(ROOT, 'test', 'fixtures', 'hostile', 'poisoned-tools'), {
+  const installed = await registry.installer.install(path.join(ROOT, 'test', 'fixtures', 'hostile', 'poisoned-tools'), {
     grant: 'none',
   });
   if (!installed.ok) throw new Error(installed.message);
   const id = installed.id;
-  await registry.recordFirstDefinitions(id);
+  await registry.definitions.recordFirst(id);
   const tool = 'get_weather';
   // A conversation with another plugin's results in it: twenty outputs of 16 KB.
   const stored: ChatMessage[] = Array.from({ length: 20 }, (_, i) => ({
@@ -281,8 +281,8 @@ async function definitionBinding(report: Report, registry: PluginRegistry, round
   const perCall: number[] = [];
   for (let i = 0; i < 2000; i++) {
     const t0 = performance.now();
-    registry.toolPolicy(id, tool);
-    registry.toolHash(id, tool);
+    registry.decisions.toolPolicy(id, tool);
+    registry.definitions.hash(id, tool);
     carriedInto(args, id, () => stored);
     perCall.push((performance.now() - t0) * 1000);
   }
@@ -420,7 +420,7 @@ async function requestBuild(report: Report, runs: number): Promise<void> {
   try {
     for (const n of [10, 100, 1000]) {
       const registry = await PluginRegistry.open({ dataDir: path.join(root, `data-${n}`), bundledDir: empty });
-      const installed = await registry.install(pluginWithTools(root, n));
+      const installed = await registry.installer.install(pluginWithTools(root, n));
       if (!installed.ok) throw new Error(installed.message);
       const chooser = new ToolChooser();
       const input = {

@@ -10,12 +10,14 @@
  *   crashes       SIGKILL until the host notices, and until the plugin is ready again
  *   assistant     a model's tool call to its result back at the model, against a direct call of
  *                 the same tool; opening a conversation of 1,000 messages (bench/assistant.ts)
+ *   mcp-server    a tool call through `plugboard mcp` (the MCP SDK's client), against the same
+ *                 call through `plugboard call`'s running host: the MCP layer's cost (bench/mcp-server.ts)
  *   CLI           `plugboard --help` from spawn to exit, against `node -e ''`
  *   store         conversation writes and HTTP latency while chatting, against the sql.js store
  *                 it replaced (bench/store.ts)
  *
  * Options: --quick (fewer iterations), --json FILE (write the figures), --only NAME[,NAME]
- * (the sections named above: round-trips, streams, watchdog, crashes, store, cli).
+ * (the sections named above: round-trips, streams, watchdog, crashes, store, assistant, mcp-server, cli).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -31,6 +33,7 @@ import { cliColdStart } from './lib/cold-start';
 import { RawClient } from './lib/raw-client';
 import { Report } from './lib/report';
 import { assistantBench } from './assistant';
+import { mcpServerBench } from './mcp-server';
 import { storeBench } from './store';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -470,6 +473,7 @@ async function main(): Promise<void> {
     ['crashes', crashes],
     ['store', () => storeBench(report, quick)],
     ['assistant', () => assistantBench(report, quick)],
+    ['mcp-server', () => mcpServerBench(report, quick)],
     ['cli', async () => cliColdStart(report, ROOT, quick ? 10 : 30)],
   ];
   const unknown = [...(only ?? [])].filter((n) => !sections.some(([name]) => name === n));

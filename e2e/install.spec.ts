@@ -9,7 +9,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type FileChooser, type Locator, type Page } from '@playwright/test';
 import * as s from './scenarios';
 import { claudeConfig, REPO, startServe, weatherZip, type Served } from './support/serve';
 import { shootBothThemes } from './support/shots';
@@ -43,6 +43,35 @@ async function tabTo(target: Locator, max = 40): Promise<void> {
     if (await target.evaluate((el) => el === document.activeElement)) return;
   }
   throw new Error(`not reached with ${max} presses of Tab`);
+}
+
+/**
+ * Presses Enter on the focused choice and resolves with the file chooser it opens. Playwright
+ * intercepts choosers only once its subscription to them has reached the browser, a round trip
+ * that runs beside the key press: on a busy machine the chooser can open first, and headless
+ * Chromium then dismisses it at once, which the input tells with a `cancel` event. That is
+ * waited for too, and the press repeated, so the test waits for one of two events, never for time.
+ */
+async function enterForChooser(input: Locator): Promise<FileChooser> {
+  type Counted = { choosersDismissed: number };
+  const chooser = page.waitForEvent('filechooser');
+  await input.evaluate((el) => {
+    const w = window as unknown as Counted;
+    w.choosersDismissed = 0;
+    el.addEventListener('cancel', () => w.choosersDismissed++);
+  });
+  for (let pressed = 1; ; pressed++) {
+    await page.keyboard.press('Enter');
+    const dismissed = page
+      .waitForFunction((n) => (window as unknown as Counted).choosersDismissed >= n, pressed)
+      .then(() => null);
+    const first = await Promise.race([chooser, dismissed]);
+    if (!first) continue;
+    // The wait for a dismissal ends too: nothing keeps polling the page.
+    await page.evaluate(() => ((window as unknown as Counted).choosersDismissed = Infinity));
+    await dismissed;
+    return first;
+  }
 }
 
 /** A plugin folder to choose in the picker: the G-Assist fixture with one tool and `manifest` laid over. */
@@ -87,7 +116,7 @@ test('keyboard only: Tab to Install plugin…, choose a zip, see the trial, inst
   const chooseFile = picker.getByRole('button', { name: /Choose a file/ });
   await expect(chooseFile).toBeFocused();
   // Enter on the choice opens the system's file picker, which Playwright answers.
-  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  const chooser = await enterForChooser(picker.getByLabel('Plugin file'));
   expect(chooser.isMultiple()).toBe(false);
   await chooser.setFiles(weatherZip(scratch));
 
@@ -116,6 +145,20 @@ test('keyboard only: Tab to Install plugin…, choose a zip, see the trial, inst
   // Focus goes back to the button it all began from.
   await expect(button).toBeFocused();
   await expect(s.pluginRow(page, 'weather')).toBeVisible();
+});
+
+test('dismissing the system file picker leaves the install dialog open; Escape closes it', async () => {
+  await page.keyboard.press('Control+i');
+  const picker = page.getByRole('dialog', { name: 'Install a plugin' });
+  await expect(picker).toBeVisible();
+  // What Chromium does when its file picker is closed with nothing chosen: the input fires a
+  // `cancel` that bubbles (seen in this browser). It once closed the whole dialog.
+  await picker.getByLabel('Plugin file').dispatchEvent('cancel');
+  // A frame later, whatever the event set off has rendered.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+  await expect(picker.getByRole('button', { name: /Choose a file/ })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(picker).toBeHidden();
 });
 
 test('the toast is clear of Send in a narrow window too', async () => {

@@ -39,6 +39,19 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     transport: 'ipc',
     openFolder: (dir) => shell.openPath(dir),
+    // Other apps' calls through `plugboard mcp` on this folder are approved here too.
+    approvalInbox: true,
+    // From a checkout, other apps run `plugboard mcp` with this Electron as Node. A packaged app
+    // ships no `plugboard` command: Settings then says to install the CLI.
+    ...(app.isPackaged
+      ? {}
+      : {
+          mcpLaunch: {
+            command: process.execPath,
+            args: [path.join(app.getAppPath(), 'bin', 'plugboard.mjs'), 'mcp', '--data-dir', dataDir],
+            env: { ELECTRON_RUN_AS_NODE: '1' },
+          },
+        }),
   });
   bindContract(backend, () => win, isAppUrl);
   win = createWindow();

@@ -1,7 +1,8 @@
 /**
  * Builds window.plugboard from the contract, and exposes nothing else: no ipcRenderer, no node.
  * Commands and event names are checked against the contract here too, so the page cannot reach
- * any channel but the two the contract declares.
+ * any channel but the two the contract declares. A command answers with the contract's Answer,
+ * which the renderer unwraps (src/renderer/src/api/index.ts).
  */
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import {
@@ -9,9 +10,11 @@ import {
   IPC_EVENT,
   IPC_INVOKE,
   isCommandName,
+  type Answer,
   type EventName,
-  type PlugboardApi,
+  type PlugboardBridge,
 } from '../shared/contract';
+import { failure } from '../shared/failures';
 
 const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
 
@@ -19,10 +22,10 @@ ipcRenderer.on(IPC_EVENT, (_event, name: EventName, payload: unknown) => {
   for (const l of listeners.get(name) ?? []) l(payload);
 });
 
-const api: PlugboardApi = {
-  invoke: (name, input) => {
-    if (!isCommandName(name)) return Promise.reject(new Error(`unknown command "${String(name)}"`));
-    return ipcRenderer.invoke(IPC_INVOKE, name, input);
+const api: PlugboardBridge = {
+  invoke: (name, input): Promise<Answer> => {
+    if (!isCommandName(name)) return Promise.resolve(failure('invalid_input', `unknown command "${String(name)}"`));
+    return ipcRenderer.invoke(IPC_INVOKE, name, input) as Promise<Answer>;
   },
   on: (name, listener) => {
     if (!EVENT_NAMES.includes(name)) throw new Error(`unknown event "${String(name)}"`);

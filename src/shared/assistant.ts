@@ -42,6 +42,21 @@ export interface ModelsView {
   keyStore: string;
 }
 
+/**
+ * An installed agent plugin as a model (`agent:<id>`), enabled or not, and whether it can answer:
+ * what keeps one from answering is cheap to know without starting it (switched off, a required
+ * setting missing); its own `agent.available` is asked when it runs.
+ */
+export interface AgentModelRow {
+  name: string;
+  kind: 'agent';
+  plugin: string;
+  title: string;
+  available: boolean;
+  /** Why not, and what to do. */
+  reason?: string;
+}
+
 /** A model server found running on this computer (loopback only). */
 export interface DiscoveredServer {
   kind: 'ollama' | 'lmstudio' | 'llamacpp';

@@ -7,6 +7,7 @@
  * no NUL, whatever it is called (a `.log`, a `Makefile`, a `.ts` the OS calls video/mp2t). Images
  * are known by their first bytes, for the four formats every provider that takes images accepts.
  */
+import { failure, type Failure } from './failures';
 
 /** Every cap in one place: the composer says them, the server enforces them. */
 export const ATTACHMENT_LIMITS = {
@@ -63,9 +64,7 @@ export function textOf(b: Uint8Array): string | null {
 }
 
 export type Classified =
-  | { ok: true; kind: 'image'; mime: ImageType }
-  | { ok: true; kind: 'text'; mime: 'text/plain'; text: string }
-  | { ok: false; message: string };
+  { ok: true; kind: 'image'; mime: ImageType } | { ok: true; kind: 'text'; mime: 'text/plain'; text: string } | Failure;
 
 const IMAGE_WORDS = 'PNG, JPEG, GIF or WebP';
 
@@ -85,14 +84,14 @@ export function tooLarge(name: string, kind: AttachmentKind, size: number): stri
 export function classify(name: string, bytes: Uint8Array): Classified {
   const image = imageTypeOf(bytes);
   const big = tooLarge(name, image ? 'image' : 'text', bytes.length);
-  if (big) return { ok: false, message: big };
+  if (big) return failure('invalid_input', big);
   if (image) return { ok: true, kind: 'image', mime: image };
   const text = textOf(bytes);
   if (text === null)
-    return {
-      ok: false,
-      message: `${name} is neither text (UTF-8) nor an image (${IMAGE_WORDS}): only those can be attached`,
-    };
+    return failure(
+      'invalid_input',
+      `${name} is neither text (UTF-8) nor an image (${IMAGE_WORDS}): only those can be attached`,
+    );
   return { ok: true, kind: 'text', mime: 'text/plain', text };
 }
 

@@ -108,7 +108,14 @@ export interface Conversation extends ConversationSummary {
  * as a single `end` whose `turnId` is the message's id. Streams are coalesced per frame by the UI.
  */
 export type TurnEvent =
-  | { type: 'turn'; conversationId: string; turnId: string; running: boolean }
+  | {
+      type: 'turn';
+      conversationId: string;
+      turnId: string;
+      running: boolean;
+      /** At the end of a model's turn: the tokens its requests took, summed (estimates marked). */
+      usage?: TokenUsage;
+    }
   | { type: 'start'; conversationId: string; turnId: string; message: ChatMessage }
   | { type: 'stream'; conversationId: string; turnId: string; messageId: string; text: string }
   | { type: 'end'; conversationId: string; turnId: string; message: ChatMessage };

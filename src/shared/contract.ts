@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type {
+  AgentModelRow,
   ApprovalDefault,
   AssistantSettings,
   DiscoveredServer,
@@ -18,14 +19,15 @@ import type {
 import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
-import type { Outcome } from './failures';
+import type { ExternalApprovalView } from './external-approvals';
+import { failure, FailureError, type Done, type Failure, type Outcome, type Result } from './failures';
 import type { ImportPreviewView, ImportResultView } from './imports';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
 import type { HealthEvent, LogEvent } from './plugin';
 import type {
   AppInfo,
   InstallPreviewView,
-  OpResult,
+  McpClientSnippet,
   PaletteEntry,
   PluginDetail,
   PluginView,
@@ -34,6 +36,8 @@ import type {
 } from './views';
 
 // The shapes commands and events carry, declared beside their concern and re-exported from here.
+export type { Done } from './failures';
+export type { ExternalApprovalView, ExternalDecision } from './external-approvals';
 export type {
   ChatMessage,
   Conversation,
@@ -48,7 +52,7 @@ export type {
   CapabilityView,
   InstallPreviewView,
   InstallTrialView,
-  OpResult,
+  McpClientSnippet,
   PaletteEntry,
   PluginDetail,
   PluginView,
@@ -104,36 +108,45 @@ export const commands = {
   /** Whether plugins run sandboxed here, with what, and what each capability's grant then means. */
   'app.sandbox': { input: empty, output: returns<SandboxStatusView>() },
   /** Opens the data folder in the system's file manager (the desktop app only). */
-  'app.openDataFolder': { input: empty, output: returns<OpResult>() },
+  'app.openDataFolder': { input: empty, output: returns<Done>() },
   /** What a model's call gets for tools with no per-tool choice. */
   'approvals.default': { input: empty, output: returns<{ policy: ApprovalDefault }>() },
   'approvals.setDefault': {
     input: z.object({ policy: z.enum(APPROVAL_DEFAULTS) }).strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
+  /** Calls other apps (MCP clients of Plugboard) wait to have approved, oldest first. */
+  'approvals.external': { input: empty, output: returns<ExternalApprovalView[]>() },
+  /** The person's answer to another app's call; refused when it no longer waits (answered in that app). */
+  'approvals.answerExternal': {
+    input: z.object({ id: z.string().min(1).max(200), decision: z.enum(['once', 'deny']) }).strict(),
+    output: returns<Done>(),
+  },
+  /** The config snippets that let Claude Desktop, Cursor and VS Code use this Plugboard's plugins (`plugboard mcp`). */
+  'app.mcpClients': { input: empty, output: returns<Outcome<{ snippets: McpClientSnippet[] }>>() },
   'plugins.list': { input: empty, output: returns<PluginView[]>() },
   'plugins.detail': { input: z.object({ id }).strict(), output: returns<PluginDetail | null>() },
-  'plugins.start': { input: z.object({ id }).strict(), output: returns<OpResult>() },
-  'plugins.stop': { input: z.object({ id }).strict(), output: returns<OpResult>() },
-  'plugins.restart': { input: z.object({ id }).strict(), output: returns<OpResult>() },
-  'plugins.setEnabled': { input: z.object({ id, enabled: z.boolean() }).strict(), output: returns<OpResult>() },
+  'plugins.start': { input: z.object({ id }).strict(), output: returns<Done>() },
+  'plugins.stop': { input: z.object({ id }).strict(), output: returns<Done>() },
+  'plugins.restart': { input: z.object({ id }).strict(), output: returns<Done>() },
+  'plugins.setEnabled': { input: z.object({ id, enabled: z.boolean() }).strict(), output: returns<Done>() },
   'plugins.setExposed': {
     input: z.object({ id, tool: z.string().min(1).optional(), exposed: z.boolean() }).strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
   'plugins.grant': {
     input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
   'plugins.revoke': {
     input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
   'plugins.configure': {
     input: z.object({ id, values: z.record(z.string(), z.unknown()) }).strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
-  'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<OpResult>() },
+  'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<Done>() },
   'plugins.logs': { input: z.object({ id }).strict(), output: returns<LogEvent[]>() },
   'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
   /** An MCP plugin's resources (`resources/list`), read from its running server; empty for other protocols. */
@@ -155,7 +168,7 @@ export const commands = {
     input: z.object({ token: z.string().min(1), grants: z.array(z.string()), replace: z.boolean() }).strict(),
     output: returns<Outcome<{ detail: string; id: string }>>(),
   },
-  'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<OpResult>() },
+  'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<Done>() },
   /** Another app's MCP config file (claude_desktop_config.json, mcp.json…): its servers, previewed. */
   'import.preview': {
     input: z.object({ source: installSource }).strict(),
@@ -180,20 +193,27 @@ export const commands = {
     output: returns<Conversation>(),
   },
   'chat.get': { input: z.object({ id }).strict(), output: returns<Conversation | null>() },
-  'chat.rename': { input: z.object({ id, title: z.string().min(1).max(200) }).strict(), output: returns<OpResult>() },
-  'chat.delete': { input: z.object({ id }).strict(), output: returns<OpResult>() },
+  'chat.rename': { input: z.object({ id, title: z.string().min(1).max(200) }).strict(), output: returns<Done>() },
+  'chat.delete': { input: z.object({ id }).strict(), output: returns<Done>() },
   /** Conversations whose title or messages hold every word typed (plain words, no query syntax), best first. */
   'chat.search': {
     input: z.object({ query: z.string().max(500), limit: z.number().int().min(1).max(100).optional() }).strict(),
     output: returns<ConversationHit[]>(),
   },
-  /** Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. */
+  /**
+   * Text as typed: `/plugin:tool key=value…` invokes, in passthrough it goes to the plugin. Where
+   * nobody watches a screen (`plugboard chat`), `approve` answers for this turn the calls whose
+   * policy is ask (all allowed, or all denied), and `unattended` says nobody can answer the
+   * model's questions; a tool's allow or deny policy applies regardless.
+   */
   'chat.send': {
     input: z
       .object({
         conversationId: id,
         text: z.string().max(100_000),
         attachments: z.array(attachmentInput).max(ATTACHMENT_LIMITS.files).optional(),
+        approve: z.enum(['all', 'none']).optional(),
+        unattended: z.boolean().optional(),
       })
       .strict()
       .refine((v) => v.text.trim() !== '' || (v.attachments?.length ?? 0) > 0, {
@@ -214,11 +234,11 @@ export const commands = {
       .strict(),
     output: returns<Outcome<{ turnId: string }>>(),
   },
-  'chat.cancel': { input: z.object({ turnId: z.string().min(1) }).strict(), output: returns<OpResult>() },
+  'chat.cancel': { input: z.object({ turnId: z.string().min(1) }).strict(), output: returns<Done>() },
   /** The conversation's model (a configured model's name), or null for the default. */
   'chat.setModel': {
     input: z.object({ conversationId: id, model: z.string().min(1).max(200).nullable() }).strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
   /** The person's answer to an approval card; `args` replaces the call's arguments (edited on the card). */
   'chat.approve': {
@@ -229,7 +249,7 @@ export const commands = {
         args: z.record(z.string(), z.unknown()).optional(),
       })
       .strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
   /**
    * The person's answer to a question: words, the choices picked, or a filled form (an MCP
@@ -252,7 +272,7 @@ export const commands = {
       .refine((v) => (v.answer === undefined) !== (v.refuse === undefined), {
         message: 'give either an answer or refuse, not both',
       }),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
   /** The person's message, edited and sent again; it and what followed it become an earlier version. */
   'chat.edit': {
@@ -268,12 +288,16 @@ export const commands = {
   'chat.retry': { input: z.object({ conversationId: id }).strict(), output: returns<Outcome<{ turnId: string }>>() },
   /** The exposed tools that best match what was typed (no model needed). */
   'tools.suggest': { input: z.object({ text: z.string().max(10_000) }).strict(), output: returns<PaletteEntry[]>() },
-  'models.list': { input: empty, output: returns<ModelsView>() },
+  /**
+   * The configured models, with the enabled agent plugins among them, and every installed agent
+   * plugin as a row that says whether it can answer and why not (`plugboard models list`).
+   */
+  'models.list': { input: empty, output: returns<ModelsView & { agents: AgentModelRow[] }>() },
   /** Tokens each model's answers took, over every conversation. */
   'models.usage': { input: empty, output: returns<Array<TokenTotals & { model: string }>>() },
   'assistant.settings': { input: empty, output: returns<AssistantSettings>() },
   /** Changes some of the assistant's settings (step cap, tool budget, instructions budget). */
-  'assistant.configure': { input: assistantSettingsInput, output: returns<OpResult>() },
+  'assistant.configure': { input: assistantSettingsInput, output: returns<Done>() },
   /** Adds or changes a model; `apiKey` undefined keeps the stored key, null removes it. */
   'models.save': {
     input: z
@@ -287,10 +311,10 @@ export const commands = {
         makeDefault: z.boolean().optional(),
       })
       .strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
-  'models.remove': { input: z.object({ name: z.string().min(1).max(100) }).strict(), output: returns<OpResult>() },
-  'models.setDefault': { input: z.object({ name: z.string().min(1).max(100) }).strict(), output: returns<OpResult>() },
+  'models.remove': { input: z.object({ name: z.string().min(1).max(100) }).strict(), output: returns<Done>() },
+  'models.setDefault': { input: z.object({ name: z.string().min(1).max(100) }).strict(), output: returns<Done>() },
   /** Reaches a model's server: a saved model by name, or one being edited (its key given or stored). */
   'models.test': {
     input: z
@@ -315,16 +339,16 @@ export const commands = {
         policy: z.enum(TOOL_POLICIES as [ToolPolicy, ...ToolPolicy[]]).nullable(),
       })
       .strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
-  'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<OpResult>() },
+  'chat.exitPassthrough': { input: z.object({ conversationId: id }).strict(), output: returns<Done>() },
   /**
    * The person accepts a tool's changed definition (or, without `tool`, every changed tool of the
    * plugin): its policy and exposure apply to the definition as it is now.
    */
   'plugins.acceptDefinition': {
     input: z.object({ id, tool: z.string().min(1).max(200).optional() }).strict(),
-    output: returns<OpResult>(),
+    output: returns<Done>(),
   },
 } as const;
 
@@ -337,16 +361,40 @@ export function isCommandName(name: unknown): name is CommandName {
   return typeof name === 'string' && Object.prototype.hasOwnProperty.call(commands, name);
 }
 
-/** Checks a command's input; the message names the field at fault. */
-export function parseInput<C extends CommandName>(
-  name: C,
-  input: unknown,
-): { ok: true; value: CommandInput<C> } | { ok: false; message: string } {
+/** Checks a command's input: an `invalid_input` failure whose message names the field at fault. */
+export function parseInput<C extends CommandName>(name: C, input: unknown): Result<CommandInput<C>> {
   const r = commands[name].input.safeParse(input ?? {});
   if (r.success) return { ok: true, value: r.data as CommandInput<C> };
   const issue = r.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'input';
-  return { ok: false, message: `${name}: ${where}: ${issue?.message ?? 'invalid'}` };
+  return failure('invalid_input', `${name}: ${where}: ${issue?.message ?? 'invalid'}`);
+}
+
+/**
+ * A command as it comes from outside the process (a window over IPC or WebSocket): its name must
+ * be the contract's and its input must pass the command's schema. The same refusal, code and
+ * words, whichever transport carried it.
+ */
+export function checkInvocation(
+  name: unknown,
+  input: unknown,
+): { ok: true; name: CommandName; input: CommandInput<CommandName> } | Failure {
+  if (!isCommandName(name)) return failure('invalid_input', `unknown command "${String(name)}"`);
+  const parsed = parseInput(name, input);
+  return parsed.ok ? { ok: true, name, input: parsed.value } : parsed;
+}
+
+/**
+ * What a transport answers to one invocation: the command's output, or the failure that kept it
+ * from running or finishing (a refused name or input, an unexpected error). IPC and WebSocket
+ * send this same shape, and the window reads it the same way (`unwrapAnswer`).
+ */
+export type Answer = { ok: true; value: unknown } | Failure;
+
+/** The command's output; a refusal or an error is thrown as a FailureError, code and words intact. */
+export function unwrapAnswer(a: Answer): unknown {
+  if (a.ok) return a.value;
+  throw new FailureError(a);
 }
 
 // ---- events ------------------------------------------------------------------------------------
@@ -366,6 +414,8 @@ export interface Events {
   'chat.saveState': SaveState;
   /** A model was added, changed or removed, or the default changed. */
   'models.changed': { reason: string };
+  /** The calls other apps wait to have approved changed (one came, was answered, or withdrawn). */
+  'approvals.external': { pending: ExternalApprovalView[] };
 }
 
 export type EventName = keyof Events;
@@ -378,23 +428,32 @@ export const EVENT_NAMES: EventName[] = [
   'chat.updated',
   'chat.saveState',
   'models.changed',
+  'approvals.external',
 ];
 
-/** What `window.plugboard` is, over IPC or WebSocket alike. */
+/** What `window.plugboard` is, over IPC or WebSocket alike (the renderer's view of either). */
 export interface PlugboardApi {
   invoke<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C>>;
   on<E extends EventName>(name: E, listener: (payload: Events[E]) => void): () => void;
-  /** Electron only: the path of a dropped File (webUtils.getPathForFile). */
-  pathForFile?(file: unknown): string;
+}
+
+/**
+ * What the preload exposes as `window.plugboard`: the IPC transport. Its `invoke` resolves with the
+ * Answer, which the renderer unwraps as the WebSocket client does (an error thrown across the
+ * context bridge would lose its code).
+ */
+export interface PlugboardBridge {
+  invoke(name: CommandName, input: unknown): Promise<Answer>;
+  on: PlugboardApi['on'];
+  /** The path of a dropped File (webUtils.getPathForFile). */
+  pathForFile(file: unknown): string;
 }
 
 /** The IPC channel names (main binds them, the preload calls them). */
 export const IPC_INVOKE = 'plugboard:invoke';
 export const IPC_EVENT = 'plugboard:event';
 
-/** Wire messages of the WebSocket transport. */
+/** Wire messages of the WebSocket transport. A result carries the invocation's Answer. */
 export type WsClientMessage = { kind: 'invoke'; id: number; name: string; input: unknown };
 export type WsServerMessage =
-  | { kind: 'result'; id: number; ok: true; value: unknown }
-  | { kind: 'result'; id: number; ok: false; error: string }
-  | { kind: 'event'; name: EventName; payload: unknown };
+  ({ kind: 'result'; id: number } & Answer) | { kind: 'event'; name: EventName; payload: unknown };

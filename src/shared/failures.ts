@@ -32,6 +32,12 @@ export const FAILURE_CODES = [
   'rate_limited',
   'context_too_long',
   'model_error',
+  'manifest_invalid',
+  'step_limit',
+  'disconnected',
+  'internal_error',
+  'approval_required',
+  'denied',
 ] as const;
 
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -64,6 +70,13 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   rate_limited: 'the model’s provider asked to wait before the next request',
   context_too_long: 'the conversation is longer than the model can read at once',
   model_error: 'the model’s provider failed, or its answer broke off',
+  manifest_invalid: 'the plugin’s manifest cannot be read, or asks for something Plugboard cannot run',
+  step_limit: 'the model’s turn used all the rounds of tool calls it may take (the step cap)',
+  disconnected: 'the window could not reach Plugboard: not connected, or no answer in time',
+  internal_error: 'Plugboard failed in a way it did not expect (a bug): the message says where',
+  approval_required:
+    'the call needs a person’s approval, and there was no one to ask (no form in the calling app, no Plugboard open)',
+  denied: 'a person, or their policy for the tool, refused the call: nothing ran',
 };
 
 /** Facts that help a person act on a failure. Only the ones that apply are set. */
@@ -100,6 +113,8 @@ export interface Failure {
  */
 export type Outcome<T extends object = object> = ({ ok: true } & T) | Failure;
 export type Result<T> = Outcome<{ value: T }>;
+/** What an action answers (start, grant, rename, save…): what it did, in words, or why it refused. */
+export type Done = Outcome<{ detail: string }>;
 
 export function isFailure(v: unknown): v is Failure {
   return typeof v === 'object' && v !== null && (v as Failure).ok === false && typeof (v as Failure).code === 'string';
@@ -127,6 +142,12 @@ export function describeFailure(f: Failure): string {
     for (const l of d.stderrTail) lines.push(`    ${l}`);
   }
   return lines.join('\n');
+}
+
+/** A thrown value as a failure: a FailureError's own, else an unexpected error (`internal_error`). */
+export function failureOf(e: unknown): Failure {
+  if (e instanceof FailureError) return e.failure;
+  return failure('internal_error', e instanceof Error ? e.message : String(e));
 }
 
 /**

@@ -11,6 +11,14 @@ export interface ResourceView {
   mimeType?: string;
 }
 
+/** One part of what `resources/read` answered: text, or bytes in base64. */
+export interface ResourceContent {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
 export interface PromptArgumentView {
   name: string;
   description?: string;

@@ -28,6 +28,16 @@ export interface ToolSpec {
   tags?: string[];
   /** Hints a plugin gives about the tool (MCP tool annotations). Hints, not guarantees. */
   annotations?: ToolAnnotations;
+  /** Pictures of the tool the plugin gives (MCP `icons`, SEP-973), as it gave them. */
+  icons?: ToolIcon[];
+}
+
+/** One picture of a tool: a `data:` or `https:` URI, with what it is. */
+export interface ToolIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
 }
 
 export interface ToolAnnotations {

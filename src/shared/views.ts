@@ -7,7 +7,7 @@ import type { ToolPolicy } from './assistant';
 import type { Enforcement } from './capabilities';
 import type { DefinitionChange } from './definitions';
 import type { ToolFlag } from './tool-scan';
-import type { FailureCode, Outcome } from './failures';
+import type { FailureCode } from './failures';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
 
 export interface AppInfo {
@@ -103,9 +103,6 @@ export interface ProcessStats {
   pingRttMs: number | null;
 }
 
-/** What an operation answers: what it did, or a failure whose code the UI acts on. */
-export type OpResult = Outcome<{ detail: string }>;
-
 export interface InstallPreviewView {
   id: string;
   name: string;
@@ -144,4 +141,15 @@ export interface PaletteEntry {
   description: string;
   parameters: Record<string, unknown>;
   autoApproved: boolean;
+}
+
+/** One app's MCP config entry for `plugboard mcp` on this data folder (Settings → Use your plugins in other apps). */
+export interface McpClientSnippet {
+  app: 'claude' | 'cursor' | 'vscode';
+  /** The app's name, as people know it. */
+  label: string;
+  /** Where that app keeps its MCP config, in words. */
+  file: string;
+  /** What to put there (JSON), the command with its absolute path and the data folder. */
+  text: string;
 }

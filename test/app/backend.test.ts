@@ -247,7 +247,7 @@ describe('plugins and installs through the contract', () => {
     );
     const done = await backend.invoke('install.commit', { token: p.token, grants: [], replace: false });
     expect(done).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
-    expect(registry.pluginState('mcpb-echo').grants).toEqual([]);
+    expect(registry.decisions.pluginState('mcpb-echo').grants).toEqual([]);
     expect(await backend.invoke('install.commit', { token: p.token, grants: [], replace: false })).toEqual({
       ok: false,
       code: 'invalid_state',
@@ -260,6 +260,7 @@ describe('plugins and installs through the contract', () => {
   it('refuses a bad input with a message naming the field', () => {
     expect(parseInput('plugins.setExposed', { id: 'x', exposed: 'yes' })).toEqual({
       ok: false,
+      code: 'invalid_input',
       message: 'plugins.setExposed: exposed: Invalid input: expected boolean, received string',
     });
     expect(parseInput('chat.send', { conversationId: 'c', text: '' }).ok).toBe(false);

@@ -30,7 +30,7 @@ const close = (): Promise<void> => app.close();
 beforeAll(async () => {
   data = path.join(tmpDir('chat-lifecycle'), 'data');
   await open();
-  expect((await registry.install(fixturePlugin({ script: 'gassist', id: 'talker' }))).ok).toBe(true);
+  expect((await registry.installer.install(fixturePlugin({ script: 'gassist', id: 'talker' }))).ok).toBe(true);
 });
 
 afterAll(async () => {
@@ -72,10 +72,10 @@ function storedBytes(): string {
 describe('conversations and running calls', () => {
   it('deleting a conversation stops its call and leaves nothing of it in the store file', async () => {
     const { conversationId, turnId } = await startStreaming('/talker:count n=100000 delay_ms=5');
-    const pid = registry.health('talker')?.pid;
+    const pid = registry.host.healthOf('talker')?.pid;
     expect(await backend.invoke('chat.delete', { id: conversationId })).toEqual({ ok: true, detail: 'deleted' });
     // The call was cancelled: the plugin (which cannot stop a command) is restarted, freeing it.
-    await expect.poll(() => registry.health('talker')?.pid, { timeout: 10_000 }).not.toBe(pid);
+    await expect.poll(() => registry.host.healthOf('talker')?.pid, { timeout: 10_000 }).not.toBe(pid);
     expect(await backend.invoke('chat.get', { id: conversationId })).toBeNull();
     expect(storedBytes()).not.toContain(turnId);
     expect(storedBytes()).not.toContain(conversationId);

@@ -105,10 +105,14 @@ describe('plugboard serve', () => {
     const list = await c.call('plugins.list', {});
     expect(list).toEqual(expect.objectContaining({ kind: 'result', ok: true }));
     expect(await c.call('plugins.nuke', {})).toEqual(
-      expect.objectContaining({ ok: false, error: 'unknown command "plugins.nuke"' }),
+      expect.objectContaining({ ok: false, code: 'invalid_input', message: 'unknown command "plugins.nuke"' }),
     );
     expect(await c.call('plugins.setEnabled', { id: 'hello' })).toEqual(
-      expect.objectContaining({ ok: false, error: expect.stringMatching(/^plugins\.setEnabled: enabled: /) }),
+      expect.objectContaining({
+        ok: false,
+        code: 'invalid_input',
+        message: expect.stringMatching(/^plugins\.setEnabled: enabled: /),
+      }),
     );
     ws.close();
   });

@@ -16,7 +16,7 @@ const events: BackendEvent[] = [];
 beforeAll(async () => {
   app = await openApp(path.join(tmpDir('tools-changed'), 'data'));
   app.backend.onDidEvent((e) => events.push(e));
-  const installed = await app.registry.install(path.join(FIXTURES, 'mcp-dynamic'));
+  const installed = await app.registry.installer.install(path.join(FIXTURES, 'mcp-dynamic'));
   if (!installed.ok) throw new Error(installed.message);
 });
 

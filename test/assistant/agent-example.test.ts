@@ -18,11 +18,16 @@ let model: ModelServer;
 beforeAll(async () => {
   app = await assistantApp('assistant-agent-example');
   model = await ModelServer.start();
-  expect((await app.registry.install(path.join(REPO, 'examples', 'ollama-agent'), { grant: 'requested' })).ok).toBe(
-    true,
-  );
   expect(
-    (await app.registry.configure('ollama-agent', { AGENT_BASE_URL: model.baseURL, AGENT_MODEL: 'scripted-model' })).ok,
+    (await app.registry.installer.install(path.join(REPO, 'examples', 'ollama-agent'), { grant: 'requested' })).ok,
+  ).toBe(true);
+  expect(
+    (
+      await app.registry.decisions.configure('ollama-agent', {
+        AGENT_BASE_URL: model.baseURL,
+        AGENT_MODEL: 'scripted-model',
+      })
+    ).ok,
   ).toBe(true);
   const echo = fixturePlugin({
     script: 'gassist',
@@ -37,9 +42,9 @@ beforeAll(async () => {
       ],
     },
   });
-  expect((await app.registry.install(echo)).ok).toBe(true);
-  await app.registry.setToolPolicy('echoer', 'echo', 'allow');
-  for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.setEnabled(id, false);
+  expect((await app.registry.installer.install(echo)).ok).toBe(true);
+  await app.registry.decisions.setToolPolicy('echoer', 'echo', 'allow');
+  for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.decisions.setEnabled(id, false);
 });
 
 afterAll(() => closeAll(app, model));
@@ -82,7 +87,7 @@ describe('the example agent plugin', () => {
     const closed = await ModelServer.start();
     const url = closed.baseURL;
     await closed.close();
-    expect((await app.registry.configure('ollama-agent', { AGENT_BASE_URL: url })).ok).toBe(true);
+    expect((await app.registry.decisions.configure('ollama-agent', { AGENT_BASE_URL: url })).ok).toBe(true);
     try {
       const c = await agentConversation();
       const conv = await app.turnEnded(c, await app.say(c, 'hello'));
@@ -91,7 +96,7 @@ describe('the example agent plugin', () => {
         /ollama-agent is not available: no model server answers at http:\/\/127\.0\.0\.1:\d+\/v1 \(ECONNREFUSED\)/,
       );
     } finally {
-      await app.registry.configure('ollama-agent', { AGENT_BASE_URL: model.baseURL });
+      await app.registry.decisions.configure('ollama-agent', { AGENT_BASE_URL: model.baseURL });
     }
   });
 });

@@ -32,9 +32,9 @@ beforeAll(async () => {
       ],
     },
   });
-  expect((await app.registry.install(echo)).ok).toBe(true);
-  await app.registry.setToolPolicy('echoer', 'echo', 'allow');
-  for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.setEnabled(id, false);
+  expect((await app.registry.installer.install(echo)).ok).toBe(true);
+  await app.registry.decisions.setToolPolicy('echoer', 'echo', 'allow');
+  for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.decisions.setEnabled(id, false);
 });
 
 afterAll(() => closeAll(app));
@@ -99,7 +99,7 @@ describe('an agent plugin as the model', () => {
   });
 
   it('takes the person’s decision on each call: one allowed, one denied, both told to the agent', async () => {
-    await app.registry.setToolPolicy('echoer', 'echo', 'ask');
+    await app.registry.decisions.setToolPolicy('echoer', 'echo', 'ask');
     try {
       const c = await agentConversation();
       const turn = await app.say(c, 'twice echoer__echo');
@@ -110,7 +110,7 @@ describe('an agent plugin as the model', () => {
       const conv = await app.turnEnded(c, turn);
       expect(conv.messages.at(-1)?.text).toBe('The tool said: hello and then: denied: the user denied this call');
     } finally {
-      await app.registry.setToolPolicy('echoer', 'echo', 'allow');
+      await app.registry.decisions.setToolPolicy('echoer', 'echo', 'allow');
     }
   });
 
@@ -153,14 +153,14 @@ describe('an agent plugin as the model', () => {
   });
 
   it('an agent that says it is not available: its reason, with Retry', async () => {
-    expect((await app.registry.configure('tool-agent', { AGENT_UNAVAILABLE: '1' })).ok).toBe(true);
+    expect((await app.registry.decisions.configure('tool-agent', { AGENT_UNAVAILABLE: '1' })).ok).toBe(true);
     try {
       const c = await agentConversation();
       const conv = await app.turnEnded(c, await app.say(c, 'hello'));
       expect(conv.messages.at(-1)).toEqual(expect.objectContaining({ status: 'error', retry: expect.any(Object) }));
       expect(conv.messages.at(-1)?.failure?.message).toMatch(/tool-agent is not available: API key not set/);
     } finally {
-      await app.registry.configure('tool-agent', { AGENT_UNAVAILABLE: '' });
+      await app.registry.decisions.configure('tool-agent', { AGENT_UNAVAILABLE: '' });
     }
   });
 });

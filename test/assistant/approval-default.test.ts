@@ -27,8 +27,8 @@ afterAll(() => closeAll(app, model));
 describe('the default approval policy', () => {
   it('is read-only unless changed: auto-approved tools run, the rest ask', async () => {
     expect(await app.backend.invoke('approvals.default', {})).toEqual({ policy: 'read-only' });
-    expect(app.registry.toolPolicy('hello', 'count')).toEqual({ policy: 'allow', defaultPolicy: 'allow' });
-    expect(app.registry.toolPolicy('hello', 'start_conversation').policy).toBe('ask');
+    expect(app.registry.decisions.toolPolicy('hello', 'count')).toEqual({ policy: 'allow', defaultPolicy: 'allow' });
+    expect(app.registry.decisions.toolPolicy('hello', 'start_conversation').policy).toBe('ask');
   });
 
   it('ask: a read-only tool’s call waits for the person’s answer', async () => {
@@ -36,7 +36,7 @@ describe('the default approval policy', () => {
       ok: true,
       detail: 'default approval set to ask',
     });
-    expect(app.registry.toolPolicy('hello', 'count')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
+    expect(app.registry.decisions.toolPolicy('hello', 'count')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
     model.script(toolCalls({ name: 'hello__count', arguments: { to: 2 } }), text('Counted.'));
     const c = await app.conversation();
     const turn = await app.say(c, 'Count to 2');
@@ -53,16 +53,19 @@ describe('the default approval policy', () => {
 
   it('allow: any call runs unasked, but a tool’s own policy still wins', async () => {
     await app.backend.invoke('approvals.setDefault', { policy: 'allow' });
-    expect(app.registry.toolPolicy('hello', 'start_conversation')).toEqual({ policy: 'allow', defaultPolicy: 'allow' });
-    await app.registry.setToolPolicy('hello', 'count', 'deny');
-    expect(app.registry.toolPolicy('hello', 'count').policy).toBe('deny');
-    await app.registry.setToolPolicy('hello', 'count', null);
+    expect(app.registry.decisions.toolPolicy('hello', 'start_conversation')).toEqual({
+      policy: 'allow',
+      defaultPolicy: 'allow',
+    });
+    await app.registry.decisions.setToolPolicy('hello', 'count', 'deny');
+    expect(app.registry.decisions.toolPolicy('hello', 'count').policy).toBe('deny');
+    await app.registry.decisions.setToolPolicy('hello', 'count', null);
   });
 
   it('is kept in the data folder, read by the next Plugboard, and audited', async () => {
     const again = await PluginRegistry.open({ dataDir: app.dataDir, bundledDir: path.join(REPO, 'plugins') });
     try {
-      expect(again.approvalDefault()).toBe('allow');
+      expect(again.decisions.approvalDefault()).toBe('allow');
     } finally {
       again.dispose();
     }
@@ -75,6 +78,6 @@ describe('the default approval policy', () => {
       'default approval set to allow',
     ]);
     await app.backend.invoke('approvals.setDefault', { policy: 'read-only' });
-    expect(app.registry.toolPolicy('hello', 'start_conversation').policy).toBe('ask');
+    expect(app.registry.decisions.toolPolicy('hello', 'start_conversation').policy).toBe('ask');
   });
 });

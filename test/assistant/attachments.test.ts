@@ -38,6 +38,7 @@ describe('caps and sniffing', () => {
     });
     expect(classify('x.txt', Buffer.from([0x68, 0x00, 0x69]))).toEqual({
       ok: false,
+      code: 'invalid_input',
       message: 'x.txt is neither text (UTF-8) nor an image (PNG, JPEG, GIF or WebP): only those can be attached',
     });
     expect(classify('latin1.txt', Buffer.from([0x63, 0x61, 0x66, 0xe9]))).toMatchObject({ ok: false });
@@ -73,9 +74,10 @@ describe('caps and sniffing', () => {
   it('checks chat.send at the boundary: base64 only, a message or a file', () => {
     expect(
       parseInput('chat.send', { conversationId: 'c', text: '', attachments: [{ name: 'a', data: 'not base64!' }] }),
-    ).toEqual({ ok: false, message: 'chat.send: attachments.0.data: not base64' });
+    ).toEqual({ ok: false, code: 'invalid_input', message: 'chat.send: attachments.0.data: not base64' });
     expect(parseInput('chat.send', { conversationId: 'c', text: ' ' })).toEqual({
       ok: false,
+      code: 'invalid_input',
       message: 'chat.send: text: empty: type a message or attach a file',
     });
     expect(
@@ -90,7 +92,7 @@ describe('with a model', () => {
 
   beforeAll(async () => {
     app = await assistantApp('assistant-attachments');
-    for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.setEnabled(id, false);
+    for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.decisions.setEnabled(id, false);
     model = await ModelServer.start();
     await app.connect(model);
   });

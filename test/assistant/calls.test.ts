@@ -41,7 +41,7 @@ function audit(): Array<{ action: string; plugin: string; tool?: string; ok: boo
 
 describe('tool policies', () => {
   it('defaults: a bundled plugin’s read-only tools run unasked; an installed one’s claim to only read is a hint, and it asks', async () => {
-    const policy = (plugin: string, tool: string) => app.registry.toolPolicy(plugin, tool);
+    const policy = (plugin: string, tool: string) => app.registry.decisions.toolPolicy(plugin, tool);
     expect(policy('hello', 'count')).toEqual({ policy: 'allow', defaultPolicy: 'allow' });
     expect(policy('hello', 'start_conversation')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
     expect(policy('mcp-dynamic', 'list_added').defaultPolicy).toBe('ask');
@@ -62,7 +62,7 @@ describe('tool policies', () => {
 
   it('a tool allowed by its policy runs without a prompt, and the audit log says the policy decided', async () => {
     // The person allowed it (Tools tab): the policy is theirs.
-    expect((await app.registry.setToolPolicy('mcp-dynamic', 'list_added', 'allow')).ok).toBe(true);
+    expect((await app.registry.decisions.setToolPolicy('mcp-dynamic', 'list_added', 'allow')).ok).toBe(true);
     model.script(toolCalls({ name: 'mcp_dynamic__list_added', arguments: {} }), text('Nothing added.'));
     const c = await app.conversation();
     const conv = await app.turnEnded(c, await app.say(c, 'What was added?'));
@@ -103,7 +103,7 @@ describe('tool policies', () => {
       expect.objectContaining({ tool: 'say_hello', ok: false, detail: 'denied by policy; arguments: name' }),
     );
     await app.backend.invoke('plugins.setToolPolicy', { id: 'hello', tool: 'say_hello', policy: null });
-    expect(app.registry.toolPolicy('hello', 'say_hello').policy).toBe('allow');
+    expect(app.registry.decisions.toolPolicy('hello', 'say_hello').policy).toBe('allow');
   });
 
   it('"Always allow" sets the tool’s policy, so the next call in any conversation is not asked about', async () => {
@@ -113,7 +113,7 @@ describe('tool policies', () => {
     const asked = await app.prompt(c);
     await app.backend.invoke('chat.approve', { callId: asked.call!.id, decision: 'always' });
     await app.turnEnded(c, turn);
-    expect(app.registry.toolPolicy('mcp-dynamic', 'add_tool').policy).toBe('allow');
+    expect(app.registry.decisions.toolPolicy('mcp-dynamic', 'add_tool').policy).toBe('allow');
     expect(
       audit()
         .filter((e) => e.action === 'tool-policy')
@@ -156,7 +156,7 @@ describe('tool policies', () => {
 
 describe('calls the model makes at once', () => {
   it('run at once, while their prompts come one at a time', async () => {
-    await app.registry.setToolPolicy('hello', 'count', 'ask');
+    await app.registry.decisions.setToolPolicy('hello', 'count', 'ask');
     model.script(
       toolCalls(
         { name: 'hello__count', arguments: { to: 3, delay_ms: 0 } },
@@ -187,11 +187,11 @@ describe('calls the model makes at once', () => {
     expect(toolResults(model.modelCalls.at(-1)!).map((r) => r.id)).toEqual(
       conv.messages.filter((m) => m.call).map((m) => m.call!.id),
     );
-    await app.registry.setToolPolicy('hello', 'count', null);
+    await app.registry.decisions.setToolPolicy('hello', 'count', null);
   });
 
   it('overlap in time when the model asks for them together', async () => {
-    await app.registry.setToolPolicy('gassist-python', 'count_slowly', 'allow');
+    await app.registry.decisions.setToolPolicy('gassist-python', 'count_slowly', 'allow');
     // hello counts for minutes; the Python plugin's count takes 0.6 s. Run one after the other,
     // the short one would end before the long one streamed, or the long one would still be
     // waiting to start: run together, the long one streams first and is still running when the
@@ -259,10 +259,10 @@ describe('what plugins and the model get', () => {
         auto_approved_tools: ['count'],
       },
     });
-    expect((await app.registry.install(dir)).ok).toBe(true);
+    expect((await app.registry.installer.install(dir)).ok).toBe(true);
     // An installed plugin's auto_approved_tools is its own claim, not a grant: the person allows it.
-    expect(app.registry.toolPolicy('long-output', 'count').policy).toBe('ask');
-    expect((await app.registry.setToolPolicy('long-output', 'count', 'allow')).ok).toBe(true);
+    expect(app.registry.decisions.toolPolicy('long-output', 'count').policy).toBe('ask');
+    expect((await app.registry.decisions.setToolPolicy('long-output', 'count', 'allow')).ok).toBe(true);
     model.script(toolCalls({ name: 'long_output__count', arguments: { n: 20_000 } }), text('That was long.'));
     const c = await app.conversation();
     const conv = await app.turnEnded(c, await app.say(c, 'Count to 20000'));
@@ -279,7 +279,7 @@ describe('what plugins and the model get', () => {
   });
 
   it('a G-Assist plugin with conversation.read receives the conversation as context', async () => {
-    await app.registry.setToolPolicy('gassist-python', 'echo_context', 'allow');
+    await app.registry.decisions.setToolPolicy('gassist-python', 'echo_context', 'allow');
     model.script(text('First answer.'));
     const c = await app.conversation();
     await app.turnEnded(c, await app.say(c, 'Remember the blue door'));
@@ -294,7 +294,7 @@ describe('what plugins and the model get', () => {
   });
 
   it('a tool result that keeps the session moves the conversation into passthrough; what is typed there never reaches the model', async () => {
-    await app.registry.setToolPolicy('gassist-python', 'start_conversation', 'allow');
+    await app.registry.decisions.setToolPolicy('gassist-python', 'start_conversation', 'allow');
     model.script(
       toolCalls({ name: 'gassist_python__start_conversation', arguments: {} }),
       text('You are talking to the plugin now.'),

@@ -18,7 +18,7 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
 beforeAll(async () => {
   const dataDir = path.join(tmpDir('declarations'), 'data');
   app = await PluginRegistry.open({ dataDir, bundledDir: path.join(REPO, 'plugins') });
-  expect((await app.install(path.join(FIXTURES, 'mcpb-echo'))).ok).toBe(true);
+  expect((await app.installer.install(path.join(FIXTURES, 'mcpb-echo'))).ok).toBe(true);
   cli = await PluginRegistry.open({ dataDir, bundledDir: path.join(REPO, 'plugins') });
 });
 
@@ -40,25 +40,25 @@ describe('the declarations a model is sent', () => {
 
   it('leave out a tool switched off here, and take it back when it is on again', async () => {
     expect(names()).toContain('hello__say_hello');
-    expect((await app.setExposed('hello', 'say_hello', false)).ok).toBe(true);
+    expect((await app.decisions.setExposed('hello', 'say_hello', false)).ok).toBe(true);
     expect(names()).not.toContain('hello__say_hello');
-    expect((await app.setExposed('hello', 'say_hello', true)).ok).toBe(true);
+    expect((await app.decisions.setExposed('hello', 'say_hello', true)).ok).toBe(true);
     expect(names()).toContain('hello__say_hello');
   });
 
   it('leave out a plugin disabled by another process on the same data folder', async () => {
     expect(names().some((n) => n.startsWith('todo__'))).toBe(true);
-    expect((await cli.setEnabled('todo', false)).ok).toBe(true);
+    expect((await cli.decisions.setEnabled('todo', false)).ok).toBe(true);
     await nextTurn();
     expect(names().some((n) => n.startsWith('todo__'))).toBe(false);
-    expect((await cli.setEnabled('todo', true)).ok).toBe(true);
+    expect((await cli.decisions.setEnabled('todo', true)).ok).toBe(true);
     await nextTurn();
     expect(names().some((n) => n.startsWith('todo__'))).toBe(true);
   });
 
   it('lose a plugin that is uninstalled', async () => {
     expect(names().some((n) => n.startsWith('mcpb_echo__'))).toBe(true);
-    expect((await app.uninstall('mcpb-echo')).ok).toBe(true);
+    expect((await app.installer.uninstall('mcpb-echo')).ok).toBe(true);
     expect(names().some((n) => n.startsWith('mcpb_echo__'))).toBe(false);
   });
 });

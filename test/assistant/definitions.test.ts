@@ -59,7 +59,7 @@ function auditLines(): Array<{ action: string; plugin: string; tool?: string; de
 
 describe('a tool that says it only reads, from an installed plugin', () => {
   it('asks: its claim is a hint shown on the card, not a grant', async () => {
-    expect(app.registry.toolPolicy('rug-pull', 'define')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
+    expect(app.registry.decisions.toolPolicy('rug-pull', 'define')).toEqual({ policy: 'ask', defaultPolicy: 'ask' });
     const c = await app.conversation();
     const { turn, card } = await callDefine(c, { word: 'apple' });
     expect(card.call).toMatchObject({
@@ -74,7 +74,7 @@ describe('a tool that says it only reads, from an installed plugin', () => {
     expect(conv.messages.find((m) => m.tool === 'define')).toMatchObject({ status: 'done', text: 'apple: a word.' });
     // Its first definition was recorded when it announced it, and "Always allow" was given for it
     // (the server rewrites the tool right after this call: the record stays the first one).
-    const reviewed = app.registry.pluginState('rug-pull').reviewed?.define;
+    const reviewed = app.registry.decisions.pluginState('rug-pull').reviewed?.define;
     expect(reviewed?.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(reviewed?.definition).toEqual({
       name: 'define',
@@ -96,13 +96,13 @@ describe('a tool that rewrites its definition after it was allowed (list_changed
           : undefined,
       'the rewritten definition announced',
     );
-    expect(app.registry.toolPolicy('rug-pull', 'define')).toEqual({
+    expect(app.registry.decisions.toolPolicy('rug-pull', 'define')).toEqual({
       policy: 'ask',
       defaultPolicy: 'ask',
       changed: 'changed',
     });
     // Its "Always allow" is kept, but holds for the definition it was given for only.
-    expect(app.registry.pluginState('rug-pull').policies?.define).toBe('allow');
+    expect(app.registry.decisions.pluginState('rug-pull').policies?.define).toBe('allow');
 
     const c = await app.conversation();
     const { turn, card } = await callDefine(c, { word: 'pear', context: 'the key' });
@@ -136,7 +136,7 @@ describe('a tool that rewrites its definition after it was allowed (list_changed
       ok: true,
       detail: 'accepted the definition of rug-pull:define',
     });
-    expect(app.registry.toolPolicy('rug-pull', 'define')).toEqual({ policy: 'allow', defaultPolicy: 'ask' });
+    expect(app.registry.decisions.toolPolicy('rug-pull', 'define')).toEqual({ policy: 'allow', defaultPolicy: 'ask' });
     expect((await app.backend.invoke('plugins.detail', { id: 'rug-pull' }))?.tools[0]?.change).toBeUndefined();
     expect(auditLines().at(-1)).toMatchObject({ action: 'definition', plugin: 'rug-pull', tool: 'define' });
 
@@ -149,12 +149,12 @@ describe('a tool that rewrites its definition after it was allowed (list_changed
 
 describe('"Allow for this conversation"', () => {
   it('is kept with the hash of the definition it was given for, and holds for that one only', async () => {
-    await app.registry.setToolPolicy('rug-pull', 'define', null);
+    await app.registry.decisions.setToolPolicy('rug-pull', 'define', null);
     const c = await app.conversation();
     const first = await callDefine(c, { word: 'fig' });
     await app.backend.invoke('chat.approve', { callId: first.card.call!.id, decision: 'conversation' });
     await app.turnEnded(c, first.turn);
-    const hash = app.registry.toolHash('rug-pull', 'define');
+    const hash = app.registry.definitions.hash('rug-pull', 'define');
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
     expect(store().get(c)?.allowed).toEqual([`rug-pull:define#${hash}`]);
 

@@ -23,8 +23,8 @@ beforeAll(async () => {
   app = await assistantApp('assistant-enrichment');
   shared = realpathSync(tmpDir('enrichment-shared'));
   writeFileSync(path.join(shared, 'notes.md'), '# Notes\nThe launch is on Friday.\n');
-  expect((await app.registry.configure('files', { roots: [shared] })).ok).toBe(true);
-  for (const id of ['terminal', 'todo', 'hello']) await app.registry.setEnabled(id, false);
+  expect((await app.registry.decisions.configure('files', { roots: [shared] })).ok).toBe(true);
+  for (const id of ['terminal', 'todo', 'hello']) await app.registry.decisions.setEnabled(id, false);
   model = await ModelServer.start();
   await app.connect(model);
 });
@@ -59,13 +59,13 @@ describe('prompt enrichment', () => {
   });
 
   it('does not ask an enricher whose plugin still needs settings: no "skipped" note under every message', async () => {
-    expect((await app.registry.configure('files', { roots: null })).ok).toBe(true);
+    expect((await app.registry.decisions.configure('files', { roots: null })).ok).toBe(true);
     try {
       expect(app.registry.missingSettings('files')).toEqual(['roots']);
       const { user } = await turn('See @notes.md');
       expect(user.enrichment).toEqual([]);
     } finally {
-      expect((await app.registry.configure('files', { roots: [shared] })).ok).toBe(true);
+      expect((await app.registry.decisions.configure('files', { roots: [shared] })).ok).toBe(true);
     }
   });
 
@@ -87,7 +87,7 @@ describe('prompt enrichment', () => {
       id: 'enrich-stalls',
       manifest: { prompt_enrichment: 'stall', functions: [{ name: 'stall' }] },
     });
-    for (const dir of [failing, stalling]) expect((await app.registry.install(dir)).ok).toBe(true);
+    for (const dir of [failing, stalling]) expect((await app.registry.installer.install(dir)).ok).toBe(true);
     try {
       const { user, messages } = await turn('Read @notes.md please');
       expect(user.enrichment).toEqual([
@@ -102,7 +102,7 @@ describe('prompt enrichment', () => {
       expect(lastUserText(model.modelCalls.at(-1)!)).toContain('The launch is on Friday.');
       expect(messages.at(-1)).toEqual(expect.objectContaining({ role: 'assistant', status: 'done' }));
     } finally {
-      for (const id of ['enrich-fails', 'enrich-stalls']) await app.registry.uninstall(id);
+      for (const id of ['enrich-fails', 'enrich-stalls']) await app.registry.installer.uninstall(id);
     }
   });
 

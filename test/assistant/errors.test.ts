@@ -134,7 +134,7 @@ describe('a model that fails', () => {
   });
 
   it('malformed JSON in tool arguments: the card says so, nothing runs, the model is told and answers', async () => {
-    await app.registry.setToolPolicy('hello', 'count', 'allow');
+    await app.registry.decisions.setToolPolicy('hello', 'count', 'allow');
     const { messages } = await failedTurn(
       'Count',
       toolCalls({ name: 'hello__count', arguments: '{"to": 3,,' }),

@@ -106,7 +106,7 @@ export async function assistantApp(name: string, opts: { dataDir?: string } = {}
 /** Installs test fixtures (by folder name) with the capabilities they request. */
 export async function installFixtures(app: TestApp, ...names: string[]): Promise<void> {
   for (const name of names) {
-    const r = await app.registry.install(path.join(FIXTURES, name), { grant: 'requested' });
+    const r = await app.registry.installer.install(path.join(FIXTURES, name), { grant: 'requested' });
     expect(r.ok, `${name}: ${r.ok ? '' : r.message}`).toBe(true);
   }
 }

@@ -47,10 +47,10 @@ describe('without a model', () => {
   });
 
   it('suggestions never include a tool that is switched off', async () => {
-    await app.registry.setExposed('hello', 'count', false);
+    await app.registry.decisions.setExposed('hello', 'count', false);
     const hits = await invoke('tools.suggest', { text: 'count to five' });
     expect(hits.map((h) => `${h.plugin}:${h.name}`)).not.toContain('hello:count');
-    await app.registry.setExposed('hello', 'count', true);
+    await app.registry.decisions.setExposed('hello', 'count', true);
     expect((await invoke('tools.suggest', { text: 'count to five' }))[0]).toEqual(
       expect.objectContaining({ plugin: 'hello', name: 'count' }),
     );

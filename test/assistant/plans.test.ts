@@ -27,7 +27,7 @@ const PLAN = JSON.stringify({
 beforeAll(async () => {
   app = await assistantApp('assistant-plans');
   model = await ModelServer.start();
-  for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.setEnabled(id, false);
+  for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.decisions.setEnabled(id, false);
 });
 
 afterAll(() => closeAll(app, model));
@@ -59,15 +59,16 @@ describe('/plan', () => {
   describe('with the example planner', () => {
     beforeAll(async () => {
       expect(
-        (await app.registry.install(path.join(REPO, 'examples', 'model-planner'), { grant: 'requested' })).ok,
+        (await app.registry.installer.install(path.join(REPO, 'examples', 'model-planner'), { grant: 'requested' })).ok,
       ).toBe(true);
       expect(
-        (await app.registry.configure('model-planner', { base_url: model.baseURL, model: 'scripted-model' })).ok,
+        (await app.registry.decisions.configure('model-planner', { base_url: model.baseURL, model: 'scripted-model' }))
+          .ok,
       ).toBe(true);
     });
 
     it('shows the plan as a checklist, runs each task after the ones it needs, streams it, and tells the planner what is done', async () => {
-      await app.registry.setToolPolicy('model-planner', 'execute_task', 'allow');
+      await app.registry.decisions.setToolPolicy('model-planner', 'execute_task', 'allow');
       model.script(text(PLAN), text('Fact A. ', 'Fact B.'), text('In short: A and B.'));
       const messages = await plan('/plan summarise the facts');
       const [user, checklist, first, second] = messages;
@@ -94,7 +95,7 @@ describe('/plan', () => {
       expect(lastUserText(did2!)).toBe('Write the summary');
       // t1's result reached t2 because Plugboard told the planner t1 was done (update_context).
       expect(systemText(did2!)).toContain('Task t1 gave:\nFact A. Fact B.');
-      await app.registry.setToolPolicy('model-planner', 'execute_task', null);
+      await app.registry.decisions.setToolPolicy('model-planner', 'execute_task', null);
     });
 
     it('asks before each task; a denied task skips the tasks that need it, and says so', async () => {

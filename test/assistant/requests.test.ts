@@ -57,10 +57,10 @@ beforeAll(async () => {
     id: 'noted',
     manifest: { functions: [fn('echo', 'Say it back')], system_instructions: 'Noted: always quote the user.' },
   });
-  for (const dir of [noted, manyTools()]) expect((await app.registry.install(dir)).ok).toBe(true);
+  for (const dir of [noted, manyTools()]) expect((await app.registry.installer.install(dir)).ok).toBe(true);
   // The bundled plugins have instructions of their own: out of the way.
-  for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.setEnabled(id, false);
-  await app.registry.setToolPolicy('toolbox', 'echo', 'allow');
+  for (const id of ['files', 'terminal', 'todo', 'hello']) await app.registry.decisions.setEnabled(id, false);
+  await app.registry.decisions.setToolPolicy('toolbox', 'echo', 'allow');
   model = await ModelServer.start();
   await app.connect(model);
 });
@@ -75,7 +75,7 @@ async function turn(said: string, ...steps: Parameters<ModelServer['script']>): 
 
 describe('system instructions', () => {
   it('carries the instructions of the plugins offered, in plugin order, MCP servers’ included once they ran', async () => {
-    await app.registry.setExposed('toolbox', undefined, false);
+    await app.registry.decisions.setExposed('toolbox', undefined, false);
     await app.registry.call('mcp-dynamic', 'list_added', {}).done;
     const messages = await turn('Hi', text('Hello.'));
     const system = systemText(model.modelCalls.at(-1)!) ?? '';
@@ -88,10 +88,10 @@ describe('system instructions', () => {
   });
 
   it('leaves out a plugin whose tools are not offered', async () => {
-    await app.registry.setExposed('noted', 'echo', false);
+    await app.registry.decisions.setExposed('noted', 'echo', false);
     await turn('Hi', text('Hello.'));
     expect(systemText(model.modelCalls.at(-1)!)).not.toContain('always quote the user');
-    await app.registry.setExposed('noted', 'echo', true);
+    await app.registry.decisions.setExposed('noted', 'echo', true);
   });
 
   it('keeps to the budget, and says whose instructions it left out', async () => {
@@ -105,7 +105,7 @@ describe('system instructions', () => {
 
 describe('many tools', () => {
   it('offers the most relevant ones under the budget, and find_tools for the rest', async () => {
-    await app.registry.setExposed('toolbox', undefined, true);
+    await app.registry.decisions.setExposed('toolbox', undefined, true);
     const messages = await turn('What will the weather be in Paris tomorrow?', text('Sunny.'));
     const offered = offeredTools(model.modelCalls.at(-1)!).map((t) => t.name);
     expect(offered.length).toBeLessThanOrEqual(40 + 1);
@@ -156,7 +156,7 @@ describe('many tools', () => {
 
 describe('ask_user', () => {
   it('asks the person on a card; a choice that is not offered is refused; the answer is the result', async () => {
-    await app.registry.setExposed('toolbox', undefined, false);
+    await app.registry.decisions.setExposed('toolbox', undefined, false);
     model.script(
       toolCalls({ name: 'ask_user', arguments: { question: 'Which colour?', choices: ['red', 'blue'] } }),
       text('Blue it is.'),
@@ -235,7 +235,7 @@ describe('user commands', () => {
         ],
       },
     });
-    expect((await app.registry.install(dir)).ok).toBe(true);
+    expect((await app.registry.installer.install(dir)).ok).toBe(true);
     const c = await app.conversation();
     for (const [tool, args] of [
       ['echo', { text: 'PIN 4411' }],
@@ -260,6 +260,6 @@ describe('user commands', () => {
     expect(offeredTools(model.modelCalls.at(-1)!).map((t) => t.name)).not.toEqual(
       expect.arrayContaining(['commands__count']),
     );
-    await app.registry.uninstall('commands');
+    await app.registry.installer.uninstall('commands');
   });
 });

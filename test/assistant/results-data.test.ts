@@ -30,7 +30,7 @@ beforeAll(async () => {
   shared = path.join(tmpDir('results-data-shared'), 'project');
   mkdirSync(shared, { recursive: true });
   writeFileSync(path.join(shared, '.env'), `# keys\n${SECRET}\n`);
-  expect((await app.registry.configure('files', { roots: [shared] })).ok).toBe(true);
+  expect((await app.registry.decisions.configure('files', { roots: [shared] })).ok).toBe(true);
   await installFixtures(app, 'hostile/sink');
   // An MCP server's tools are known once it runs (the app starts persistent plugins at launch).
   expect((await app.registry.start('sink')).ok).toBe(true);
@@ -42,7 +42,7 @@ beforeAll(async () => {
     'sink announcing its tools',
   );
   // The person trusted the sink's tool outright: the hold must not depend on its policy.
-  expect((await app.registry.setToolPolicy('sink', 'note', 'allow')).ok).toBe(true);
+  expect((await app.registry.decisions.setToolPolicy('sink', 'note', 'allow')).ok).toBe(true);
 });
 
 afterAll(() => closeAll(app, model));

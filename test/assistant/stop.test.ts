@@ -16,7 +16,7 @@ let model: ModelServer;
 beforeAll(async () => {
   app = await assistantApp('assistant-stop');
   await installFixtures(app, 'gassist-python');
-  await app.registry.setToolPolicy('gassist-python', 'count_slowly', 'allow');
+  await app.registry.decisions.setToolPolicy('gassist-python', 'count_slowly', 'allow');
   model = await ModelServer.start();
   await app.connect(model);
 });
@@ -74,7 +74,7 @@ describe('Stop', () => {
       expect.objectContaining({ ok: false, code: 'invalid_state' }),
     );
     expect(model.modelCalls.length).toBe(calls);
-    expect(app.registry.passthroughSessions()).toEqual([]);
+    expect(app.registry.host.passthroughSessions()).toEqual([]);
   });
 
   it('while calls run: every running call is cancelled at once, their output so far kept', async () => {
@@ -139,7 +139,7 @@ describe('a prompt that waits', () => {
     const calls = model.modelCalls.length;
     await app.say(c, 'Are you there?');
     await model.waitForModelCalls(calls + 1);
-    const assistant = app.backend.chat.assistant;
+    const assistant = (await app.backend.conversations()).chat.assistant;
     await app.close();
     // The turn ends after the store closed (its answer would be its first write): it must write
     // nothing, and throw nothing (vitest fails the run on an unhandled rejection).
@@ -179,6 +179,6 @@ describe('a prompt that waits', () => {
     expect(card?.failure?.message).toMatch(/Plugboard (closed|stopped) while this ran/);
     expect((await get(c)).runningTurns).toEqual([]);
     // And nothing ran: no passthrough session was opened.
-    expect(app.registry.passthroughSessions()).toEqual([]);
+    expect(app.registry.host.passthroughSessions()).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ beforeAll(async () => {
   model = await ModelServer.start();
   await app.connect(model);
   // The hello plugin auto-approves these two (its `auto_approved_tools`); the person's choice wins.
-  for (const tool of ['count', 'say_hello']) await app.registry.setToolPolicy('hello', tool, 'ask');
+  for (const tool of ['count', 'say_hello']) await app.registry.decisions.setToolPolicy('hello', tool, 'ask');
 });
 
 afterAll(() => closeAll(app, model));
@@ -52,7 +52,7 @@ describe('a model turn', () => {
 
   it('offers exactly the exposed tools, under model-safe names, with their schemas', async () => {
     model.script(text('ok'));
-    await app.registry.setExposed('hello', 'count', false);
+    await app.registry.decisions.setExposed('hello', 'count', false);
     const c = await app.conversation();
     await app.turnEnded(c, await app.say(c, 'What can you do?'));
     const offered = offeredTools(model.modelCalls.at(-1)!);
@@ -62,7 +62,7 @@ describe('a model turn', () => {
     expect(offered.find((t) => t.name === 'hello__say_hello')?.schema).toEqual(
       expect.objectContaining({ properties: expect.objectContaining({ name: expect.anything() }) }),
     );
-    await app.registry.setExposed('hello', 'count', true);
+    await app.registry.decisions.setExposed('hello', 'count', true);
   });
 
   it('asks before a call, runs it once allowed, streams it into its card and sends the result back', async () => {
@@ -97,7 +97,7 @@ describe('a model turn', () => {
       expect.objectContaining({ role: 'assistant', status: 'done', text: expect.stringMatching(/^Counted:/) }),
     );
     // "Allow once" allowed that call only: the policy is still ask.
-    expect(app.registry.toolPolicy('hello', 'count').policy).toBe('ask');
+    expect(app.registry.decisions.toolPolicy('hello', 'count').policy).toBe('ask');
   });
 
   it('tells the model a denied call was denied, and runs nothing', async () => {
@@ -121,7 +121,7 @@ describe('a model turn', () => {
   });
 
   it('refuses a tool that is switched off, even when the model names it: it gets a refusal, never a call', async () => {
-    await app.registry.setExposed('hello', 'say_hello', false);
+    await app.registry.decisions.setExposed('hello', 'say_hello', false);
     model.script(toolCalls({ name: 'hello__say_hello', arguments: { name: 'Ada' } }), text('It is off.'));
     const c = await app.conversation();
     const conv = await app.turnEnded(c, await app.say(c, 'Greet Ada'));
@@ -137,7 +137,7 @@ describe('a model turn', () => {
     expect(toolResults(model.modelCalls.at(-1)!)).toEqual([
       expect.objectContaining({ id: card?.call?.id, text: expect.stringMatching(/tool_not_exposed.*say_hello/) }),
     ]);
-    await app.registry.setExposed('hello', 'say_hello', true);
+    await app.registry.decisions.setExposed('hello', 'say_hello', true);
   });
 
   it('keeps every message, card and decision for the next reload', async () => {

@@ -42,7 +42,7 @@ beforeAll(async () => {
   const registry = await PluginRegistry.open({ dataDir: data, nodeModules: path.join(REPO, 'node_modules') });
   expect((await registry.start('mcp-asks')).ok).toBe(true);
   for (const tool of ['book', 'summarize'])
-    expect((await registry.setToolPolicy('mcp-asks', tool, 'allow')).ok).toBe(true);
+    expect((await registry.decisions.setToolPolicy('mcp-asks', tool, 'allow')).ok).toBe(true);
   await registry.shutdown();
   registry.dispose();
 });

@@ -169,7 +169,7 @@ describe('plugboard CLI', () => {
     expect(r.lines.at(-1)).toEqual(
       expect.objectContaining({
         type: 'error',
-        code: 'launch_failed',
+        code: 'manifest_invalid',
         message: expect.stringContaining('functions[0].parameters.type: expected "object"'),
       }),
     );

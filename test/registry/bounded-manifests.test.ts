@@ -38,7 +38,7 @@ function bundle(folder: string, edit: (m: Record<string, unknown>) => void): str
 describe('manifest sizes', () => {
   it('refuses a 40 MB manifest before reading it, naming its size and the limit', async () => {
     const dir = bundle('huge', (m) => (m.description = 'x'.repeat(40 * 1024 * 1024)));
-    const r = await registry.install(dir);
+    const r = await registry.installer.install(dir);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toMatch(/the manifest is 41,943,\d{3} bytes; at most 1,048,576 are read/);
     expect(registry.list().some((p) => p.id === 'mcpb-echo')).toBe(false);
@@ -52,7 +52,7 @@ describe('manifest sizes', () => {
         description: i === 1 ? 'y'.repeat(12_000) : 'ok',
       }));
     });
-    const r = await registry.install(dir);
+    const r = await registry.installer.install(dir);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toContain('description: 20,000 characters; at most 10,000');
     expect(!r.ok && r.message).toContain('tools[1] (t1).description: 12,000 characters; at most 10,000');
@@ -63,7 +63,7 @@ describe('manifest sizes', () => {
       'many',
       (m) => (m.tools = Array.from({ length: 1500 }, (_, i) => ({ name: `t${i}`, description: '' }))),
     );
-    const r = await registry.install(dir);
+    const r = await registry.installer.install(dir);
     expect(!r.ok && r.message).toContain('tools: 1,500 entries; at most 1,000');
   });
 });
@@ -77,7 +77,7 @@ describe('names that are not ASCII', () => {
       ['japanese', 'ファイル'],
       ['mixed', 'Files ✓'],
     ] as const) {
-      const r = await registry.install(
+      const r = await registry.installer.install(
         bundle(folder, (m) => {
           m.name = name;
           delete m.display_name;

@@ -40,7 +40,7 @@ beforeAll(async () => {
   data = path.join(tmpDir('decision-writes'), 'data');
   registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(FIXTURES, 'orphans') });
   // A first decision, so both files exist.
-  expect((await registry.setExposed('napper', 'nap', false)).ok).toBe(true);
+  expect((await registry.decisions.setExposed('napper', 'nap', false)).ok).toBe(true);
 });
 
 afterAll(async () => {
@@ -55,7 +55,7 @@ describe('a decision on a full disk', () => {
     const state = read('state.json');
     const audit = read('audit.log');
     full.state = true;
-    const r = await registry.setEnabled('napper', false);
+    const r = await registry.decisions.setEnabled('napper', false);
     full.state = false;
     expect(r).toEqual(
       expect.objectContaining({
@@ -80,7 +80,7 @@ describe('a decision on a full disk', () => {
     const state = read('state.json');
     const audit = read('audit.log');
     full.audit = true;
-    const d = await registry.setEnabled('napper', false);
+    const d = await registry.decisions.setEnabled('napper', false);
     full.audit = false;
     expect(d).toEqual(expect.objectContaining({ ok: false, code: 'io_error' }));
     expect(read('state.json')).toBe(state);
@@ -92,7 +92,7 @@ describe('a decision on a full disk', () => {
     const state = read('state.json');
     const audit = read('audit.log');
     full.state = true;
-    const r = await registry.configure('napper', {});
+    const r = await registry.decisions.configure('napper', {});
     full.state = false;
     expect(r).toEqual(
       expect.objectContaining({
@@ -112,7 +112,7 @@ describe('a decision on a full disk', () => {
 
   it('goes through once there is room again, with one audit line', async () => {
     const audit = read('audit.log');
-    expect((await registry.setEnabled('napper', false)).ok).toBe(true);
+    expect((await registry.decisions.setEnabled('napper', false)).ok).toBe(true);
     expect(registry.isEnabled('napper')).toBe(false);
     const added = read('audit.log').slice(audit.length).trim().split('\n');
     expect(added.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([

@@ -33,7 +33,7 @@ beforeAll(async () => {
     [rterm, 'requested'],
     [path.join(FIXTURES, 'mcpb-echo'), 'none'],
   ] as const) {
-    const r = await registry.install(dir, { grant });
+    const r = await registry.installer.install(dir, { grant });
     expect(r.ok).toBe(true);
   }
   const enricher = fixturePlugin({
@@ -52,7 +52,7 @@ beforeAll(async () => {
   });
   // fixture plugins import the shared lib relatively: install a self-contained copy
   writeFileSync(path.join(enricher, 'plugin.mjs'), readFileSync(path.join(FIXTURES, 'lib', 'jsonrpc.mjs')));
-  expect((await registry.install(enricher)).ok).toBe(true);
+  expect((await registry.installer.install(enricher)).ok).toBe(true);
 });
 
 afterAll(async () => {
@@ -64,32 +64,32 @@ afterAll(async () => {
 
 describe('exposure and enablement', () => {
   it('refuses an unexposed tool with tool_not_exposed before any process starts, and applies at once', async () => {
-    await registry.setExposed('gassist-python', 'say_hello', false);
+    await registry.decisions.setExposed('gassist-python', 'say_hello', false);
     const f = expectFailure(await registry.call('gassist-python', 'say_hello', {}).done);
     expect(f).toEqual(
       expect.objectContaining({ code: 'tool_not_exposed', message: 'gassist-python:say_hello is switched off' }),
     );
-    expect(registry.health('gassist-python')?.pid).toBeNull();
-    await registry.setExposed('gassist-python', 'say_hello', true);
+    expect(registry.host.healthOf('gassist-python')?.pid).toBeNull();
+    await registry.decisions.setExposed('gassist-python', 'say_hello', true);
     expect((await registry.call('gassist-python', 'say_hello', { name: 'again' }).done).ok).toBe(true);
   });
 
   it('counts exposed tools per plugin, and unexposes a whole plugin', async () => {
-    await registry.setExposed('rterm-echo', 'upper', false);
+    await registry.decisions.setExposed('rterm-echo', 'upper', false);
     const tools = registry.tools('rterm-echo');
     expect(tools.filter((t) => t.exposed).length).toBe(tools.length - 1);
-    await registry.setExposed('rterm-echo', undefined, false);
+    await registry.decisions.setExposed('rterm-echo', undefined, false);
     expect(expectFailure(await registry.call('rterm-echo', 'echo', { text: 'x' }).done).code).toBe('tool_not_exposed');
-    await registry.setExposed('rterm-echo', undefined, true);
-    await registry.setExposed('rterm-echo', 'upper', true);
+    await registry.decisions.setExposed('rterm-echo', undefined, true);
+    await registry.decisions.setExposed('rterm-echo', 'upper', true);
   });
 
   it('never starts a disabled plugin', async () => {
-    await registry.setEnabled('gassist-python', false);
-    expect(registry.health('gassist-python')?.state).toBe('disabled');
+    await registry.decisions.setEnabled('gassist-python', false);
+    expect(registry.host.healthOf('gassist-python')?.state).toBe('disabled');
     const f = expectFailure(await registry.call('gassist-python', 'say_hello', {}).done);
     expect(f.message).toMatch(/is disabled/);
-    await registry.setEnabled('gassist-python', true);
+    await registry.decisions.setEnabled('gassist-python', true);
     expect((await registry.call('gassist-python', 'say_hello', {}).done).ok).toBe(true);
   });
 });
@@ -102,47 +102,47 @@ describe('capability grants', () => {
       return o.ok ? (o.value.data as { context: unknown }).context : o;
     };
     expect(await seen()).toEqual(ctx);
-    await registry.revoke('gassist-python', ['conversation.read']);
+    await registry.decisions.revoke('gassist-python', ['conversation.read']);
     expect(await seen()).toEqual([]);
-    await registry.grant('gassist-python', ['conversation.read']);
+    await registry.decisions.grant('gassist-python', ['conversation.read']);
   });
 
   it('keeps a passthrough session only with passthrough', async () => {
-    await registry.revoke('gassist-python', ['passthrough']);
+    await registry.decisions.revoke('gassist-python', ['passthrough']);
     const first = await registry.call('gassist-python', 'start_conversation', {}).done;
     expect(first).toEqual({ ok: true, value: expect.objectContaining({ keepSession: true }) });
-    expect(registry.passthroughSessions().some((s) => s.pluginId === 'gassist-python')).toBe(false);
-    await registry.grant('gassist-python', ['passthrough']);
+    expect(registry.host.passthroughSessions().some((s) => s.pluginId === 'gassist-python')).toBe(false);
+    await registry.decisions.grant('gassist-python', ['passthrough']);
     await registry.call('gassist-python', 'start_conversation', {}).done;
-    expect(registry.passthroughSessions().some((s) => s.pluginId === 'gassist-python')).toBe(true);
-    registry.endPassthrough('gassist-python');
+    expect(registry.host.passthroughSessions().some((s) => s.pluginId === 'gassist-python')).toBe(true);
+    registry.host.endPassthrough('gassist-python');
   });
 
   it('refuses an rterm handshake that asks for more than was granted (capability_not_allowed)', async () => {
     expect((await registry.call('rterm-echo', 'echo', { text: 'ok' }).done).ok).toBe(true);
-    await registry.revoke('rterm-echo', ['fs.read']);
+    await registry.decisions.revoke('rterm-echo', ['fs.read']);
     const f = expectFailure(await registry.call('rterm-echo', 'echo', { text: 'x' }).done);
     expect(f.code).toBe('capability_not_allowed');
     expect(f.message).toMatch(/requests capability "fs\.read", which is not allowed for it \(allowed: none\)/);
-    await registry.grant('rterm-echo', ['fs.read']);
+    await registry.decisions.grant('rterm-echo', ['fs.read']);
     expect((await registry.call('rterm-echo', 'echo', { text: 'ok' }).done).ok).toBe(true);
   });
 
   it('withholds sensitive settings without secrets, and keeps them out of the settings file', async () => {
-    await registry.configure('mcpb-echo', { greeting: 'Ahoy', token: 'hunter2' });
+    await registry.decisions.configure('mcpb-echo', { greeting: 'Ahoy', token: 'hunter2' });
     const state = readFileSync(path.join(data, 'state.json'), 'utf8');
     expect(state).toContain('Ahoy');
     expect(state).not.toContain('hunter2');
     expect(statSync(path.join(data, 'secrets.json')).mode & 0o777).toBe(0o600);
     const without = await registry.call('mcpb-echo', 'whoami', {}).done;
     expect(without.ok && without.value.data).toEqual(expect.objectContaining({ greeting: 'Ahoy', hasToken: false }));
-    await registry.grant('mcpb-echo', ['secrets']);
+    await registry.decisions.grant('mcpb-echo', ['secrets']);
     const withIt = await registry.call('mcpb-echo', 'whoami', {}).done;
     expect(withIt.ok && withIt.value.data).toEqual(expect.objectContaining({ hasToken: true }));
   });
 
   it('refuses to grant what a plugin does not request', async () => {
-    const r = await registry.grant('gassist-python', ['net']);
+    const r = await registry.decisions.grant('gassist-python', ['net']);
     expect(r).toEqual({
       ok: false,
       code: 'invalid_input',
@@ -153,21 +153,21 @@ describe('capability grants', () => {
 
 describe('settings', () => {
   it('checks values against their type, naming the setting', async () => {
-    expect(await registry.configure('files', { roots: ['/no/such/dir'] })).toEqual({
+    expect(await registry.decisions.configure('files', { roots: ['/no/such/dir'] })).toEqual({
       ok: false,
       code: 'invalid_input',
       message: 'roots: /no/such/dir does not exist',
     });
-    expect(await registry.configure('files', { colour: 'red' })).toEqual({
+    expect(await registry.decisions.configure('files', { colour: 'red' })).toEqual({
       ok: false,
       code: 'invalid_input',
       message: expect.stringMatching(/files has no setting "colour" \(it has: roots/),
     });
-    expect((await registry.configure('files', { roots: [data] })).ok).toBe(true);
+    expect((await registry.decisions.configure('files', { roots: [data] })).ok).toBe(true);
   });
 
   it('names a missing required setting before launch', async () => {
-    await registry.configure('files', { roots: null });
+    await registry.decisions.configure('files', { roots: null });
     const f = expectFailure(await registry.call('files', 'list', { path: '/' }).done);
     expect(f.code).toBe('settings_missing');
     expect(f.message).toMatch(/required settings are not set: roots \(Shared folders\)/);
@@ -176,7 +176,7 @@ describe('settings', () => {
 
 describe('what the assistant gets from the registry', () => {
   it('declares exposed tools with their schemas, and nothing of unexposed ones', async () => {
-    await registry.setExposed('rterm-echo', 'upper', false);
+    await registry.decisions.setExposed('rterm-echo', 'upper', false);
     const decl = exposedDeclarations(registry);
     const names = decl.map((d) => d.qualifiedName);
     expect(names).toContain('rterm_echo__echo');
@@ -186,7 +186,7 @@ describe('what the assistant gets from the registry', () => {
     );
     // a user command is not a model tool
     expect(names).not.toContain('enricher__echo');
-    await registry.setExposed('rterm-echo', 'upper', true);
+    await registry.decisions.setExposed('rterm-echo', 'upper', true);
   });
 
   it('lists user commands, auto-approved tools and system instructions', () => {
@@ -213,13 +213,13 @@ describe('what the assistant gets from the registry', () => {
 
 describe('persistence', () => {
   it('survives a restart of the process', async () => {
-    await registry.setExposed('gassist-python', 'count_slowly', false);
-    await registry.setEnabled('enricher', false);
+    await registry.decisions.setExposed('gassist-python', 'count_slowly', false);
+    await registry.decisions.setEnabled('enricher', false);
     const again = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins') });
     try {
       expect(again.isExposed('gassist-python', 'count_slowly')).toBe(false);
       expect(again.isEnabled('enricher')).toBe(false);
-      expect(again.pluginState('mcpb-echo').grants).toEqual(['secrets']);
+      expect(again.decisions.pluginState('mcpb-echo').grants).toEqual(['secrets']);
       expect(await again.settings.launchValues('mcpb-echo', again.record('mcpb-echo')?.spec?.settings ?? [])).toEqual({
         greeting: 'Ahoy',
         token: 'hunter2',
@@ -228,7 +228,7 @@ describe('persistence', () => {
       await again.shutdown();
       again.dispose();
     }
-    await registry.setEnabled('enricher', true);
+    await registry.decisions.setEnabled('enricher', true);
   });
 
   it('keeps both changes when two processes write at once', async () => {

@@ -29,7 +29,7 @@ let data: string;
 beforeAll(async () => {
   data = path.join(tmpDir('grant-io'), 'data');
   registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins') });
-  expect((await registry.revoke('files', ['fs.read'])).ok).toBe(true);
+  expect((await registry.decisions.revoke('files', ['fs.read'])).ok).toBe(true);
 });
 
 afterAll(async () => {
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 it('says what was saved and what could not be written, as an io_error', async () => {
   full.on = true;
-  const r = await registry.grant('files', ['fs.read']);
+  const r = await registry.decisions.grant('files', ['fs.read']);
   full.on = false;
   expect(r).toEqual({
     ok: false,

@@ -57,7 +57,7 @@ function npmInstalledFolder(name: string): string {
 describe('folders as npm leaves them', () => {
   it('installs links that stay inside, as relative links into the copy, and leaves out what mcpb pack leaves out', async () => {
     const dir = npmInstalledFolder('npm-folder');
-    const r = await registry.install(dir);
+    const r = await registry.installer.install(dir);
     expect(r).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
     const installed = path.join(data, 'plugins', 'mcpb-echo');
     for (const gone of ['.git', 'node_modules/.bin', 'package-lock.json', 'docs', '.mcpbignore']) {
@@ -70,19 +70,19 @@ describe('folders as npm leaves them', () => {
     expect(readlinkSync(path.join(installed, 'node_modules', 'left-pad-alias'))).toBe('left-pad');
     const o = await registry.call('mcpb-echo', 'greet', { name: 'npm' }).done;
     expect(o).toEqual({ ok: true, value: expect.objectContaining({ data: 'Hello, npm!' }) });
-    await registry.uninstall('mcpb-echo');
+    await registry.installer.uninstall('mcpb-echo');
   });
 
   it('refuses a link that points outside the folder, or nowhere, naming it', async () => {
     const out = npmInstalledFolder('link-out');
     symlinkSync('/etc', path.join(out, 'node_modules', 'etc'));
-    const r = await registry.install(out);
+    const r = await registry.installer.install(out);
     expect(!r.ok && r.message).toBe(
       '"node_modules/etc" is a symbolic link to /etc, outside the plugin folder; plugins may only link inside themselves',
     );
     const dangling = npmInstalledFolder('link-nowhere');
     symlinkSync('./missing.js', path.join(dangling, 'server', 'gone.js'));
-    const d = await registry.install(dangling);
+    const d = await registry.installer.install(dangling);
     expect(!d.ok && d.message).toBe('"server/gone.js" is a symbolic link to something that does not exist');
   });
 
@@ -95,10 +95,10 @@ describe('folders as npm leaves them', () => {
       mkdirSync(pkg, { recursive: true });
       for (let f = 0; f < 50; f++) writeFileSync(path.join(pkg, `f${f}.js`), '');
     }
-    const r = await registry.install(dir, { replace: true });
+    const r = await registry.installer.install(dir, { replace: true });
     expect(r).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
     expect(r.ok && r.detail).toMatch(/\(folder, 51\d\d entries, /);
-    await registry.uninstall('mcpb-echo');
+    await registry.installer.uninstall('mcpb-echo');
   });
 });
 
@@ -108,7 +108,7 @@ describe('archives wrapped in a versioned folder', () => {
       path.join(src, 'weather-1.2.0.zip'),
       folderItems(path.join(FIXTURES, 'gassist-python'), 'weather-1.2.0/'),
     );
-    const r = await registry.install(gassist);
+    const r = await registry.installer.install(gassist);
     expect(r).toEqual(expect.objectContaining({ ok: true, id: 'weather' }));
     expect(await registry.call('weather', 'say_hello', { name: 'release' }).done).toEqual({
       ok: true,
@@ -118,6 +118,6 @@ describe('archives wrapped in a versioned folder', () => {
       path.join(src, 'echo-v1.0.0.zip'),
       folderItems(path.join(FIXTURES, 'mcpb-echo'), 'mcpb-echo-1.0.0/'),
     );
-    expect(await registry.install(bundle)).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
+    expect(await registry.installer.install(bundle)).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
   });
 });

@@ -29,7 +29,7 @@ let registry: PluginRegistry;
 beforeAll(async () => {
   data = path.join(tmpDir('io-errors'), 'data');
   registry = await PluginRegistry.open({ dataDir: data, bundledDir: path.join(REPO, 'plugins') });
-  expect((await registry.install(path.join(FIXTURES, 'gassist-python'))).ok).toBe(true);
+  expect((await registry.installer.install(path.join(FIXTURES, 'gassist-python'))).ok).toBe(true);
 });
 
 afterAll(async () => {
@@ -45,7 +45,7 @@ describe('install from a source that fails while copied', () => {
     mkdirSync(path.join(src, 'assets'));
     writeFileSync(path.join(src, 'assets', 'bad-sector.bin'), 'x');
     const before = snapshot(data, (rel) => rel === 'audit.log');
-    const r = await registry.install(src);
+    const r = await registry.installer.install(src);
     expect(r.ok).toBe(false);
     expect(!r.ok && r.message).toMatch(
       /^could not copy weather: EIO: i\/o error, copyfile '.*assets\/bad-sector\.bin'/,

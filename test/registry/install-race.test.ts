@@ -38,7 +38,7 @@ describe('a failed install into a data directory that had no plugins folder', ()
     const registry = await PluginRegistry.open({ dataDir: data });
     try {
       expect(existsSync(path.join(data, 'plugins'))).toBe(false);
-      const r = await registry.install(path.join(FIXTURES, 'gassist-python'));
+      const r = await registry.installer.install(path.join(FIXTURES, 'gassist-python'));
       expect(r).toEqual(
         expect.objectContaining({
           ok: false,

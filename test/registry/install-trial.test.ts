@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 async function previewOf(source: string, trialMs?: number) {
-  const r = await registry.preview(source, trialMs === undefined ? {} : { trialMs });
+  const r = await registry.installer.preview(source, trialMs === undefined ? {} : { trialMs });
   if (!r.ok) throw new Error(r.message);
   return r.preview;
 }
@@ -62,7 +62,7 @@ describeSandboxed('the trial launch of an install preview', () => {
     expect(p.command.join(' ')).toContain(path.join(data, 'plugins', 'mcpb-echo', 'server', 'index.mjs'));
     expect(p.command.join(' ')).not.toContain('.staging');
     expect(snapshot(source)).toEqual(before);
-    const installed = await registry.install(source);
+    const installed = await registry.installer.install(source);
     expect(installed.ok).toBe(true);
   });
 
@@ -168,7 +168,7 @@ describe('where plugins run unsandboxed', () => {
       sandbox: false,
     });
     try {
-      const r = await plain.preview(path.join(FIXTURES, 'mcpb-echo'));
+      const r = await plain.installer.preview(path.join(FIXTURES, 'mcpb-echo'));
       if (!r.ok) throw new Error(r.message);
       expect(r.preview.trial).toEqual({
         status: 'skipped',

@@ -42,10 +42,10 @@ beforeAll(async () => {
     limits: { maxEntries: 4096 },
   });
   // Something installed already, whose state a refused install must not touch.
-  const r = await registry.install(path.join(FIXTURES, 'gassist-python'));
+  const r = await registry.installer.install(path.join(FIXTURES, 'gassist-python'));
   expect(r.ok).toBe(true);
-  await registry.setExposed('gassist-python', 'count_slowly', false);
-  await registry.configure('files', { roots: [sandbox] });
+  await registry.decisions.setExposed('gassist-python', 'count_slowly', false);
+  await registry.decisions.configure('files', { roots: [sandbox] });
 });
 
 afterAll(async () => {
@@ -64,7 +64,7 @@ async function expectRefused(
   const ignoreAudit = (rel: string) => rel === 'data/audit.log';
   const before = snapshot(sandbox, ignoreAudit);
   const auditBefore = readFileSync(path.join(data, 'audit.log'), 'utf8');
-  const r = await reg.install(source, { replace: opts.replace ?? false });
+  const r = await reg.installer.install(source, { replace: opts.replace ?? false });
   expect(r.ok).toBe(false);
   expect(!r.ok && r.message).toMatch(message);
   expect(snapshot(sandbox, ignoreAudit)).toEqual(before);
@@ -242,7 +242,7 @@ describe('installs that go through', () => {
       path.join(src, 'download (1).zip'),
       folderItems(path.join(FIXTURES, 'gassist-python'), 'weather-plugin/'),
     );
-    const r = await registry.install(zip);
+    const r = await registry.installer.install(zip);
     expect(r).toEqual(
       expect.objectContaining({
         ok: true,
@@ -257,12 +257,12 @@ describe('installs that go through', () => {
 
   it('installs a flat zip, named after the file', async () => {
     const zip = await writeZip(path.join(src, 'flat-plugin.zip'), folderItems(path.join(FIXTURES, 'gassist-python')));
-    expect(await registry.install(zip)).toEqual(expect.objectContaining({ ok: true, id: 'flat-plugin' }));
+    expect(await registry.installer.install(zip)).toEqual(expect.objectContaining({ ok: true, id: 'flat-plugin' }));
   });
 
   it('installs an .mcpb bundle, and previews it first', async () => {
     const bundle = await writeZip(path.join(src, 'echo.mcpb'), folderItems(path.join(FIXTURES, 'mcpb-echo')));
-    const preview = await registry.preview(bundle);
+    const preview = await registry.installer.preview(bundle);
     expect(preview).toEqual(
       expect.objectContaining({
         ok: true,
@@ -275,18 +275,18 @@ describe('installs that go through', () => {
       }),
     );
     expect(snapshot(data)['.staging/']).toBeUndefined();
-    expect(await registry.install(bundle)).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
+    expect(await registry.installer.install(bundle)).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
     const o = await registry.call('mcpb-echo', 'greet', { name: 'Ada' }).done;
     expect(o).toEqual({ ok: true, value: expect.objectContaining({ data: 'Hello, Ada!' }) });
   });
 
   it('upgrades in place, keeping settings, exposure and grants, and not granting new requests', async () => {
-    await registry.revoke('gassist-python', ['passthrough']);
+    await registry.decisions.revoke('gassist-python', ['passthrough']);
     const v2 = path.join(src, 'v2', 'gassist-python');
     cpSync(path.join(FIXTURES, 'gassist-python'), v2, { recursive: true });
     const m = JSON.parse(readFileSync(path.join(v2, 'manifest.json'), 'utf8'));
     writeFileSync(path.join(v2, 'manifest.json'), JSON.stringify({ ...m, version: '2.0.0' }));
-    const r = await registry.install(v2, { replace: true });
+    const r = await registry.installer.install(v2, { replace: true });
     expect(r).toEqual(
       expect.objectContaining({
         ok: true,
@@ -298,20 +298,20 @@ describe('installs that go through', () => {
     );
     expect(registry.record('gassist-python')?.spec?.version).toBe('2.0.0');
     expect(registry.isExposed('gassist-python', 'count_slowly')).toBe(false);
-    expect(registry.pluginState('gassist-python').grants).toEqual(['conversation.read']);
+    expect(registry.decisions.pluginState('gassist-python').grants).toEqual(['conversation.read']);
   });
 
   it('uninstalls: stops the plugin, removes it with its settings, secrets and data', async () => {
-    await registry.configure('mcpb-echo', { greeting: 'Hi', token: 's3cret' });
+    await registry.decisions.configure('mcpb-echo', { greeting: 'Hi', token: 's3cret' });
     expect(JSON.parse(readFileSync(path.join(data, 'secrets.json'), 'utf8'))['mcpb-echo']).toEqual({ token: 's3cret' });
-    const r = await registry.uninstall('mcpb-echo');
+    const r = await registry.installer.uninstall('mcpb-echo');
     expect(r.ok).toBe(true);
     const snap = snapshot(data);
     expect(Object.keys(snap).some((k) => k.startsWith('plugins/mcpb-echo'))).toBe(false);
     expect(Object.keys(snap).some((k) => k.startsWith('plugin-data/mcpb-echo'))).toBe(false);
     expect(registry.state.plugin('mcpb-echo')).toBeUndefined();
     expect(JSON.parse(readFileSync(path.join(data, 'secrets.json'), 'utf8'))['mcpb-echo']).toBeUndefined();
-    expect((await registry.uninstall('hello')).ok).toBe(false);
+    expect((await registry.installer.uninstall('hello')).ok).toBe(false);
   });
 
   it('records every change in the audit log, refusals included', () => {

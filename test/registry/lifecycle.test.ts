@@ -47,14 +47,14 @@ afterAll(async () => {
 
 describe('plugin lifecycle in the registry', () => {
   it('names a required secret as missing until it is set', async () => {
-    expect((await registry.install(keyedPlugin('keyed'))).ok).toBe(true);
+    expect((await registry.installer.install(keyedPlugin('keyed'))).ok).toBe(true);
     expect(registry.missingSettings('keyed')).toEqual(['pin']);
-    expect((await registry.configure('keyed', { pin: '4711' })).ok).toBe(true);
+    expect((await registry.decisions.configure('keyed', { pin: '4711' })).ok).toBe(true);
     expect(registry.missingSettings('keyed')).toEqual([]);
   });
 
   it('never repeats a secret typed wrong, in its answer or in the audit log', async () => {
-    const r = await registry.configure('keyed', { pin: 'hunter2-not-a-number' });
+    const r = await registry.decisions.configure('keyed', { pin: 'hunter2-not-a-number' });
     expect(r).toEqual({
       ok: false,
       code: 'invalid_input',
@@ -66,12 +66,12 @@ describe('plugin lifecycle in the registry', () => {
   it('tells listeners about an uninstall, and a later install of the same id starts without old secrets', async () => {
     const changes: Array<{ id: string; reason: string }> = [];
     const sub = registry.onDidChange((c) => changes.push(c));
-    expect((await registry.uninstall('keyed')).ok).toBe(true);
+    expect((await registry.installer.uninstall('keyed')).ok).toBe(true);
     sub.dispose();
     expect(changes).toContainEqual({ id: 'keyed', reason: 'uninstalled' });
     // Another Plugboard on this data directory (the app, with its own secret store) left one behind.
     await new FileSecretStore(path.join(data, 'secrets.json')).set('keyed', 'pin', '1234');
-    expect((await registry.install(keyedPlugin('keyed'))).ok).toBe(true);
+    expect((await registry.installer.install(keyedPlugin('keyed'))).ok).toBe(true);
     expect(registry.missingSettings('keyed')).toEqual(['pin']);
     expect(
       (await registry.settings.view('keyed', registry.record('keyed')?.spec?.settings ?? [])).find(

@@ -144,7 +144,7 @@ describe('the pid registry while a host runs', () => {
     });
     try {
       expect((await registry.start('napper')).ok).toBe(true);
-      const pid = registry.health('napper')?.pid as number;
+      const pid = registry.host.healthOf('napper')?.pid as number;
       const files = readdirSync(path.join(data, 'processes'));
       expect(files).toEqual([expect.stringMatching(new RegExp(`^${process.pid}-[0-9a-f]{8}\\.json$`))]);
       const rec = JSON.parse(readFileSync(path.join(data, 'processes', files[0] as string), 'utf8')) as {

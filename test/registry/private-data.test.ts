@@ -41,7 +41,7 @@ describe('installed code is nobody else’s to change', () => {
     const data = path.join(tmpDir('modes'), 'data');
     const registry = await openAt(data);
     try {
-      const r = await registry.install(zip);
+      const r = await registry.installer.install(zip);
       expect(r.ok).toBe(true);
       const dir = path.join(data, 'plugins', 'hostile-modes');
       expect(modeOf(path.join(dir, 'libs', 'setuid-tool'))).toBe('755');
@@ -62,7 +62,7 @@ describe('installed code is nobody else’s to change', () => {
     const data = path.join(tmpDir('modes-folder'), 'data');
     const registry = await openAt(data);
     try {
-      expect((await registry.install(src)).ok).toBe(true);
+      expect((await registry.installer.install(src)).ok).toBe(true);
       expect(modeOf(path.join(data, 'plugins', 'open-plugin', 'tool.sh'))).toBe('755');
       expect(modeOf(path.join(data, 'plugins', 'open-plugin', 'plugin.py'))).toBe('644');
     } finally {
@@ -76,8 +76,8 @@ describe('the data directory is its owner’s alone', () => {
     const data = path.join(tmpDir('private'), 'data');
     const registry = await openAt(data);
     try {
-      expect((await registry.install(path.join(FIXTURES, 'mcpb-echo'))).ok).toBe(true);
-      expect((await registry.configure('mcpb-echo', { token: 'hunter22' })).ok).toBe(true);
+      expect((await registry.installer.install(path.join(FIXTURES, 'mcpb-echo'))).ok).toBe(true);
+      expect((await registry.decisions.configure('mcpb-echo', { token: 'hunter22' })).ok).toBe(true);
       expect(modeOf(data)).toBe('700');
       for (const f of ['state.json', 'secrets.json', 'audit.log'])
         expect([f, modeOf(path.join(data, f))]).toEqual([f, '600']);

@@ -26,12 +26,12 @@ describe('a plugin that prints its secret back', () => {
     registry.onDidLog((l) => seen.push(JSON.stringify(l)));
     registry.onDidChangeHealth((h) => seen.push(JSON.stringify(h)));
     try {
-      const preview = await registry.preview(LEAKY);
+      const preview = await registry.installer.preview(LEAKY);
       expect(preview.ok && preview.preview.warnings).toEqual([
         'the secret setting token is passed in the command line: other users of this computer can read it (ps); a plugin should read it from its environment',
       ]);
-      expect((await registry.install(LEAKY, { grant: ['secrets'] })).ok).toBe(true);
-      expect((await registry.configure('leaky-args', { token: KEY })).ok).toBe(true);
+      expect((await registry.installer.install(LEAKY, { grant: ['secrets'] })).ok).toBe(true);
+      expect((await registry.decisions.configure('leaky-args', { token: KEY })).ok).toBe(true);
 
       const outcome = await registry.call('leaky-args', 'ping', {}).done;
       expect(outcome.ok).toBe(false);

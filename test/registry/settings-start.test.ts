@@ -30,11 +30,11 @@ afterAll(async () => {
 /** Resolves with the plugin's health once `ok` holds for it (now or in an event to come). */
 function healthWhere(id: string, ok: (h: HealthEvent) => boolean, ms = 10_000): Promise<HealthEvent> {
   return new Promise((resolve, reject) => {
-    const now = registry.health(id);
+    const now = registry.host.healthOf(id);
     if (now && ok(now)) return resolve(now);
     const timer = setTimeout(() => {
       sub.dispose();
-      reject(new Error(`${id}: no such health within ${ms} ms (last: ${JSON.stringify(registry.health(id))})`));
+      reject(new Error(`${id}: no such health within ${ms} ms (last: ${JSON.stringify(registry.host.healthOf(id))})`));
     }, ms);
     const sub = registry.onDidChangeHealth((h) => {
       if (h.pluginId !== id || !ok(h)) return;
@@ -54,13 +54,13 @@ describe('saving settings a plugin lacked', () => {
       id: 'needs-token',
       manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] },
     });
-    expect((await registry.install(dir)).ok).toBe(true);
+    expect((await registry.installer.install(dir)).ok).toBe(true);
     const started = await registry.start('needs-token');
     expect(started).toMatchObject({ ok: false, code: 'settings_missing' });
     const failed = await healthWhere('needs-token', inState('failed'));
     expect(failed.failure?.code).toBe('settings_missing');
 
-    const saved = await registry.configure('needs-token', { token: 'abc' });
+    const saved = await registry.decisions.configure('needs-token', { token: 'abc' });
     expect(saved).toEqual({ ok: true, detail: 'set token; starting it' });
     const ready = await healthWhere('needs-token', inState('ready'));
     expect(ready.failure).toBeUndefined();
@@ -78,18 +78,18 @@ describe('saving settings a plugin lacked', () => {
       mode: 'hang-before-handshake',
       manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] },
     });
-    expect((await registry.install(dir)).ok).toBe(true);
+    expect((await registry.installer.install(dir)).ok).toBe(true);
     await registry.start('quick-saves');
-    expect(await registry.configure('quick-saves', { token: 'abc' })).toEqual({
+    expect(await registry.decisions.configure('quick-saves', { token: 'abc' })).toEqual({
       ok: true,
       detail: 'set token; starting it',
     });
     // At once, while that start is under way: the setting goes again.
-    expect((await registry.configure('quick-saves', { token: null })).ok).toBe(true);
+    expect((await registry.decisions.configure('quick-saves', { token: null })).ok).toBe(true);
     const last = await healthWhere('quick-saves', (h) => h.state === 'failed' || h.state === 'ready');
     expect(last.state).toBe('failed');
     expect(last.failure?.code).toBe('settings_missing');
-    expect(registry.health('quick-saves')?.pid).toBeNull();
+    expect(registry.host.healthOf('quick-saves')?.pid).toBeNull();
   });
 
   it('clears the failure of a one-shot plugin, which then runs on its next call', async () => {
@@ -98,12 +98,12 @@ describe('saving settings a plugin lacked', () => {
       id: 'oneshot-token',
       manifest: { persistent: false, settings: TOKEN, functions: [{ name: 'echo', description: 'Echo' }] },
     });
-    expect((await registry.install(dir)).ok).toBe(true);
+    expect((await registry.installer.install(dir)).ok).toBe(true);
     const first = await registry.call('oneshot-token', 'echo', { text: 'hi' }).done;
     expect(first).toMatchObject({ ok: false, code: 'settings_missing' });
     await healthWhere('oneshot-token', inState('failed'));
 
-    expect(await registry.configure('oneshot-token', { token: 'abc' })).toEqual({
+    expect(await registry.decisions.configure('oneshot-token', { token: 'abc' })).toEqual({
       ok: true,
       detail: 'set token; the old error is cleared',
     });
@@ -120,21 +120,27 @@ describe('saving settings a plugin lacked', () => {
       id: 'stopped-on-purpose',
       manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] },
     });
-    expect((await registry.install(dir)).ok).toBe(true);
-    expect((await registry.configure('stopped-on-purpose', { token: 'one' })).ok).toBe(true);
+    expect((await registry.installer.install(dir)).ok).toBe(true);
+    expect((await registry.decisions.configure('stopped-on-purpose', { token: 'one' })).ok).toBe(true);
     await healthWhere('stopped-on-purpose', inState('ready'));
     await registry.stop('stopped-on-purpose');
-    expect(await registry.configure('stopped-on-purpose', { token: 'two' })).toEqual({ ok: true, detail: 'set token' });
-    expect(registry.health('stopped-on-purpose')?.state).toBe('stopped');
+    expect(await registry.decisions.configure('stopped-on-purpose', { token: 'two' })).toEqual({
+      ok: true,
+      detail: 'set token',
+    });
+    expect(registry.host.healthOf('stopped-on-purpose')?.state).toBe('stopped');
 
     const off = fixturePlugin({
       script: 'jsonrpc',
       id: 'disabled-token',
       manifest: { persistent: true, settings: TOKEN, functions: [{ name: 'provider.fetch' }] },
     });
-    expect((await registry.install(off)).ok).toBe(true);
-    expect((await registry.setEnabled('disabled-token', false)).ok).toBe(true);
-    expect(await registry.configure('disabled-token', { token: 'abc' })).toEqual({ ok: true, detail: 'set token' });
-    expect(registry.health('disabled-token')?.state).toBe('disabled');
+    expect((await registry.installer.install(off)).ok).toBe(true);
+    expect((await registry.decisions.setEnabled('disabled-token', false)).ok).toBe(true);
+    expect(await registry.decisions.configure('disabled-token', { token: 'abc' })).toEqual({
+      ok: true,
+      detail: 'set token',
+    });
+    expect(registry.host.healthOf('disabled-token')?.state).toBe('disabled');
   });
 });

@@ -73,9 +73,9 @@ describe('packing a chosen folder in the web UI', () => {
       bundledDir: path.join(REPO, 'plugins'),
     });
     try {
-      const preview = await registry.preview(zip);
+      const preview = await registry.installer.preview(zip);
       expect(preview.ok && preview.preview.trial).toMatchObject({ status: 'ok', tools: 2 });
-      const installed = await registry.install(zip);
+      const installed = await registry.installer.install(zip);
       expect(installed.ok).toBe(true);
       const dir = registry.record('mcpb-echo')?.dir ?? '';
       expect(readFileSync(path.join(dir, 'server', 'index.mjs'), 'utf8')).toBe(
@@ -90,6 +90,7 @@ describe('packing a chosen folder in the web UI', () => {
   it('says so when the folder is empty', async () => {
     expect(await packFolder([])).toEqual({
       ok: false,
+      code: 'invalid_input',
       message: 'The folder is empty: pick a plugin folder, with its manifest inside.',
     });
   });

@@ -50,7 +50,7 @@ describeSandboxed('bundled plugins in the sandbox', () => {
       nodeModules: path.join(REPO, 'node_modules'),
       env: { PLUGBOARD_TEST_RUN: String(process.pid) },
     });
-    expect((await registry.configure('files', { roots: [shared] })).ok).toBe(true);
+    expect((await registry.decisions.configure('files', { roots: [shared] })).ok).toBe(true);
   });
 
   afterAll(async () => {
@@ -86,7 +86,7 @@ describeSandboxed('bundled plugins in the sandbox', () => {
   });
 
   it('files with fs.write revoked reads its folder but cannot change it', async () => {
-    expect((await registry.revoke('files', ['fs.write'])).ok).toBe(true);
+    expect((await registry.decisions.revoke('files', ['fs.write'])).ok).toBe(true);
     expect(await shown('files', 'read', { path: path.join(shared, 'readme.txt') })).toContain(
       'shared with the files plugin',
     );
@@ -94,7 +94,7 @@ describeSandboxed('bundled plugins in the sandbox', () => {
       /EROFS: read-only file system/,
     );
     expect(readFileSync(path.join(shared, 'readme.txt'), 'utf8')).toBe('shared with the files plugin\n');
-    expect((await registry.grant('files', ['fs.write'])).ok).toBe(true);
+    expect((await registry.decisions.grant('files', ['fs.write'])).ok).toBe(true);
   });
 
   it('the terminal runs commands in a shell (node-pty), inside the same sandbox', async () => {

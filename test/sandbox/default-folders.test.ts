@@ -39,7 +39,7 @@ describeSandboxed('a folder named by the manifest alone', () => {
       dataDir: path.join(root, 'data'),
       env: { PLUGBOARD_TEST_RUN: String(process.pid) },
     });
-    const r = await registry.install(plugin);
+    const r = await registry.installer.install(plugin);
     expect(r.ok && r.granted).toEqual(expect.arrayContaining(['fs.read']));
   });
 
@@ -54,7 +54,7 @@ describeSandboxed('a folder named by the manifest alone', () => {
     expect(await read(path.join(folder, 'private.txt'))).toEqual(
       expect.objectContaining({ ok: false, code: 'ENOENT' }),
     );
-    expect((await registry.configure('hostile', { folders: [folder] })).ok).toBe(true);
+    expect((await registry.decisions.configure('hostile', { folders: [folder] })).ok).toBe(true);
     expect(await read(path.join(folder, 'private.txt'))).toEqual({ ok: true, value: 'not for a plugin to choose\n' });
   });
 });

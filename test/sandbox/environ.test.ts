@@ -57,7 +57,7 @@ describeSandboxed('the host’s environment', () => {
   beforeAll(async () => {
     data = path.join(tmpDir('sandbox-environ'), 'data');
     const registry = await PluginRegistry.open({ dataDir: data });
-    expect((await registry.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
+    expect((await registry.installer.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
     await registry.shutdown();
     registry.dispose();
   });

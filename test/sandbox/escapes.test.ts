@@ -55,15 +55,15 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
       env: { PLUGBOARD_TEST_RUN: String(process.pid) },
     });
     expect(registry.sandboxSupport.available).toBe(true);
-    expect((await registry.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
+    expect((await registry.installer.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
     // A second installed plugin, whose code the hostile one will try to replace.
     const victim = path.join(tmpDir('victim'), 'victim');
     cpSync(path.join(FIXTURES, 'hostile', 'node'), victim, { recursive: true });
     const manifest = JSON.parse(readFileSync(path.join(victim, 'plugboard.json'), 'utf8')) as Record<string, unknown>;
     writeFileSync(path.join(victim, 'plugboard.json'), JSON.stringify({ ...manifest, id: 'victim' }));
-    expect((await registry.install(victim, { grant: 'none' })).ok).toBe(true);
+    expect((await registry.installer.install(victim, { grant: 'none' })).ok).toBe(true);
     // A secret (kept in secrets.json by the CLI's store) and a conversation on disk.
-    expect((await registry.configure('victim', { api_key: SECRET })).ok).toBe(true);
+    expect((await registry.decisions.configure('victim', { api_key: SECRET })).ok).toBe(true);
     const store = await ConversationStore.open(registry.paths.conversations);
     store.create('c1', CONVERSATION, Date.now());
     store.dispose();
@@ -129,7 +129,7 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
     expect((await attempt('truncate_file', { path: registry.paths.audit })).ok).toBe(false);
     expect(readFileSync(registry.paths.state, 'utf8')).toBe(state);
     expect(readFileSync(registry.paths.audit, 'utf8')).toBe(audit);
-    expect(registry.pluginState('hostile').grants).toEqual([]);
+    expect(registry.decisions.pluginState('hostile').grants).toEqual([]);
   });
 
   it('cannot see or rewrite another plugin’s code or data', async () => {
@@ -183,29 +183,31 @@ describeSandboxed('a hostile plugin in the sandbox', () => {
 
   it('does not see the folders in its settings until fs.read or fs.write is granted', async () => {
     const notes = path.join(outside, 'notes.txt');
-    expect((await registry.configure('hostile', { folders: [outside] })).ok).toBe(true);
+    expect((await registry.decisions.configure('hostile', { folders: [outside] })).ok).toBe(true);
     expect(await attempt('read_file', { path: notes })).toEqual({ ok: false, code: 'ENOENT' });
 
-    expect((await registry.grant('hostile', ['fs.read'])).ok).toBe(true);
+    expect((await registry.decisions.grant('hostile', ['fs.read'])).ok).toBe(true);
     expect(await attempt('read_file', { path: notes })).toEqual({ ok: true, value: 'the person’s own notes\n' });
     expect(await attempt('write_file', { path: notes })).toEqual({ ok: false, code: 'EROFS' });
 
-    expect((await registry.grant('hostile', ['fs.write'])).ok).toBe(true);
+    expect((await registry.decisions.grant('hostile', ['fs.write'])).ok).toBe(true);
     expect((await attempt('write_file', { path: path.join(outside, 'made.txt'), content: 'granted\n' })).ok).toBe(true);
     expect(readFileSync(path.join(outside, 'made.txt'), 'utf8')).toBe('granted\n');
     // A granted folder never opens the data directory.
     expect(await attempt('read_file', { path: registry.paths.secrets })).toEqual({ ok: false, code: 'ENOENT' });
-    expect((await registry.revoke('hostile', ['fs.read', 'fs.write'])).ok).toBe(true);
+    expect((await registry.decisions.revoke('hostile', ['fs.read', 'fs.write'])).ok).toBe(true);
   });
 
   it('reaches the network once net is granted', async () => {
-    expect((await registry.grant('hostile', ['net'])).ok).toBe(true);
+    expect((await registry.decisions.grant('hostile', ['net'])).ok).toBe(true);
     expect(await attempt('connect', { port })).toEqual({ ok: true, value: 'hello from the host\n' });
-    expect((await registry.revoke('hostile', ['net'])).ok).toBe(true);
+    expect((await registry.decisions.revoke('hostile', ['net'])).ok).toBe(true);
   });
 
   it('a Python plugin (the interpreter a shim or prefix away) is held the same way', async () => {
-    expect((await registry.install(path.join(FIXTURES, 'hostile', 'python'), { grant: 'none' })).ok).toBe(true);
+    expect((await registry.installer.install(path.join(FIXTURES, 'hostile', 'python'), { grant: 'none' })).ok).toBe(
+      true,
+    );
     const me = await attempt('whoami', {}, 'hostile-python');
     expect(me.home).toBe(registry.paths.pluginData('hostile-python'));
     // A pyenv shim is a bash script whose machinery lives in the home folder: the real interpreter runs.
@@ -244,8 +246,8 @@ describeSandboxed('the same plugin unsandboxed (the attempts are real)', () => {
       sandbox: false,
     });
     expect(plain.sandboxSupport).toEqual({ available: false, reason: expect.stringContaining('turned off') });
-    expect((await plain.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
-    expect((await plain.configure('hostile', { api_key: SECRET })).ok).toBe(true);
+    expect((await plain.installer.install(path.join(FIXTURES, 'hostile', 'node'), { grant: 'none' })).ok).toBe(true);
+    expect((await plain.decisions.configure('hostile', { api_key: SECRET })).ok).toBe(true);
   });
 
   afterAll(async () => {

@@ -42,7 +42,7 @@ describeSandboxed('a G-Assist plugin that logs the way NVIDIA’s do', () => {
       dataDir: path.join(root, 'data'),
       env: { PLUGBOARD_TEST_RUN: String(process.pid) },
     });
-    expect((await registry.install(plugin)).ok).toBe(true);
+    expect((await registry.installer.install(plugin)).ok).toBe(true);
   });
 
   afterAll(async () => {

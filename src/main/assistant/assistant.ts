@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { LanguageModel } from 'ai';
 import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
 import type { ChatMessage } from '../../shared/contract';
-import { failure, type Outcome } from '../../shared/failures';
+import { failure, type Done, type Outcome } from '../../shared/failures';
 import { Disposable, toDisposable } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/plugin';
 import type { AuditLog, PluginRegistry } from '../plugins';
@@ -22,6 +22,7 @@ import { Approvals } from './loop/approvals';
 import { Questions, type AnswerInput } from './loop/questions';
 import { ToolChooser } from './loop/selection';
 import { ModelTurn } from './loop/model-turn';
+import { addUsage } from './loop/tokens';
 import type { ModelStore } from './models/model-store';
 import { baseUrlOf, languageModel, takesImages } from './models/providers';
 import { AssistantServerAsks, type Attendance } from './server-asks';
@@ -37,18 +38,18 @@ export interface AssistantDeps {
   models: ModelStore;
   audit: AuditLog;
   /** Frames a turn for the UI (running true, then false). */
-  turnRunning(conversationId: string, turnId: string, running: boolean): void;
+  /** A turn began or ended; a model's turn ends with the tokens its requests took. */
+  turnRunning(conversationId: string, turnId: string, running: boolean, usage?: TokenUsage): void;
   context(conversationId: string): ContextMessage[];
   /** Stores a changed message and tells the UI (the person's message, once enriched). */
   rewrite(conversationId: string, message: ChatMessage): void;
 }
 
 export interface StartOptions {
-  /** `plugboard chat --approve all|none`. */
+  /** `plugboard chat --approve all|none` (chat.send's `approve`). */
   flag?: 'all' | 'none';
   /** `plugboard chat` without a terminal: nobody can answer the model's questions (ask_user). */
   unattended?: boolean;
-  onUsage?(usage: TokenUsage): void;
 }
 
 export class Assistant extends Disposable {
@@ -74,8 +75,8 @@ export class Assistant extends Disposable {
       approvals: this.approvals,
       attendance: (c) => this.attendance(c),
     });
-    d.registry.serveAsks(asks);
-    this._register(toDisposable(() => d.registry.serveAsks(undefined)));
+    d.registry.host.asks = asks;
+    this._register(toDisposable(() => void (d.registry.host.asks = undefined)));
   }
 
   /** Who can answer in a conversation: its running model turn's flags, else the person at the screen. */
@@ -124,11 +125,13 @@ export class Assistant extends Disposable {
     const { model, modelName, where } = chosen;
     const turnId = randomUUID();
     const { registry, store } = this.d;
+    // Each request to the model reports its tokens; the turn's are their sum, told as it ends.
+    let usage: TokenUsage | undefined;
     const turn = new ModelTurn({
       ...this.callContext(conversationId, turnId),
       ...(opts.flag ? { flag: opts.flag } : {}),
       ...(opts.unattended ? { unattended: true } : {}),
-      ...(opts.onUsage ? { onUsage: opts.onUsage } : {}),
+      onUsage: (u) => (usage = usage ? addUsage(usage, u) : u),
       model,
       modelName,
       where,
@@ -147,7 +150,7 @@ export class Assistant extends Disposable {
       .finally(() => {
         if (model instanceof AgentPluginModel) model.close('the turn ended');
         this.running.delete(conversationId);
-        this.d.turnRunning(conversationId, turnId, false);
+        this.d.turnRunning(conversationId, turnId, false, usage);
       });
     this.running.set(conversationId, { turnId, model: modelName, turn, done, opts });
     return { ok: true, turnId, done };
@@ -249,13 +252,13 @@ export class Assistant extends Disposable {
     if (r) this.questions.cancel(r.turnId);
   }
 
-  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Outcome<{ detail: string }> {
+  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Done {
     const r = this.approvals.answer(callId, decision, args);
     return r.ok ? { ok: true, detail: decision === 'deny' ? 'denied' : 'allowed' } : r;
   }
 
   /** The person's answer to a question (a model's ask_user, a server's form), or a form refused. */
-  answer(callId: string, answer: AnswerInput | undefined, refuse?: 'decline' | 'cancel'): Outcome<{ detail: string }> {
+  answer(callId: string, answer: AnswerInput | undefined, refuse?: 'decline' | 'cancel'): Done {
     const r = this.questions.answer(callId, answer, refuse);
     return r.ok ? { ok: true, detail: refuse ? `${refuse}d` : 'answered' } : r;
   }

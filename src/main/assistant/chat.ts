@@ -9,8 +9,8 @@
 /* eslint-disable max-lines -- one whole concern: routing what a person types (passthrough, tool call, model message) and the conversations' lifecycle */
 import { randomUUID } from 'node:crypto';
 import { resultText } from '../../shared/chunks';
-import type { ApprovalDecision } from '../../shared/assistant';
-import type { ChatMessage, Conversation, ConversationSummary, Events, OpResult } from '../../shared/contract';
+import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
+import type { ChatMessage, Conversation, ConversationSummary, Events, Done } from '../../shared/contract';
 import { failure, type Outcome } from '../../shared/failures';
 import { Disposable, Emitter } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/plugin';
@@ -66,7 +66,7 @@ export class ChatService extends Disposable {
         messages: this.messages,
         models: d.models,
         audit: d.audit,
-        turnRunning: (c, t, running) => this.frame(c, t, running),
+        turnRunning: (c, t, running, usage) => this.frame(c, t, running, usage),
         context: (c) => this.context(c),
         rewrite: (c, m) => this.rewrite(c, m),
       }),
@@ -109,7 +109,7 @@ export class ChatService extends Disposable {
   }
 
   /** A title another conversation has already gets its number (`Notes (2)`), so the list tells them apart. */
-  rename(id: string, title: string): OpResult {
+  rename(id: string, title: string): Done {
     const others = this.store.list().flatMap((x) => (x.id === id ? [] : [x.title]));
     if (!this.store.rename(id, distinctTitle(title.trim(), others)))
       return failure('not_found', `no conversation ${id}`);
@@ -117,9 +117,9 @@ export class ChatService extends Disposable {
     return { ok: true, detail: 'renamed' };
   }
 
-  delete(id: string): OpResult {
-    for (const s of this.registry.passthroughSessions())
-      if (s.owner === id) this.registry.endPassthrough(s.pluginId, 'conversation deleted');
+  delete(id: string): Done {
+    for (const s of this.registry.host.passthroughSessions())
+      if (s.owner === id) this.registry.host.endPassthrough(s.pluginId, 'conversation deleted');
     if (!this.store.delete(id)) return failure('not_found', `no conversation ${id}`);
     this.said.drop(id);
     // Its calls and its model's turn have nowhere to go now: stop them.
@@ -130,7 +130,7 @@ export class ChatService extends Disposable {
     return { ok: true, detail: 'deleted' };
   }
 
-  setModel(conversationId: string, model: string | null): OpResult {
+  setModel(conversationId: string, model: string | null): Done {
     if (!this.store.setModel(conversationId, model)) return failure('not_found', `no conversation ${conversationId}`);
     this.announce(conversationId);
     return { ok: true, detail: model ? `this conversation uses ${model}` : 'this conversation uses the default model' };
@@ -188,13 +188,13 @@ export class ChatService extends Disposable {
     return this.startTurn(conversationId, shown, plugin, tool, args);
   }
 
-  cancel(turnId: string): OpResult {
+  cancel(turnId: string): Done {
     if (!this.turns.cancel(turnId, 'stopped by the user') && !this.assistant.stop(turnId))
       return failure('invalid_state', 'that turn is not running');
     return { ok: true, detail: 'cancelled' };
   }
 
-  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): OpResult {
+  approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Done {
     return this.assistant.approve(callId, decision, args);
   }
 
@@ -251,10 +251,10 @@ export class ChatService extends Disposable {
       if (!m.replaced && m.role !== 'system') this.rewrite(conversationId, { ...m, replaced: true });
   }
 
-  exitPassthrough(conversationId: string): OpResult {
+  exitPassthrough(conversationId: string): Done {
     const p = this.passthroughOf(conversationId);
     if (!p) return failure('invalid_state', 'no passthrough session is open in this conversation');
-    this.registry.endPassthrough(p.pluginId, 'ended by the user');
+    this.registry.host.endPassthrough(p.pluginId, 'ended by the user');
     return { ok: true, detail: `left the session with ${p.pluginName}` };
   }
 
@@ -385,8 +385,8 @@ export class ChatService extends Disposable {
     };
   }
 
-  private frame(conversationId: string, turnId: string, running: boolean): void {
-    this.running.set(conversationId, turnId, running);
+  private frame(conversationId: string, turnId: string, running: boolean, usage?: TokenUsage): void {
+    this.running.set(conversationId, turnId, running, usage);
   }
 
   private interrupted(conversationId: string, m: ChatMessage): ChatMessage {
@@ -453,7 +453,7 @@ export class ChatService extends Disposable {
   }
 
   private passthroughOf(conversationId: string): Conversation['passthrough'] {
-    const s = this.registry.passthroughSessions().find((x) => x.owner === conversationId);
+    const s = this.registry.host.passthroughSessions().find((x) => x.owner === conversationId);
     return s ? { pluginId: s.pluginId, pluginName: this.pluginName(s.pluginId) } : null;
   }
 

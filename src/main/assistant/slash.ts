@@ -13,6 +13,7 @@
  * friends split words but know nothing of `key=` or of JSON brackets, and the rules above are
  * short. Errors say what was wrong and where.
  */
+import { failure, type Outcome } from '../../shared/failures';
 
 export interface SlashCall {
   plugin: string | null;
@@ -20,7 +21,7 @@ export interface SlashCall {
   args: Record<string, unknown>;
 }
 
-export type Parsed = { ok: true; call: SlashCall } | { ok: false; message: string };
+export type Parsed = Outcome<{ call: SlashCall }>;
 
 interface Word {
   text: string;
@@ -113,23 +114,24 @@ function value(w: Word, raw: string): unknown {
 
 export function parseSlash(text: string): Parsed {
   const t = words(text.trim().replace(/^\//, ''));
-  if (typeof t === 'string') return { ok: false, message: `could not read the command: ${t}` };
+  if (typeof t === 'string') return failure('invalid_input', `could not read the command: ${t}`);
   const [first, ...rest] = t;
   const head = first?.text;
-  if (!head) return { ok: false, message: 'type a tool name after /' };
+  if (!head) return failure('invalid_input', 'type a tool name after /');
   const colon = head.indexOf(':');
   const plugin = colon === -1 ? null : head.slice(0, colon);
   const tool = colon === -1 ? head : head.slice(colon + 1);
-  if (!tool || plugin === '') return { ok: false, message: `"${head}" is not a tool name (use /tool or /plugin:tool)` };
+  if (!tool || plugin === '')
+    return failure('invalid_input', `"${head}" is not a tool name (use /tool or /plugin:tool)`);
   const args: Record<string, unknown> = {};
   for (const w of rest) {
     if (w.eq <= 0)
-      return { ok: false, message: `"${w.text}" is not key=value (quote a value that has spaces: key="two words")` };
+      return failure('invalid_input', `"${w.text}" is not key=value (quote a value that has spaces: key="two words")`);
     const key = w.text.slice(0, w.eq);
     try {
       args[key] = value(w, w.text.slice(w.eq + 1));
     } catch (e) {
-      return { ok: false, message: `the value of ${key} ${(e as Error).message}` };
+      return failure('invalid_input', `the value of ${key} ${(e as Error).message}`);
     }
   }
   return { ok: true, call: { plugin, tool, args } };

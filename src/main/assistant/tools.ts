@@ -51,7 +51,8 @@ export function qualifiedNames(pairs: ReadonlyArray<{ plugin: string; tool: stri
   return out;
 }
 
-function pairKey(plugin: string, tool: string): string {
+/** The key `qualifiedNames` answers by. */
+export function pairKey(plugin: string, tool: string): string {
   return `${plugin}\u0000${tool}`;
 }
 
@@ -129,6 +130,6 @@ export function exposedUserCommands(registry: PluginRegistry): UserCommandView[]
  */
 export function autoApprovedTools(registry: PluginRegistry): string[] {
   return exposedTools(registry)
-    .filter((d) => registry.toolPolicy(d.plugin, d.tool).policy === 'allow')
+    .filter((d) => registry.decisions.toolPolicy(d.plugin, d.tool).policy === 'allow')
     .map((d) => d.qualifiedName);
 }

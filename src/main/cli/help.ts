@@ -86,17 +86,44 @@ sensitive settings. A malformed file is refused with the line and field at fault
 Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
 
 export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
+                      [--tls-cert FILE --tls-key FILE] [--trusted-network]
 
-Serves the Plugboard UI and its API over HTTP and WebSocket, for a browser. Prints the URL to
-open; it carries a random token, and the server refuses requests without it or from another
-origin. --port 0 (the default) picks a free port. Binding to anything but a loopback address
-makes the UI reachable from other machines: do that only on a network you trust.
+Serves the Plugboard UI and its API over HTTP and WebSocket, for a browser, and the plugins as an
+MCP server over Streamable HTTP at /mcp, for other apps. Prints the URL to open; it carries a
+random token, and the server refuses requests without it or from another origin. An MCP client
+sends the same token as "Authorization: Bearer TOKEN" (401 without it). --port 0 (the default)
+picks a free port. It listens on loopback only unless --host names another address; then it
+refuses to start unless the connection is encrypted (--tls-cert and --tls-key) or you say the
+network in between is trusted (--trusted-network): otherwise the token crosses it in clear.
 
 Options:
-  --host ADDR      address to listen on (default 127.0.0.1)
-  --port N         port (default 0: any free port)
-  --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
-  -h, --help       this help`;
+  --host ADDR        address to listen on (default 127.0.0.1)
+  --port N           port (default 0: any free port)
+  --data-dir DIR     the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  --tls-cert FILE    serve HTTPS with this certificate (PEM), with --tls-key
+  --tls-key FILE     the certificate's private key (PEM)
+  --trusted-network  serve plain HTTP on a non-loopback address (a network you trust)
+  -h, --help         this help`;
+
+export const mcpHelp = `Usage: plugboard mcp [--data-dir DIR]
+       plugboard mcp --print-config claude|cursor|vscode [--data-dir DIR]
+
+Runs Plugboard as an MCP server on stdin and stdout, for Claude Desktop, Cursor, VS Code or any
+MCP client: its tools are the exposed tools of every enabled plugin, of every protocol, named
+<plugin>__<tool> (as a model in the app sees them), and the prompts and resources of the MCP
+servers it hosts. Calls go through the same approvals, sandbox, limits and audit log as the app's;
+a tool set to ask is asked about in the calling app's form (where it offers forms) and in the
+Plugboard app open on the same data folder, the first answer deciding; with neither it is refused.
+Stdout carries the protocol only; notes go to stderr. Every plugin it started is stopped when the
+app disconnects.
+
+--print-config APP prints what to put in that app's MCP config file (the command with its
+absolute path, and the data folder) and exits.
+
+Options:
+  --data-dir DIR          the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
+  --print-config APP      claude, cursor or vscode
+  -h, --help              this help`;
 
 export const modelsHelp = `Usage: plugboard models <command> [arguments] [--data-dir DIR]
 

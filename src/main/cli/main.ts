@@ -8,7 +8,7 @@
  */
 import { FailureError } from '../../shared/failures';
 import { toDisposable } from '../../shared/lifecycle';
-import { benchHelp, callHelp, chatHelp, checkHelp, modelsHelp, pluginsHelp, serveHelp } from './help';
+import { benchHelp, callHelp, chatHelp, checkHelp, mcpHelp, modelsHelp, pluginsHelp, serveHelp } from './help';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, escapedOut, processOut, type Out } from './io';
 import type { CliEnv } from './session';
 
@@ -45,6 +45,11 @@ const COMMANDS: Record<string, Command> = {
     summary: 'serve the UI and its API to a browser',
     help: serveHelp,
     load: async () => (await import('./commands/serve')).serveCommand,
+  },
+  mcp: {
+    summary: 'serve the plugins to other apps (Claude Desktop, Cursor, VS Code) over MCP',
+    help: mcpHelp,
+    load: async () => (await import('./commands/mcp')).mcpCommand,
   },
   chat: {
     summary: 'talk to the assistant: a model that calls plugin tools',

@@ -29,14 +29,14 @@ export type Opened =
       /** Stops printing health and log events (before the final shutdown, so the result is the last line). */
       quiet: IDisposable;
     })
-  | { ok: false; failure: Failure };
+  | Failure;
 
 export async function openTarget(arg: string, opts: OpenOptions): Promise<Opened> {
   const target = await openCallTarget(arg, dataDirOf(opts.dataDir), {
     ...(opts.settings ? { settings: opts.settings } : {}),
     ...(opts.sandbox === false ? { sandbox: false } : {}),
   });
-  if ('code' in target) return { ok: false, failure: target };
+  if ('code' in target) return target;
   const subs = new DisposableStore();
   for (const w of target.warnings) {
     if (opts.json)

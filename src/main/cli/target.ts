@@ -41,6 +41,14 @@ export function dataDirOf(flag: string | undefined): string {
   return flag ? path.resolve(flag) : defaultDataDir();
 }
 
+/** How another app runs `plugboard mcp` on `dataDir` from this checkout: this Node and the bin script, absolute. */
+export function cliMcpLaunch(dataDir: string): { command: string; args: string[] } {
+  return {
+    command: process.execPath,
+    args: [path.join(packageRoot(), 'bin', 'plugboard.mjs'), 'mcp', '--data-dir', dataDir],
+  };
+}
+
 /** Whether the argument is written as a path rather than a plugin id: `./x`, `../x`, `/x`, `a/b`, `~/x`. */
 export function writtenAsPath(arg: string): boolean {
   return arg.includes('/') || arg.includes('\\') || arg.startsWith('.') || arg.startsWith('~') || path.isAbsolute(arg);
@@ -79,7 +87,7 @@ export async function openCallTarget(
   if (!rec?.spec) {
     await registry.shutdown();
     const known = registry.list().map((r) => r.id);
-    if (rec?.error) return failure('launch_failed', `${arg} could not be loaded: ${rec.error}`);
+    if (rec?.error) return failure('manifest_invalid', `${arg} could not be loaded: ${rec.error}`);
     // No plugin has that id: a folder of that name here is what was meant.
     if (existsSync(arg)) return openFolder(arg, dataDir, opts);
     return failure(
@@ -94,7 +102,7 @@ export async function openCallTarget(
     onDidLog: registry.onDidLog,
     call: (t, a, o) => registry.call(arg, t, a, o),
     input: (t, o) => registry.input(arg, t, o),
-    endPassthrough: (reason) => registry.endPassthrough(arg, reason),
+    endPassthrough: (reason) => registry.host.endPassthrough(arg, reason),
     shutdown: () => registry.shutdown(),
   };
 }
@@ -102,7 +110,7 @@ export async function openCallTarget(
 /** A plugin from a folder or manifest: its manifest's capabilities are its allow-list and its grants. */
 async function openFolder(arg: string, dataDir: string, opts: TargetOptions): Promise<CallTarget | Failure> {
   const m = loadManifest(arg);
-  if (!m.ok) return failure('launch_failed', `invalid plugin manifest ${describeManifestErrors(m)}`);
+  if (!m.ok) return failure('manifest_invalid', `invalid plugin manifest ${describeManifestErrors(m)}`);
   const spec = m.spec;
   const host = new PluginHost();
   const paths = new DataPaths(dataDir);

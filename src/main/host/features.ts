@@ -4,13 +4,14 @@
  * empty lists, and a prompt it does not have is `not_found`.
  */
 import { failure, ok, type Result } from '../../shared/failures';
-import type { PromptFilled, PromptView, ResourceView } from '../../shared/mcp-features';
+import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../shared/mcp-features';
 import type { PluginSupervisor } from './supervisor/supervisor';
 
 export interface ServerFeatures {
   resources(): Promise<Result<ResourceView[]>>;
   prompts(): Promise<Result<PromptView[]>>;
   getPrompt(name: string, args: Record<string, string>): Promise<Result<PromptFilled>>;
+  readResource(uri: string): Promise<Result<ResourceContent[]>>;
 }
 
 export function featuresOf(sup: PluginSupervisor): ServerFeatures {
@@ -32,6 +33,12 @@ export function featuresOf(sup: PluginSupervisor): ServerFeatures {
       const s = await sup.session();
       if (!s.ok) return s;
       return s.value.getPrompt?.(name, args, ms) ?? failure('not_found', `${sup.spec.id} has no prompts`);
+    },
+    readResource: async (uri) => {
+      if (!mcp) return failure('not_found', `${sup.spec.id} has no resources`);
+      const s = await sup.session();
+      if (!s.ok) return s;
+      return s.value.readResource?.(uri, ms) ?? failure('not_found', `${sup.spec.id} has no resources`);
     },
   };
 }

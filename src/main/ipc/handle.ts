@@ -1,10 +1,11 @@
 /**
  * Binds the contract to Electron IPC. One `handle()` helper: it refuses a sender that is not the
- * app's own top frame, refuses a command the contract does not declare, and checks the input
- * against the command's schema before the backend sees it. Events go to the window as they come.
+ * app's own top frame; the backend's `answer` refuses a command the contract does not declare or
+ * an input its schema does not pass, with the same failure the WebSocket server sends. Events go
+ * to the window as they come.
  */
 import { ipcMain, type BrowserWindow, type IpcMainInvokeEvent } from 'electron';
-import { IPC_EVENT, IPC_INVOKE, isCommandName, parseInput } from '../../shared/contract';
+import { IPC_EVENT, IPC_INVOKE } from '../../shared/contract';
 import type { IDisposable } from '../../shared/lifecycle';
 import type { Backend } from '../service';
 
@@ -13,12 +14,9 @@ export function bindContract(
   window: () => BrowserWindow | null,
   isTrustedUrl: (url: string) => boolean,
 ): IDisposable {
-  handle(IPC_INVOKE, window, isTrustedUrl, async (name: unknown, input: unknown) => {
-    if (!isCommandName(name)) throw new Error(`unknown command "${String(name)}"`);
-    const parsed = parseInput(name, input);
-    if (!parsed.ok) throw new Error(parsed.message);
-    return backend.invoke(name, parsed.value as never);
-  });
+  // An Answer, never a throw: Electron would turn a thrown error into other words than the
+  // WebSocket server sends, and drop its code.
+  handle(IPC_INVOKE, window, isTrustedUrl, (name: unknown, input: unknown) => backend.answer(name, input));
   const events = backend.onDidEvent((e) => {
     const w = window();
     if (w && !w.isDestroyed()) w.webContents.send(IPC_EVENT, e.name, e.payload);

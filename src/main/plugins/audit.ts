@@ -1,10 +1,11 @@
 /**
  * The audit log: one JSON line per install, upgrade, uninstall, enable, disable, expose,
- * unexpose, grant, revoke and configure, refused or failed ones included. Append-only.
+ * unexpose, grant, revoke and configure, refused or failed ones included, and per call a model or
+ * another app (through MCP) made, with who allowed it. Append-only.
  */
 import { closeSync, mkdirSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { Failure, Outcome } from '../../shared/failures';
+import type { Done, Failure } from '../../shared/failures';
 
 export type AuditAction =
   | 'install'
@@ -25,7 +26,9 @@ export type AuditAction =
   /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
   | 'sampling'
   /** A tool's changed definition accepted by the person (its policy and exposure apply to it again). */
-  | 'definition';
+  | 'definition'
+  /** Another app's call through Plugboard's MCP server (`plugboard mcp`, `/mcp`): who decided, and for which client. */
+  | 'mcp-call';
 
 export interface AuditEntry {
   at: string;
@@ -37,6 +40,8 @@ export interface AuditEntry {
   tool?: string;
   capabilities?: string[];
   source?: string;
+  /** The app that made an `mcp-call`, by the name and version it gave (its MCP `clientInfo`), and how it came. */
+  client?: string;
 }
 
 /** What an entry may add besides its action, plugin and outcome. */
@@ -84,7 +89,7 @@ export class AuditLog {
   }
 
   /** Records a change that was made, and answers with it. */
-  done(action: AuditAction, plugin: string, detail: string, extra: AuditExtra = {}): Outcome<{ detail: string }> {
+  done(action: AuditAction, plugin: string, detail: string, extra: AuditExtra = {}): Done {
     this.append({ action, plugin, ok: true, detail, ...defined(extra) });
     return { ok: true, detail };
   }

@@ -20,7 +20,7 @@ export type { GrantChoice, InstallOutcome, InstallPreview } from './install/inst
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';
 export type { SettingView } from './registry/plugin-settings';
-export { PluginRegistry, type Done, type RegistryOptions } from './registry/registry';
+export { PluginRegistry, type RegistryOptions } from './registry/registry';
 export { FileSecretStore, type SecretStore } from './secrets';
 // A tool definition's hash, for the benchmark of what binding approvals to it costs (bench/assistant.ts).
 export { definitionHash } from './registry/definitions';

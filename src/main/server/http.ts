@@ -43,7 +43,12 @@ export interface Access {
   tokenOk(given: unknown): boolean;
 }
 
-export function createAccess(token: string, host: string, port: () => number): Access {
+export function createAccess(
+  token: string,
+  host: string,
+  port: () => number,
+  scheme: 'http' | 'https' = 'http',
+): Access {
   const named = host.includes(':') ? `[${host}]` : host;
   const hosts = (): string[] => {
     const p = port();
@@ -54,7 +59,9 @@ export function createAccess(token: string, host: string, port: () => number): A
     sameSite(req) {
       const allowed = hosts();
       const origin = req.headers.origin;
-      return allowed.includes(req.headers.host ?? '') && (!origin || allowed.some((h) => origin === `http://${h}`));
+      return (
+        allowed.includes(req.headers.host ?? '') && (!origin || allowed.some((h) => origin === `${scheme}://${h}`))
+      );
     },
     tokenOk(given) {
       if (typeof given !== 'string' || given === '') return false;

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,19 @@ export interface ServeOptions {
   uploadMaxAgeMs?: number;
   /** Where the server reports failures on its side, one line each (default: stderr). */
   log?: Log;
+  /**
+   * The MCP server for other apps, at `/mcp` (mcp-server/http.ts, which checks the bearer token).
+   * The server in front refuses a request from a web page of another origin, and on loopback one
+   * that names another host (DNS rebinding).
+   */
+  mcp?: { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; close(): Promise<void> };
+  /** Serve HTTPS with this certificate and key (PEM): needed to listen beyond loopback, unless the network is trusted. */
+  tls?: { cert: string | Buffer; key: string | Buffer };
+}
+
+/** Addresses only this computer reaches. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
 export interface RunningServer {
@@ -72,11 +86,23 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
     rmSync(uploadsDir, { recursive: true, force: true });
   };
   let port = 0;
-  const access = createAccess(token, host, () => port);
+  const scheme = opts.tls ? 'https' : 'http';
+  const access = createAccess(token, host, () => port, scheme);
 
   function route(req: IncomingMessage, res: ServerResponse): void {
     const url = requestUrl(req);
     if (!url) return send(res, 400, 'bad request: the request target is not a valid URL');
+    if (url.pathname === '/mcp' && opts.mcp) {
+      const foreign = isLoopback(host)
+        ? !access.sameSite(req)
+        : req.headers.origin !== undefined && !access.sameSite(req);
+      if (foreign) return send(res, 403, { error: 'cross-origin request refused' });
+      opts.mcp.handle(req, res).catch((e: unknown) => {
+        log(`plugboard serve: ${req.method} /mcp: ${describeError(e)}`);
+        send(res, 500, { error: 'internal error: the server logged the details' });
+      });
+      return;
+    }
     if (req.method === 'POST' && url.pathname === '/upload') {
       return receiveUpload(req, res, {
         access,
@@ -91,7 +117,7 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
     return serveStatic(req, res, url.pathname, opts.staticDir, log);
   }
 
-  const server = http.createServer((req, res) => {
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
     try {
       route(req, res);
     } catch (e) {
@@ -102,7 +128,10 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
         res.destroy();
       }
     }
-  });
+  };
+  const server = opts.tls
+    ? https.createServer({ cert: opts.tls.cert, key: opts.tls.key }, handler)
+    : http.createServer(handler);
   const sockets = attachWebSocketApi(server, { backend: opts.backend, access, log });
 
   try {
@@ -123,11 +152,12 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}/?token=${token}`,
+    url: `${scheme}://${shownHost}:${port}/?token=${token}`,
     port,
     token,
     close: async () => {
       sockets.dispose();
+      await opts.mcp?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
       await closed;

@@ -9,7 +9,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
-import { isCommandName, parseInput, type WsClientMessage, type WsServerMessage } from '../../shared/contract';
+import type { WsClientMessage, WsServerMessage } from '../../shared/contract';
 import type { IDisposable } from '../../shared/lifecycle';
 import type { Backend } from '../service';
 import { describeError, describeSize, requestUrl, type Access, type Log } from './http';
@@ -109,16 +109,7 @@ export function attachWebSocketApi(server: Server, opts: WebSocketApiOptions): I
       return;
     }
     if (msg?.kind !== 'invoke' || typeof msg.id !== 'number') return;
-    if (!isCommandName(msg.name))
-      return reply(ws, { kind: 'result', id: msg.id, ok: false, error: `unknown command "${String(msg.name)}"` });
-    const input = parseInput(msg.name, msg.input);
-    if (!input.ok) return reply(ws, { kind: 'result', id: msg.id, ok: false, error: input.message });
-    try {
-      const value = await backend.invoke(msg.name, input.value as never);
-      reply(ws, { kind: 'result', id: msg.id, ok: true, value });
-    } catch (e) {
-      reply(ws, { kind: 'result', id: msg.id, ok: false, error: (e as Error).message });
-    }
+    reply(ws, { kind: 'result', id: msg.id, ...(await backend.answer(msg.name, msg.input)) });
   }
 
   function connected(ws: WebSocket): void {

@@ -5,17 +5,36 @@
  * `invoke` with an input they have already checked against the contract's schema, and forward
  * `onDidEvent` to their clients. Nothing here talks to a plugin process: that is the host's.
  */
+/* eslint-disable max-lines -- one whole concern: one handler per contract command, each a line or two over the parts it uses */
 import { fillPrompt, promptsOf, resourcesOf } from './features';
-import type { AppInfo, CommandInput, CommandName, CommandOutput, Events } from '../../shared/contract';
+import {
+  checkInvocation,
+  type Answer,
+  type AppInfo,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type Events,
+} from '../../shared/contract';
 import { Disposable, Emitter } from '../../shared/lifecycle';
-import { agentModels, ChatService, ConversationStore, discoverLocal, ModelStore, takeAttachments } from '../assistant';
+import {
+  agentModelRows,
+  agentModels,
+  ApprovalInbox,
+  ChatService,
+  ConversationStore,
+  discoverLocal,
+  ModelStore,
+  takeAttachments,
+} from '../assistant';
 import type { PluginRegistry } from '../plugins';
-import { failure } from '../../shared/failures';
+import { failure, failureOf, type Failure } from '../../shared/failures';
 import { AttachmentUploads } from './attachment-uploads';
 import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
 import { Installs } from './installs';
 import { LogBook } from './logbook';
+import { mcpClientSnippets, type McpLaunch } from '../../shared/mcp-clients';
 import { PluginViews } from './plugin-views';
 import { processStats } from './stats';
 
@@ -31,6 +50,25 @@ export interface BackendOptions {
   uploadsDir?: string;
   /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
   openFolder?(dir: string): Promise<string>;
+  /** How this installation runs `plugboard mcp` on its data folder, for the other apps' config snippets. */
+  mcpLaunch?: McpLaunch;
+  /**
+   * Show the calls other apps (MCP clients of Plugboard on this data folder) wait to have approved:
+   * the app and `plugboard serve` do, a back end with no screen (`plugboard chat`) does not.
+   */
+  approvalInbox?: boolean;
+  /**
+   * When the conversations (their store and the chat) open: at once (the default: the app, `serve`
+   * and `plugboard chat` say at start when another Plugboard holds them), or on the first command
+   * that needs them (`plugboard plugins` and `models`, which work while another Plugboard runs).
+   */
+  conversations?: 'now' | 'when-needed';
+}
+
+/** The conversations: their store and the chat service over it. */
+export interface Conversations {
+  chat: ChatService;
+  store: ConversationStore;
 }
 
 export class Backend extends Disposable {
@@ -41,15 +79,22 @@ export class Backend extends Disposable {
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
   private readonly handlers: Handlers;
+  private opening: Promise<Conversations> | null = null;
+  private opened: Conversations | null = null;
 
   private constructor(
     private readonly opts: BackendOptions,
-    readonly chat: ChatService,
-    private readonly store: ConversationStore,
     readonly models: ModelStore,
+    private readonly inbox: ApprovalInbox | undefined,
   ) {
     super();
     this._register(models);
+    if (inbox) {
+      this._register(inbox);
+      this._register(
+        inbox.onDidChange((pending) => this._onDidEvent.fire({ name: 'approvals.external', payload: { pending } })),
+      );
+    }
     this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
     this.views = new PluginViews(registry);
@@ -105,16 +150,41 @@ export class Backend extends Disposable {
         fire({ name: 'plugins.changed', payload: { id: pluginId, reason: kind } });
       }),
     );
-    this._register(chat.onDidEvent(fire));
     this.handlers = this.createHandlers();
   }
 
   static async create(opts: BackendOptions): Promise<Backend> {
     const { registry } = opts;
-    const store = await ConversationStore.open(registry.paths.conversations);
-    const models = new ModelStore(registry.paths.root, registry.secrets);
-    const chat = new ChatService({ registry, store, models, audit: registry.audit });
-    return new Backend(opts, chat, store, models);
+    const inbox = opts.approvalInbox ? await ApprovalInbox.open(registry.paths.root) : undefined;
+    const backend = new Backend(opts, new ModelStore(registry.paths.root, registry.secrets), inbox);
+    if (opts.conversations !== 'when-needed') {
+      try {
+        await backend.conversations();
+      } catch (e) {
+        backend.dispose();
+        throw e;
+      }
+    }
+    return backend;
+  }
+
+  /**
+   * The conversations, opened once, when first needed. Opening throws a FailureError when another
+   * Plugboard holds them (assistant/store/owner.ts); a command then answers with its failure.
+   */
+  conversations(): Promise<Conversations> {
+    return (this.opening ??= (async () => {
+      const { registry } = this.opts;
+      const store = await ConversationStore.open(registry.paths.conversations);
+      if (this.isDisposed) {
+        store.dispose();
+        throw new Error('the back end was closed while its conversations opened');
+      }
+      const chat = new ChatService({ registry, store, models: this.models, audit: registry.audit });
+      this._register(chat.onDidEvent((e) => this._onDidEvent.fire(e)));
+      this.opened = { chat, store };
+      return this.opened;
+    })());
   }
 
   invoke<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C>> {
@@ -123,9 +193,33 @@ export class Backend extends Disposable {
     );
   }
 
+  /**
+   * A command from outside the process (IPC, WebSocket, the CLI): its name and input are checked
+   * against the contract first, and whatever happens, the answer is a value: the output, the
+   * refusal (`invalid_input`), or an unexpected error (`internal_error`), the same for every caller.
+   */
+  async answer(name: unknown, input: unknown): Promise<Answer> {
+    const checked = checkInvocation(name, input);
+    if (!checked.ok) return checked;
+    try {
+      return { ok: true, value: await this.invoke(checked.name, checked.input) };
+    } catch (e) {
+      return failureOf(e);
+    }
+  }
+
+  /**
+   * `answer` for callers in this process (the `plugboard` CLI), typed: the command's output, or
+   * the failure that refused it. The same check and the same handler as a window's command.
+   */
+  async request<C extends CommandName>(name: C, input: CommandInput<C>): Promise<CommandOutput<C> | Failure> {
+    const a = await this.answer(name, input);
+    return a.ok ? (a.value as CommandOutput<C>) : a;
+  }
+
   /** Writes pending conversation changes to disk now. */
   flush(): void {
-    this.store.flush();
+    this.opened?.store.flush();
   }
 
   /** Remembers a file the web UI uploaded: a package `install.preview` refers to by id, or a message's attachment. */
@@ -135,7 +229,9 @@ export class Backend extends Disposable {
 
   private createHandlers(): Handlers {
     const { registry } = this.opts;
-    const { chat, views, installs } = this;
+    const { views, installs } = this;
+    const chat = async (): Promise<ChatService> => (await this.conversations()).chat;
+    const store = async (): Promise<ConversationStore> => (await this.conversations()).store;
     return {
       'app.info': () => ({
         version: this.opts.version,
@@ -153,19 +249,29 @@ export class Backend extends Disposable {
           ? failure('io_error', `could not open ${registry.paths.root}: ${why}`)
           : { ok: true, detail: 'opened' };
       },
-      'approvals.default': () => ({ policy: registry.approvalDefault() }),
-      'approvals.setDefault': ({ policy }) => registry.setApprovalDefault(policy),
+      'approvals.default': () => ({ policy: registry.decisions.approvalDefault() }),
+      'approvals.setDefault': ({ policy }) => registry.decisions.setApprovalDefault(policy),
+      'approvals.external': () => this.inbox?.pending() ?? [],
+      'approvals.answerExternal': ({ id, decision }) =>
+        this.inbox?.answer(id, decision) ?? failure('invalid_state', 'this Plugboard shows no requests of other apps'),
+      'app.mcpClients': () =>
+        this.opts.mcpLaunch
+          ? { ok: true, snippets: mcpClientSnippets(this.opts.mcpLaunch, process.platform) }
+          : failure(
+              'invalid_state',
+              'this Plugboard has no `plugboard` command to give other apps (a packaged app ships none): install Plugboard from its repository and run `plugboard mcp --print-config claude` there',
+            ),
       'plugins.list': () => views.list(),
       'plugins.detail': ({ id }) => views.detail(id),
       'plugins.start': ({ id }) => registry.start(id),
       'plugins.stop': ({ id }) => registry.stop(id),
       'plugins.restart': ({ id }) => registry.restart(id),
-      'plugins.setEnabled': ({ id, enabled }) => registry.setEnabled(id, enabled),
-      'plugins.setExposed': ({ id, tool, exposed }) => registry.setExposed(id, tool, exposed),
-      'plugins.grant': ({ id, capabilities }) => registry.grant(id, capabilities),
-      'plugins.revoke': ({ id, capabilities }) => registry.revoke(id, capabilities),
-      'plugins.configure': ({ id, values }) => registry.configure(id, values),
-      'plugins.uninstall': ({ id }) => registry.uninstall(id),
+      'plugins.setEnabled': ({ id, enabled }) => registry.decisions.setEnabled(id, enabled),
+      'plugins.setExposed': ({ id, tool, exposed }) => registry.decisions.setExposed(id, tool, exposed),
+      'plugins.grant': ({ id, capabilities }) => registry.decisions.grant(id, capabilities),
+      'plugins.revoke': ({ id, capabilities }) => registry.decisions.revoke(id, capabilities),
+      'plugins.configure': ({ id, values }) => registry.decisions.configure(id, values),
+      'plugins.uninstall': ({ id }) => registry.installer.uninstall(id),
       'plugins.logs': ({ id }) => this.logs.of(id),
       'plugins.stats': () => processStats(registry),
       'plugins.resources': ({ id }) => resourcesOf(registry, id),
@@ -177,53 +283,56 @@ export class Backend extends Disposable {
       'import.preview': (input) => installs.importPreview(input),
       'import.commit': (input) => installs.importCommit(input),
       'palette.list': () => views.palette(),
-      'chat.list': () => chat.list(),
-      'chat.saveState': () => chat.saveState(),
-      'chat.create': ({ title }) => chat.create(title),
-      'chat.get': ({ id }) => chat.get(id),
-      'chat.rename': ({ id, title }) => chat.rename(id, title),
-      'chat.delete': ({ id }) => chat.delete(id),
-      'chat.search': ({ query, limit }) => this.store.search(query, limit),
-      'chat.send': ({ conversationId, text, attachments }) => {
+      'chat.list': async () => (await chat()).list(),
+      'chat.saveState': async () => (await chat()).saveState(),
+      'chat.create': async ({ title }) => (await chat()).create(title),
+      'chat.get': async ({ id }) => (await chat()).get(id),
+      'chat.rename': async ({ id, title }) => (await chat()).rename(id, title),
+      'chat.delete': async ({ id }) => (await chat()).delete(id),
+      'chat.search': async ({ query, limit }) => (await store()).search(query, limit),
+      'chat.send': async ({ conversationId, text, attachments, approve, unattended }) => {
         const taken = takeAttachments(attachments ?? [], this.attachments.take);
-        return taken.ok ? chat.send(conversationId, text, {}, taken.files) : taken;
+        if (!taken.ok) return taken;
+        const opts = { ...(approve ? { flag: approve } : {}), ...(unattended ? { unattended } : {}) };
+        return (await chat()).send(conversationId, text, opts, taken.files);
       },
-      'chat.attachment': ({ id }) => {
-        const f = this.store.attachment(id);
+      'chat.attachment': async ({ id }) => {
+        const f = (await store()).attachment(id);
         if (!f) return failure('not_found', `no attached file ${id} (its conversation may have been deleted)`);
         return { ok: true, name: f.name, kind: f.kind, mime: f.mime, data: Buffer.from(f.bytes).toString('base64') };
       },
-      'chat.setModel': ({ conversationId, model }) => chat.setModel(conversationId, model),
-      'chat.approve': ({ callId, decision, args }) => chat.approve(callId, decision, args),
-      'chat.retry': ({ conversationId }) => chat.retry(conversationId),
-      'chat.edit': ({ conversationId, messageId, text }) => chat.edit(conversationId, messageId, text),
-      'chat.regenerate': ({ conversationId }) => chat.regenerate(conversationId),
-      'chat.answer': ({ callId, answer, refuse }) => chat.assistant.answer(callId, answer, refuse),
-      'models.usage': () => this.store.usageByModel(),
+      'chat.setModel': async ({ conversationId, model }) => (await chat()).setModel(conversationId, model),
+      'chat.approve': async ({ callId, decision, args }) => (await chat()).approve(callId, decision, args),
+      'chat.retry': async ({ conversationId }) => (await chat()).retry(conversationId),
+      'chat.edit': async ({ conversationId, messageId, text }) => (await chat()).edit(conversationId, messageId, text),
+      'chat.regenerate': async ({ conversationId }) => (await chat()).regenerate(conversationId),
+      'chat.answer': async ({ callId, answer, refuse }) => (await chat()).assistant.answer(callId, answer, refuse),
+      'models.usage': async () => (await store()).usageByModel(),
       'assistant.settings': () => this.models.settings(),
       'assistant.configure': (change) => this.models.configure(change),
-      'tools.suggest': ({ text }) => views.entries(chat.assistant.suggest(text)),
+      'tools.suggest': async ({ text }) => views.entries((await chat()).assistant.suggest(text)),
       'models.list': async () => {
         const view = await this.models.view();
-        return { ...view, models: [...view.models, ...agentModels(registry)] };
+        return { ...view, models: [...view.models, ...agentModels(registry)], agents: agentModelRows(registry) };
       },
       'models.save': (input) => this.models.save(input),
       'models.remove': ({ name }) => this.models.remove(name),
       'models.setDefault': ({ name }) => this.models.setDefault(name),
       'models.test': (input) => testModel(this.models, input),
       'models.discover': () => discoverLocal(),
-      'plugins.setToolPolicy': ({ id, tool, policy }) => registry.setToolPolicy(id, tool, policy),
-      'plugins.acceptDefinition': ({ id, tool }) => registry.acceptDefinition(id, tool),
-      'chat.invoke': ({ conversationId, plugin, tool, args }) => chat.invoke(conversationId, plugin, tool, args),
-      'chat.cancel': ({ turnId }) => chat.cancel(turnId),
-      'chat.exitPassthrough': ({ conversationId }) => chat.exitPassthrough(conversationId),
+      'plugins.setToolPolicy': ({ id, tool, policy }) => registry.decisions.setToolPolicy(id, tool, policy),
+      'plugins.acceptDefinition': ({ id, tool }) => registry.definitions.accept(id, tool),
+      'chat.invoke': async ({ conversationId, plugin, tool, args }) =>
+        (await chat()).invoke(conversationId, plugin, tool, args),
+      'chat.cancel': async ({ turnId }) => (await chat()).cancel(turnId),
+      'chat.exitPassthrough': async ({ conversationId }) => (await chat()).exitPassthrough(conversationId),
     };
   }
 
   override dispose(): void {
     if (this.isDisposed) return;
-    this.chat.dispose();
-    this.store.dispose();
+    this.opened?.chat.dispose();
+    this.opened?.store.dispose();
     super.dispose();
   }
 }

@@ -7,7 +7,7 @@ import type { ServerFeatures, PluginRegistry } from '../plugins';
 function featuresOf(registry: PluginRegistry, id: string): Result<ServerFeatures> {
   if (!registry.record(id)) return failure('not_found', `no plugin "${id}"`);
   if (!registry.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
-  const c = registry.features(id);
+  const c = registry.host.features(id);
   return c ? ok(c) : failure('not_found', `${id} is not running in this host`);
 }
 

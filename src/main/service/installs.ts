@@ -78,7 +78,7 @@ export class Installs implements IDisposable {
     // The server removes uploads that wait too long (upload-quota.ts).
     if (!file || (source.kind === 'upload' && !existsSync(file)))
       return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
-    const p = await this.registry.preview(file);
+    const p = await this.registry.installer.preview(file);
     if (!p.ok) {
       // A refused upload is of no further use: the person drops a fixed file next.
       if (source.kind === 'upload') this.dropUpload(source.uploadId);
@@ -103,7 +103,7 @@ export class Installs implements IDisposable {
       return failure('invalid_state', 'this preview has expired; drop the plugin again');
     if (p.config)
       return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
-    const r = await this.registry.install(p.source, { replace, grant: grants });
+    const r = await this.registry.installer.install(p.source, { replace, grant: grants });
     if (!r.ok) return r;
     this.forget(token);
     return { ok: true, detail: r.detail, id: r.id };

@@ -39,7 +39,7 @@ export class PluginViews {
     const { registry } = this;
     const rec = registry.record(id);
     const spec = rec?.spec;
-    const state = registry.pluginState(id);
+    const state = registry.decisions.pluginState(id);
     const tools = registry.tools(id);
     return {
       id,
@@ -57,7 +57,7 @@ export class PluginViews {
       requested: spec ? requestedCapabilities(spec) : [],
       granted: state.grants,
       needsSettings: registry.missingSettings(id),
-      health: registry.health(id) ?? {
+      health: registry.host.healthOf(id) ?? {
         pluginId: id,
         state: 'failed',
         reason: rec?.error ?? 'not loaded',
@@ -77,7 +77,7 @@ export class PluginViews {
     const auto = new Set(spec?.autoApprovedTools ?? []);
     const commands = new Set(spec?.userCommands.map((c) => c.name) ?? []);
     const requested = spec ? requestedCapabilities(spec) : [];
-    const granted = registry.pluginState(id).grants;
+    const granted = registry.decisions.pluginState(id).grants;
     const tools = registry.tools(id);
     const flags = scanTools(id, tools, registry.everyTool());
     return {
@@ -87,8 +87,8 @@ export class PluginViews {
       // A remote MCP server shows where it is reached.
       command: spec?.remote ? [spec.remote.url] : (spec?.command ?? []),
       tools: tools.map((t) => {
-        const { policy, defaultPolicy } = registry.toolPolicy(id, t.name);
-        const change = registry.toolChange(id, t.name);
+        const { policy, defaultPolicy } = registry.decisions.toolPolicy(id, t.name);
+        const change = registry.definitions.change(id, t.name);
         return {
           ...t,
           autoApproved: auto.has(t.name),
@@ -126,7 +126,7 @@ export class PluginViews {
       name: d.tool,
       description: d.description,
       parameters: d.parameters,
-      autoApproved: registry.toolPolicy(d.plugin, d.tool).policy === 'allow',
+      autoApproved: registry.decisions.toolPolicy(d.plugin, d.tool).policy === 'allow',
     }));
   }
 

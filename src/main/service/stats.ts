@@ -7,7 +7,7 @@ import type { ProcessStats } from '../../shared/contract';
 import type { PluginRegistry } from '../plugins';
 
 export async function processStats(registry: PluginRegistry): Promise<Record<string, ProcessStats>> {
-  const pids = registry.pids();
+  const pids = registry.host.pids();
   if (pids.size === 0) return {};
   let usage: Record<string, { cpu: number; memory: number }>;
   try {
@@ -23,7 +23,7 @@ export async function processStats(registry: PluginRegistry): Promise<Record<str
         pid,
         cpuPercent: Math.round(u.cpu * 10) / 10,
         memoryBytes: u.memory,
-        pingRttMs: registry.health(id)?.pingRttMs ?? null,
+        pingRttMs: registry.host.healthOf(id)?.pingRttMs ?? null,
       };
   }
   return out;

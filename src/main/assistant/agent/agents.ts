@@ -3,7 +3,7 @@
  * conversation can use, listed beside the configured ones. Their names are `agent:<plugin id>`:
  * stable while the plugin is installed, and never taken by a model the person names.
  */
-import type { ModelView } from '../../../shared/assistant';
+import type { AgentModelRow, ModelView } from '../../../shared/assistant';
 import { AGENT_MODEL_PREFIX } from '../../../shared/assistant';
 import type { PluginRegistry } from '../../plugins';
 
@@ -30,18 +30,6 @@ export function agentModels(registry: PluginRegistry): ModelView[] {
       hasKey: false,
       isDefault: false,
     }));
-}
-
-/** An installed agent plugin as `plugboard models list` shows it, usable or not. */
-export interface AgentModelRow {
-  name: string;
-  kind: 'agent';
-  plugin: string;
-  title: string;
-  /** Usable as far as can be known without starting it (its own `agent.available` is asked when it runs). */
-  available: boolean;
-  /** Why not, and what to do. */
-  reason?: string;
 }
 
 /**

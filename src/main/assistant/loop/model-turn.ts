@@ -169,7 +169,7 @@ export class ModelTurn {
     o.messages.finish(note, {
       status: 'error',
       failure: failure(
-        'cancelled',
+        'step_limit',
         `stopped after ${steps} rounds of tool calls (the step cap): ask the model to go on if it should`,
       ),
       retry: {},

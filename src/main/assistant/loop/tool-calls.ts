@@ -92,7 +92,7 @@ const shownHash = new WeakMap<LiveMessage, string | undefined>();
 
 /** What a call's decision is bound to: the tool's definition now, how it changed, what the arguments carry. */
 interface Bound {
-  policy: ReturnType<PluginRegistry['toolPolicy']>;
+  policy: ReturnType<PluginRegistry['decisions']['toolPolicy']>;
   /** `plugin:tool#hash`: the key an allowance for this conversation is kept under. */
   key: string;
   hash: string | undefined;
@@ -103,12 +103,12 @@ interface Bound {
 
 function boundTo(ctx: CallContext, target: Offered, input: unknown): Bound {
   const { registry } = ctx;
-  const policy = registry.toolPolicy(target.plugin, target.tool);
-  const hash = registry.toolHash(target.plugin, target.tool);
+  const policy = registry.decisions.toolPolicy(target.plugin, target.tool);
+  const hash = registry.definitions.hash(target.plugin, target.tool);
   const annotations = registry.tools(target.plugin).find((t) => t.name === target.tool)?.annotations;
-  const change = policy.changed ? registry.toolChange(target.plugin, target.tool) : undefined;
+  const change = policy.changed ? registry.definitions.change(target.plugin, target.tool) : undefined;
   // A plugin whose tools were never recorded (it announced none yet) gets them recorded now.
-  if (!policy.changed) void registry.recordFirstDefinitions(target.plugin);
+  if (!policy.changed) void registry.definitions.recordFirst(target.plugin);
   // A deny stands whatever the arguments hold: nothing to look for.
   const found = policy.policy === 'deny' ? null : carriedInto(input, target.plugin, ctx.stored);
   return {
@@ -246,7 +246,8 @@ async function decide(
   if (answer.decision === 'cancelled') return { approval: { state: 'denied', by: 'policy' }, cancelled: true };
   if (answer.decision === 'deny') return { approval: { state: 'denied', by: 'person', decision: 'deny' } };
   if (answer.decision === 'conversation') ctx.allowHere(`${target.plugin}:${target.tool}#${hash ?? ''}`);
-  if (answer.decision === 'always') await ctx.registry.setToolPolicy(target.plugin, target.tool, 'allow', hash);
+  if (answer.decision === 'always')
+    await ctx.registry.decisions.setToolPolicy(target.plugin, target.tool, 'allow', hash);
   return {
     approval: { state: 'allowed', by: 'person', decision: answer.decision },
     ...(answer.args ? { args: answer.args } : {}),

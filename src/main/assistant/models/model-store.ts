@@ -14,7 +14,7 @@ import {
   type ModelConfig,
   type ModelsView,
 } from '../../../shared/assistant';
-import { failure, type Outcome } from '../../../shared/failures';
+import { failure, type Done, type Outcome } from '../../../shared/failures';
 import { Disposable, Emitter } from '../../../shared/lifecycle';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
 import type { SecretStore } from '../../plugins';
@@ -112,7 +112,7 @@ export class ModelStore extends Disposable {
     return { ...DEFAULT_ASSISTANT_SETTINGS, ...this.read().assistant };
   }
 
-  async configure(change: Partial<AssistantSettings>): Promise<Outcome<{ detail: string }>> {
+  async configure(change: Partial<AssistantSettings>): Promise<Done> {
     const r = await this.update((f) => {
       f.assistant = { ...f.assistant, ...change };
       return null;
@@ -132,7 +132,7 @@ export class ModelStore extends Disposable {
     return v === undefined || v === '' ? undefined : v;
   }
 
-  async save(input: SaveModel): Promise<Outcome<{ detail: string }>> {
+  async save(input: SaveModel): Promise<Done> {
     const problem = checkConfig(input);
     if (problem) return failure('invalid_input', problem);
     const config: ModelConfig = {
@@ -163,7 +163,7 @@ export class ModelStore extends Disposable {
     return { ok: true, detail: `saved ${config.name}${key ? ` (its key in ${this.secrets.description})` : ''}` };
   }
 
-  async remove(name: string): Promise<Outcome<{ detail: string }>> {
+  async remove(name: string): Promise<Done> {
     const r = await this.update((f) => {
       if (!f.models.some((m) => m.name === name)) return `no model is named "${name}"`;
       f.models = f.models.filter((m) => m.name !== name);
@@ -176,7 +176,7 @@ export class ModelStore extends Disposable {
     return { ok: true, detail: `removed ${name}` };
   }
 
-  async setDefault(name: string): Promise<Outcome<{ detail: string }>> {
+  async setDefault(name: string): Promise<Done> {
     const r = await this.update((f) => {
       if (!f.models.some((m) => m.name === name)) return `no model is named "${name}"`;
       f.defaultModel = name;

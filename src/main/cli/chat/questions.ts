@@ -6,6 +6,7 @@
  * person can try again before anything reaches the back end.
  */
 import type { Question } from '../../../shared/assistant';
+import { failure, type Outcome } from '../../../shared/failures';
 
 /** The lines shown before the answer prompt. */
 export function questionText(q: Question): string {
@@ -20,17 +21,17 @@ export function answerPrompt(q: Question): string {
   return q.multiple ? `numbers or choices, separated by commas › ` : `number or choice › `;
 }
 
-export type ReadAnswer = { ok: true; answer: string | string[] } | { ok: false; message: string };
+export type ReadAnswer = Outcome<{ answer: string | string[] }>;
 
 export function readAnswer(q: Question, line: string): ReadAnswer {
   const typed = line.trim();
-  if (!typed) return { ok: false, message: 'the answer is empty' };
+  if (!typed) return failure('invalid_input', 'the answer is empty');
   const choices = q.choices ?? [];
   if (choices.length === 0) return { ok: true, answer: typed };
   // A choice may itself contain a comma: the whole line is tried as one choice first.
   const whole = pick(choices, typed);
   if (whole !== undefined) return { ok: true, answer: q.multiple ? [whole] : whole };
-  if (!q.multiple) return { ok: false, message: `type a number from 1 to ${choices.length}, or one of the choices` };
+  if (!q.multiple) return failure('invalid_input', `type a number from 1 to ${choices.length}, or one of the choices`);
   const parts = typed
     .split(',')
     .map((p) => p.trim())
@@ -39,10 +40,10 @@ export function readAnswer(q: Question, line: string): ReadAnswer {
   for (const p of parts) {
     const c = pick(choices, p);
     if (c === undefined)
-      return {
-        ok: false,
-        message: `"${p}" is not one of the choices: type numbers from 1 to ${choices.length}, or the choices, separated by commas`,
-      };
+      return failure(
+        'invalid_input',
+        `"${p}" is not one of the choices: type numbers from 1 to ${choices.length}, or the choices, separated by commas`,
+      );
     if (!picked.includes(c)) picked.push(c);
   }
   return { ok: true, answer: picked };

@@ -6,7 +6,7 @@
  */
 import type { ApprovalDecision } from '../../../shared/assistant';
 import type { Conversation } from '../../../shared/contract';
-import { failure, type Failure } from '../../../shared/failures';
+import { failure, isFailure, type Failure } from '../../../shared/failures';
 import { Disposable } from '../../../shared/lifecycle';
 import type { Backend } from '../../service';
 import { EXIT_FAILED, EXIT_OK } from '../io';
@@ -73,7 +73,9 @@ export class ChatSession extends Disposable {
   /** The conversation to talk in, with its model; a failure when there is no model to answer. */
   async open(conversation: string | undefined, model: string | undefined): Promise<Failure | null> {
     const { backend } = this.o;
-    const { models } = await backend.invoke('models.list', {});
+    const view = await backend.request('models.list', {});
+    if (isFailure(view)) return view;
+    const { models } = view;
     if (models.length === 0) return failure('no_model', NO_MODEL);
     if (model !== undefined && !models.some((m) => m.name === model)) {
       return failure(
@@ -83,17 +85,22 @@ export class ChatSession extends Disposable {
     }
     let conv: Conversation | null = null;
     if (conversation !== undefined) {
-      conv = await backend.invoke('chat.get', { id: conversation });
-      if (!conv)
-        return failure(
-          'not_found',
-          `no conversation ${conversation} in ${(await backend.invoke('app.info', {})).dataDir}`,
-        );
+      const got = await backend.request('chat.get', { id: conversation });
+      if (isFailure(got)) return got;
+      if (!got) {
+        const info = await backend.request('app.info', {});
+        return failure('not_found', `no conversation ${conversation} in ${isFailure(info) ? '?' : info.dataDir}`);
+      }
+      conv = got;
     }
-    conv ??= await backend.invoke('chat.create', {});
+    if (!conv) {
+      const made = await backend.request('chat.create', {});
+      if (isFailure(made)) return made;
+      conv = made;
+    }
     this.conversationId = conv.id;
     if (model !== undefined && conv.model !== model) {
-      const r = await backend.invoke('chat.setModel', { conversationId: conv.id, model });
+      const r = await backend.request('chat.setModel', { conversationId: conv.id, model });
       if (!r.ok) return r;
     }
     return null;
@@ -105,14 +112,20 @@ export class ChatSession extends Disposable {
    */
   async startToolServers(): Promise<void> {
     const { backend, printer } = this.o;
-    const views = await backend.invoke('plugins.list', {});
+    const views = await backend.request('plugins.list', {});
+    if (isFailure(views)) {
+      printer.note(
+        `warning: the plugins could not be listed, so no server was started (${views.code}: ${views.message})\n`,
+      );
+      return;
+    }
     const silent = views.filter(
       (v) =>
         v.enabled && v.exposed && v.persistent && v.error === null && v.toolCount === 0 && v.needsSettings.length === 0,
     );
     await Promise.all(
       silent.map(async (v) => {
-        const r = await backend.invoke('plugins.start', { id: v.id });
+        const r = await backend.request('plugins.start', { id: v.id });
         if (!r.ok)
           printer.note(`warning: ${v.id} did not start, so its tools are not offered (${r.code}: ${r.message})\n`);
       }),
@@ -211,7 +224,7 @@ export class ChatSession extends Disposable {
       }
       const decision = KEYS[key];
       terminal.write(`${LABELS[decision]}\n`);
-      const r = await backend.invoke('chat.approve', { callId: call.callId, decision });
+      const r = await backend.request('chat.approve', { callId: call.callId, decision });
       if (!r.ok) printer.note(`${r.code}: ${r.message}\n`);
     });
   }
@@ -230,7 +243,7 @@ export class ChatSession extends Disposable {
             `? ${q.question.from ?? 'a plugin'} asks: ${q.question.question}\n  (a form: it is answered in the app; declined here)\n`,
           ),
         );
-        const r = await backend.invoke('chat.answer', { callId: q.callId, refuse: 'decline' });
+        const r = await backend.request('chat.answer', { callId: q.callId, refuse: 'decline' });
         if (!r.ok) printer.note(`${r.code}: ${r.message}\n`);
         return;
       }
@@ -247,7 +260,7 @@ export class ChatSession extends Disposable {
           terminal.write(`${answer.message}\n`);
           continue;
         }
-        const r = await backend.invoke('chat.answer', { callId: q.callId, answer: answer.answer });
+        const r = await backend.request('chat.answer', { callId: q.callId, answer: answer.answer });
         if (r.ok) return;
         terminal.write(`${r.code}: ${r.message}\n`);
         // The question is gone (its turn ended); anything else, the person may answer again.
@@ -265,6 +278,6 @@ export class ChatSession extends Disposable {
     }
     this.stopped = turnId;
     this.o.printer.note('stopping the turn… (Ctrl-C again to quit)\n');
-    void this.o.backend.invoke('chat.cancel', { turnId });
+    void this.o.backend.request('chat.cancel', { turnId });
   }
 }

@@ -1,14 +1,13 @@
 /**
- * One turn of `plugboard chat` on the back end: the text goes in through the chat service's
- * `send` (the `chat.send` command's handler, with the --approve flag, which the contract's
- * `chat.send` does not carry), and the turn is followed through the Backend's `chat.turn` events
- * until the back end says it stopped running. Events that arrive before `send` names the turn
- * are kept and read once it does, so nothing of the turn is missed however fast it goes.
+ * One turn of `plugboard chat` on the back end: the text goes in as the contract's `chat.send`,
+ * as the app's composer sends it (with the --approve flag as its `approve`), and the turn is
+ * followed through the Backend's `chat.turn` events until the back end says it stopped running,
+ * with the tokens it took. Events that arrive before `send` names the turn are kept and read once
+ * it does, so nothing of the turn is missed however fast it goes.
  */
 import type { TokenUsage } from '../../../shared/assistant';
 import type { TurnEvent } from '../../../shared/contract';
 import { failure, type Failure } from '../../../shared/failures';
-import { addUsage } from '../../assistant';
 import type { Backend } from '../../service';
 import { TurnLines, type TurnSink } from './turn-lines';
 
@@ -40,7 +39,9 @@ export async function runTurn(r: TurnRequest): Promise<TurnResult> {
   const read = (e: TurnEvent): void => {
     if (e.turnId !== turnId) return;
     if (e.type === 'turn') {
-      if (!e.running) ended();
+      if (e.running) return;
+      usage = e.usage ?? null;
+      ended();
       return;
     }
     lines.event(e);
@@ -51,11 +52,11 @@ export async function runTurn(r: TurnRequest): Promise<TurnResult> {
     else read(e.payload);
   });
   try {
-    const sent = await r.backend.chat.send(r.conversationId, r.text, {
-      ...(r.flag ? { flag: r.flag } : {}),
+    const sent = await r.backend.request('chat.send', {
+      conversationId: r.conversationId,
+      text: r.text,
+      ...(r.flag ? { approve: r.flag } : {}),
       ...(r.unattended ? { unattended: true } : {}),
-      // Each request to the model reports its tokens; the turn's are their sum.
-      onUsage: (u) => (usage = usage ? addUsage(usage, u) : u),
     });
     if (!sent.ok) return { ...sent, usage };
     // The conversation has no model after all (removed meanwhile): the back end left a note.

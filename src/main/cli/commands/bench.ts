@@ -26,7 +26,7 @@ export async function benchCommand(argv: string[], env: CliEnv): Promise<number>
     ...(values['no-sandbox'] ? { sandbox: false } : {}),
   });
   if (!opened.ok) {
-    env.out.stderr(`${describeFailure(opened.failure)}\n`);
+    env.out.stderr(`${describeFailure(opened)}\n`);
     return EXIT_FAILED;
   }
   const { quiet } = opened;

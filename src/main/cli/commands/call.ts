@@ -39,7 +39,7 @@ export async function callCommand(argv: string[], env: CliEnv): Promise<number> 
     settings,
     ...(values['no-sandbox'] ? { sandbox: false } : {}),
   });
-  if (!opened.ok) return reportFailure(out, json, opened.failure);
+  if (!opened.ok) return reportFailure(out, json, opened);
   const { quiet } = opened;
   let sent = 0;
   // The hint to send the next turn is for the last turn only: the ones before have theirs queued.

@@ -35,7 +35,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
     if (rec) {
       target = rec.dir;
       settings = rec.spec ? await registry.settings.launchValues(arg, rec.spec.settings) : {};
-      allowedCapabilities = registry.pluginState(arg).grants;
+      allowedCapabilities = registry.decisions.pluginState(arg).grants;
     } else if (!existsSync(arg)) {
       unknown = `no plugin "${arg}" is bundled or installed (data directory ${dataDir}), and there is no folder or file ${path.resolve(arg)}`;
     }

@@ -1,20 +1,18 @@
 /**
- * `plugboard models …`: the models the assistant answers with. Each subcommand is the handler the
- * back end runs for the app's Settings → Models (models.save, models.list, models.remove,
- * models.test), over the same model store and secret store, its input checked by the contract's
- * schema. It never opens the conversation store: models.json is written under a file lock for
- * sharing, so this works while the app or `plugboard serve` holds the data directory, and starts
- * no plugin. `list` also reads the plugin registry (as `plugins list` does) for the installed
- * agent plugins, which are models too (`agent:<id>`).
+ * `plugboard models …`: the models the assistant answers with. Each subcommand is the contract's
+ * command the app's Settings → Models sends (models.save, models.list, models.remove,
+ * models.test), through the same back end with its input checked by the same schema. It never
+ * opens the conversations: models.json is written under a file lock for sharing, so this works
+ * while the app or `plugboard serve` holds the data directory, and it starts no plugin. `list`
+ * shows the installed agent plugins too, which are models as well (`agent:<id>`).
  */
-import { PROVIDER_KINDS, type ModelsView } from '../../../shared/assistant';
+import { PROVIDER_KINDS, type AgentModelRow, type ModelsView } from '../../../shared/assistant';
 import { parseInput } from '../../../shared/contract';
-import { describeFailure, failure, type Failure } from '../../../shared/failures';
-import { agentModelRows, checkConfig, ModelStore, type AgentModelRow } from '../../assistant';
-import { DataPaths, FileSecretStore, PluginRegistry } from '../../plugins';
+import { describeFailure, failure, isFailure, type Failure } from '../../../shared/failures';
+import { checkConfig } from '../../assistant';
+import type { Backend } from '../../service';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
-import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
 const SUBCOMMANDS = ['add', 'list', 'remove', 'test'] as const;
 
@@ -43,22 +41,24 @@ export async function modelsCommand(argv: string[], env: CliEnv): Promise<number
   if (sub === 'list' && name !== undefined) throw new UsageError(`unexpected argument "${name}"`);
   if (sub !== 'list' && name === undefined) throw new UsageError(`missing NAME: plugboard models ${sub} NAME`);
 
-  const dataDir = dataDirOf(values['data-dir']);
-  const models = new ModelStore(dataDir, new FileSecretStore(new DataPaths(dataDir).secrets));
+  // The back end loads once the arguments are known good.
+  const { openForCommand } = await import('../backend');
+  const app = await openForCommand(values['data-dir']);
+  const { backend } = app;
   try {
     switch (sub) {
       case 'add':
-        return await add(models, env.out, name as string, values);
-      case 'list':
-        return print(env.out, values.json === true, await models.view(), await agentsIn(dataDir));
+        return await add(backend, env.out, name as string, values);
+      case 'list': {
+        const view = await backend.request('models.list', {});
+        return isFailure(view) ? refused(env.out, view) : print(env.out, values.json === true, view);
+      }
       case 'remove': {
-        const r = await models.remove(name as string);
+        const r = await backend.request('models.remove', { name: name as string });
         return r.ok ? done(env.out, r.detail) : refused(env.out, r);
       }
       case 'test': {
-        // The AI SDK comes in only here: add, list and remove start without it.
-        const { testModel } = await import('../../service/model-checks');
-        const r = await testModel(models, { name: name as string });
+        const r = await backend.request('models.test', { name: name as string });
         if (!r.ok) return refused(env.out, r);
         const some = r.models.length === 1 ? '1 model' : `${r.models.length} models`;
         return done(
@@ -68,7 +68,7 @@ export async function modelsCommand(argv: string[], env: CliEnv): Promise<number
       }
     }
   } finally {
-    models.dispose();
+    await app.close();
   }
   return EXIT_OK;
 }
@@ -81,7 +81,7 @@ interface AddFlags {
   default?: boolean | undefined;
 }
 
-async function add(models: ModelStore, out: Out, name: string, flags: AddFlags): Promise<number> {
+async function add(backend: Backend, out: Out, name: string, flags: AddFlags): Promise<number> {
   const provider = flags.provider;
   if (provider === undefined) throw new UsageError(`missing --provider (${PROVIDER_KINDS.join(', ')})`);
   if (!(PROVIDER_KINDS as readonly string[]).includes(provider))
@@ -99,7 +99,7 @@ async function add(models: ModelStore, out: Out, name: string, flags: AddFlags):
   const apiKey = flags['api-key-env'] !== undefined ? keyFromEnv(flags['api-key-env']) : undefined;
   let model = flags.model;
   if (model === undefined) {
-    const found = await onlyModel(models, kind, baseURL, apiKey);
+    const found = await onlyModel(backend, kind, baseURL, apiKey);
     if (!found.ok) return refused(out, found);
     model = found.model;
   }
@@ -112,9 +112,10 @@ async function add(models: ModelStore, out: Out, name: string, flags: AddFlags):
     ...(flags.default ? { makeDefault: true } : {}),
   });
   if (!input.ok) throw new UsageError(input.message);
-  const r = await models.save({ ...input.value, baseURL: input.value.baseURL });
+  const r = await backend.request('models.save', input.value);
   if (!r.ok) return refused(out, r);
-  const isDefault = (await models.view()).defaultModel === input.value.name;
+  const view = await backend.request('models.list', {});
+  const isDefault = !isFailure(view) && view.defaultModel === input.value.name;
   return done(
     out,
     `${r.detail}${flags.model === undefined ? ` (${model}, the only model its server lists)` : ''}${isDefault ? '; the default model' : ''}`,
@@ -127,14 +128,12 @@ async function add(models: ModelStore, out: Out, name: string, flags: AddFlags):
  * unreachable server, is a refusal that says to give --model.
  */
 async function onlyModel(
-  models: ModelStore,
+  backend: Backend,
   provider: (typeof PROVIDER_KINDS)[number],
   baseURL: string | null,
   apiKey: string | undefined,
 ): Promise<{ ok: true; model: string } | Failure> {
-  // The AI SDK comes in only here: add with --model starts without it.
-  const { testModel } = await import('../../service/model-checks');
-  const r = await testModel(models, { provider, baseURL, ...(apiKey !== undefined ? { apiKey } : {}) });
+  const r = await backend.request('models.test', { provider, baseURL, ...(apiKey !== undefined ? { apiKey } : {}) });
   if (!r.ok)
     return {
       ...r,
@@ -157,27 +156,16 @@ function keyFromEnv(variable: string): string {
   return value.trim();
 }
 
-/** The installed agent plugins, read from the registry without starting any. */
-async function agentsIn(dataDir: string): Promise<AgentModelRow[]> {
-  const registry = await PluginRegistry.open({
-    dataDir,
-    bundledDir: bundledPluginsDir(),
-    nodeModules: nodeModulesDir(),
-  });
-  try {
-    return agentModelRows(registry);
-  } finally {
-    registry.dispose();
-  }
-}
-
 function table(out: Out, head: string[], rows: string[][]): void {
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   for (const r of [head, ...rows])
     out.stdout(`${r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ')}\n`);
 }
 
-function print(out: Out, json: boolean, view: ModelsView, agents: AgentModelRow[]): number {
+function print(out: Out, json: boolean, listed: ModelsView & { agents: AgentModelRow[] }): number {
+  // The configured models; the agent plugins, which models.list counts among them, are listed apart.
+  const { agents, ...all } = listed;
+  const view: ModelsView = { ...all, models: all.models.filter((m) => m.provider !== 'agent-plugin') };
   if (json) {
     jsonLine(out, { ...view, agents });
     return EXIT_OK;

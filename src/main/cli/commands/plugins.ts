@@ -1,17 +1,18 @@
 /**
  * `plugboard plugins …`: list, install, import (other apps' MCP configs), uninstall, expose/unexpose, enable/disable,
- * grant/revoke and config, over the same registry as the app. Exit 0 done, 1 refused or failed
- * (the reason on stderr, or as JSON with --json), 2 usage.
+ * grant/revoke and config. Each is the contract's command the app's plugin panel sends
+ * (plugins.list, plugins.setExposed…), through the same back end with its input checked by the
+ * same schema, so the terminal and the window cannot differ; the conversations stay closed, so
+ * this works while the app or `plugboard serve` uses the data directory. Exit 0 done, 1 refused or
+ * failed (the reason on stderr, or as JSON with --json), 2 usage.
  */
-import { requestedCapabilities } from '../../../shared/capabilities';
 import { scanTools } from '../../../shared/tool-scan';
 import { revealed } from '../../../shared/visible-text';
-import type { Failure } from '../../../shared/failures';
-import { PluginRegistry, type Done } from '../../plugins';
+import { isFailure, type Done, type Failure } from '../../../shared/failures';
+import type { Backend } from '../../service';
 import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
-import { bundledPluginsDir, dataDirOf, nodeModulesDir } from '../target';
 
 const SUBCOMMANDS = [
   'list',
@@ -45,20 +46,19 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
   const [sub, ...rest] = positionals as [string, ...string[]];
   if (!(SUBCOMMANDS as readonly string[]).includes(sub)) throw new UsageError(`unknown plugins command "${sub}"`);
   const json = values.json === true;
-  const registry = await PluginRegistry.open({
-    dataDir: dataDirOf(values['data-dir']),
-    bundledDir: bundledPluginsDir(),
-    nodeModules: nodeModulesDir(),
-  });
+  // The back end loads once the arguments are known good.
+  const { openForCommand } = await import('../backend');
+  const app = await openForCommand(values['data-dir']);
+  const { registry, backend } = app;
   try {
     switch (sub) {
       case 'list':
         expectArgs(rest, 0, 0, '');
-        return await list(registry, env.out, json);
+        return await list(backend, env.out, json);
       case 'install': {
         const [source] = expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>');
         const grant = values['grant-none'] ? 'none' : values.grant?.length ? values.grant : 'requested';
-        const r = await registry.install(source as string, { replace: values.replace === true, grant });
+        const r = await registry.installer.install(source as string, { replace: values.replace === true, grant });
         if (!r.ok) return refusal(env.out, json, r);
         // Flags inform (tool-scan.ts): descriptions that address the model, hidden text, shadowing names.
         const flags = scanTools(r.id, registry.tools(r.id), registry.everyTool());
@@ -95,39 +95,49 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
           env.out,
         );
       }
-      case 'uninstall':
-        return report(env.out, json, await registry.uninstall(expectArgs(rest, 1, 1, '<id>')[0] as string));
+      case 'uninstall': {
+        const [id] = expectArgs(rest, 1, 1, '<id>');
+        return report(env.out, json, await backend.request('plugins.uninstall', { id: id as string }));
+      }
       case 'expose':
       case 'unexpose': {
         const [target] = expectArgs(rest, 1, 1, '<id>[:<tool>]');
         const at = (target as string).indexOf(':');
         const id = at === -1 ? (target as string) : (target as string).slice(0, at);
         const tool = at === -1 ? undefined : (target as string).slice(at + 1);
-        return report(env.out, json, await registry.setExposed(id, tool, sub === 'expose'));
+        const exposed = sub === 'expose';
+        return report(
+          env.out,
+          json,
+          await backend.request('plugins.setExposed', { id, exposed, ...(tool !== undefined ? { tool } : {}) }),
+        );
       }
       case 'enable':
-      case 'disable':
+      case 'disable': {
+        const [id] = expectArgs(rest, 1, 1, '<id>');
         return report(
           env.out,
           json,
-          await registry.setEnabled(expectArgs(rest, 1, 1, '<id>')[0] as string, sub === 'enable'),
+          await backend.request('plugins.setEnabled', { id: id as string, enabled: sub === 'enable' }),
         );
+      }
       case 'grant':
       case 'revoke': {
-        const [id, ...caps] = expectArgs(rest, 2, 100, '<id> <capability>...');
-        return report(
-          env.out,
-          json,
-          sub === 'grant' ? await registry.grant(id as string, caps) : await registry.revoke(id as string, caps),
-        );
+        const [id, ...capabilities] = expectArgs(rest, 2, 100, '<id> <capability>...');
+        const command = sub === 'grant' ? 'plugins.grant' : 'plugins.revoke';
+        return report(env.out, json, await backend.request(command, { id: id as string, capabilities }));
       }
       case 'config': {
         const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
-        return report(env.out, json, await registry.configure(id as string, parsePairs(pairs)));
+        return report(
+          env.out,
+          json,
+          await backend.request('plugins.configure', { id: id as string, values: parsePairs(pairs) }),
+        );
       }
     }
   } finally {
-    await registry.shutdown();
+    await app.close();
   }
   return EXIT_OK;
 }
@@ -175,35 +185,32 @@ function refusal(out: Out, json: boolean, r: Failure): number {
   return EXIT_FAILED;
 }
 
-async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<number> {
-  const views = new Map(
-    await Promise.all(
-      registry
-        .list()
-        .map(async (r) => [r.id, r.spec ? await registry.settings.view(r.id, r.spec.settings) : []] as const),
-    ),
-  );
-  const rows = registry.list().map((rec) => {
-    const state = registry.pluginState(rec.id);
-    const tools = registry.tools(rec.id);
-    const spec = rec.spec;
-    return {
-      id: rec.id,
-      name: spec?.name ?? rec.id,
-      version: spec?.version ?? null,
-      description: spec?.description ?? '',
-      source: rec.source,
-      dir: rec.dir,
-      dialect: spec?.dialect ?? null,
-      error: rec.error ?? null,
-      enabled: state.enabled,
-      exposed: state.exposed,
+async function list(backend: Backend, out: Out, json: boolean): Promise<number> {
+  const views = await backend.request('plugins.list', {});
+  if (isFailure(views)) return refusal(out, json, views);
+  const details = await Promise.all(views.map((v) => backend.request('plugins.detail', { id: v.id })));
+  const rows = [];
+  for (const [i, v] of views.entries()) {
+    const d = details[i];
+    if (isFailure(d)) return refusal(out, json, d);
+    const tools = d?.tools ?? [];
+    rows.push({
+      id: v.id,
+      name: v.name,
+      version: v.version,
+      description: v.description,
+      source: v.source,
+      dir: d?.dir ?? null,
+      dialect: v.dialect,
+      error: v.error,
+      enabled: v.enabled,
+      exposed: v.exposed,
       tools: tools.map((t) => ({ name: t.name, exposed: t.exposed })),
-      exposedCount: tools.filter((t) => t.exposed).length,
-      toolCount: tools.length,
-      requested: spec ? requestedCapabilities(spec) : [],
-      granted: state.grants,
-      settings: (views.get(rec.id) ?? []).map((s) => ({
+      exposedCount: v.exposedCount,
+      toolCount: v.toolCount,
+      requested: v.requested,
+      granted: v.granted,
+      settings: (d?.settings ?? []).map((s) => ({
         key: s.key,
         type: s.type,
         required: s.required,
@@ -211,14 +218,15 @@ async function list(registry: PluginRegistry, out: Out, json: boolean): Promise<
         value: s.value,
         default: s.sensitive ? null : (s.default ?? null),
       })),
-    };
-  });
+    });
+  }
   if (json) {
     jsonLine(out, rows);
     return EXIT_OK;
   }
   if (rows.length === 0) {
-    out.stdout(`no plugins (data directory ${registry.paths.root})\n`);
+    const info = await backend.request('app.info', {});
+    out.stdout(`no plugins (data directory ${isFailure(info) ? '?' : info.dataDir})\n`);
     return EXIT_OK;
   }
   for (const r of rows) {

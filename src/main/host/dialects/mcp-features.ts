@@ -4,7 +4,7 @@
  * their pages, and `prompts/get`, whose messages are turned into text for the composer.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
+import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
 import { failure, ok, type Result } from '../../../shared/failures';
 import { asRecord, describeValue } from './values';
 
@@ -32,6 +32,25 @@ export async function listResources(client: Client, timeoutMs: number): Promise<
     return failure('plugin_error', `resources/list failed: ${(e as Error).message}`);
   }
   return ok(out);
+}
+
+/** `resources/read`: the parts of one resource, text or base64 bytes (other fields dropped). */
+export async function readResource(client: Client, uri: string, timeoutMs: number): Promise<Result<ResourceContent[]>> {
+  if (!client.getServerCapabilities()?.resources) return failure('not_found', 'this server offers no resources');
+  try {
+    const r = await client.readResource({ uri }, { timeout: timeoutMs });
+    return ok(
+      r.contents.map((c) => {
+        const part: ResourceContent = { uri: c.uri };
+        if (c.mimeType) part.mimeType = c.mimeType;
+        if ('text' in c && typeof c.text === 'string') part.text = c.text;
+        if ('blob' in c && typeof c.blob === 'string') part.blob = c.blob;
+        return part;
+      }),
+    );
+  } catch (e) {
+    return failure('plugin_error', `resources/read ${uri} failed: ${(e as Error).message}`);
+  }
 }
 
 export async function listPrompts(client: Client, timeoutMs: number): Promise<Result<PromptView[]>> {

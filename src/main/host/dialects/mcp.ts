@@ -16,9 +16,9 @@ import {
   type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { failure, ok, type Result } from '../../../shared/failures';
-import type { ToolAnnotations, ToolSpec } from '../../../shared/plugin';
-import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
-import { getPrompt, listPrompts, listResources } from './mcp-features';
+import type { ToolAnnotations, ToolIcon, ToolSpec } from '../../../shared/plugin';
+import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
+import { getPrompt, listPrompts, listResources, readResource } from './mcp-features';
 import { CLIENT_CAPABILITIES, NO_CLIENT_SIDE, serveClientSide } from './mcp-client-side';
 import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';
@@ -204,6 +204,8 @@ class McpSession extends SessionBase implements DialectSession {
             description: t.description ?? '',
             parameters: t.inputSchema as Record<string, unknown>,
             ...(t.annotations ? { annotations: annotationsOf(t.annotations) } : {}),
+            ...(t.title ? { title: t.title } : {}),
+            ...(t.icons?.length ? { icons: t.icons.map(iconOf) } : {}),
           });
         }
         cursor = page.nextCursor;
@@ -282,6 +284,8 @@ class McpSession extends SessionBase implements DialectSession {
   prompts = (timeoutMs: number): Promise<Result<PromptView[]>> => listPrompts(this.client, timeoutMs);
   getPrompt = (name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>> =>
     getPrompt(this.client, name, args, timeoutMs);
+  readResource = (uri: string, timeoutMs: number): Promise<Result<ResourceContent[]>> =>
+    readResource(this.client, uri, timeoutMs);
 
   /** The person's grants changed: the server may ask for its roots again. */
   rootsChanged(): void {
@@ -310,6 +314,16 @@ export const mcpDialect: DialectFactory = {
   create: (ctx) => new McpSession(ctx),
   maxConcurrentCalls: 8,
 };
+
+/** An icon as the server gave it, its known fields only. */
+function iconOf(i: { src: string; mimeType?: string; sizes?: string[]; theme?: 'light' | 'dark' }): ToolIcon {
+  return {
+    src: i.src,
+    ...(i.mimeType ? { mimeType: i.mimeType } : {}),
+    ...(i.sizes ? { sizes: i.sizes } : {}),
+    ...(i.theme ? { theme: i.theme } : {}),
+  };
+}
 
 /** The hints of an MCP tool, booleans and title only (anything else the server sent is dropped). */
 function annotationsOf(a: Record<string, unknown>): ToolAnnotations {

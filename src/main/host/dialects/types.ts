@@ -7,7 +7,7 @@ import type { CancelToken } from '../../../shared/cancel';
 import type { ClientSide } from '../asks';
 import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { PromptFilled, PromptView, ResourceView } from '../../../shared/mcp-features';
+import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
 import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
 
 export interface CallRequest {
@@ -77,6 +77,7 @@ export interface DialectSession extends IDisposable {
   resources?(timeoutMs: number): Promise<Result<ResourceView[]>>;
   prompts?(timeoutMs: number): Promise<Result<PromptView[]>>;
   getPrompt?(name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>>;
+  readResource?(uri: string, timeoutMs: number): Promise<Result<ResourceContent[]>>;
   /** Passthrough input (G-Assist). Absent when the protocol has none. */
   input?(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome>;
   ping(timeoutMs: number): Promise<PingOutcome>;

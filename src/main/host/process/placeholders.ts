@@ -53,7 +53,7 @@ export function substitute(text: string, ctx: PlaceholderContext, where: string)
     bad ??= all;
     return all;
   });
-  if (bad !== null) return failure('launch_failed', `${where} uses the unknown placeholder ${bad}`);
+  if (bad !== null) return failure('manifest_invalid', `${where} uses the unknown placeholder ${bad}`);
   return [out];
 }
 
@@ -103,7 +103,7 @@ export function resolveSettingValues(
     }
     if (visiting.includes(key)) {
       const circle = [...visiting.slice(visiting.indexOf(key)), key].join(' → ');
-      return failure('launch_failed', `the defaults of settings ${circle} refer to each other in a circle`);
+      return failure('manifest_invalid', `the defaults of settings ${circle} refer to each other in a circle`);
     }
     visiting.push(key);
     const out = substituteDefault(s, ctx, valueOf);

@@ -6,24 +6,22 @@ import { statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SettingSpec } from '../../../shared/plugin';
+import { failure, type Result } from '../../../shared/failures';
 import type { SettingValue } from './plan';
 
-export type Coerced = { ok: true; value: SettingValue } | { ok: false; message: string };
+export type Coerced = Result<SettingValue>;
 
-function one(
-  spec: SettingSpec,
-  raw: unknown,
-): { ok: true; value: string | number | boolean } | { ok: false; message: string } {
+function one(spec: SettingSpec, raw: unknown): Result<string | number | boolean> {
   const name = spec.key;
   switch (spec.type) {
     case 'number': {
       const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
       if (String(raw).trim() === '' || !Number.isFinite(n))
-        return { ok: false, message: `${name}: expected a number, got "${String(raw)}"` };
+        return failure('invalid_input', `${name}: expected a number, got "${String(raw)}"`);
       if (spec.min !== undefined && n < spec.min)
-        return { ok: false, message: `${name}: ${n} is below the minimum ${spec.min}` };
+        return failure('invalid_input', `${name}: ${n} is below the minimum ${spec.min}`);
       if (spec.max !== undefined && n > spec.max)
-        return { ok: false, message: `${name}: ${n} is above the maximum ${spec.max}` };
+        return failure('invalid_input', `${name}: ${n} is above the maximum ${spec.max}`);
       return { ok: true, value: n };
     }
     case 'boolean': {
@@ -31,22 +29,22 @@ function one(
       const t = String(raw).trim().toLowerCase();
       if (['true', 'yes', 'on', '1'].includes(t)) return { ok: true, value: true };
       if (['false', 'no', 'off', '0'].includes(t)) return { ok: true, value: false };
-      return { ok: false, message: `${name}: expected true or false, got "${String(raw)}"` };
+      return failure('invalid_input', `${name}: expected true or false, got "${String(raw)}"`);
     }
     case 'directory':
     case 'file': {
       const text = String(raw).trim();
-      if (!text) return { ok: false, message: `${name}: expected a path` };
+      if (!text) return failure('invalid_input', `${name}: expected a path`);
       const p = path.resolve(text.replace(/^~(?=$|[/\\])/, os.homedir()));
       let st;
       try {
         st = statSync(p);
       } catch {
-        return { ok: false, message: `${name}: ${p} does not exist` };
+        return failure('invalid_input', `${name}: ${p} does not exist`);
       }
       if (spec.type === 'directory' && !st.isDirectory())
-        return { ok: false, message: `${name}: ${p} is not a folder` };
-      if (spec.type === 'file' && !st.isFile()) return { ok: false, message: `${name}: ${p} is not a file` };
+        return failure('invalid_input', `${name}: ${p} is not a folder`);
+      if (spec.type === 'file' && !st.isFile()) return failure('invalid_input', `${name}: ${p} is not a file`);
       return { ok: true, value: p };
     }
     default:
@@ -57,7 +55,7 @@ function one(
 /** Checks one setting's new value. A list is accepted for `multiple` settings only. */
 export function coerceSetting(spec: SettingSpec, raw: unknown): Coerced {
   if (Array.isArray(raw)) {
-    if (!spec.multiple) return { ok: false, message: `${spec.key}: takes one value, got ${raw.length}` };
+    if (!spec.multiple) return failure('invalid_input', `${spec.key}: takes one value, got ${raw.length}`);
     const out: string[] = [];
     for (const r of raw) {
       const c = one(spec, r);
@@ -91,10 +89,10 @@ export function coerceSettings(
   for (const [key, v] of Object.entries(raw)) {
     const spec = specs.find((s) => s.key === key);
     if (!spec)
-      return {
-        ok: false,
-        message: `${id} has no setting "${key}" (it has: ${specs.map((s) => s.key).join(', ') || 'none'})`,
-      };
+      return failure(
+        'invalid_input',
+        `${id} has no setting "${key}" (it has: ${specs.map((s) => s.key).join(', ') || 'none'})`,
+      );
     if (v === null) {
       values[key] = null;
       continue;

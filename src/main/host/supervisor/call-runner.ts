@@ -5,12 +5,10 @@
  * nothing is emitted for the call after its final event.
  */
 import { type CancelSource } from '../../../shared/cancel';
-import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
-import type { CallEvent, ContextMessage, JsonSchema, PluginSpec } from '../../../shared/plugin';
+import { failure, type Failure, type Result } from '../../../shared/failures';
+import type { CallEvent, ContextMessage, PluginSpec } from '../../../shared/plugin';
 import { abortedFailure, type CallOutcome, type CallSink } from '../dialects/types';
-import { validateArguments } from '../validate';
 import type { Instance } from './instance';
-import { isEmptySchema, type ToolSet } from './tool-set';
 
 export type CallKind = { type: 'call'; tool: string; args: Record<string, unknown> } | { type: 'input'; text: string };
 
@@ -65,16 +63,6 @@ export class CallRunner {
   private readonly ended = new Set<() => void>();
 
   constructor(private readonly spec: PluginSpec) {}
-
-  /**
-   * Checks a call's arguments against the tool's schema, when the schema says anything. The
-   * schema checked is returned, so a better one announced later can be checked again.
-   */
-  checkArguments(tools: ToolSet, kind: Extract<CallKind, { type: 'call' }>): Outcome<{ schema?: JsonSchema }> {
-    const known = tools.find(kind.tool);
-    if (!known || isEmptySchema(known.parameters)) return { ok: true };
-    return validateArguments(kind.tool, known.parameters, kind.args) ?? { ok: true, schema: known.parameters };
-  }
 
   get runningCount(): number {
     return this.running.size;
@@ -238,17 +226,6 @@ export class CallRunner {
   hasCallsOn(inst: Instance): boolean {
     for (const r of this.running.values()) if (r.inst === inst) return true;
     return false;
-  }
-
-  /**
-   * Adds the plugin's last stderr lines (and launch facts) to a failure that lacks them, and hides
-   * the launch's secret values in it (a plugin's error may quote what it was given).
-   */
-  withStderr(outcome: CallOutcome, inst: Instance): CallOutcome {
-    if (outcome.ok) return outcome;
-    return inst.clean(
-      outcome.details?.stderrTail ? outcome : { ...outcome, details: { ...inst.details(), ...outcome.details } },
-    );
   }
 
   private emit(e: CallEvent, opts: RunOptions): void {

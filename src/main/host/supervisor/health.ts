@@ -19,8 +19,8 @@ export class HealthReporter extends Disposable {
   private current: HealthState;
   private why = '';
   private cause: Failure | undefined;
-  pingRttMs: number | null = null;
-  restarts = 0;
+  private pingRttMs: number | null = null;
+  private restarts = 0;
   /** The last noted moves (crashes, kills, restarts, stops), oldest first. */
   private readonly recent: HealthNote[] = [];
   private readonly window = this._register(new MutableDisposable());
@@ -62,6 +62,21 @@ export class HealthReporter extends Disposable {
     if (this.cause) h.failure = this.cause;
     if (this.recent.length > 0) h.recent = [...this.recent];
     return h;
+  }
+
+  /** The watchdog's last ping round trip (shown while the plugin is ready or busy). */
+  pinged(rttMs: number): void {
+    this.pingRttMs = rttMs;
+  }
+
+  /** A restart, automatic or a recycle: counted, and shown with the state. */
+  countRestart(): void {
+    this.restarts++;
+  }
+
+  /** A person's start: the count begins again. */
+  resetRestarts(): void {
+    this.restarts = 0;
   }
 
   /** Moves to `state`; returns false (and reports it) when the state machine forbids the move. */

@@ -210,6 +210,17 @@ export class Instance implements IDisposable {
     );
   }
 
+  /**
+   * A call's outcome as it leaves: a failure gets the plugin's last stderr lines (and the launch
+   * facts) where it lacks them, and the launch's secret values hidden (a plugin's error may quote
+   * what it was given).
+   */
+  withStderr<O extends { ok: true } | Failure>(outcome: O): O {
+    if (outcome.ok) return outcome;
+    const f = outcome as Failure;
+    return this.clean(f.details?.stderrTail ? f : { ...f, details: { ...this.details(), ...f.details } }) as O;
+  }
+
   /** Facts for a failure message: command, cwd, exit, stderr tail. */
   details(exit?: ExitInfo): FailureDetails {
     const d: FailureDetails = {

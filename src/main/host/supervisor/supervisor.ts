@@ -1,31 +1,29 @@
 /**
- * The life of one plugin: start, health, calls, passthrough, watchdog and restarts, following the
- * supervision defaults of docs/ARCHITECTURE.md (all configurable per plugin through its timeouts).
+ * The life of one plugin, following the supervision defaults of docs/ARCHITECTURE.md (all
+ * configurable per plugin through its timeouts). The supervisor owns the plugin's lifecycle and
+ * health: whether it is enabled, whether a person stopped it, its health state, and its restarts
+ * with back-off after a death. Its two parts each own the rest: the running instances
+ * (running.ts: launching, holding, stopping processes, the watchdog) and the calls (calls.ts:
+ * queueing, deadlines, passthrough). They report what happens; only the supervisor moves the health.
  *
  * Persistent plugins keep one instance up (the held instance); the others start one per call and
- * keep it only while a passthrough session is open. A call in flight when its plugin dies fails at
- * once with the cause of death, keeping the chunks it already streamed; cancel ends a call at any
- * moment. What to spawn is not decided here: the owner (the registry, or a CLI run from a folder)
- * hands over a launch binding it computed, and hands a new one when settings or grants change.
+ * keep it only while a passthrough session is open. What to spawn is not decided here: the owner
+ * (the registry, or a CLI run from a folder) hands over a launch binding it computed, and hands a
+ * new one when settings or grants change.
  */
-/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
-import { randomUUID } from 'node:crypto';
-import { cancelOnAbort, CancelSource } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
-import { Disposable } from '../../../shared/lifecycle';
-import type { ServerAsks } from '../asks';
+import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
 import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/plugin';
-import { abortedFailure, type CallOutcome, type DialectFactory, type DialectSession } from '../dialects/types';
-import { CallRunner, type CallHandle, type CallKind, type CallOptions } from './call-runner';
-import { PluginClientSide } from './client-side';
+import type { ServerAsks } from '../asks';
+import type { DialectFactory, DialectSession } from '../dialects/types';
+import type { CallHandle, CallOptions } from './call-runner';
+import { Calls } from './calls';
 import { HealthReporter } from './health';
 import { isNoted, logTransition } from './health-states';
 import type { Instance, LaunchBinding } from './instance';
-import { InstanceKeeper } from './keeper';
-import { PassthroughSession } from './passthrough';
 import { PluginLog } from './plugin-log';
-import { Slots } from './slots';
-import { ToolSet } from './tool-set';
+import { RestartPolicy } from './restart-policy';
+import { RunningInstances } from './running';
 
 export type { CallHandle, CallOptions } from './call-runner';
 export type { LaunchBinding } from './instance';
@@ -46,66 +44,76 @@ export interface SupervisorOptions {
 export class PluginSupervisor extends Disposable {
   readonly spec: PluginSpec;
   private readonly healthReporter: HealthReporter;
-  private readonly toolSet: ToolSet;
-  private readonly passthrough: PassthroughSession;
-  private readonly keeper: InstanceKeeper;
-  private readonly slots: Slots;
-  private readonly runner: CallRunner;
   private readonly pluginLog: PluginLog;
+  private readonly running: RunningInstances;
+  private readonly calls: Calls;
+  private readonly restartPolicy: RestartPolicy;
+  private readonly restartTimer = this._register(new MutableDisposable());
   private enabled: boolean;
-  private readonly exitsAfterCall: boolean;
-  /** Every call not yet finished, queued or running: a stop cancels them all. */
-  private readonly live = new Set<CancelSource>();
-  /** Calls past the queue (launching, waiting for a verdict, running): the plugin is not idle. */
-  private active = 0;
+  /** Set by a person's stop: nothing restarts the plugin until a start or a call. */
+  private userStopped = false;
 
   readonly onDidLog: PluginLog['onDidLog'];
   readonly onDidChangeHealth: HealthReporter['onDidChange'];
   readonly onDidTransition: HealthReporter['onDidTransition'];
-  readonly onDidChangeTools: ToolSet['onDidChange'];
-  readonly onDidChangePassthrough: PassthroughSession['onDidChange'];
+  readonly onDidChangeTools: RunningInstances['tools']['onDidChange'];
+  readonly onDidChangePassthrough: Calls['passthrough']['onDidChange'];
   /** An MCP server's requests, and its prompts or resources changing (onDidChangeFeatures). */
-  readonly clientSide: PluginClientSide;
+  readonly clientSide: Calls['clientSide'];
 
   constructor(opts: SupervisorOptions) {
     super();
-    this.spec = opts.spec;
+    const spec = (this.spec = opts.spec);
     this.enabled = opts.enabled !== false;
-    this.exitsAfterCall = opts.dialect.exitsAfterCall === true;
-    this.pluginLog = this._register(new PluginLog(this.spec.id, opts.logRatePerSecond));
+    this.restartPolicy = new RestartPolicy(spec.timeouts);
+    this.pluginLog = this._register(new PluginLog(spec.id, opts.logRatePerSecond));
     this.onDidLog = this.pluginLog.onDidLog;
     const log = (source: LogSource, level: LogLevel, m: string): void => this.pluginLog.log(source, level, m);
-    const pid = (): number | null => this.keeper.heldInstance?.pid ?? this.keeper.pool.oneShots[0]?.pid ?? null;
     const illegal = (from: HealthState, to: HealthState, why: string): void =>
       log('host', 'error', `internal: refused an illegal health change ${from} → ${to} (${why})`);
     this.healthReporter = this._register(
-      new HealthReporter(this.spec.id, pid, this.enabled ? 'stopped' : 'disabled', illegal, (t) =>
-        isNoted(this.spec, t),
+      new HealthReporter(
+        spec.id,
+        () => this.running.pid,
+        this.enabled ? 'stopped' : 'disabled',
+        illegal,
+        (t) => isNoted(spec, t),
       ),
     );
     this.onDidChangeHealth = this.healthReporter.onDidChange;
     this.onDidTransition = this.healthReporter.onDidTransition;
-    this._register(this.onDidTransition((t) => logTransition(this.spec, t, log)));
-    this.toolSet = this._register(new ToolSet(this.spec.tools));
-    this.onDidChangeTools = this.toolSet.onDidChange;
-    this.passthrough = this._register(new PassthroughSession(this.spec.id, this.spec.timeouts.callHardCapMs));
-    this.onDidChangePassthrough = this.passthrough.onDidChange;
-    this._register(this.passthrough.onDidChange((e) => !e.active && this.releaseAfterPassthrough()));
-    this.runner = new CallRunner(this.spec);
-    this.clientSide = this._register(new PluginClientSide(this.spec.id, this.runner, opts.asks ?? (() => undefined)));
-    this.keeper = this._register(
-      new InstanceKeeper(this.spec, opts.dialect, opts.binding, {
-        health: this.healthReporter,
+    this._register(this.onDidTransition((t) => logTransition(spec, t, log)));
+    this.running = this._register(
+      new RunningInstances(spec, opts.dialect, opts.binding, {
         log,
-        toolsAnnounced: (tools) => this.toolSet.announce(tools),
-        instructions: (text) => (this.instructions = text),
-        died: (inst, cause) => this.runner.abortFor(inst, cause),
-        heldDied: (cause) => this.passthrough.end(`the plugin died: ${cause.code}`),
-        settle: () => this.settleIdleState(),
-        client: this.clientSide,
+        wanted: () => {
+          this.restartTimer.clear();
+          this.userStopped = false;
+        },
+        launching: (note) => this.setState('starting', note),
+        launchFailed: (cause) => this.setState('failed', cause.message, cause),
+        up: () => {
+          this.restartPolicy.ready();
+          this.settle();
+        },
+        pinged: (rtt) => this.healthReporter.pinged(rtt),
+        dying: (inst, cause) => this.calls.lost(inst, cause),
+        died: (cause, held) => this.died(cause, held),
+        client: () => this.calls.clientSide,
       }),
     );
-    this.slots = new Slots(opts.dialect.maxConcurrentCalls);
+    this.onDidChangeTools = this.running.tools.onDidChange;
+    this.calls = this._register(
+      new Calls(spec, opts.dialect.maxConcurrentCalls, opts.dialect.exitsAfterCall === true, this.running, {
+        enabled: () => this.enabled,
+        busy: (reason) => this.setState('busy', reason),
+        settle: () => this.settle(),
+        recycle: (inst, reason) => void this.recycle(inst, reason),
+        asks: opts.asks ?? (() => undefined),
+      }),
+    );
+    this.onDidChangePassthrough = this.calls.passthrough.onDidChange;
+    this.clientSide = this.calls.clientSide;
   }
 
   get health(): HealthEvent {
@@ -114,49 +122,67 @@ export class PluginSupervisor extends Disposable {
 
   /** Declared tools, completed by what the running plugin announced. */
   get tools(): ToolSpec[] {
-    return this.toolSet.all;
+    return this.running.tools.all;
+  }
+
+  get announcedTools(): ToolSpec[] | undefined {
+    return this.running.tools.announcedTools;
   }
 
   /** The server's instructions for a model, from its last handshake (MCP). */
-  instructions: string | undefined;
-  get announcedTools(): ToolSpec[] | undefined {
-    return this.toolSet.announcedTools;
+  get instructions(): string | undefined {
+    return this.running.instructions;
   }
 
   /** Whether a passthrough session is open, and who holds it (a conversation id). */
   get inPassthrough(): boolean {
-    return this.passthrough.isOpen;
+    return this.calls.passthrough.isOpen;
   }
-  passthroughOwner = (): string | undefined => this.passthrough.owner;
+  passthroughOwner = (): string | undefined => this.calls.passthrough.owner;
 
-  /** Protocol entries still waiting, across instances (leak checks). */
+  /** Protocol entries still waiting, across instances, and calls not yet finished (leak checks). */
   get pendingCount(): number {
-    return this.keeper.pendingCount + this.runner.runningCount + this.slots.waiting;
+    return this.running.pendingCount + this.calls.pendingCount;
   }
 
   /** A new launch binding (settings or grants changed): used from the next launch on. */
-  rebind = (binding: LaunchBinding): void => this.keeper.rebind(binding);
+  rebind = (binding: LaunchBinding): void => this.running.rebind(binding);
 
-  /** Starts a persistent plugin (user action: clears a user stop and the restart budget). */
+  call = (tool: string, args: Record<string, unknown>, opts?: CallOptions): CallHandle =>
+    this.calls.call(tool, args, opts);
+
+  /** One passthrough turn: the user's text goes to the plugin as `input`. Never logged. */
+  input = (text: string, opts?: CallOptions): CallHandle => this.calls.input(text, opts);
+
+  /** Leaves passthrough (the user's Exit, the cap, or the plugin's own choice). */
+  endPassthrough = (reason = 'ended by the user'): void => this.calls.endPassthrough(reason);
+
+  /** Starts a persistent plugin (a person's start: clears their stop and the restart budget). */
   async start(): Promise<Result<void>> {
     if (!this.enabled) return failure('disabled', `${this.spec.id} is disabled; enable it first`);
-    this.keeper.reset();
+    this.userStopped = false;
+    this.healthReporter.resetRestarts();
+    this.restartPolicy.reset();
     if (!this.spec.persistent) return ok(undefined);
-    const r = await this.keeper.ensure();
+    const r = await this.running.ensure();
     return r.ok ? ok(undefined) : r;
   }
 
   /** A persistent plugin's live protocol session, started if need be (MCP resources and prompts). */
-  session = (): Promise<Result<DialectSession>> => this.keeper.session(this.enabled);
+  async session(): Promise<Result<DialectSession>> {
+    if (!this.enabled || !this.spec.persistent)
+      return failure('invalid_state', `${this.spec.id} is ${this.enabled ? 'not a persistent server' : 'disabled'}`);
+    const r = await this.running.ensure();
+    return r.ok ? ok(r.value.session) : r;
+  }
 
-  /** User stop: nothing restarts it until the user starts it or calls it again. */
+  /** A person's stop: nothing restarts it until they start it or call it again. */
   async stop(reason = 'stopped by the user'): Promise<void> {
-    this.keeper.userStopped = true;
-    this.passthrough.end(reason);
-    // Queued calls too: one waiting for a slot must not bring the plugin back behind the stop.
-    for (const c of [...this.live]) c.cancel(failure('cancelled', `${this.spec.id} was ${reason}`));
-    await this.keeper.stopAll();
-    if (this.enabled) this.healthReporter.set('stopped', reason);
+    this.userStopped = true;
+    this.restartTimer.clear();
+    this.calls.cancelAll(reason, `${this.spec.id} was ${reason}`);
+    await this.running.stopAll();
+    if (this.enabled) this.setState('stopped', reason);
   }
 
   async restart(): Promise<Result<void>> {
@@ -170,143 +196,12 @@ export class PluginSupervisor extends Disposable {
       // Off first, so nothing that is still finishing can start the plugin again.
       this.enabled = false;
       await this.stop('disabled');
-      this.healthReporter.set('disabled', 'disabled by the user');
+      this.setState('disabled', 'disabled by the user');
       return;
     }
     this.enabled = true;
-    this.healthReporter.set('stopped', 'enabled');
+    this.setState('stopped', 'enabled');
     if (this.spec.persistent) await this.start();
-  }
-
-  call(tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
-    return this.begin({ type: 'call', tool, args }, opts);
-  }
-
-  /** One passthrough turn: the user's text goes to the plugin as `input`. Never logged. */
-  input(text: string, opts: CallOptions = {}): CallHandle {
-    return this.begin({ type: 'input', text }, opts);
-  }
-
-  /** Leaves passthrough (the user's Exit, the cap, or the plugin's own choice). */
-  endPassthrough = (reason = 'ended by the user'): void => void this.passthrough.end(reason);
-
-  private begin(kind: CallKind, opts: CallOptions): CallHandle {
-    const callId = randomUUID();
-    const cancel = new CancelSource();
-    const unlink = cancelOnAbort(opts.signal, cancel, failure('cancelled', 'cancelled'));
-    this.live.add(cancel);
-    const done = this.runCall(callId, kind, opts, cancel).then((o) => {
-      this.live.delete(cancel);
-      unlink();
-      return this.runner.report(callId, o, opts);
-    });
-    return this.runner.handle(callId, done, (reason) =>
-      cancel.cancel(failure('cancelled', reason ?? 'cancelled by the user')),
-    );
-  }
-
-  private async runCall(callId: string, kind: CallKind, opts: CallOptions, cancel: CancelSource): Promise<CallOutcome> {
-    if (!this.enabled) return failure('disabled', `${this.spec.id} is disabled; enable it first`);
-    // Arguments are checked before anything starts when the schema is known, and again once the
-    // running plugin has announced a better one (MCP tools/list).
-    let checked = kind.type === 'call' ? this.runner.checkArguments(this.toolSet, kind) : undefined;
-    if (checked && !checked.ok) return checked;
-    if (kind.type === 'input' && (!this.passthrough.isOpen || !this.keeper.alive()))
-      return failure('invalid_state', `no passthrough session is open with ${this.spec.id}`);
-    if (!this.slots.tryAcquire() && !(await this.slots.acquire(cancel.token))) {
-      return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
-    }
-    this.active++;
-    try {
-      if (cancel.isCancelled)
-        return abortedFailure(cancel, failure('cancelled', 'cancelled while waiting for the plugin'));
-      if (!this.enabled) return failure('disabled', `${this.spec.id} is disabled; enable it first`);
-      const got = await this.keeper.instanceFor(kind.type === 'input');
-      if (!got.ok) return got;
-      const inst = got.value;
-      if (kind.type === 'call' && checked?.ok && checked.schema !== this.toolSet.find(kind.tool)?.parameters) {
-        checked = this.runner.checkArguments(this.toolSet, kind);
-        if (!checked.ok) {
-          if (inst !== this.keeper.heldInstance) void this.keeper.pool.retire(inst);
-          return checked;
-        }
-      }
-      // A verdict on the plugin's health may be pending (a ping out while it was idle): wait for it.
-      const verdict = inst === this.keeper.heldInstance ? this.keeper.watchdog?.pause() : undefined;
-      if (verdict) await verdict;
-      if (inst.isDead) return inst.deathCause ?? failure('crashed', 'the plugin died before the call started');
-      if (cancel.isCancelled) return abortedFailure(cancel, failure('cancelled', 'cancelled before it started'));
-      this.healthReporter.set('busy', kind.type === 'input' ? 'passthrough turn' : `running ${kind.tool}`);
-      let outcome = await this.runner.run(callId, inst, kind, opts, cancel);
-      if (outcome.ok && this.exitsAfterCall && inst !== this.keeper.heldInstance)
-        outcome = await this.keeper.exitAfterCall(inst, outcome);
-      outcome = this.afterCall(inst, kind, outcome, opts);
-      // A stop is no failure of the plugin: its stderr says nothing about it (issue 12).
-      return !outcome.ok && outcome.code === 'cancelled' ? outcome : this.runner.withStderr(outcome, inst);
-    } finally {
-      this.active--;
-      this.slots.release();
-      this.settleIdleState();
-    }
-  }
-
-  /** Settles the instance after a call; the outcome says when stopping it meant a restart. */
-  private afterCall(inst: Instance, kind: CallKind, outcome: CallOutcome, opts: CallOptions): CallOutcome {
-    const held = inst === this.keeper.heldInstance;
-    if (!outcome.ok) {
-      if (kind.type === 'input' || outcome.code !== 'cancelled')
-        this.passthrough.end(`the turn failed: ${outcome.code}`);
-      if (inst.isDead) return outcome;
-      if (outcome.code === 'timeout') {
-        inst.die(this.runner.withStderr(outcome, inst) as Failure, 'stop');
-      } else if (outcome.code === 'cancelled' && !inst.session.cancelStopsWork && held) {
-        // The plugin cannot be told to stop: restart it, or the next call queues behind the old one.
-        void this.keeper.recycle(
-          inst,
-          `${kind.type === 'call' ? kind.tool : 'a passthrough turn'} was stopped, and the plugin cannot cancel a call it started`,
-        );
-        return { ...outcome, details: { ...outcome.details, restarted: true } };
-      } else if (!held) {
-        void this.keeper.pool.retire(inst);
-      }
-      return outcome;
-    }
-    // A turn can only continue a session that is still open: one ended meanwhile stays ended.
-    const keep =
-      outcome.value.keepSession &&
-      inst.session.input !== undefined &&
-      opts.allowPassthrough !== false &&
-      (kind.type === 'call' || this.passthrough.isOpen);
-    if (keep) {
-      if (!held) this.keeper.hold(inst);
-      this.passthrough.open(opts.owner, 'the plugin kept the session');
-      return outcome;
-    }
-    if (this.passthrough.isOpen) this.passthrough.end('the plugin ended the session');
-    else if (!held) void this.keeper.pool.retire(inst);
-    return outcome;
-  }
-
-  /** A one-shot plugin's instance was held only for its session: let it go, now or after its turn. */
-  private releaseAfterPassthrough(): void {
-    if (this.spec.persistent) return;
-    const inst = this.keeper.release();
-    if (!inst) return;
-    this.keeper.pool.addOneShot(inst);
-    if (!this.runner.hasCallsOn(inst)) void this.keeper.pool.retire(inst).then(() => this.settleIdleState());
-  }
-
-  /** After a call or a launch: ready when an instance is held, stopped when a one-shot plugin is idle. */
-  private settleIdleState(): void {
-    if (this.isDisposed || this.active > 0 || this.keeper.isStarting) return;
-    const state = this.healthReporter.state;
-    if (this.keeper.alive()) {
-      if (state === 'disabled') return;
-      this.healthReporter.set('ready', this.passthrough.isOpen ? 'in passthrough' : 'idle');
-      this.keeper.watchdog?.resume();
-    } else if (!this.spec.persistent && (state === 'busy' || state === 'ready')) {
-      this.healthReporter.set('stopped', 'idle (starts on the next call)');
-    }
   }
 
   /** Stops everything and waits until no process of this plugin runs. */
@@ -315,9 +210,68 @@ export class PluginSupervisor extends Disposable {
     this.dispose();
   }
 
-  override dispose(): void {
-    if (this.isDisposed) return;
-    for (const c of [...this.live]) c.cancel(failure('cancelled', 'the host is shutting down'));
-    super.dispose();
+  /** After a call or a launch: ready when an instance is held, stopped when a one-shot plugin is idle. */
+  private settle(): void {
+    if (this.isDisposed || this.calls.isActive || this.running.isStarting) return;
+    const state = this.healthReporter.state;
+    if (this.running.alive()) {
+      if (state === 'disabled') return;
+      this.setState('ready', this.calls.passthrough.isOpen ? 'in passthrough' : 'idle');
+      this.running.idle();
+    } else if (!this.spec.persistent && (state === 'busy' || state === 'ready')) {
+      this.setState('stopped', 'idle (starts on the next call)');
+    }
+  }
+
+  /** An instance died and was let go: its state, and a restart for a persistent plugin's held one. */
+  private died(cause: Failure, held: boolean): void {
+    if (held) this.calls.endPassthrough(`the plugin died: ${cause.code}`);
+    if (this.userStopped || this.isDisposed) return;
+    const state: HealthState = cause.code === 'unresponsive' || cause.code === 'timeout' ? 'unresponsive' : 'crashed';
+    // A one-shot process of one call died: that is the plugin's state only while nothing is held.
+    if (!held) {
+      if (!this.running.heldInstance) this.setState(state, cause.message, cause);
+      return;
+    }
+    this.setState(state, cause.message, cause);
+    if (this.spec.persistent) this.scheduleRestart(cause);
+  }
+
+  private scheduleRestart(cause: Failure): void {
+    const next = this.restartPolicy.next();
+    if (!next.restart) {
+      this.setState('failed', `gave up after ${next.attempts} restarts; last cause: ${cause.message}`, cause);
+      return;
+    }
+    this.healthReporter.countRestart();
+    this.setState(
+      'restarting',
+      `restart ${next.attempt} of ${next.of} in ${next.delayMs} ms, after: ${cause.message}`,
+      cause,
+    );
+    this.restartTimer.value = timeoutDisposable(() => {
+      this.restartTimer.clear();
+      if (this.userStopped || this.isDisposed || this.running.alive()) return;
+      void this.running.relaunch().then((r) => {
+        if (!r.ok && !this.userStopped && !this.isDisposed) this.scheduleRestart(r);
+      });
+    }, next.delayMs);
+  }
+
+  /**
+   * Stops and starts again without touching the restart budget (not a crash), but counted with
+   * the restarts and logged (the state change is): a pid that changes with nothing said is a mystery.
+   */
+  private async recycle(inst: Instance, reason: string): Promise<void> {
+    const retired = this.running.retire(inst);
+    this.healthReporter.countRestart();
+    this.setState('restarting', reason);
+    await retired;
+    if (this.spec.persistent && !this.userStopped && !this.isDisposed) await this.running.ensure();
+    else if (!this.isDisposed) this.setState('stopped', 'idle (starts on the next call)');
+  }
+
+  private setState(state: HealthState, reason: string, cause?: Failure): void {
+    this.healthReporter.set(state, reason, cause);
   }
 }

@@ -7,8 +7,10 @@
  * the panel can follow without a reload; the first announcement is published too, so whoever binds
  * approvals to definitions can record the first ones.
  */
+import type { Outcome } from '../../../shared/failures';
 import { Disposable, Emitter } from '../../../shared/lifecycle';
-import type { ToolSpec } from '../../../shared/plugin';
+import type { JsonSchema, ToolSpec } from '../../../shared/plugin';
+import { validateArguments } from '../validate';
 
 export interface ToolsChange {
   tools: ToolSpec[];
@@ -49,6 +51,16 @@ export class ToolSet extends Disposable {
 
   find(name: string): ToolSpec | undefined {
     return this.all.find((t) => t.name === name);
+  }
+
+  /**
+   * Checks a call's arguments against the tool's schema, when the schema says anything. The
+   * schema checked is returned, so a better one announced later can be checked again.
+   */
+  checkArguments(tool: string, args: Record<string, unknown>): Outcome<{ schema?: JsonSchema }> {
+    const known = this.find(tool);
+    if (!known || isEmptySchema(known.parameters)) return { ok: true };
+    return validateArguments(tool, known.parameters, args) ?? { ok: true, schema: known.parameters };
   }
 
   /**

@@ -78,11 +78,11 @@ async function installOne(
       : undefined;
     const written = writeImportedPlugin(config, p.key, path.join(scratch, p.id), names ? { secret: names } : {});
     if (!written.ok) return written;
-    const r = await registry.install(written.dir, { grant: 'requested' });
+    const r = await registry.installer.install(written.dir, { grant: 'requested' });
     if (!r.ok) return r;
     const values = { ...written.folders, ...written.secrets };
     if (Object.keys(values).length > 0) {
-      const stored = await registry.configure(r.id, values);
+      const stored = await registry.decisions.configure(r.id, values);
       if (!stored.ok)
         return failure(
           stored.code,

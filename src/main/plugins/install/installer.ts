@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { requestedCapabilities } from '../../../shared/capabilities';
-import { failure, type Failure, type Outcome } from '../../../shared/failures';
+import { failure, type Failure, type Done, type Outcome } from '../../../shared/failures';
 import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import type { AuditLog } from '../audit';
@@ -101,7 +101,7 @@ export class Installer {
     return staged.warnings.length ? { ...outcome, warnings: staged.warnings } : outcome;
   }
 
-  async uninstall(id: string): Promise<Outcome<{ detail: string }>> {
+  async uninstall(id: string): Promise<Done> {
     const rec = this.records.get(id);
     if (!rec) return this.audit.refused('uninstall', id, failure('not_found', `no plugin "${id}" is installed`));
     if (rec.source === 'bundled') {

@@ -6,7 +6,7 @@
  * never touched gets: bundled plugins are granted what they request.
  */
 import { requestedCapabilities } from '../../../shared/capabilities';
-import { failure, type Failure, type Outcome, type Result } from '../../../shared/failures';
+import { failure, type Done, type Failure, type Result } from '../../../shared/failures';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
 import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { PluginHost } from '../../host';
@@ -16,9 +16,6 @@ import type { PluginSettings } from './plugin-settings';
 import type { RecordBook } from './records';
 import { defaultPluginState, type PluginState, type StateStore } from './state';
 import { acceptInto, changeKind } from './definitions';
-
-/** What a decision answers: what it did, or why it refused (audited either way). */
-export type Done = Outcome<{ detail: string }>;
 
 export interface DecisionDeps {
   state: StateStore;
@@ -48,7 +45,7 @@ export class Decisions {
   loaded(id: string): Result<PluginSpec> {
     const rec = this.deps.records.get(id);
     if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
-    if (!rec.spec) return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
+    if (!rec.spec) return failure('manifest_invalid', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
     return { ok: true, value: rec.spec };
   }
 

@@ -8,7 +8,7 @@ import type { DefinitionChange } from '../../../shared/definitions';
 import { failure } from '../../../shared/failures';
 import type { ToolSpec } from '../../../shared/plugin';
 import type { AuditEntry, AuditLog } from '../audit';
-import type { Done } from './decisions';
+import type { Done } from '../../../shared/failures';
 import { acceptInto, changeKind, changeOf, definitionHash, recordReviewed } from './definitions';
 import type { RecordBook } from './records';
 import type { PluginState } from './state';

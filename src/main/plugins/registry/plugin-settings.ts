@@ -6,7 +6,7 @@
  * Which secret settings have a value is remembered per plugin, so the plugin list can name a
  * missing secret without reading the secret store (the OS keychain in the app) every time.
  */
-import { failure, type Outcome } from '../../../shared/failures';
+import { failure, type Done } from '../../../shared/failures';
 import type { SettingSpec } from '../../../shared/plugin';
 import { coerceSetting, displayValue, type SettingValue } from '../../host';
 import type { SecretStore } from '../secrets';
@@ -48,11 +48,7 @@ export class PluginSettings {
    * Sets settings from text (`KEY=VALUE`) or values; `null` unsets. Every value is checked
    * before any is stored. A refusal never quotes a secret's value.
    */
-  async configure(
-    id: string,
-    specs: SettingSpec[],
-    values: Record<string, unknown>,
-  ): Promise<Outcome<{ detail: string }>> {
+  async configure(id: string, specs: SettingSpec[], values: Record<string, unknown>): Promise<Done> {
     const plain: Record<string, SettingValue | null> = {};
     const secret: Record<string, string | null> = {};
     for (const [key, raw] of Object.entries(values)) {

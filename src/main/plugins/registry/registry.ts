@@ -1,47 +1,42 @@
 /**
  * The plugin registry: what is installed and bundled, and what the person decided about each
  * plugin (enabled, exposed tools, granted capabilities), persisted, applied at once to the running
- * host, and audited. Calls pass its checks before they reach a plugin. It owns the settings
- * (PluginSettings) and the installer (Installer), and it is the only one that tells the host what
- * to launch: it computes each plugin's launch binding and hands it over whenever it changes.
- * The back end of the plugin panel, drag-and-drop and `plugboard plugins`. Node only.
+ * host, and audited. Calls pass its checks before they reach a plugin. It owns its parts and lets
+ * the layers above use them directly, with nothing in between: the decisions (`decisions`:
+ * enable, expose, grant, configure, tool policies), the installer (`installer`), the settings
+ * (`settings`), and a view of the host that answers questions but runs no call (`host`). What it
+ * adds itself: the records, the checks a call passes, starts that rebind first, and the merged
+ * views of a plugin's tools. It is the only one that tells the host what to launch: it computes
+ * each plugin's launch binding and hands it over whenever it changes. The back end of the plugin
+ * panel, drag-and-drop and `plugboard plugins`. Node only.
  */
-/* eslint-disable max-lines -- until the supervisor and the registry are split by ownership (issue 16, item 2) */
+/* eslint-disable max-lines -- one whole concern: the records and the checks every call passes, with the wiring of the parts that own the decisions, definitions, settings and installs */
 import path from 'node:path';
-import { failure, type Failure, type Outcome } from '../../../shared/failures';
+import { failure, type Done, type Failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
-import type { HealthEvent, ToolSpec } from '../../../shared/plugin';
+import type { ToolSpec } from '../../../shared/plugin';
 import {
   PluginHost,
   refusedCall,
   sandboxSupport,
   type CallHandle,
   type CallOptions,
-  type ServerFeatures,
   type SandboxSupport,
-  type ServerAsks,
 } from '../../host';
 import type { InstallLimits } from '../install/limits';
 import { PluginBindings } from './bindings';
-import { Decisions, type Done } from './decisions';
+import { Decisions } from './decisions';
 import { DefinitionDecisions } from './definition-decisions';
-import type { DefinitionChange } from '../../../shared/definitions';
 import { RecordBook } from './records';
 import { AuditLog } from '../audit';
 import { discover, type PluginRecord } from './discovery';
-import {
-  Installer,
-  type GrantChoice,
-  type InstallOutcome,
-  type InstallPreview,
-  type PreviewOptions,
-} from '../install/installer';
+import { syncWithDisk } from './disk-sync';
+import { Installer } from '../install/installer';
 import { DataPaths } from '../data-paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from '../secrets';
 import { startupHousekeeping } from './startup';
-import { exposedIn, StateStore, type PluginState } from './state';
+import { exposedIn, StateStore } from './state';
 
 export interface RegistryOptions {
   dataDir: string;
@@ -62,17 +57,29 @@ export interface RegistryOptions {
   sandbox?: boolean;
 }
 
-export type { Done } from './decisions';
+/**
+ * What the layers above may ask the host through the registry: questions about the running
+ * plugins, leaving a passthrough session, and who answers what MCP servers ask. No call and no
+ * start passes here: those pass the registry's checks (`call`, `input`, `start`).
+ */
+export type HostView = Pick<
+  PluginHost,
+  'healthOf' | 'pids' | 'features' | 'endPassthrough' | 'passthroughSessions' | 'asks'
+>;
 
 export class PluginRegistry implements IDisposable {
   readonly paths: DataPaths;
   readonly secrets: SecretStore;
   readonly state: StateStore;
   readonly settings: PluginSettings;
-  private readonly host: PluginHost;
-  private readonly installer: Installer;
-  private readonly decisions: Decisions;
-  private readonly definitions: DefinitionDecisions;
+  /** The host's answers about running plugins (health, pids, features, passthrough sessions). */
+  readonly host: HostView;
+  /** The same host, whole: calls and starts go to it once they passed the registry's checks. */
+  private readonly pluginHost: PluginHost;
+  readonly installer: Installer;
+  readonly decisions: Decisions;
+  /** Tool definitions and the hashes the person's decisions apply to (how one changed, accepting it). */
+  readonly definitions: DefinitionDecisions;
   private readonly bindings: PluginBindings;
   readonly audit: AuditLog; // one open log for the registry and the assistant's calls
   private readonly records = new RecordBook();
@@ -91,7 +98,7 @@ export class PluginRegistry implements IDisposable {
     this.secrets = opts.secrets ?? new FileSecretStore(this.paths.secrets);
     this.state = new StateStore(this.paths.state);
     this.audit = new AuditLog(this.paths.audit);
-    this.host = new PluginHost({
+    this.host = this.pluginHost = new PluginHost({
       parentEnv: opts.parentEnv ?? process.env,
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
@@ -102,12 +109,12 @@ export class PluginRegistry implements IDisposable {
       onDidChangeTools: this.onDidChangeTools,
       onDidChangePassthrough: this.onDidChangePassthrough,
       onDidChangeFeatures: this.onDidChangeFeatures,
-    } = this.host);
+    } = this.pluginHost);
     this.decisions = new Decisions({
       state: this.state,
       audit: this.audit,
       records: this.records,
-      host: this.host,
+      host: this.pluginHost,
       bindings: () => this.bindings,
       settings: () => this.settings,
       tools: (id) => this.tools(id),
@@ -116,20 +123,26 @@ export class PluginRegistry implements IDisposable {
       records: this.records,
       audit: this.audit,
       tools: (id) => this.tools(id),
-      pluginState: (id) => this.pluginState(id),
+      pluginState: (id) => this.decisions.pluginState(id),
       update: (id, fn, audit) => this.decisions.update(id, fn, audit),
     });
     // A plugin's first tool list is recorded as the definitions the person's decisions apply to.
-    this.host.onDidChangeTools((e) => {
+    this.pluginHost.onDidChangeTools((e) => {
       if (e.initial) void this.definitions.recordFirst(e.pluginId);
     });
     this.settings = new PluginSettings({
       state: this.state,
       secrets: this.secrets,
-      pluginState: (id) => this.pluginState(id),
+      pluginState: (id) => this.decisions.pluginState(id),
       update: (id, fn, audit) => this.decisions.update(id, fn, audit),
     });
-    this.bindings = new PluginBindings(this.host, this.paths, this.settings, (id) => this.pluginState(id), opts);
+    this.bindings = new PluginBindings(
+      this.pluginHost,
+      this.paths,
+      this.settings,
+      (id) => this.decisions.pluginState(id),
+      opts,
+    );
     this.installer = new Installer(
       this.paths,
       this.state,
@@ -149,7 +162,7 @@ export class PluginRegistry implements IDisposable {
       // A plugin that still needs a setting waits for it, stopped, instead of failing to start.
       for (const rec of r.list())
         if (rec.spec?.persistent && r.isEnabled(rec.id) && r.missingSettings(rec.id).length === 0)
-          void r.host.start(rec.id);
+          void r.pluginHost.start(rec.id);
     }
     return r;
   }
@@ -161,41 +174,53 @@ export class PluginRegistry implements IDisposable {
       : sandboxSupport();
   }
 
+  /**
+   * Catches up with what another process on the data folder installed, removed, enabled or
+   * disabled (disk-sync.ts): unchanged plugins keep running. Answers the ids that changed.
+   */
+  syncWithDisk = (): Promise<string[]> =>
+    syncWithDisk({
+      bundledDir: this.opts.bundledDir,
+      installedDir: this.paths.plugins,
+      records: this.records,
+      host: this.pluginHost,
+      bindings: this.bindings,
+      isEnabled: (id) => this.isEnabled(id),
+    });
+
   /** Re-reads the plugin folders and (re)binds every plugin to the host. */
   async reload(): Promise<void> {
     const found = discover(this.opts.bundledDir, this.paths.plugins);
-    for (const id of this.records.replaceAll(found)) await this.host.remove(id);
+    for (const id of this.records.replaceAll(found)) await this.pluginHost.remove(id);
     for (const r of found) if (r.spec) await this.bindings.bind(r.spec);
   }
 
   list = (): PluginRecord[] => this.records.list();
   record = (id: string): PluginRecord | undefined => this.records.get(id);
 
-  /** The person's decisions about a plugin; defaults for one never touched. */
-  pluginState(id: string): PluginState {
-    return this.decisions.pluginState(id);
-  }
-
   isEnabled(id: string): boolean {
-    return this.pluginState(id).enabled;
+    return this.decisions.pluginState(id).enabled;
   }
 
   isExposed(id: string, tool?: string): boolean {
-    return exposedIn(this.pluginState(id), tool);
+    return exposedIn(this.decisions.pluginState(id), tool);
   }
 
   granted(id: string, capability: string): boolean {
-    return this.pluginState(id).grants.includes(capability);
+    return this.decisions.pluginState(id).grants.includes(capability);
   }
 
   /** A cache key for what `tools` and `isExposed` answer (objects new whenever they change): the decisions read now, each record, its tools. */
-  toolsStamp = (): unknown[] => [this.state.read(), ...this.records.list().flatMap((r) => [r, this.host.tools(r.id)])];
+  toolsStamp = (): unknown[] => [
+    this.state.read(),
+    ...this.records.list().flatMap((r) => [r, this.pluginHost.tools(r.id)]),
+  ];
 
   /** Every tool of a plugin (declared, completed by what it announced) with its exposure. */
   tools(id: string): Array<ToolSpec & { exposed: boolean }> {
-    const tools = this.host.tools(id) ?? this.records.get(id)?.spec?.tools ?? [];
+    const tools = this.pluginHost.tools(id) ?? this.records.get(id)?.spec?.tools ?? [];
     // One read of the state for all the tools: the assistant asks at every step of a turn.
-    const state = this.pluginState(id);
+    const state = this.decisions.pluginState(id);
     return tools.map((t) => ({ ...t, exposed: exposedIn(state, t.name) }));
   }
 
@@ -205,18 +230,8 @@ export class PluginRegistry implements IDisposable {
 
   /** What the plugin tells a model: its manifest's instructions, else its MCP server's (initialize). */
   instructions(id: string): string | undefined {
-    return this.records.get(id)?.spec?.systemInstructions ?? this.host.instructions(id);
+    return this.records.get(id)?.spec?.systemInstructions ?? this.pluginHost.instructions(id);
   }
-
-  /** An MCP plugin's resources and prompts (the service checks it is enabled). */
-  features = (id: string): ServerFeatures | undefined => this.host.features(id);
-
-  health(id: string): HealthEvent | undefined {
-    return this.host.healthOf(id);
-  }
-
-  /** Every plugin with a process, by pid (for resource figures). */
-  pids = (): Map<number, string> => this.host.pids();
 
   missingSettings(id: string): string[] {
     const spec = this.records.get(id)?.spec;
@@ -233,33 +248,33 @@ export class PluginRegistry implements IDisposable {
    */
   call(id: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
     const refused = this.refusal(id, tool);
-    return refused ? refusedCall(refused, opts) : this.host.call(id, tool, args, this.gate(id, opts));
+    return refused ? refusedCall(refused, opts) : this.pluginHost.call(id, tool, args, this.gate(id, opts));
   }
 
   input(id: string, text: string, opts: CallOptions = {}): CallHandle {
     const refused = this.refusal(id, undefined);
-    return refused ? refusedCall(refused, opts) : this.host.input(id, text, this.gate(id, opts));
+    return refused ? refusedCall(refused, opts) : this.pluginHost.input(id, text, this.gate(id, opts));
   }
-
-  endPassthrough = (id: string, reason?: string): void => this.host.endPassthrough(id, reason);
-  passthroughSessions = (): Array<{ pluginId: string; owner: string | undefined }> => this.host.passthroughSessions();
-  /** Who answers what MCP servers ask of the person or the model (the assistant). */
-  serveAsks = (asks: ServerAsks | undefined): void => void (this.host.asks = asks);
 
   private refusal(id: string, tool: string | undefined): Failure | undefined {
     const rec = this.records.get(id);
     if (!rec) return failure('not_found', `no plugin "${id}" is installed or bundled`);
-    if (!rec.spec || !this.host.has(id))
-      return failure('launch_failed', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
+    if (!rec.spec || !this.pluginHost.has(id))
+      return failure('manifest_invalid', `${id} could not be loaded: ${rec.error ?? 'unknown error'}`);
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
-    if (!this.pluginState(id).exposed) return failure('tool_not_exposed', `${id} is switched off (not exposed)`);
+    if (!this.decisions.pluginState(id).exposed)
+      return failure('tool_not_exposed', `${id} is switched off (not exposed)`);
     if (tool !== undefined && !this.isExposed(id, tool))
       return failure('tool_not_exposed', `${id}:${tool} is switched off`);
     return undefined;
   }
 
   private gate(id: string, opts: CallOptions): CallOptions {
-    const out: CallOptions = { ...opts, allowPassthrough: this.granted(id, 'passthrough') };
+    // A caller with no way to hold a session (another app, through MCP) says so: false stays false.
+    const out: CallOptions = {
+      ...opts,
+      allowPassthrough: opts.allowPassthrough !== false && this.granted(id, 'passthrough'),
+    };
     if (!this.granted(id, 'conversation.read')) out.context = [];
     return out;
   }
@@ -272,14 +287,14 @@ export class PluginRegistry implements IDisposable {
     if (!spec.ok) return spec;
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
     await this.bindings.rebind(spec.value);
-    const r = await this.host.start(id);
+    const r = await this.pluginHost.start(id);
     return r.ok ? { ok: true, detail: spec.value.persistent ? 'started' : 'starts on its next call' } : r;
   }
 
   async stop(id: string): Promise<Done> {
     const spec = this.decisions.loaded(id);
     if (!spec.ok) return spec;
-    await this.host.stop(id);
+    await this.pluginHost.stop(id);
     return { ok: true, detail: 'stopped' };
   }
 
@@ -288,76 +303,16 @@ export class PluginRegistry implements IDisposable {
     if (!spec.ok) return spec;
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
     await this.bindings.rebind(spec.value);
-    const r = await this.host.restart(id);
+    const r = await this.pluginHost.restart(id);
     return r.ok ? { ok: true, detail: 'restarted' } : r;
   }
 
-  // ---- install -----------------------------------------------------------------------------
-
-  preview(source: string, opts?: PreviewOptions): Promise<Outcome<{ preview: InstallPreview }>> {
-    return this.installer.preview(source, opts);
-  }
-
-  install(source: string, opts: { replace?: boolean; grant?: GrantChoice } = {}): Promise<InstallOutcome | Failure> {
-    return this.installer.install(source, opts);
-  }
-
-  uninstall(id: string): Promise<Done> {
-    return this.installer.uninstall(id);
-  }
-
-  // ---- decisions (decisions.ts) -----------------------------------------------------------
-
-  setEnabled(id: string, enabled: boolean): Promise<Done> {
-    return this.decisions.setEnabled(id, enabled);
-  }
-
-  setExposed(id: string, tool: string | undefined, exposed: boolean): Promise<Done> {
-    return this.decisions.setExposed(id, tool, exposed);
-  }
-
-  grant(id: string, capabilities: string[]): Promise<Done> {
-    return this.decisions.grant(id, capabilities);
-  }
-
-  revoke(id: string, capabilities: string[]): Promise<Done> {
-    return this.decisions.revoke(id, capabilities);
-  }
-
-  configure(id: string, values: Record<string, unknown>): Promise<Done> {
-    return this.decisions.configure(id, values);
-  }
-
-  toolPolicy(id: string, tool: string): ReturnType<Decisions['toolPolicy']> {
-    return this.decisions.toolPolicy(id, tool);
-  }
-
-  /** `seen`: the hash of the definition the person chose it for (an approval card's). */
-  setToolPolicy(id: string, tool: string, policy: ToolPolicy | null, seen?: string): Promise<Done> {
-    return this.decisions.setToolPolicy(id, tool, policy, seen);
-  }
-
-  // ---- definitions (definition-decisions.ts) ---------------------------------------------
-
-  /** How a tool's definition differs from the one the person's decisions apply to. */
-  toolChange = (id: string, tool: string): DefinitionChange | undefined => this.definitions.change(id, tool);
-  /** The hash of a tool's definition now (what a conversation's allowance is given for). */
-  toolHash = (id: string, tool: string): string | undefined => this.definitions.hash(id, tool);
-  /** Records a plugin's definitions as first seen, when nothing is recorded yet. */
-  recordFirstDefinitions = (id: string): Promise<void> => this.definitions.recordFirst(id);
-  /** The person accepts a changed definition (one tool, or every changed tool of the plugin). */
-  acceptDefinition = (id: string, tool?: string, seen?: string): Promise<Done> =>
-    this.definitions.accept(id, tool, seen);
-  /** What a model's call gets for tools with no per-tool policy (decisions.ts). */
-  readonly approvalDefault = (): ApprovalDefault => this.decisions.approvalDefault();
-  readonly setApprovalDefault = (policy: ApprovalDefault): Promise<Done> => this.decisions.setApprovalDefault(policy);
-
   async shutdown(): Promise<void> {
-    await this.host.shutdown();
+    await this.pluginHost.shutdown();
   }
 
   dispose(): void {
-    this.host.dispose();
+    this.pluginHost.dispose();
     this.records.dispose();
     this.bindings.dispose();
     this.audit.dispose();

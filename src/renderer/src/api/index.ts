@@ -2,18 +2,14 @@
  * The one way into the main process. In Electron the preload provides `window.plugboard` (IPC);
  * in a browser we speak the same contract over WebSocket. Only stores call this module.
  */
-import type { PlugboardApi } from '../../../shared/contract';
+import { failure } from '../../../shared/failures';
+import { unwrapAnswer, type CommandOutput, type PlugboardApi, type PlugboardBridge } from '../../../shared/contract';
 import type { ConnectionListener, ConnectionState } from './connection';
 import { takeToken } from './token';
 import { uploadFile, type UploadResult } from './upload';
 import { WsClient } from './ws-client';
 
 export type { ConnectionState } from './connection';
-
-/** What the preload exposes: the contract, plus the path of a dropped file (Electron only). */
-export interface PlugboardBridge extends PlugboardApi {
-  pathForFile?: (file: File) => string;
-}
 
 declare global {
   interface Window {
@@ -52,7 +48,11 @@ function create(): Transport {
   if (isBridge(bridge)) {
     const open: ConnectionState = { status: 'open', missed: false };
     return {
-      api: bridge,
+      // The preload answers with the contract's Answer: unwrapped here as the WebSocket client does.
+      api: {
+        invoke: (name, input) => bridge.invoke(name, input).then((a) => unwrapAnswer(a) as CommandOutput<typeof name>),
+        on: (name, listener) => bridge.on(name, listener),
+      },
       kind: 'ipc',
       state: () => open,
       onState: () => () => undefined,
@@ -108,6 +108,12 @@ export function retryConnection(): void {
   get().retryNow();
 }
 
+/** Where other apps reach this server's MCP endpoint, with the page's token (the web UI only). */
+export function mcpHttpEndpoint(): { url: string; token: string } | null {
+  const { kind, token } = get();
+  return kind === 'websocket' && token ? { url: `${window.location.origin}/mcp`, token } : null;
+}
+
 /** The filesystem path of a dropped file, when the desktop app can tell it; otherwise null. */
 export function pathForFile(file: File): string | null {
   const fn = window.plugboard?.pathForFile;
@@ -128,19 +134,17 @@ export function installsByPath(): boolean {
 export function uploadAttachment(file: File): Promise<UploadResult> {
   const token = get().token;
   if (!token)
-    return Promise.resolve({
-      ok: false,
-      message: 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.',
-    });
+    return Promise.resolve(
+      failure('disconnected', 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.'),
+    );
   return uploadFile(file, token, 'attachment');
 }
 
 export function upload(file: File): Promise<UploadResult> {
   const token = get().token;
   if (!token)
-    return Promise.resolve({
-      ok: false,
-      message: 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.',
-    });
+    return Promise.resolve(
+      failure('disconnected', 'Uploading needs the web UI’s access token; reopen the URL `plugboard serve` printed.'),
+    );
   return uploadFile(file, token);
 }

@@ -5,7 +5,14 @@
  * The file name travels percent-encoded (`encodeURIComponent`) in `x-file-name`: header values
  * must be Latin-1, and plugin file names need not be. The server decodes it.
  */
-export type UploadResult = { ok: true; uploadId: string } | { ok: false; message: string };
+import { failure, type Outcome } from '../../../shared/failures';
+
+/**
+ * The upload's id, or why there is none: `disconnected` when the server could not be reached,
+ * `invalid_input` when it refused the file (its kind, its size, the token), `io_error` when it
+ * could not keep it.
+ */
+export type UploadResult = Outcome<{ uploadId: string }>;
 
 export async function uploadFile(
   file: File,
@@ -25,7 +32,7 @@ export async function uploadFile(
       body: file,
     });
   } catch (e) {
-    return { ok: false, message: `Could not upload ${file.name}: ${e instanceof Error ? e.message : String(e)}` };
+    return failure('disconnected', `Could not upload ${file.name}: ${e instanceof Error ? e.message : String(e)}`);
   }
   let body: unknown = null;
   try {
@@ -36,5 +43,5 @@ export async function uploadFile(
   const b = typeof body === 'object' && body !== null ? (body as Record<string, unknown>) : {};
   if (res.ok && typeof b.uploadId === 'string') return { ok: true, uploadId: b.uploadId };
   const why = typeof b.error === 'string' ? b.error : `the server answered ${res.status} ${res.statusText}`.trim();
-  return { ok: false, message: `Could not upload ${file.name}: ${why}` };
+  return failure(res.status >= 500 ? 'io_error' : 'invalid_input', `Could not upload ${file.name}: ${why}`);
 }

@@ -4,8 +4,11 @@
  * guard of the envelope rather than a schema library call; payloads are typed by the contract.
  */
 import { EVENT_NAMES, type EventName, type WsServerMessage } from '../../../shared/contract';
+import { failure, FAILURE_CODES, type FailureCode, type FailureDetails } from '../../../shared/failures';
 
 const eventNames = new Set<string>(EVENT_NAMES);
+const failureCodes = new Set<string>(FAILURE_CODES);
+const isFailureCode = (c: string): c is FailureCode => failureCodes.has(c);
 
 export function parseServerMessage(raw: unknown): WsServerMessage | null {
   if (typeof raw !== 'string') return null;
@@ -23,13 +26,12 @@ export function parseServerMessage(raw: unknown): WsServerMessage | null {
   }
   if (m.kind === 'result' && typeof m.id === 'number') {
     if (m.ok === true) return { kind: 'result', id: m.id, ok: true, value: m.value };
-    if (m.ok === false)
-      return {
-        kind: 'result',
-        id: m.id,
-        ok: false,
-        error: typeof m.error === 'string' ? m.error : 'The server reported an error.',
-      };
+    if (m.ok === false) {
+      const code = typeof m.code === 'string' && isFailureCode(m.code) ? m.code : 'internal_error';
+      const message = typeof m.message === 'string' ? m.message : 'The server reported an error.';
+      const details = typeof m.details === 'object' && m.details !== null ? (m.details as FailureDetails) : undefined;
+      return { kind: 'result', id: m.id, ...failure(code, message, details) };
+    }
   }
   return null;
 }

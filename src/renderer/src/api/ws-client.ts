@@ -7,18 +7,25 @@
  * and only the caller can decide whether to retry. The next open says whether any gave up
  * waiting, so the stores fetch again what they could not load, even on the first connection.
  */
-import type {
-  CommandInput,
-  CommandName,
-  CommandOutput,
-  EventName,
-  Events,
-  PlugboardApi,
-  WsClientMessage,
+import {
+  unwrapAnswer,
+  type CommandInput,
+  type CommandName,
+  type CommandOutput,
+  type EventName,
+  type Events,
+  type PlugboardApi,
+  type WsClientMessage,
 } from '../../../shared/contract';
+import { failure, FailureError } from '../../../shared/failures';
 import type { ConnectionListener, ConnectionState } from './connection';
 import { forgetToken } from './token';
 import { parseServerMessage } from './wire';
+
+/** The connection's own failures: the command did not reach Plugboard, or its answer did not come back. */
+function disconnected(message: string): FailureError {
+  return new FailureError(failure('disconnected', message));
+}
 
 /** The close code `plugboard serve` uses for a wrong or missing token. */
 const WS_BAD_TOKEN = 4401;
@@ -69,7 +76,7 @@ export class WsClient implements PlugboardApi {
           this.queued = this.queued.filter((q) => q.message.id !== id);
           this.missed += 1;
           reject(
-            new Error(`Not connected to Plugboard: "${name}" was not sent. Is \`plugboard serve\` still running?`),
+            disconnected(`Not connected to Plugboard: "${name}" was not sent. Is \`plugboard serve\` still running?`),
           );
         }, QUEUE_WAIT_MS);
         this.queued.push({ ...entry, message, timer });
@@ -97,7 +104,7 @@ export class WsClient implements PlugboardApi {
   private send(id: number, message: WsClientMessage, entry: Omit<Pending, 'timer'>): void {
     const timer = setTimeout(() => {
       this.sent.delete(id);
-      entry.reject(new Error(`No answer from Plugboard to "${entry.name}" within ${RESULT_WAIT_MS / 1000} s.`));
+      entry.reject(disconnected(`No answer from Plugboard to "${entry.name}" within ${RESULT_WAIT_MS / 1000} s.`));
     }, RESULT_WAIT_MS);
     this.sent.set(id, { ...entry, timer });
     this.ws?.send(JSON.stringify(message));
@@ -164,8 +171,12 @@ export class WsClient implements PlugboardApi {
     if (!p) return;
     this.sent.delete(msg.id);
     clearTimeout(p.timer);
-    if (msg.ok) p.resolve(msg.value);
-    else p.reject(new Error(msg.error));
+    // The same unwrapping as the desktop app's IPC: a refusal keeps its code and words.
+    try {
+      p.resolve(unwrapAnswer(msg));
+    } catch (e) {
+      p.reject(e as Error);
+    }
   }
 
   private failSent(message: string): void {
@@ -173,7 +184,7 @@ export class WsClient implements PlugboardApi {
     this.sent.clear();
     for (const p of sent) {
       clearTimeout(p.timer);
-      p.reject(new Error(message));
+      p.reject(disconnected(message));
     }
   }
 

@@ -13,6 +13,7 @@
 import { zipSync, type Zippable } from 'fflate';
 import ignore from 'ignore';
 import { BUNDLE_EXCLUSIONS } from '../../../shared/bundle-exclusions';
+import { failure, type Outcome } from '../../../shared/failures';
 
 /** The zip format without its Zip64 extension: more entries than this need it. */
 const MAX_ENTRIES = 0xffff;
@@ -21,7 +22,8 @@ const MAX_BYTES = 0xffffffff;
 const UNIX = 3;
 const REGULAR_FILE = (0o100644 << 16) >>> 0;
 
-export type PackResult = { ok: true; zip: File; entries: number } | { ok: false; message: string };
+/** The folder as one zip, or why it cannot be uploaded as a folder (`invalid_input`). */
+export type PackResult = Outcome<{ zip: File; entries: number }>;
 
 /** The path of a picked file inside the picked folder's parent: `folder/sub/file.py`. */
 function relativePath(f: File): string {
@@ -32,7 +34,7 @@ function relativePath(f: File): string {
 
 export async function packFolder(files: readonly File[]): Promise<PackResult> {
   const first = files[0];
-  if (!first) return { ok: false, message: 'The folder is empty: pick a plugin folder, with its manifest inside.' };
+  if (!first) return failure('invalid_input', 'The folder is empty: pick a plugin folder, with its manifest inside.');
   const folder = relativePath(first).split('/')[0] ?? 'plugin';
   const inFolder = (f: File): string => relativePath(f).slice(folder.length + 1);
   const own = files.find((f) => inFolder(f) === '.mcpbignore');
@@ -46,20 +48,20 @@ export async function packFolder(files: readonly File[]): Promise<PackResult> {
     );
   const kept = files.filter((f) => !ig.ignores(inFolder(f)));
   if (kept.length > MAX_ENTRIES)
-    return {
-      ok: false,
-      message: `“${folder}” has ${kept.length} files, more than a folder upload takes (${MAX_ENTRIES}); zip it yourself and pick the .zip.`,
-    };
+    return failure(
+      'invalid_input',
+      `“${folder}” has ${kept.length} files, more than a folder upload takes (${MAX_ENTRIES}); zip it yourself and pick the .zip.`,
+    );
 
   const entries: Zippable = {};
   let total = 0;
   for (const f of kept) {
     total += f.size;
     if (total > MAX_BYTES)
-      return {
-        ok: false,
-        message: `“${folder}” is too large to upload as a folder; zip it yourself and pick the .zip.`,
-      };
+      return failure(
+        'invalid_input',
+        `“${folder}” is too large to upload as a folder; zip it yourself and pick the .zip.`,
+      );
     entries[relativePath(f)] = [
       new Uint8Array(await f.arrayBuffer()),
       { level: 0, mtime: f.lastModified, os: UNIX, attrs: REGULAR_FILE },

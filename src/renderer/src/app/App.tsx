@@ -1,6 +1,7 @@
 /** The window: toolbar, conversations, chat, plugin panel, and what floats above them. */
 import { useEffect, type JSX } from 'react';
 import { LiveAnnouncer } from '../components/LiveAnnouncer';
+import { ExternalApprovals } from '../features/approvals/ExternalApprovals';
 import { ChatView } from '../features/chat/ChatView';
 import { ConversationSidebar } from '../features/chat/ConversationSidebar';
 import { DropZone } from '../features/install/DropZone';
@@ -40,6 +41,7 @@ export function App(): JSX.Element {
       <HelpDialog />
       <SettingsDialog />
       <ToolFormHost />
+      <ExternalApprovals />
       <Toasts />
       <LiveAnnouncer />
     </div>

@@ -46,6 +46,9 @@ export function Dialog({
       d.querySelector<HTMLElement>('[data-dialog-body] :is(input, select, textarea):not([disabled])');
     target?.focus();
     const onCancel = (e: Event): void => {
+      // Only the dialog's own cancel (Escape). A file input inside it fires a `cancel` that
+      // bubbles up here when the system's file picker is dismissed: that leaves the dialog open.
+      if (e.target !== d) return;
       e.preventDefault();
       closeRef.current();
     };

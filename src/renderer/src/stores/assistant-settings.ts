@@ -8,7 +8,8 @@ import { create } from 'zustand';
 import type { AssistantSettings, TokenTotals } from '../../../shared/assistant';
 import type { CommandInput } from '../../../shared/contract';
 import { getApi } from '../api';
-import { attempt, type Done } from './models';
+import type { Done } from '../../../shared/failures';
+import { attempt } from './models';
 import { errorText } from './toasts';
 
 export type ModelUsage = TokenTotals & { model: string };

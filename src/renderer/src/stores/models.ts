@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import type { DiscoveredServer, ModelCheck, ModelsView } from '../../../shared/assistant';
 import type { CommandInput } from '../../../shared/contract';
+import { failureOf, type Done, type Outcome } from '../../../shared/failures';
 import { getApi } from '../api';
 import { errorText } from './toasts';
 
@@ -24,17 +25,12 @@ export const useModels = create<ModelsState>()(() => ({
   discovering: false,
 }));
 
-/** A failure as forms show it: only the message is read, and a transport error becomes one too. */
-export type Done<T extends object = object> = ({ ok: true } & T) | { ok: false; message: string };
-
-/** A command's answer as a Done; a transport error (the connection lost…) becomes a failure too. */
-export async function attempt<T extends object>(
-  call: () => Promise<({ ok: true } & T) | { ok: false; message: string }>,
-): Promise<Done<T>> {
+/** A command's answer as an Outcome; a thrown failure (the connection lost, input refused) becomes one too. */
+export async function attempt<T extends object>(call: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
   try {
     return await call();
   } catch (e) {
-    return { ok: false, message: errorText(e) };
+    return failureOf(e);
   }
 }
 
@@ -52,25 +48,25 @@ export function ensureModels(): void {
   if (useModels.getState().view === null) void loadModels();
 }
 
-export async function saveModel(input: CommandInput<'models.save'>): Promise<Done<{ detail: string }>> {
+export async function saveModel(input: CommandInput<'models.save'>): Promise<Done> {
   const r = await attempt(() => getApi().invoke('models.save', input));
   await loadModels();
   return r;
 }
 
-export async function removeModel(name: string): Promise<Done<{ detail: string }>> {
+export async function removeModel(name: string): Promise<Done> {
   const r = await attempt(() => getApi().invoke('models.remove', { name }));
   await loadModels();
   return r;
 }
 
-export async function setDefaultModel(name: string): Promise<Done<{ detail: string }>> {
+export async function setDefaultModel(name: string): Promise<Done> {
   const r = await attempt(() => getApi().invoke('models.setDefault', { name }));
   await loadModels();
   return r;
 }
 
-export function testModel(input: CommandInput<'models.test'>): Promise<Done<ModelCheck>> {
+export function testModel(input: CommandInput<'models.test'>): Promise<Outcome<ModelCheck>> {
   return attempt(() => getApi().invoke('models.test', input));
 }
 

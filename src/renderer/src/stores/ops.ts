@@ -1,11 +1,11 @@
 /**
- * Running a command whose answer is an OpResult: failures become a toast with the server's
+ * Running a command whose answer is a Done: failures become a toast with the server's
  * message (they are expected values), transport errors likewise; the caller gets a boolean.
  */
-import type { OpResult } from '../../../shared/contract';
+import type { Done } from '../../../shared/contract';
 import { errorText, toastError, toastInfo } from './toasts';
 
-export async function runOp(call: () => Promise<OpResult>, what: string, announce?: string): Promise<boolean> {
+export async function runOp(call: () => Promise<Done>, what: string, announce?: string): Promise<boolean> {
   try {
     const r = await call();
     if (!r.ok) {

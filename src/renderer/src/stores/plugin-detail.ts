@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import type { ToolPolicy } from '../../../shared/assistant';
 import type { PluginDetail } from '../../../shared/contract';
+import { failureOf, type Done } from '../../../shared/failures';
 import { getApi } from '../api';
 import { runOp } from './ops';
 import { scheduleRefresh } from './plugins';
@@ -131,18 +132,13 @@ export async function setGranted(id: string, capability: string, granted: boolea
   scheduleRefresh();
 }
 
-/**
- * What saving settings came to. Only `message` is read from a failure, so this holds whatever
- * failure shape the command answers with, and a transport error becomes one too.
- */
-export type SaveResult = { ok: true; detail: string } | { ok: false; message: string };
-
-export async function configurePlugin(id: string, values: Record<string, unknown>): Promise<SaveResult> {
-  let r: SaveResult;
+/** What saving settings came to; a thrown failure (the connection lost) is one too. */
+export async function configurePlugin(id: string, values: Record<string, unknown>): Promise<Done> {
+  let r: Done;
   try {
     r = await getApi().invoke('plugins.configure', { id, values });
   } catch (e) {
-    r = { ok: false, message: errorText(e) };
+    r = failureOf(e);
   }
   // The form shows the stored values once this resolves, so they are fetched first.
   await loadDetail(id);

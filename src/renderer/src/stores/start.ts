@@ -14,6 +14,7 @@
 import { getApi } from '../api';
 import { setStreaming } from '../perf/probe';
 import { loadAppInfo } from './app-info';
+import { applyExternalApprovals, loadExternalApprovals } from './external-approvals';
 import { resyncChat, startChat } from './chat/actions';
 import { anyRunning } from './chat/running';
 import { useChat } from './chat/state';
@@ -42,6 +43,7 @@ export function startStores(): void {
   api.on('health', applyHealth);
   api.on('log', applyLog);
   api.on('models.changed', () => void loadModels());
+  api.on('approvals.external', (e) => applyExternalApprovals(e.pending));
   api.on('plugins.changed', (e) => {
     scheduleRefresh();
     detailChanged(e.id);
@@ -56,6 +58,7 @@ export function startStores(): void {
     loadAppInfo();
     loadSaveState();
     void loadModels();
+    void loadExternalApprovals();
   });
   if (useConnection.getState().state.status === 'no-token') return;
   void refreshPlugins();
@@ -63,4 +66,5 @@ export function startStores(): void {
   void loadModels();
   loadAppInfo();
   loadSaveState();
+  void loadExternalApprovals();
 }

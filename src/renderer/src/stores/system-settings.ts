@@ -7,7 +7,8 @@ import { create } from 'zustand';
 import type { ApprovalDefault } from '../../../shared/assistant';
 import type { SandboxStatusView } from '../../../shared/contract';
 import { getApi } from '../api';
-import { attempt, type Done } from './models';
+import type { Done } from '../../../shared/failures';
+import { attempt } from './models';
 import { errorText } from './toasts';
 
 interface SystemSettingsState {

@@ -27,7 +27,8 @@ interface UiState extends Persisted {
   focusPanelTick: number;
 }
 
-export type SettingsSection = 'models' | 'assistant' | 'approvals' | 'appearance' | 'shortcuts' | 'data' | 'sandbox';
+export type SettingsSection =
+  'models' | 'assistant' | 'approvals' | 'appearance' | 'shortcuts' | 'data' | 'sandbox' | 'other-apps';
 
 export interface SettingsView {
   section: SettingsSection;

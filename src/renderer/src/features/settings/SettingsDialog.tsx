@@ -14,6 +14,7 @@ import { ApprovalsSection } from './ApprovalsSection';
 import { AssistantSection } from './AssistantSection';
 import { DataSection } from './DataSection';
 import { ModelsSection } from './ModelsSection';
+import { OtherAppsSection } from './OtherAppsSection';
 import { SandboxSection } from './SandboxSection';
 import { ShortcutsSection } from './ShortcutsSection';
 
@@ -23,6 +24,7 @@ const SECTIONS: Array<{ key: SettingsSection; label: string; icon: IconName }> =
   { key: 'approvals', label: 'Approvals', icon: 'check' },
   { key: 'appearance', label: 'Appearance', icon: 'sun' },
   { key: 'shortcuts', label: 'Shortcuts', icon: 'keyboard' },
+  { key: 'other-apps', label: 'Other apps', icon: 'plug' },
   { key: 'data', label: 'Data folder', icon: 'folder' },
   { key: 'sandbox', label: 'Sandbox', icon: 'shield' },
 ];
@@ -43,6 +45,8 @@ function Section({ section, addModel }: { section: SettingsSection; addModel: bo
       return <DataSection />;
     case 'sandbox':
       return <SandboxSection />;
+    case 'other-apps':
+      return <OtherAppsSection />;
   }
 }
 

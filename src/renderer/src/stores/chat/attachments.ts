@@ -6,6 +6,7 @@
  */
 import { classify, imageTypeOf, overLimits, tooLarge, type AttachmentKind } from '../../../../shared/attachments';
 import type { AttachmentInput } from '../../../../shared/contract';
+import type { Outcome } from '../../../../shared/failures';
 import { getApi, installsByPath, uploadAttachment } from '../../api';
 
 export interface AttachmentDraft {
@@ -86,9 +87,7 @@ function base64(bytes: Uint8Array): string {
 const INLINE_WS_BYTES = 2 * 1024 * 1024;
 
 /** The drafts as chat.send takes them; an upload that fails is a message naming the file. */
-export async function inputsOf(
-  drafts: readonly AttachmentDraft[],
-): Promise<{ ok: true; inputs: AttachmentInput[] } | { ok: false; message: string }> {
+export async function inputsOf(drafts: readonly AttachmentDraft[]): Promise<Outcome<{ inputs: AttachmentInput[] }>> {
   const viaIpc = installsByPath();
   const inputs: AttachmentInput[] = [];
   let inline = 0;
