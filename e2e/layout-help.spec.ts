@@ -7,10 +7,11 @@
  * install a plugin, read the panel, and what each failure code means. Screenshots:
  * e2e/screenshots/layout-*.png and help-*.png, both themes, at 720 px and at 1280 px.
  */
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { FAILURE_CODES, FAILURE_MEANINGS } from '../src/shared/failures';
 import * as s from './scenarios';
-import { startServe, type Served } from './support/serve';
+import { cli, fixturePlugin, startServe, type Served } from './support/serve';
 import { shootBothThemes } from './support/shots';
 
 let served: Served;
@@ -19,7 +20,25 @@ let page: Page;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ browser }) => {
-  served = await startServe();
+  served = await startServe({
+    // A plugin that asks for the conversation: that capability's text names protocol fields as code.
+    prepare: (dataDir) =>
+      cli(
+        [
+          'plugins',
+          'install',
+          fixturePlugin(path.join(dataDir, '..'), {
+            id: 'reader',
+            name: 'Reader',
+            description: 'Reads the conversation, for the capability texts',
+            persistent: false,
+            capabilities: ['conversation.read'],
+            functions: [{ name: 'read', description: 'Read', parameters: { type: 'object', properties: {} } }],
+          }),
+        ],
+        dataDir,
+      ),
+  });
   page = await browser.newPage();
   await page.goto(served.url);
   await s.openApp(page);
@@ -99,8 +118,8 @@ test('Settings keeps its height from section to section, and its icon is not a s
 });
 
 test('capability texts show their code marks as code', async () => {
-  await s.expand(page, 'hello');
-  const row = s.pluginRow(page, 'hello');
+  await s.expand(page, 'reader');
+  const row = s.pluginRow(page, 'reader');
   await row.getByRole('tab', { name: 'Permissions' }).click();
   const list = row.locator('li', { hasText: 'conversation.read' });
   await expect(list.locator('code', { hasText: /^context$/ })).toBeVisible();
