@@ -45,7 +45,6 @@ export function LongOutput({
             ? `Counting lines… ${lines.toLocaleString()}`
             : `${lines.toLocaleString()} lines${streaming ? ' so far' : ''}`}
         </span>
-        {note && <span>· {note}</span>}
         <span className="ml-auto flex items-center gap-1">
           <Button size="sm" variant="ghost" icon="chevronDown" onClick={() => setAll(true)} aria-haspopup="dialog">
             Show all
@@ -53,6 +52,8 @@ export function LongOutput({
           {!streaming && <CopyButton text={copyText} label="Copy all" title="Copy the whole output" />}
         </span>
       </div>
+      {/* On a line of its own: beside the count it wrapped mid-sentence in a narrow window. */}
+      {note && <p className="text-[11px] text-fg-subtle">{note}</p>}
       {all && (
         <Dialog title={`${title} — ${lines.toLocaleString()} lines`} onClose={() => setAll(false)} width="w-[1100px]">
           <OutputLines
@@ -61,7 +62,7 @@ export function LongOutput({
             mono={fenced}
             // Opened where the card was: at the end, following it while it streams.
             follow
-            className="h-[min(640px,calc(100vh-140px))]"
+            className="h-[min(640px,calc(100vh-140px))] rounded-md border border-line bg-subtle px-3 py-1.5"
             label="All output"
           />
         </Dialog>
