@@ -15,9 +15,12 @@
  *   CLI           `plugboard --help` from spawn to exit, against `node -e ''`
  *   store         conversation writes and HTTP latency while chatting, against the sql.js store
  *                 it replaced (bench/store.ts)
+ *   npx-start     an installed npx server's start, against `node <entry>` by hand and against
+ *                 `npx -y` downloading it at start (bench/npx-start.ts)
  *
  * Options: --quick (fewer iterations), --json FILE (write the figures), --only NAME[,NAME]
- * (the sections named above: round-trips, streams, watchdog, crashes, store, assistant, mcp-server, cli).
+ * (the sections named above: round-trips, streams, watchdog, crashes, store, assistant, mcp-server, cli,
+ * npx-start).
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,6 +37,7 @@ import { RawClient } from './lib/raw-client';
 import { Report } from './lib/report';
 import { assistantBench } from './assistant';
 import { mcpServerBench } from './mcp-server';
+import { npxStartBench } from './npx-start';
 import { storeBench } from './store';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -308,10 +312,12 @@ async function roundTrips(): Promise<void> {
     target: belowSdk,
   });
 
-  // rterm: one process per call, against spawning the same plugin by hand.
+  // rterm: one process per call, against spawning the same plugin by hand. The raw side stops
+  // at the response and leaves the exit off the clock; the host's call also waits for the exit
+  // (the protocol's rule before success), so the baseline is the stricter one. Target 1.5×
+  // (issue 17, item 9): the process's start is the call, and Plugboard may add half of it at most.
   const rtN = quick ? 30 : 100;
   const rtDir = path.join(FIX, 'rterm-echo');
-  // Both sides stop at the response; the process's exit happens after it, off the clock.
   const closing: Promise<void>[] = [];
   const rawRterm = median(
     await samples(rtN, 5, async () => {
@@ -333,7 +339,7 @@ async function roundTrips(): Promise<void> {
     value: rtHost,
     unit: 'us',
     baseline: { name: 'raw, same plugin', value: rawRterm },
-    target: within2,
+    target: { maxRatio: 1.5, text: '≤ 1.5× raw' },
   });
   await host.remove(rt.spec.id);
 }
@@ -475,6 +481,7 @@ async function main(): Promise<void> {
     ['assistant', () => assistantBench(report, quick)],
     ['mcp-server', () => mcpServerBench(report, quick)],
     ['cli', async () => cliColdStart(report, ROOT, quick ? 10 : 30)],
+    ['npx-start', () => npxStartBench(report, quick)],
   ];
   const unknown = [...(only ?? [])].filter((n) => !sections.some(([name]) => name === n));
   if (unknown.length > 0)

@@ -27,6 +27,16 @@ export async function expand(page: Page, id: string): Promise<void> {
 }
 
 /** The `/` palette's options (other lists on the page, such as a tool's policy, have options too). */
+/**
+ * Waits until no CSS transition on the page is still running (before a screenshot). Endless
+ * animations (a spinner, a pulsing health dot) never finish, so only transitions count.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running'),
+  );
+}
+
 export function palette(page: Page): Locator {
   return page.getByRole('listbox', { name: 'Tools and commands' });
 }

@@ -201,13 +201,13 @@ test('screenshots of the main views, dark and light', async () => {
     await page.screenshot({ path: path.join(SHOTS, `messages-focus-${scheme}.png`) });
     await s.expand(page, 'stress');
     await s.pluginRow(page, 'stress').getByRole('tab', { name: /log/i }).click();
-    await page.waitForTimeout(300); // let the tab underline finish its transition
+    await s.settled(page); // the tab underline's transition has finished
     await page.screenshot({ path: path.join(SHOTS, `plugin-log-${scheme}.png`) });
     await s
       .pluginRow(page, 'stress')
       .getByRole('tab', { name: /permissions/i })
       .click();
-    await page.waitForTimeout(300);
+    await s.settled(page);
     await page.screenshot({ path: path.join(SHOTS, `plugin-permissions-${scheme}.png`) });
     await s.composer(page).fill('/');
     await page.screenshot({ path: path.join(SHOTS, `palette-${scheme}.png`) });

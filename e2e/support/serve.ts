@@ -131,6 +131,8 @@ export function claudeConfig(root: string): Buffer {
 export interface ServeOptions {
   /** Prepares the data directory (plugins installed already) before the server opens it. */
   prepare?: (dataDir: string) => void | Promise<void>;
+  /** More environment for the server (the person's npm and pip settings, say). */
+  env?: Record<string, string>;
 }
 
 export async function startServe(
@@ -143,7 +145,7 @@ export async function startServe(
   cli(['plugins', 'install', path.join(FIXTURES, 'mcp-dynamic')], dataDir);
   await options.prepare?.(dataDir);
   const started = Date.now();
-  let server = await spawnServe(dataDir, '0');
+  let server = await spawnServe(dataDir, '0', options.env);
   const stopServer = async (): Promise<void> => {
     const child = server.child;
     const exited = new Promise((r) => child.once('exit', r));
@@ -163,18 +165,22 @@ export async function startServe(
     halt: stopServer,
     /** Starts the server again on the same port and data directory; its new URL (a new token). */
     resume: async () => {
-      server = await spawnServe(dataDir, new URL(server.url).port);
+      server = await spawnServe(dataDir, new URL(server.url).port, options.env);
       return server.url;
     },
   };
 }
 
-async function spawnServe(dataDir: string, port: string): Promise<{ url: string; child: ChildProcess }> {
+async function spawnServe(
+  dataDir: string,
+  port: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child: ChildProcess = spawn(
     process.execPath,
     [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', port, '--data-dir', dataDir],
     {
-      env: { ...process.env, PLUGBOARD_E2E: '1' },
+      env: { ...process.env, PLUGBOARD_E2E: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

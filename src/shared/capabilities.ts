@@ -178,3 +178,21 @@ export function requestedCapabilities(spec: PluginSpec): string[] {
   if (spec.settings.some((s) => s.sensitive)) out.add('secrets');
   return [...out];
 }
+
+/**
+ * A folder or file granted to a plugin by path, whatever its manifest requested: shown in its
+ * sandbox at the same path, read-only or writable. The paths a server is given in its arguments
+ * or environment (a folder list, `--repository`, `MEMORY_FILE_PATH`) are offered as these when it
+ * is installed or imported; the person may also grant any plugin a folder.
+ */
+export interface FolderGrant {
+  path: string;
+  write: boolean;
+}
+
+/**
+ * Capabilities a person may grant any plugin, whatever it requested: a G-Assist or Mehrhof
+ * manifest cannot request the network, and a server's package needs none once installed, yet
+ * either may need it to do its work (a weather plugin, a local service).
+ */
+export const GRANTABLE_UNREQUESTED: readonly string[] = ['net'];

@@ -21,7 +21,9 @@ import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
 import type { ExternalApprovalView } from './external-approvals';
 import { failure, FailureError, type Done, type Failure, type Outcome, type Result } from './failures';
+import type { CatalogEntryView, CatalogPageView } from './catalog';
 import type { ImportPreviewView, ImportResultView } from './imports';
+import type { UpdateCheckView, UpdatePreviewView } from './updates';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
 import type { HealthEvent, LogEvent } from './plugin';
 import type {
@@ -52,6 +54,8 @@ export type {
   CapabilityView,
   InstallPreviewView,
   InstallTrialView,
+  PackageView,
+  PathGrantView,
   McpClientSnippet,
   PaletteEntry,
   PluginDetail,
@@ -70,6 +74,20 @@ const installSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('path'), path: z.string().min(1).max(4096) }),
   z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }),
 ]);
+
+/** A folder or file granted by path (shared/capabilities.ts FolderGrant). */
+const folderGrant = z
+  .object({
+    path: z
+      .string()
+      .min(1)
+      .max(4096)
+      .refine((p) => p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p), 'an absolute path'),
+    write: z.boolean(),
+  })
+  .strict();
+/** The client's name for the progress events of one install (`install.progress`). */
+const progress = z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/);
 
 /** A file attached to a message: its bytes inline (base64), or uploaded first (the web UI, large files). */
 const attachmentInput = z.union([
@@ -134,12 +152,19 @@ export const commands = {
     input: z.object({ id, tool: z.string().min(1).optional(), exposed: z.boolean() }).strict(),
     output: returns<Done>(),
   },
+  /** Capabilities, and folders or files by path (whatever the plugin requested: `net`, a folder). */
   'plugins.grant': {
-    input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(),
+    input: z
+      .object({ id, capabilities: z.array(z.string().min(1)), folders: z.array(folderGrant).max(100).optional() })
+      .strict()
+      .refine((x) => x.capabilities.length > 0 || (x.folders?.length ?? 0) > 0, 'nothing to grant'),
     output: returns<Done>(),
   },
   'plugins.revoke': {
-    input: z.object({ id, capabilities: z.array(z.string().min(1)).min(1) }).strict(),
+    input: z
+      .object({ id, capabilities: z.array(z.string().min(1)), folders: z.array(folderGrant).max(100).optional() })
+      .strict()
+      .refine((x) => x.capabilities.length > 0 || (x.folders?.length ?? 0) > 0, 'nothing to revoke'),
     output: returns<Done>(),
   },
   'plugins.configure': {
@@ -160,12 +185,22 @@ export const commands = {
       .strict(),
     output: returns<Outcome<{ prompt: PromptFilled }>>(),
   },
+  /** Stages the package, installs its runner's package into the staged copy (`install.progress` events), tries it. */
   'install.preview': {
-    input: z.object({ source: installSource }).strict(),
+    input: z.object({ source: installSource, progress: progress.optional() }).strict(),
     output: returns<Outcome<{ token: string; preview: InstallPreviewView }>>(),
   },
+  /** Installs exactly the staged copy the preview's token names, with the grants chosen. */
   'install.commit': {
-    input: z.object({ token: z.string().min(1), grants: z.array(z.string()), replace: z.boolean() }).strict(),
+    input: z
+      .object({
+        token: z.string().min(1),
+        grants: z.array(z.string()),
+        replace: z.boolean(),
+        folders: z.array(folderGrant).max(100).optional(),
+        progress: progress.optional(),
+      })
+      .strict(),
     output: returns<Outcome<{ detail: string; id: string }>>(),
   },
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<Done>() },
@@ -174,17 +209,61 @@ export const commands = {
     input: z.object({ source: installSource }).strict(),
     output: returns<Outcome<{ token: string; preview: ImportPreviewView }>>(),
   },
-  /** Installs the servers chosen (by key); `secret` names the variables and headers kept as secrets. */
+  /**
+   * Installs the servers chosen (by key); `secret` names the variables and headers kept as secrets.
+   * `grants` (by key) are each server's folders by path and whether it gets the network (default:
+   * the folders its preview offers, no network); `ids` (by key) a plugin id other than the offered one.
+   */
   'import.commit': {
     input: z
       .object({
         token: z.string().min(1),
         only: z.array(z.string().min(1)).min(1).max(200),
         secret: z.array(z.string().min(1)).max(1000),
+        grants: z
+          .record(z.string(), z.object({ net: z.boolean(), folders: z.array(folderGrant).max(100) }).strict())
+          .optional(),
+        ids: z.record(z.string(), z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/)).optional(),
+        progress: progress.optional(),
       })
       .strict(),
     output: returns<Outcome<{ results: ImportResultView[] }>>(),
   },
+  /** The catalog (an MCP registry, `v0` API): a page of servers whose name matches `query`. */
+  'catalog.search': {
+    input: z.object({ query: z.string().max(200), cursor: z.string().min(1).max(500).optional() }).strict(),
+    output: returns<Outcome<{ page: CatalogPageView }>>(),
+  },
+  /** One catalog entry as an import preview (`import.commit` installs what is chosen; `install.cancel` drops it). */
+  'catalog.preview': {
+    input: z.object({ name: z.string().min(3).max(200), version: z.string().min(1).max(255).optional() }).strict(),
+    output: returns<Outcome<{ token: string; preview: ImportPreviewView; entry: CatalogEntryView }>>(),
+  },
+  /** The registry the catalog reads, and the official one it reads by default. */
+  'catalog.settings': { input: empty, output: returns<{ url: string; defaultUrl: string }>() },
+  /** Sets the catalog's registry (null: back to the official one). */
+  'catalog.setUrl': {
+    input: z.object({ url: z.string().max(2000).nullable() }).strict(),
+    output: returns<Done>(),
+  },
+  /** Asks each installed plugin's origin (or the one named) for its current version. Changes nothing. */
+  'updates.check': {
+    input: z.object({ id: id.optional() }).strict(),
+    output: returns<Outcome<{ updates: UpdateCheckView[] }>>(),
+  },
+  /** Stages and tries the other version of a plugin, with what changes in its tools. */
+  'updates.preview': {
+    input: z.object({ id, version: z.string().min(1).max(255).optional() }).strict(),
+    output: returns<Outcome<{ token: string; preview: UpdatePreviewView }>>(),
+  },
+  /** Installs a previewed update, keeping the version it replaces for a rollback. */
+  'updates.commit': {
+    input: z.object({ token: z.string().min(1) }).strict(),
+    output: returns<Outcome<{ detail: string; id: string; version: string }>>(),
+  },
+  'updates.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<Done>() },
+  /** Puts back the version the last update replaced. */
+  'plugins.rollback': { input: z.object({ id }).strict(), output: returns<Done>() },
   'palette.list': { input: empty, output: returns<PaletteEntry[]>() },
   'chat.list': { input: empty, output: returns<ConversationSummary[]>() },
   'chat.saveState': { input: empty, output: returns<SaveState>() },
@@ -414,6 +493,8 @@ export interface Events {
   'chat.saveState': SaveState;
   /** A model was added, changed or removed, or the default changed. */
   'models.changed': { reason: string };
+  /** A line of an install's package step (npm, pip…), for the install or import named by `progress`. */
+  'install.progress': { progress: string; line: string };
   /** The calls other apps wait to have approved changed (one came, was answered, or withdrawn). */
   'approvals.external': { pending: ExternalApprovalView[] };
 }
@@ -428,6 +509,7 @@ export const EVENT_NAMES: EventName[] = [
   'chat.updated',
   'chat.saveState',
   'models.changed',
+  'install.progress',
   'approvals.external',
 ];
 

@@ -12,6 +12,7 @@ export const FAILURE_CODES = [
   'crashed',
   'malformed_response',
   'tool_not_exposed',
+  'unknown_tool',
   'protocol_version_mismatch',
   'capability_not_declared',
   'capability_not_allowed',
@@ -26,6 +27,7 @@ export const FAILURE_CODES = [
   'settings_missing',
   'install_refused',
   'io_error',
+  'registry_unreachable',
   'no_model',
   'model_unreachable',
   'model_refused',
@@ -50,6 +52,7 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   crashed: 'the plugin process exited or was killed when it should have been running',
   malformed_response: 'the plugin sent something its protocol does not allow',
   tool_not_exposed: 'the tool is switched off, or the plugin does not offer it',
+  unknown_tool: 'the plugin neither declares nor announces a tool of that name: the call was not sent to it',
   protocol_version_mismatch: 'the plugin speaks a version of its protocol Plugboard does not',
   capability_not_declared: 'the plugin did not name a capability its binding requires it to name',
   capability_not_allowed: 'the plugin asked for a capability that was not granted to it',
@@ -64,6 +67,8 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   settings_missing: 'the plugin needs settings that have no value yet',
   install_refused: 'the package cannot be installed as it is',
   io_error: 'a file could not be read or written (a full disk, permissions)',
+  registry_unreachable:
+    'the MCP registry catalog or a package registry (npm, PyPI) could not be reached, or answered outside its API',
   no_model: 'no language model is connected, or the one named does not exist',
   model_unreachable: 'the model’s server could not be reached',
   model_refused: 'the model’s provider refused the request: the API key, or access to that model',
@@ -98,7 +103,14 @@ export interface FailureDetails {
   data?: unknown;
   /** A stopped call whose plugin had to be restarted to stop it (it has no way to cancel a call). */
   restarted?: boolean;
+  /**
+   * What the plugin was not granted and seems to have failed for want of: the network, or a
+   * folder or file its command or environment names. The screen offers to grant it.
+   */
+  missingGrant?: MissingGrant;
 }
+
+export type MissingGrant = { kind: 'net' } | { kind: 'folder'; path: string; write: boolean };
 
 export interface Failure {
   ok: false;

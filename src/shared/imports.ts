@@ -5,6 +5,7 @@
  * for a variable that changes what runs (run-env.ts), which is flagged too.
  */
 import type { Failure } from './failures';
+import type { PathGrantView } from './views';
 
 export interface ImportServerView {
   /** The server's key in the file: what `import.commit` names. */
@@ -12,6 +13,8 @@ export interface ImportServerView {
   name: string;
   /** The plugin id it would get. */
   id: string;
+  /** Set when the id its name makes is taken by an installed or bundled plugin: `id` is another. */
+  idTaken?: string;
   description?: string;
   transport: 'stdio' | 'http' | 'sse' | 'in-memory';
   command?: string;
@@ -32,7 +35,9 @@ export interface ImportServerView {
   runnable: boolean;
   problem?: string;
   warnings: string[];
-  /** Where it is in the file. */
+  /** Folders and files named in its arguments and environment, offered as grants. */
+  paths: PathGrantView[];
+  /** Where it is in the file (0: not in a file, a catalog entry). */
   line: number;
 }
 

@@ -4,11 +4,12 @@
  * and the one result shape of an operation. Types only; re-exported by contract.ts.
  */
 import type { ToolPolicy } from './assistant';
-import type { Enforcement } from './capabilities';
+import type { Enforcement, FolderGrant } from './capabilities';
 import type { DefinitionChange } from './definitions';
 import type { ToolFlag } from './tool-scan';
 import type { FailureCode } from './failures';
 import type { Dialect, HealthEvent, SettingSpec, ToolSpec } from './plugin';
+import type { PreviousVersionView, ToolChangesView } from './tool-changes';
 
 export interface AppInfo {
   version: string;
@@ -92,7 +93,11 @@ export interface PluginDetail extends PluginView {
   command: string[];
   tools: ToolView[];
   capabilities: CapabilityView[];
+  /** Folders and files granted by path. */
+  folders: FolderGrant[];
   settings: SettingView[];
+  /** The version the last update replaced, which a rollback puts back. */
+  previous: PreviousVersionView | null;
 }
 
 export interface ProcessStats {
@@ -101,6 +106,41 @@ export interface ProcessStats {
   memoryBytes: number;
   /** Round trip of the last answered idle ping (health events carry it only on state changes). */
   pingRttMs: number | null;
+}
+
+/**
+ * A folder or file a server is given in its arguments or environment, offered as a grant: the
+ * path to show in its sandbox, and whether the person is offered it read-write.
+ */
+export interface PathGrantView {
+  path: string;
+  kind: 'folder' | 'file';
+  /** Offered read-write (the person may choose read-only). */
+  write: boolean;
+  /** Where it was found: `argument 2`, `--repository`, `environment MEMORY_FILE_PATH`. */
+  from: string;
+  /** The file the server was given, when the grant is the folder holding it. */
+  named?: string;
+  exists: boolean;
+  /** A word of caution: the whole home folder, a path that does not exist yet. */
+  note?: string;
+}
+
+/** The package a server's runner fetches (npx, uvx…), installed once into the plugin's folder. */
+export interface PackageView {
+  ecosystem: 'npm' | 'pypi';
+  /** As the command asks for it (`@modelcontextprotocol/server-memory`, `mcp-server-time==1.0`). */
+  spec: string;
+  runner: string;
+  /**
+   * `installed`: in the staged copy, pinned (version and integrity hash); `later`: installed when
+   * the person confirms (no sandbox here to run it in before that).
+   */
+  status: 'installed' | 'later';
+  version?: string;
+  integrity?: string | null;
+  packages?: number;
+  message: string;
 }
 
 export interface InstallPreviewView {
@@ -120,6 +160,14 @@ export interface InstallPreviewView {
   command: string[];
   /** How launching it here and shaking hands went, before it is installed. */
   trial: InstallTrialView;
+  /** The package its runner fetches, installed into the staged copy (or when confirmed). */
+  package: PackageView | null;
+  /** Folders and files named in its arguments and environment, offered as grants. */
+  paths: PathGrantView[];
+  /** Capabilities it did not request that may be granted anyway (`net`), described. */
+  unrequested: CapabilityView[];
+  /** Over an installed plugin: what changes in its tools. */
+  changes: ToolChangesView | null;
 }
 
 /**

@@ -158,8 +158,7 @@ describe('chat', () => {
     if (!start.ok) throw new Error(start.message);
     await turnEnd(start.turnId);
     expect((await backend.invoke('chat.exitPassthrough', { conversationId: c.id })).ok).toBe(true);
-    await new Promise((r) => setTimeout(r, 50));
-    expect((await backend.invoke('chat.get', { id: c.id }))?.passthrough).toBeNull();
+    await expect.poll(async () => (await backend.invoke('chat.get', { id: c.id }))?.passthrough).toBeNull();
   });
 
   it('stops a running turn at once, keeping what it streamed', async () => {

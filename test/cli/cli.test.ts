@@ -66,7 +66,7 @@ describe('plugboard CLI', () => {
   it('exits 1 with the failure code on a failed call, as the last JSON line', async () => {
     const r = await plugboard(['call', fx('gassist-python'), 'no_such_function', '--json']);
     expect(r.code).toBe(1);
-    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'plugin_error' }));
+    expect(r.lines.at(-1)).toEqual(expect.objectContaining({ type: 'error', code: 'unknown_tool' }));
     const human = await plugboard(['call', fx('mehrhof-provider'), 'provider.parse', '--args', '{"input":"bad"}']);
     expect(human.code).toBe(1);
     expect(human.stderr).toMatch(/^plugin_error: Invalid format/);

@@ -104,11 +104,42 @@ describe('plugboard plugins import', () => {
       JSON.parse(readFileSync(path.join(data, 'plugins', 'greeter-server', 'plugboard.json'), 'utf8')).env,
     ).toEqual({ ECHO_TOKEN: TOKEN, ECHO_HOME: '/home/ada' });
 
+    // Imported again, a server whose id is taken is offered the next free one.
     const wrong = await plugboard(['plugins', 'import', config, '--only', 'nope', '--data-dir', data]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toBe(
-      'refused: claude_desktop_config.json has no server "nope"; it has: echo, greeter-server (“Greeter Server”), remote\n',
+      'refused: claude_desktop_config.json has no server "nope"; it has: echo, greeter-server-2 (“Greeter Server”), remote\n',
     );
+    const again = await plugboard([
+      'plugins',
+      'import',
+      config,
+      '--only',
+      'Greeter Server',
+      '--secret=',
+      '--data-dir',
+      data,
+    ]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(
+      '"greeter-server" is taken by an installed plugin: this one installs as greeter-server-2',
+    );
+    expect(again.stdout).toMatch(/\ninstalled greeter-server-2 0\.0\.0 /);
+    const named = await plugboard([
+      'plugins',
+      'import',
+      config,
+      '--only',
+      'Greeter Server',
+      '--id',
+      'Greeter Server=greeter-server',
+      '--data-dir',
+      data,
+    ]);
+    // The id of another plugin is never taken over: refused, and that plugin stays as it was.
+    expect(named.code).toBe(1);
+    expect(named.stderr).toMatch(/refused Greeter Server: a plugin "greeter-server" is installed already/);
+    expect(readdirSync(path.join(data, 'plugins')).sort()).toEqual(['greeter-server', 'greeter-server-2']);
   });
 
   it('refuses a malformed file with the line and field, and installs nothing', async () => {

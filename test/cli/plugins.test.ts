@@ -103,12 +103,13 @@ describe('plugboard plugins', () => {
     const dup = await pb('plugins', 'install', path.join(FIXTURES, 'gassist-python'));
     expect(dup.code).toBe(1);
     expect(dup.stderr).toMatch(/^refused: a plugin "gassist-python" is installed already/);
-    const grant = await pb('plugins', 'grant', 'greeter', 'net', '--json');
+    const grant = await pb('plugins', 'grant', 'greeter', 'fs.write', '--json');
     expect(grant.code).toBe(1);
     expect(grant.lines[0]).toEqual({
       ok: false,
       code: 'invalid_input',
-      error: 'greeter does not request net (it requests: conversation.read, passthrough)',
+      error:
+        'greeter does not request fs.write (it requests: conversation.read, passthrough; net and folders may be granted to any plugin)',
     });
     const bad = await pb('plugins', 'config', 'mcpb-echo', 'nope=1');
     expect(bad.code).toBe(1);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkPlugin, ORPHAN_GRACE_MS, type CheckItem } from '../../src/main/plugins/check';
 import { cleanupFixtures, FIXTURES, fixturePlugin, tmpDir } from '../helpers/plugins';
+import { startMcpHttp } from '../helpers/mcp-http';
 
 afterAll(cleanupFixtures);
 
@@ -107,4 +108,46 @@ describe('check', () => {
     const ok = await checkPlugin(dir, { set: { count: '3', folder: dir, greeting: 'Servus' } });
     expect(ok.items.every((i) => i.status !== 'fail')).toBe(true);
   });
+
+  it('passes an MCP server that stays up after stdin closes and exits on SIGTERM, as MCP’s stdio shutdown allows', async () => {
+    const dir = tmpDir('mcp-sigterm');
+    cpSync(path.join(FIXTURES, 'mcp-echo'), dir, { recursive: true });
+    // Something keeps its event loop busy: the end of stdin alone does not end it.
+    writeFileSync(path.join(dir, 'busy.mjs'), "import './server.mjs';\nsetInterval(() => {}, 1 << 30);\n");
+    const m = JSON.parse(readFileSync(path.join(dir, 'plugboard.json'), 'utf8')) as Record<string, unknown>;
+    writeFileSync(path.join(dir, 'plugboard.json'), JSON.stringify({ ...m, command: ['node', 'busy.mjs'] }));
+    const { items } = await checkPlugin(dir);
+    expect(item(items, 'shutdown')).toEqual({
+      name: 'shutdown',
+      status: 'pass',
+      detail: expect.stringMatching(/after stdin closed, and exited on SIGTERM, as MCP's stdio shutdown allows/),
+    });
+    expect(items.every((i) => i.status !== 'fail')).toBe(true);
+  }, 30_000);
+
+  it('checks a remote MCP server: its handshake, tools and pings, and nothing run here', async () => {
+    const server = await startMcpHttp();
+    try {
+      const dir = tmpDir('remote-check');
+      writeFileSync(
+        path.join(dir, 'plugboard.json'),
+        JSON.stringify({ id: 'docs', protocol: 'mcp', url: server.url, capabilities: ['net'] }),
+      );
+      const { items } = await checkPlugin(dir);
+      expect(items.map((i) => [i.name, i.status])).toEqual([
+        ['manifest', 'pass'],
+        ['launch', 'pass'],
+        ['handshake', 'pass'],
+        ['tools', 'pass'],
+        ['ping', 'pass'],
+        ['shutdown', 'pass'],
+        ['cleanup', 'pass'],
+      ]);
+      expect(item(items, 'launch')?.detail).toBe(
+        `a remote MCP server at ${server.url} (Streamable HTTP): nothing runs here`,
+      );
+    } finally {
+      server.proc.kill();
+    }
+  }, 30_000);
 });

@@ -34,4 +34,30 @@ describe('plugin process', () => {
     proc.dispose();
     expect(await leftovers()).toEqual([]);
   });
+
+  it('counts a group alive while a member outlives its leader, and not once it is gone', async () => {
+    // groupAlive answers "no" from a signal-0 probe without reading /proc: that answer must never
+    // come while a member still runs.
+    const codec = createCodec('ndjson', { message: () => undefined, junk: () => undefined });
+    const [key, value] = TEST_RUN_MARK.split('=') as [string, string];
+    const proc = await PluginProcess.start({
+      file: '/bin/sh',
+      args: ['-c', 'sleep 60 >/dev/null 2>&1 & exit 0'],
+      cwd: tmpDir('child'),
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', [key]: value },
+      launchMs: 5000,
+      decoder: codec.decoder,
+      displayCommand: ['sh'],
+      pathSearched: '',
+    });
+    if (!(proc instanceof PluginProcess)) throw new Error(proc.message);
+    const pid = proc.pid as number;
+    await proc.exit;
+    expect(await groupAlive(pid)).toBe(true);
+    const r = await proc.stop({ graceMs: 100, termGraceMs: 100 });
+    expect(r.orphans).toBe(true);
+    expect(await groupAlive(pid)).toBe(false);
+    proc.dispose();
+    expect(await leftovers()).toEqual([]);
+  });
 });

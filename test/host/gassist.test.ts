@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, fixturePlugin, tmpDir } from '../helpers/plugins';
+import { FIXTURES, fixturePlugin, recorderPlugin, tmpDir } from '../helpers/plugins';
 import { collect, expectFailure, settledPending } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
 
@@ -49,9 +49,39 @@ describe('G-Assist V2 dialect', () => {
     expect(received).toEqual(['1', '2', '3']);
   });
 
-  it('reports an unknown function in both forms: -32601 response (Python SDK) and error notification (Node SDK)', async () => {
-    const py = await host.addDir(path.join(FIXTURES, 'gassist-python'));
-    const node = await host.addDir(path.join(FIXTURES, 'gassist-node'));
+  it('refuses a function neither the manifest declares nor the plugin announces, before the plugin sees it', async () => {
+    const { dir, record } = recorderPlugin('undeclared', {});
+    const sup = await host.addDir(dir);
+    const f = expectFailure((await collect(sup, 'no_such_thing')).outcome);
+    expect(f.code).toBe('unknown_tool');
+    expect(f.message).toBe(
+      'undeclared has no function "no_such_thing": its manifest declares none and it announced echo',
+    );
+    // The plugin got the announced one, and never the other.
+    expect((await collect(sup, 'echo', { text: 'hi' })).outcome).toEqual(expect.objectContaining({ ok: true }));
+    const got = readFileSync(record, 'utf8');
+    expect(got).toMatch(/execute \d+ echo/);
+    expect(got).not.toContain('no_such_thing');
+  });
+
+  it('reports a declared function the plugin lacks in both forms: -32601 response (Python SDK) and error notification (Node SDK)', async () => {
+    // Declared in the manifest, so it is sent; the plugin has no handler for it.
+    const declare = (fixture: string): string => {
+      const dir = tmpDir(fixture);
+      cpSync(path.join(FIXTURES, fixture), dir, { recursive: true });
+      const file = path.join(dir, 'manifest.json');
+      const m = JSON.parse(readFileSync(file, 'utf8')) as { functions: unknown[] };
+      m.functions.push({ name: 'no_such_thing', description: 'declared, never written', properties: {} });
+      writeFileSync(file, JSON.stringify(m));
+      return dir;
+    };
+    const py = await host.addDir(declare('gassist-python'));
+    const node = await host.addDir(
+      fixturePlugin({
+        script: 'gassist',
+        manifest: { functions: [{ name: 'no_such_thing', description: 'declared, never written', properties: {} }] },
+      }),
+    );
     const a = expectFailure((await collect(py, 'no_such_thing')).outcome);
     const b = expectFailure((await collect(node, 'no_such_thing')).outcome);
     for (const f of [a, b]) {

@@ -1,13 +1,13 @@
 /**
- * The health state machine: one test per allowed transition and per forbidden one, on the
- * reporter that checks every change; then real plugins driven through the flows that produce
- * them, the transitions they went through recorded as they happened.
+ * The health a person reads: the reporter publishes each change and refuses the ones that would
+ * say something untrue; then real plugins driven through the flows that produce each state, the
+ * transitions they went through recorded as they happened.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HEALTH_STATES, type HealthEvent, type HealthState } from '../../src/shared/plugin';
+import type { HealthEvent, HealthState } from '../../src/shared/plugin';
 import { HealthReporter } from '../../src/main/host/supervisor/health';
-import { canTransition, HEALTH_TRANSITIONS, type HealthTransition } from '../../src/main/host/supervisor/health-states';
+import type { HealthTransition } from '../../src/main/host/supervisor/health-states';
 import type { PluginSupervisor } from '../../src/main/host/supervisor/supervisor';
 import { collect, expectFailure } from '../helpers/calls';
 import { useTestHost } from '../helpers/host';
@@ -39,31 +39,31 @@ function reporterIn(from: HealthState): { reporter: HealthReporter; refused: str
   return { reporter, refused, events };
 }
 
-const pairs = HEALTH_STATES.flatMap((from) =>
-  HEALTH_STATES.filter((to) => to !== from).map((to) => [from, to] as const),
-);
-
-describe('the health state machine', () => {
-  it('lets every state be left for disabled, and disabled only for stopped', () => {
-    for (const s of HEALTH_STATES) if (s !== 'disabled') expect(HEALTH_TRANSITIONS[s]).toContain('disabled');
-    expect(HEALTH_TRANSITIONS.disabled).toEqual(['stopped']);
-  });
-
-  it.each(pairs.filter(([a, b]) => canTransition(a, b)))('allows %s → %s, and publishes it', (from, to) => {
-    const { reporter, refused, events } = reporterIn(from);
+describe('the health reporter', () => {
+  it('publishes a change: its listeners hear the transition and the state, with the reason', () => {
+    const { reporter, refused, events } = reporterIn('ready');
     const moved: HealthTransition[] = [];
     reporter.onDidTransition((t) => moved.push(t));
-    expect(reporter.set(to, 'why')).toBe(true);
-    expect(reporter.state).toBe(to);
-    expect(moved).toEqual([expect.objectContaining({ from, to, reason: 'why' })]);
-    // busy and ready may be held back for the quiet window; every other state is sent at once.
-    if (to !== 'busy' && to !== 'ready')
-      expect(events.at(-1)).toEqual(expect.objectContaining({ state: to, reason: 'why' }));
+    expect(reporter.set('crashed', 'why')).toBe(true);
+    expect(reporter.state).toBe('crashed');
+    expect(moved).toEqual([expect.objectContaining({ from: 'ready', to: 'crashed', reason: 'why' })]);
+    expect(events.at(-1)).toEqual(expect.objectContaining({ state: 'crashed', reason: 'why' }));
     expect(refused).toEqual([]);
     reporter.dispose();
   });
 
-  it.each(pairs.filter(([a, b]) => !canTransition(a, b)))('refuses %s → %s, reports it and stays', (from, to) => {
+  // Changes that would tell a person something untrue, written out here rather than read from the
+  // code's table: a plugin is never ready without having started, never back from disabled or
+  // failed without a person's start, and never restarting without having died.
+  it.each([
+    ['stopped', 'ready'],
+    ['stopped', 'busy'],
+    ['disabled', 'ready'],
+    ['disabled', 'starting'],
+    ['failed', 'ready'],
+    ['ready', 'restarting'],
+    ['restarting', 'ready'],
+  ] as const)('refuses %s → %s, reports it and stays', (from, to) => {
     const { reporter, refused, events } = reporterIn(from);
     expect(reporter.set(to, 'why')).toBe(false);
     expect(reporter.state).toBe(from);

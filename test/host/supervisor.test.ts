@@ -69,7 +69,8 @@ describe('supervisor', () => {
     const pid = sup.health.pid as number;
     await sup.stop();
     expect(isAlive(pid)).toBe(false);
-    await new Promise((r) => setTimeout(r, 500));
+    // stop() resolves once the death is handled, and a restart is announced ('restarting') the
+    // moment a death is handled, before its timer: there is nothing left to wait for.
     expect(sup.health.state).toBe('stopped');
     expect(host.states(sup.spec.id)).not.toContain('restarting');
     expect(host.states(sup.spec.id)).not.toContain('crashed');
@@ -79,9 +80,16 @@ describe('supervisor', () => {
     const sup = await host.addDir(
       fixturePlugin({ script: 'gassist', id: 'ga-stop-starting', manifest: { timeouts: QUICK } }),
     );
+    // Stopped the moment it is said to be starting, before the handshake can have answered.
+    const stopped = new Promise<void>((resolve) => {
+      const sub = sup.onDidTransition((t) => {
+        if (t.to !== 'starting') return;
+        sub.dispose();
+        resolve(sup.stop());
+      });
+    });
     const starting = sup.start();
-    await new Promise((r) => setTimeout(r, 5));
-    await sup.stop();
+    await stopped;
     await starting;
     expect(sup.health.state).toBe('stopped');
     expect(sup.health.pid).toBeNull();

@@ -196,7 +196,10 @@ describe('what the assistant gets from the registry', () => {
       description: 'Echo back',
       shareWithModel: true,
     });
-    expect(autoApprovedTools(registry)).toContain('enricher__echo');
+    // An installed plugin's own auto_approved_tools is its claim, shown as a hint: the person is
+    // still asked (issue 18); a bundled plugin's read-only tools run unasked.
+    expect(autoApprovedTools(registry)).not.toContain('enricher__echo');
+    expect(registry.decisions.toolPolicy('enricher', 'echo').policy).toBe('ask');
     expect(autoApprovedTools(registry)).toContain('hello__say_hello');
     expect(registry.instructions('enricher')).toBe('Use echo to repeat things.');
   });

@@ -25,7 +25,7 @@ beforeAll(async () => {
       env: { WEATHER_API_KEY: IMPORT_TOKEN },
     },
     notes: { command: 'node', args: [serverProject(root, 'notes'), '--greeting', 'Noted'] },
-    // Named like a bundled plugin: its install is refused, and the others go in anyway.
+    // Named like a bundled plugin: it is offered another id, never the bundled plugin's.
     hello: { command: 'node', args: [serverProject(root, 'hello')] },
   });
   app = await openApp(path.join(root, 'data'));
@@ -44,18 +44,22 @@ describe('import.preview and import.commit', () => {
     expect(p.preview.servers.map((s) => [s.key, s.id, s.runnable, s.env.map((e) => [e.name, e.secret])])).toEqual([
       ['weather', 'weather', true, [['WEATHER_API_KEY', true]]],
       ['notes', 'notes', true, []],
-      ['hello', 'hello', true, []],
+      ['hello', 'hello-2', true, []],
     ]);
+    expect(p.preview.servers[2]?.idTaken).toBe('hello');
     expect(JSON.stringify(p)).not.toContain(IMPORT_TOKEN);
     // A config preview is not a package preview.
     expect(await backend.invoke('install.commit', { token: p.token, grants: [], replace: false })).toEqual(
       expect.objectContaining({ ok: false, code: 'invalid_input' }),
     );
 
+    // An id chosen for a server that another plugin has is refused: nothing is replaced, and the
+    // other servers go in anyway.
     const r = await backend.invoke('import.commit', {
       token: p.token,
       only: ['weather', 'notes', 'hello'],
       secret: ['WEATHER_API_KEY'],
+      ids: { hello: 'notes' },
     });
     if (!r.ok) throw new Error(r.message);
     expect(r.results.map((x) => [x.key, x.ok])).toEqual([
@@ -66,7 +70,7 @@ describe('import.preview and import.commit', () => {
     expect(r.results[2]).toEqual(
       expect.objectContaining({
         code: 'install_refused',
-        message: '"hello" is the id of a bundled plugin; choose another id',
+        message: expect.stringContaining('a plugin "notes" is installed already'),
       }),
     );
     expect(readFileSync(path.join(root, 'data', 'plugins', 'weather', 'plugboard.json'), 'utf8')).not.toContain(
@@ -79,8 +83,11 @@ describe('import.preview and import.commit', () => {
     const notes = await registry.call('notes', 'greet', { name: 'Bo' }).done;
     expect(notes).toEqual({ ok: true, value: expect.objectContaining({ data: 'Noted, Bo!' }) });
 
-    // Partly done: the preview stays for what was refused; once cancelled it is gone.
-    expect((await backend.invoke('install.cancel', { token: p.token })).ok).toBe(true);
+    // Partly done: the preview stays for what was refused, which goes in under the id offered.
+    const again = await backend.invoke('import.commit', { token: p.token, only: ['hello'], secret: [] });
+    expect(again).toEqual({ ok: true, results: [expect.objectContaining({ key: 'hello', ok: true, id: 'hello-2' })] });
+    expect(registry.record('hello')?.source).toBe('bundled');
+    // Once every server is in, the preview is gone.
     expect(await backend.invoke('import.commit', { token: p.token, only: ['hello'], secret: [] })).toEqual({
       ok: false,
       code: 'invalid_state',

@@ -274,6 +274,9 @@ describe('installs that go through', () => {
         }),
       }),
     );
+    // The staged copy waits for its confirmation; cancelled, nothing of it is left.
+    expect(snapshot(data)['.staging/']).toBeDefined();
+    if (preview.ok) registry.installer.cancelPreview(preview.token);
     expect(snapshot(data)['.staging/']).toBeUndefined();
     expect(await registry.installer.install(bundle)).toEqual(expect.objectContaining({ ok: true, id: 'mcpb-echo' }));
     const o = await registry.call('mcpb-echo', 'greet', { name: 'Ada' }).done;

@@ -63,27 +63,48 @@ export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--da
 Commands:
   list                                 every bundled and installed plugin, with its state
   install <folder|.zip|.mcpb|.dxt>     install a plugin [--replace] [--grant CAP]... [--grant-none]
+                                       [--folder PATH[:ro]]...
   import <config file>                 install the MCP servers of another app's config (Claude
                                        Desktop, Cursor, VS Code, Cherry Studio, 5ire), after a
                                        preview [--preview] [--only NAME,...] [--secret ENV,...]
+                                       [--net NAME,...] [--no-folders NAME,...] [--id NAME=ID]...
   uninstall <id>                       stop and remove a plugin with its settings and secrets
   expose <id>[:<tool>]                 switch a plugin or one of its tools on
   unexpose <id>[:<tool>]               switch it off (calls are refused with tool_not_exposed)
   enable <id> | disable <id>           a disabled plugin is never started
-  grant <id> <capability>...           add to the plugin's allow-list
-  revoke <id> <capability>...          remove from it
+  grant <id> <capability>...           add to the plugin's allow-list (net to any plugin), or a
+                                       folder or file by path [--folder PATH[:ro]]...
+  revoke <id> <capability>...          remove from it (--folder PATH too)
   config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
+  search <words>...                    servers of the catalog (an MCP registry) whose name matches
+  add <name>[@version]                 install a catalog entry, pinned, after a preview [--preview]
+                                       [--only npm|pypi|oci|remote,...] [--secret ENV,...]
+  registry [<url> | --default]         the registry the catalog reads (default the official one)
+  outdated [<id>]                      the version each installed plugin's origin offers (changes nothing)
+  update <id>                          install the other version staged, after a preview of what
+                                       changes in its tools [--preview] [--version V] [--from PATH]
+  rollback <id>                        put back the version the last update replaced
 
 Options:
   --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
   --json           machine-readable output
   -h, --help       this help
 
-An install grants what the plugin requests unless you pass --grant (only those) or --grant-none.
+An install grants what the plugin requests unless you pass --grant (only those) or --grant-none,
+and the folders and files its arguments and environment name (read-write; --folder adds more).
+A server its command fetches (npx -y, bunx, pnpm dlx, uvx, uv tool run, pipx run) gets its
+package installed once into its folder, pinned, the install step's lines on stderr.
+An imported server gets its paths granted (not with --no-folders) and the network only with
+--net; one whose id is taken installs under another id (or --id NAME=ID), replacing nothing.
 An import installs every server that can run and is switched on unless --only names some; the
 environment variables it flags as secrets (or those --secret names; --secret= for none) become
 sensitive settings. A malformed file is refused with the line and field at fault.
-Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).`;
+Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).
+A plugin never changes by itself: \`outdated\` only asks (the catalog entry it came from, the npm
+or PyPI package it is pinned to, or the folder or package it was installed from), and \`update\`
+keeps the version it replaces for \`rollback\`. \`update --from PATH\` installs a newer folder, .zip
+or .mcpb of the same id over it. \`add\` installs the first way the entry can run here unless
+--only names others; its secret variables go to the secret store.`;
 
 export const serveHelp = `Usage: plugboard serve [--host 127.0.0.1] [--port N] [--data-dir DIR]
                       [--tls-cert FILE --tls-key FILE] [--trusted-network]

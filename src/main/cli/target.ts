@@ -15,6 +15,7 @@ import type { Event } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent } from '../../shared/plugin';
 import {
   appReadOnlyFolders,
+  coerceSettings,
   DataPaths,
   defaultDataDir,
   describeManifestErrors,
@@ -95,6 +96,13 @@ export async function openCallTarget(
       `no installed plugin "${arg}", and no plugin folder or manifest at ${path.resolve(arg)} (installed and bundled: ${known.join(', ') || 'none'}; data directory ${dataDir})`,
     );
   }
+  if (opts.settings && Object.keys(opts.settings).length > 0) {
+    await registry.shutdown();
+    return failure(
+      'invalid_input',
+      `--set is for a plugin run from a folder; ${arg} is installed and runs with its own settings: plugboard plugins config ${arg} KEY=VALUE`,
+    );
+  }
   return {
     id: arg,
     warnings: rec.warnings,
@@ -112,6 +120,12 @@ async function openFolder(arg: string, dataDir: string, opts: TargetOptions): Pr
   const m = loadManifest(arg);
   if (!m.ok) return failure('manifest_invalid', `invalid plugin manifest ${describeManifestErrors(m)}`);
   const spec = m.spec;
+  // A setting it does not declare, or a value of the wrong type, is an error, not ignored.
+  const given = coerceSettings(spec.id, spec.settings, opts.settings ?? {});
+  if (!given.ok) return failure('invalid_input', `--set ${given.message}`);
+  const settings = Object.fromEntries(
+    Object.entries(given.values).filter((e): e is [string, SettingValue] => e[1] !== null),
+  );
   const host = new PluginHost();
   const paths = new DataPaths(dataDir);
   const env = paths.pluginEnv(spec, nodeModulesDir());
@@ -126,7 +140,7 @@ async function openFolder(arg: string, dataDir: string, opts: TargetOptions): Pr
           hiddenRoot: paths.root,
           extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }),
         };
-  const plan = await host.plan(spec, opts.settings ?? {}, env, sandbox);
+  const plan = await host.plan(spec, settings, env, sandbox);
   await host.add(spec, { binding: { plan, allowedCapabilities: granted } });
   // A plugin that reaches outside its folder fails in the sandbox: the failure says where it ran.
   const sandboxed = 'file' in plan && plan.sandbox?.active === true;

@@ -14,7 +14,7 @@
  * outlives the preview.
  */
 import type { Failure } from '../../shared/failures';
-import type { PluginSpec } from '../../shared/plugin';
+import type { PluginSpec, ToolSpec } from '../../shared/plugin';
 import type { InstallTrialView } from '../../shared/views';
 import { DIALECT_FACTORIES } from './dialects';
 import type { LaunchPlan } from './process/plan';
@@ -47,6 +47,8 @@ export async function tryLaunch(
   spec: PluginSpec,
   t: TrialPlan,
   deadlineMs = DEFAULT_TRIAL_MS,
+  /** Filled with the tools the plugin announced at its handshake, when it shook hands (an update's diff). */
+  seen?: { tools?: ToolSpec[] },
 ): Promise<InstallTrialView> {
   const { plan } = t;
   if (!plan.ok) {
@@ -93,6 +95,7 @@ export async function tryLaunch(
   }
   const ms = Math.round(performance.now() - started);
   const tools = inst.handshake?.tools?.length ?? spec.tools.length;
+  if (seen && inst.handshake?.tools) seen.tools = inst.handshake.tools;
   try {
     await inst.stop();
   } finally {

@@ -5,11 +5,14 @@
  */
 import { closeSync, mkdirSync, openSync, statSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import type { FolderGrant } from '../../shared/capabilities';
 import type { Done, Failure } from '../../shared/failures';
 
 export type AuditAction =
   | 'install'
   | 'upgrade'
+  /** The version an upgrade replaced, put back (install/previous.ts). */
+  | 'rollback'
   | 'uninstall'
   | 'enable'
   | 'disable'
@@ -39,13 +42,15 @@ export interface AuditEntry {
   detail: string;
   tool?: string;
   capabilities?: string[];
+  /** Folders and files granted or revoked by path. */
+  folders?: FolderGrant[];
   source?: string;
   /** The app that made an `mcp-call`, by the name and version it gave (its MCP `clientInfo`), and how it came. */
   client?: string;
 }
 
 /** What an entry may add besides its action, plugin and outcome. */
-export type AuditExtra = Pick<AuditEntry, 'tool' | 'capabilities' | 'source'>;
+export type AuditExtra = Pick<AuditEntry, 'tool' | 'capabilities' | 'folders' | 'source'>;
 
 export class AuditLog {
   /**

@@ -58,6 +58,11 @@ export class DataPaths {
     return pluginEnvironment(spec, data, nodeModules);
   }
 
+  /** The version an upgrade replaced, kept for one rollback: `<data>/previous/<id>/` (install/previous.ts). */
+  previous(id: string): string {
+    return path.join(this.root, 'previous', id);
+  }
+
   /** Where installs are unpacked and checked before they are moved into place. */
   get staging(): string {
     return path.join(this.root, '.staging');

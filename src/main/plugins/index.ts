@@ -16,7 +16,11 @@ export {
   type ImportedOne,
   type ServerPreview,
 } from './import';
-export type { GrantChoice, InstallOutcome, InstallPreview } from './install/installer';
+export type { CommitOptions, GrantChoice, InstallOutcome, InstallPreview } from './install/installer';
+export { Catalog, type CatalogImport } from './catalog';
+export { Updates } from './install/updates';
+export { previousVersion } from './install/previous';
+export { diffText } from './install/tool-changes';
 export { describeManifestErrors, loadManifest } from './manifests';
 export type { PluginRecord } from './registry/discovery';
 export type { SettingView } from './registry/plugin-settings';
@@ -28,6 +32,7 @@ export { definitionHash } from './registry/definitions';
 export {
   appReadOnlyFolders,
   coerceSetting,
+  coerceSettings,
   PluginHost,
   validateArguments,
   type CallHandle,

@@ -30,6 +30,7 @@ import {
 import type { PluginRegistry } from '../plugins';
 import { failure, failureOf, type Failure } from '../../shared/failures';
 import { AttachmentUploads } from './attachment-uploads';
+import { CatalogUpdates } from './catalog-updates';
 import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
 import { Installs } from './installs';
@@ -75,6 +76,7 @@ export class Backend extends Disposable {
   private readonly logs = new LogBook();
   private readonly views: PluginViews;
   private readonly installs: Installs;
+  private readonly catalogUpdates: CatalogUpdates;
   private readonly attachments: AttachmentUploads;
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
@@ -98,9 +100,11 @@ export class Backend extends Disposable {
     this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
     this.views = new PluginViews(registry);
-    this.installs = this._register(new Installs(registry, opts.uploadsDir));
+    this.catalogUpdates = this._register(new CatalogUpdates(registry));
+    this.installs = this._register(new Installs(registry, opts.uploadsDir, this.catalogUpdates));
     this.attachments = new AttachmentUploads(opts.uploadsDir);
     const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
+    this._register(this.installs.onDidProgress((p) => fire({ name: 'install.progress', payload: p })));
     this._register(registry.onDidChangeHealth((h) => fire({ name: 'health', payload: h })));
     this._register(
       registry.onDidLog((l) => {
@@ -229,7 +233,7 @@ export class Backend extends Disposable {
 
   private createHandlers(): Handlers {
     const { registry } = this.opts;
-    const { views, installs } = this;
+    const { views, installs, catalogUpdates: cu } = this;
     const chat = async (): Promise<ChatService> => (await this.conversations()).chat;
     const store = async (): Promise<ConversationStore> => (await this.conversations()).store;
     return {
@@ -268,8 +272,8 @@ export class Backend extends Disposable {
       'plugins.restart': ({ id }) => registry.restart(id),
       'plugins.setEnabled': ({ id, enabled }) => registry.decisions.setEnabled(id, enabled),
       'plugins.setExposed': ({ id, tool, exposed }) => registry.decisions.setExposed(id, tool, exposed),
-      'plugins.grant': ({ id, capabilities }) => registry.decisions.grant(id, capabilities),
-      'plugins.revoke': ({ id, capabilities }) => registry.decisions.revoke(id, capabilities),
+      'plugins.grant': ({ id, capabilities, folders }) => registry.decisions.grant(id, capabilities, folders),
+      'plugins.revoke': ({ id, capabilities, folders }) => registry.decisions.revoke(id, capabilities, folders),
       'plugins.configure': ({ id, values }) => registry.decisions.configure(id, values),
       'plugins.uninstall': ({ id }) => registry.installer.uninstall(id),
       'plugins.logs': ({ id }) => this.logs.of(id),
@@ -282,6 +286,15 @@ export class Backend extends Disposable {
       'install.cancel': ({ token }) => installs.cancel(token),
       'import.preview': (input) => installs.importPreview(input),
       'import.commit': (input) => installs.importCommit(input),
+      'catalog.search': (input) => cu.search(input),
+      'catalog.preview': (input) => cu.preview(input, installs),
+      'catalog.settings': () => cu.settings(),
+      'catalog.setUrl': (input) => cu.setUrl(input),
+      'updates.check': (input) => cu.check(input),
+      'updates.preview': (input) => cu.updatePreview(input),
+      'updates.commit': (input) => cu.commit(input),
+      'updates.cancel': (input) => cu.cancel(input),
+      'plugins.rollback': (input) => cu.rollback(input),
       'palette.list': () => views.palette(),
       'chat.list': async () => (await chat()).list(),
       'chat.saveState': async () => (await chat()).saveState(),

@@ -1,29 +1,54 @@
 /**
  * Installing from the UI: a package arrives as a path (the desktop app) or as an upload (the web
- * UI, which cannot hand over a path), is previewed under a token, and is then committed or
- * cancelled. An uploaded file is deleted once it is installed, refused or dropped, and only ever
- * inside the uploads folder.
+ * UI, which cannot hand over a path), is previewed under a token (the registry keeps the staged
+ * copy the token names, its package installed), and is then committed (that very copy) or
+ * cancelled. The package step's lines go out as `install.progress` events under the client's
+ * progress id. An uploaded file is deleted once it is staged or refused, and only ever inside
+ * the uploads folder.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import type { CapabilityView, CommandInput, CommandOutput } from '../../shared/contract';
+import type { CapabilityView, CommandInput, CommandOutput, Events } from '../../shared/contract';
 import { failure } from '../../shared/failures';
-import type { IDisposable } from '../../shared/lifecycle';
+import { Emitter, type IDisposable } from '../../shared/lifecycle';
 import { isInside } from '../fs';
-import { installImported, readMcpConfig, type ImportedConfig, type PluginRegistry } from '../plugins';
+import {
+  installImported,
+  readMcpConfig,
+  type Catalog,
+  type CatalogImport,
+  type ImportedConfig,
+  type PluginRegistry,
+  type Updates,
+} from '../plugins';
 import { scanTools } from '../../shared/tool-scan';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
-  private readonly previews = new Map<string, { source: string; upload?: string; config?: ImportedConfig }>();
+  private readonly previews = new Map<
+    string,
+    { source: string; upload?: string; config?: ImportedConfig; catalog?: CatalogImport }
+  >();
   private readonly uploads = new Map<string, string>();
+  private readonly _onDidProgress = new Emitter<Events['install.progress']>();
+  /** Lines of a package step, for the client that named the progress id. */
+  readonly onDidProgress = this._onDidProgress.event;
 
   constructor(
     private readonly registry: PluginRegistry,
     /** Where uploaded files wait until installed (web UI). */
     private readonly uploadsDir: string | undefined,
+    /** Installs catalog entries (`catalog.preview` previews them here) and says what an install over a plugin changes. */
+    private readonly more: { catalog: Catalog; updates: Updates },
   ) {}
+
+  /** A catalog entry, previewed as an import under a token (`import.commit` installs it, pinned). */
+  catalogPreview(imp: CatalogImport): string {
+    const token = randomUUID();
+    this.previews.set(token, { source: imp.config.file, config: imp.config, catalog: imp });
+    return token;
+  }
 
   /** Remembers a file the web UI uploaded; `install.preview` refers to it by id. */
   registerUpload(file: string): string {
@@ -37,7 +62,7 @@ export class Installs implements IDisposable {
     const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
     if (!file || (source.kind === 'upload' && !existsSync(file)))
       return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
-    const config = readMcpConfig(file);
+    const config = readMcpConfig(file, undefined, (id) => this.registry.record(id) !== undefined);
     if (!config.ok) {
       if (source.kind === 'upload') this.dropUpload(source.uploadId);
       return config;
@@ -56,10 +81,27 @@ export class Installs implements IDisposable {
     };
   }
 
-  async importCommit({ token, only, secret }: CommandInput<'import.commit'>): Promise<CommandOutput<'import.commit'>> {
-    const config = this.previews.get(token)?.config;
+  async importCommit({
+    token,
+    only,
+    secret,
+    grants,
+    ids,
+    progress,
+  }: CommandInput<'import.commit'>): Promise<CommandOutput<'import.commit'>> {
+    const p = this.previews.get(token);
+    const config = p?.config;
     if (!config) return failure('invalid_state', 'this preview has expired; drop the config file again');
-    const r = await installImported(this.registry, config, { only, secret });
+    const choice = {
+      only,
+      secret,
+      ...(grants ? { grants } : {}),
+      ...(ids ? { ids } : {}),
+      ...this.progressOf(progress),
+    };
+    const r = p.catalog
+      ? await this.more.catalog.install(p.catalog, choice)
+      : await installImported(this.registry, config, choice);
     if (!r.ok) return r;
     // The file may name more servers than were chosen: it stays previewed until every one is in.
     if (r.results.every((x) => x.outcome.ok)) this.forget(token);
@@ -73,40 +115,68 @@ export class Installs implements IDisposable {
     };
   }
 
-  async preview({ source }: CommandInput<'install.preview'>): Promise<CommandOutput<'install.preview'>> {
+  async preview({ source, progress }: CommandInput<'install.preview'>): Promise<CommandOutput<'install.preview'>> {
     const file = source.kind === 'path' ? source.path : this.uploads.get(source.uploadId);
     // The server removes uploads that wait too long (upload-quota.ts).
     if (!file || (source.kind === 'upload' && !existsSync(file)))
       return failure('not_found', 'that upload is gone (uploads not installed soon are removed); drop the file again');
-    const p = await this.registry.installer.preview(file);
-    if (!p.ok) {
-      // A refused upload is of no further use: the person drops a fixed file next.
-      if (source.kind === 'upload') this.dropUpload(source.uploadId);
-      return p;
-    }
-    const token = randomUUID();
-    this.previews.set(token, { source: file, ...(source.kind === 'upload' ? { upload: source.uploadId } : {}) });
-    const { preview } = p;
-    const requested: CapabilityView[] = preview.requested.map((c) => ({
+    const p = await this.registry.installer.preview(file, this.progressOf(progress));
+    // Staged or refused, an upload is of no further use: what is installed is the staged copy,
+    // and after a refusal the person drops a fixed file next.
+    if (source.kind === 'upload') this.dropUpload(source.uploadId);
+    if (!p.ok) return p;
+    const { token } = p;
+    const { announced: _announced, ...preview } = p.preview;
+    this.previews.set(token, { source: file });
+    const view = (c: string, requested: boolean): CapabilityView => ({
       ...capabilityView(c, this.registry),
-      requested: true,
+      requested,
       granted: false,
-    }));
+    });
+    const changes = await this.more.updates.changesFor(p.preview);
     // Flags inform the person; they never refuse an install.
     const flags = scanTools(preview.id, preview.tools, this.registry.everyTool());
-    return { ok: true, token, preview: { ...preview, requested, replaces: preview.replaces ?? null, flags } };
+    return {
+      ok: true,
+      token,
+      preview: {
+        ...preview,
+        requested: preview.requested.map((c) => view(c, true)),
+        unrequested: preview.unrequested.map((c) => view(c, false)),
+        replaces: preview.replaces ?? null,
+        changes,
+        flags,
+      },
+    };
   }
 
-  async commit({ token, grants, replace }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
+  async commit({
+    token,
+    grants,
+    replace,
+    folders,
+    progress,
+  }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
     const p = this.previews.get(token);
-    if (!p || (p.upload && !existsSync(p.source)))
-      return failure('invalid_state', 'this preview has expired; drop the plugin again');
+    if (!p) return failure('invalid_state', 'this preview has expired; drop the plugin again');
     if (p.config)
       return failure('invalid_input', 'this preview is of an MCP config file: install its servers with import.commit');
-    const r = await this.registry.installer.install(p.source, { replace, grant: grants });
-    if (!r.ok) return r;
+    const r = await this.registry.installer.commitPreview(token, {
+      replace,
+      grant: grants,
+      ...(folders ? { folders } : {}),
+      ...this.progressOf(progress),
+    });
+    // The staged copy is spent either way: a refused commit is previewed again.
     this.forget(token);
+    if (!r.ok) return r;
     return { ok: true, detail: r.detail, id: r.id };
+  }
+
+  /** The progress listener of a client's progress id, as the registry takes it. */
+  private progressOf(progress: string | undefined): { onProgress?: (line: string) => void } {
+    if (!progress) return {};
+    return { onProgress: (line) => this._onDidProgress.fire({ progress, line }) };
   }
 
   cancel(token: string): CommandOutput<'install.cancel'> {
@@ -117,6 +187,7 @@ export class Installs implements IDisposable {
   private forget(token: string): void {
     const p = this.previews.get(token);
     this.previews.delete(token);
+    if (p && !p.config) this.registry.installer.cancelPreview(token);
     if (p?.upload) this.dropUpload(p.upload);
   }
 
@@ -132,5 +203,6 @@ export class Installs implements IDisposable {
 
   dispose(): void {
     for (const token of [...this.previews.keys()]) this.forget(token);
+    this._onDidProgress.dispose();
   }
 }

@@ -9,10 +9,15 @@ import {
   exposedUserCommands,
   type ToolDeclaration,
 } from '../assistant';
-import { capabilityHere, capabilityInfo, requestedCapabilities } from '../../shared/capabilities';
+import {
+  capabilityHere,
+  capabilityInfo,
+  GRANTABLE_UNREQUESTED,
+  requestedCapabilities,
+} from '../../shared/capabilities';
 import { scanTools } from '../../shared/tool-scan';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
-import type { PluginRegistry } from '../plugins';
+import { previousVersion, type PluginRegistry } from '../plugins';
 
 /** A capability as it is enforced here: by the sandbox where plugins run in one. */
 export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {
@@ -26,6 +31,13 @@ export function capabilityView(name: string, registry: PluginRegistry): Omit<Cap
     enforcementNote: here.note,
     enforced: here.enforced,
   };
+}
+
+/** The version the last update of `id` replaced, which a rollback puts back. */
+function previousView(registry: PluginRegistry, id: string): PluginDetail['previous'] {
+  if (registry.record(id)?.source !== 'installed') return null;
+  const p = previousVersion(registry.paths, id);
+  return p ? { version: p.record.version, replacedAt: p.replacedAt } : null;
 }
 
 export class PluginViews {
@@ -107,12 +119,17 @@ export class PluginViews {
               }),
         };
       }),
-      capabilities: [...new Set([...requested, ...granted])].map((c) => ({
-        ...capabilityView(c, registry),
-        requested: requested.includes(c),
-        granted: granted.includes(c),
-      })),
+      // What it requested, what it was granted, and what may be granted to any plugin (the network).
+      capabilities: [...new Set([...requested, ...granted, ...(spec?.remote ? [] : GRANTABLE_UNREQUESTED)])].map(
+        (c) => ({
+          ...capabilityView(c, registry),
+          requested: requested.includes(c),
+          granted: granted.includes(c),
+        }),
+      ),
+      folders: registry.decisions.pluginState(id).folders ?? [],
       settings: spec ? await registry.settings.view(id, spec.settings) : [],
+      previous: previousView(registry, id),
     };
   }
 

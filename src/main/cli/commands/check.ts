@@ -1,6 +1,7 @@
 /** `plugboard check <plugin>`: the checks of plugins/check.ts, as a list or as JSON. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { FolderGrant } from '../../../shared/capabilities';
 import { appReadOnlyFolders, checkPlugin, PluginRegistry, type CheckStatus, type SettingValue } from '../../plugins';
 import { bundledPluginsDir, dataDirOf, writtenAsPath, nodeModulesDir } from '../target';
 import { parsePairs } from './plugins';
@@ -26,6 +27,8 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
   const set = parsePairs(values.set ?? []);
   let settings: Record<string, SettingValue> = {};
   let allowedCapabilities: string[] | undefined;
+  let folders: FolderGrant[] | undefined;
+  let ownData: string | undefined;
   let unknown: string | undefined;
   const dataDir = dataDirOf(values['data-dir']);
   if (!writtenAsPath(arg)) {
@@ -36,6 +39,9 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
       target = rec.dir;
       settings = rec.spec ? await registry.settings.launchValues(arg, rec.spec.settings) : {};
       allowedCapabilities = registry.decisions.pluginState(arg).grants;
+      folders = registry.decisions.pluginState(arg).folders;
+      // Its own data folder, as it runs: what its first run made there is there (no second download).
+      ownData = registry.paths.pluginData(arg);
     } else if (!existsSync(arg)) {
       unknown = `no plugin "${arg}" is bundled or installed (data directory ${dataDir}), and there is no folder or file ${path.resolve(arg)}`;
     }
@@ -48,6 +54,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
         settings,
         set,
         ...(allowedCapabilities ? { allowedCapabilities } : {}),
+        ...(ownData ? { dataDir: ownData } : {}),
         // Checked as it will run: sandboxed (where the sandbox works), the data directory hidden from it.
         ...(values['no-sandbox']
           ? {}
@@ -55,6 +62,7 @@ export async function checkCommand(argv: string[], env: CliEnv): Promise<number>
               sandbox: {
                 hiddenRoot: dataDir,
                 extraReadOnly: appReadOnlyFolders({ bundledDir: bundledPluginsDir(), nodeModules: nodeModulesDir() }),
+                ...(folders ? { folders } : {}),
               },
             }),
       });

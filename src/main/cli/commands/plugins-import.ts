@@ -9,6 +9,7 @@ import {
   installImported,
   readMcpConfig,
   type ImportedConfig,
+  type ImportedOne,
   type PluginRegistry,
   type ServerPreview,
 } from '../../plugins';
@@ -17,6 +18,12 @@ import { EXIT_FAILED, EXIT_OK, jsonLine, UsageError, type Out } from '../io';
 export interface ImportFlags {
   only?: string[];
   secret?: string[];
+  /** Servers (by key, id or name) granted the network. */
+  net?: string[];
+  /** Servers (by key, id or name) installed without the folders their preview offers. */
+  noFolders?: string[];
+  /** Servers (by key) installed under another id. */
+  ids?: Record<string, string>;
   preview: boolean;
   json: boolean;
 }
@@ -36,7 +43,7 @@ export async function importCommand(
   flags: ImportFlags,
   out: Out,
 ): Promise<number> {
-  const config = readMcpConfig(file);
+  const config = readMcpConfig(file, undefined, (id) => registry.record(id) !== undefined);
   if (!config.ok) {
     if (flags.json)
       jsonLine(out, {
@@ -53,19 +60,43 @@ export async function importCommand(
   else printPreview(config, out);
   if (flags.preview) return EXIT_OK;
 
+  const keyOf = (name: string, flag: string): string => {
+    const p = config.previews.find((x) => x.key === name || x.id === name || x.name === name);
+    if (!p) throw new UsageError(`${flag}: ${config.file} has no server "${name}"`);
+    return p.key;
+  };
+  const grants: Record<string, { net: boolean; folders: Array<{ path: string; write: boolean }> }> = {};
+  const net = new Set((flags.net ?? []).map((n) => keyOf(n, '--net')));
+  const bare = new Set((flags.noFolders ?? []).map((n) => keyOf(n, '--no-folders')));
+  for (const p of config.previews) {
+    if (!net.has(p.key) && !bare.has(p.key)) continue;
+    grants[p.key] = {
+      net: net.has(p.key),
+      folders: bare.has(p.key) ? [] : p.paths.map((g) => ({ path: g.path, write: g.write })),
+    };
+  }
+  const ids = Object.fromEntries(Object.entries(flags.ids ?? {}).map(([k, v]) => [keyOf(k, '--id'), v]));
   const r = await installImported(registry, config, {
     ...(flags.only ? { only: flags.only } : {}),
     ...(flags.secret ? { secret: flags.secret } : {}),
+    ...(Object.keys(grants).length > 0 ? { grants } : {}),
+    ...(Object.keys(ids).length > 0 ? { ids } : {}),
+    onProgress: (line) => out.stderr(`  ${line}\n`),
   });
   if (!r.ok) {
     if (flags.json) jsonLine(out, { ok: false, code: r.code, error: r.message });
     else out.stderr(`refused: ${r.message}\n`);
     return EXIT_FAILED;
   }
+  return printInstalled(r.results, flags.json, out);
+}
+
+/** What became of each server installed from a config or a catalog entry; exit 1 when one was refused. */
+export function printInstalled(results: ImportedOne[], json: boolean, out: Out): number {
   let failed = 0;
-  for (const one of r.results) {
+  for (const one of results) {
     if (!one.outcome.ok) failed++;
-    if (flags.json) {
+    if (json) {
       jsonLine(out, {
         type: 'installed',
         key: one.key,
@@ -79,7 +110,7 @@ export async function importCommand(
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-function printPreview(config: ImportedConfig, out: Out): void {
+export function printPreview(config: ImportedConfig, out: Out): void {
   out.stdout(
     `${config.previews.length} MCP server${config.previews.length === 1 ? '' : 's'} in ${config.file} (${config.appName}):\n`,
   );
@@ -102,6 +133,14 @@ function describe(p: ServerPreview): string {
   if (p.headers.length)
     lines.push(
       `    headers: ${p.headers.map((h) => `${h.name}${h.secret ? ` (secret: ${h.reason ?? 'marked'})` : ''}`).join(', ')}`,
+    );
+  if (p.idTaken)
+    lines.push(
+      `    "${p.idTaken}" is taken by an installed plugin: this one installs as ${p.id} (or --id ${p.key}=ID)`,
+    );
+  for (const g of p.paths)
+    lines.push(
+      `    grant: ${g.path} ${g.write ? 'read-write' : 'read-only'} (${g.from}${g.named ? `: ${g.named}` : ''})${g.note ? `, ${g.note}` : ''}`,
     );
   if (p.disabled) lines.push('    switched off in the other app: not installed unless named with --only');
   if (p.problem) lines.push(`    cannot be installed: ${p.problem}`);

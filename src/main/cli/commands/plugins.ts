@@ -1,18 +1,18 @@
 /**
  * `plugboard plugins …`: list, install, import (other apps' MCP configs), uninstall, expose/unexpose, enable/disable,
- * grant/revoke and config. Each is the contract's command the app's plugin panel sends
+ * grant/revoke and config, and the catalog and updates (plugins-catalog.ts). Each is the contract's command the app's plugin panel sends
  * (plugins.list, plugins.setExposed…), through the same back end with its input checked by the
  * same schema, so the terminal and the window cannot differ; the conversations stay closed, so
  * this works while the app or `plugboard serve` uses the data directory. Exit 0 done, 1 refused or
  * failed (the reason on stderr, or as JSON with --json), 2 usage.
  */
-import { scanTools } from '../../../shared/tool-scan';
-import { revealed } from '../../../shared/visible-text';
-import { isFailure, type Done, type Failure } from '../../../shared/failures';
+import { isFailure, type Done } from '../../../shared/failures';
 import type { Backend } from '../../service';
-import { EXIT_FAILED, EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
+import { EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
 import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
+import { installCommand, parseFolder, refusal } from './plugins-install';
+import { CATALOG_SUBCOMMANDS, catalogCommand } from './plugins-catalog';
 
 const SUBCOMMANDS = [
   'list',
@@ -26,6 +26,7 @@ const SUBCOMMANDS = [
   'grant',
   'revoke',
   'config',
+  ...CATALOG_SUBCOMMANDS,
 ] as const;
 
 export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
@@ -40,6 +41,13 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       only: { type: 'string', multiple: true },
       secret: { type: 'string', multiple: true },
       preview: { type: 'boolean' },
+      folder: { type: 'string', multiple: true },
+      'no-folders': { type: 'string', multiple: true },
+      net: { type: 'string', multiple: true },
+      id: { type: 'string', multiple: true },
+      version: { type: 'string' },
+      from: { type: 'string' },
+      default: { type: 'boolean' },
     },
     { min: 1, max: 1000, names: 'a command (list, install, …)' },
   );
@@ -55,30 +63,13 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       case 'list':
         expectArgs(rest, 0, 0, '');
         return await list(backend, env.out, json);
-      case 'install': {
-        const [source] = expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>');
-        const grant = values['grant-none'] ? 'none' : values.grant?.length ? values.grant : 'requested';
-        const r = await registry.installer.install(source as string, { replace: values.replace === true, grant });
-        if (!r.ok) return refusal(env.out, json, r);
-        // Flags inform (tool-scan.ts): descriptions that address the model, hidden text, shadowing names.
-        const flags = scanTools(r.id, registry.tools(r.id), registry.everyTool());
-        if (json) jsonLine(env.out, { ...r, flags });
-        else {
-          // What the package's checks warned about (a secret in the command line…), as the app's preview shows it.
-          for (const w of r.warnings ?? []) env.out.stderr(`warning: ${w}\n`);
-          for (const f of flags)
-            env.out.stderr(
-              `flag: ${revealed(f.tool, { name: true })}: ${f.message}${f.excerpt ? `: “${revealed(f.excerpt)}”` : ''}\n`,
-            );
-          env.out.stdout(`${r.detail}\n`);
-          env.out.stdout(`granted: ${r.granted.join(', ') || 'nothing'}\n`);
-          if (r.newlyRequested.length)
-            env.out.stdout(
-              `requested by the new version, not granted: ${r.newlyRequested.join(', ')} (plugboard plugins grant ${r.id} …)\n`,
-            );
-        }
-        return EXIT_OK;
-      }
+      case 'install':
+        return await installCommand(
+          registry,
+          expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>')[0] as string,
+          values,
+          env.out,
+        );
       case 'import': {
         const [file] = expectArgs(
           rest,
@@ -91,7 +82,15 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         return await importCommand(
           registry,
           file as string,
-          { ...(only ? { only } : {}), ...(secret ? { secret } : {}), preview: values.preview === true, json },
+          {
+            ...(only ? { only } : {}),
+            ...(secret ? { secret } : {}),
+            net: listFlag(values.net, '--net') ?? [],
+            noFolders: listFlag(values['no-folders'], '--no-folders') ?? [],
+            ids: parseIds(values.id ?? []),
+            preview: values.preview === true,
+            json,
+          },
           env.out,
         );
       }
@@ -123,9 +122,19 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       }
       case 'grant':
       case 'revoke': {
-        const [id, ...capabilities] = expectArgs(rest, 2, 100, '<id> <capability>...');
+        const folders = (values.folder ?? []).map(parseFolder);
+        const [id, ...capabilities] = expectArgs(
+          rest,
+          folders.length > 0 ? 1 : 2,
+          100,
+          '<id> <capability>... (or --folder PATH)',
+        );
         const command = sub === 'grant' ? 'plugins.grant' : 'plugins.revoke';
-        return report(env.out, json, await backend.request(command, { id: id as string, capabilities }));
+        return report(
+          env.out,
+          json,
+          await backend.request(command, { id: id as string, capabilities, ...(folders.length ? { folders } : {}) }),
+        );
       }
       case 'config': {
         const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
@@ -135,11 +144,41 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
           await backend.request('plugins.configure', { id: id as string, values: parsePairs(pairs) }),
         );
       }
+      default: {
+        const only = listFlag(values.only, '--only');
+        const secret = listFlag(values.secret, '--secret');
+        return await catalogCommand(
+          registry,
+          sub as (typeof CATALOG_SUBCOMMANDS)[number],
+          rest,
+          {
+            json,
+            preview: values.preview === true,
+            reset: values.default === true,
+            ...(only ? { only } : {}),
+            ...(secret ? { secret } : {}),
+            ...(values.version ? { version: values.version } : {}),
+            ...(values.from ? { from: values.from } : {}),
+          },
+          env.out,
+        );
+      }
     }
   } finally {
     await app.close();
   }
   return EXIT_OK;
+}
+
+/** `--id KEY=ID`: an imported server installed under another id. */
+function parseIds(values: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--id takes SERVER=ID, got "${v}"`);
+    out[v.slice(0, eq)] = v.slice(eq + 1);
+  }
+  return out;
 }
 
 function expectArgs(rest: string[], min: number, max: number, names: string): string[] {
@@ -179,12 +218,6 @@ function report(out: Out, json: boolean, r: Done): number {
   return EXIT_OK;
 }
 
-function refusal(out: Out, json: boolean, r: Failure): number {
-  if (json) jsonLine(out, { ok: false, code: r.code, error: r.message });
-  else out.stderr(`refused: ${r.message}\n`);
-  return EXIT_FAILED;
-}
-
 async function list(backend: Backend, out: Out, json: boolean): Promise<number> {
   const views = await backend.request('plugins.list', {});
   if (isFailure(views)) return refusal(out, json, views);
@@ -210,6 +243,7 @@ async function list(backend: Backend, out: Out, json: boolean): Promise<number> 
       toolCount: v.toolCount,
       requested: v.requested,
       granted: v.granted,
+      folders: d?.folders ?? [],
       settings: (d?.settings ?? []).map((s) => ({
         key: s.key,
         type: s.type,
@@ -245,6 +279,9 @@ async function list(backend: Backend, out: Out, json: boolean): Promise<number> 
         `    capabilities: ${r.requested.map((c) => `${c}${r.granted.includes(c) ? '' : ' (not granted)'}`).join(', ')}\n`,
       );
     }
+    const unrequested = r.granted.filter((c) => !r.requested.includes(c));
+    if (unrequested.length) out.stdout(`    granted, not requested: ${unrequested.join(', ')}\n`);
+    for (const f of r.folders) out.stdout(`    folder: ${f.path} (${f.write ? 'read-write' : 'read-only'})\n`);
     const missing = r.settings.filter((s) => s.required && s.value === null && s.default === null).map((s) => s.key);
     if (missing.length)
       out.stdout(`    needs settings: ${missing.join(', ')} (plugboard plugins config ${r.id} KEY=VALUE)\n`);

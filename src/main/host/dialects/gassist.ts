@@ -37,6 +37,8 @@ class GAssistSession extends SessionBase implements DialectSession {
   private readonly peer: RpcPeer;
   /** Turns (execute or input) waiting for their completion notification, by request id. */
   private readonly turns = new Map<RpcId, Turn>();
+  /** The commands the plugin announced in its initialize answer. */
+  private announced: string[] = [];
 
   constructor(ctx: SessionContext) {
     super(ctx);
@@ -96,6 +98,7 @@ class GAssistSession extends SessionBase implements DialectSession {
         });
       }
     }
+    this.announced = tools.map((t) => t.name);
     const info: HandshakeInfo = { raw: outcome.value, tools };
     if (typeof result.name === 'string') info.name = result.name;
     if (typeof result.version === 'string') info.version = result.version;
@@ -104,6 +107,10 @@ class GAssistSession extends SessionBase implements DialectSession {
   }
 
   call(req: CallRequest, sink: CallSink): Promise<CallOutcome> {
+    // A function neither the manifest declares nor the plugin announced is never sent: the SDKs
+    // would run whatever name they are given, and the person never saw it to switch it off.
+    const unknown = this.unknownFunction(req.tool);
+    if (unknown) return Promise.resolve(unknown);
     // Never null for context or arguments: the Python SDK fails on null.
     const pending = this.peer.request(
       'execute',
@@ -114,6 +121,16 @@ class GAssistSession extends SessionBase implements DialectSession {
       if (outcome.type === 'result') return completionFromResult(outcome.value);
       return undefined;
     });
+  }
+
+  private unknownFunction(name: string): Failure | null {
+    const { spec } = this.ctx;
+    const known = [...spec.tools.map((t) => t.name), ...spec.userCommands.map((c) => c.name), ...this.announced];
+    if (known.includes(name)) return null;
+    return failure(
+      'unknown_tool',
+      `${spec.id} has no function "${name}": its manifest declares ${spec.tools.map((t) => t.name).join(', ') || 'none'}${this.announced.length > 0 ? ` and it announced ${this.announced.join(', ')}` : ''}`,
+    );
   }
 
   async input(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome> {

@@ -24,6 +24,7 @@ import { toolOutcome } from './mcp-results';
 import { callAsTask } from './mcp-tasks';
 import { SessionBase } from './session-base';
 import { asRecord, describeValue, logLevelOf } from './values';
+import { mcpSchemaValidator } from '../validate';
 import {
   abortedFailure,
   type CallOutcome,
@@ -130,7 +131,10 @@ class McpSession extends SessionBase implements DialectSession {
   constructor(ctx: SessionContext) {
     super(ctx);
     this.transport = new SupervisedTransport((m) => ctx.send(m));
-    this.client = new Client(CLIENT_INFO, { capabilities: CLIENT_CAPABILITIES });
+    this.client = new Client(CLIENT_INFO, {
+      capabilities: CLIENT_CAPABILITIES,
+      jsonSchemaValidator: mcpSchemaValidator,
+    });
     this.client.onerror = (e) => ctx.diagnostic('warn', `MCP: ${e.message}`);
     serveClientSide(this.client, ctx.client ?? NO_CLIENT_SIDE);
     this.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {

@@ -3,6 +3,8 @@
  * truncates monster lines, and never holds more than `maxLines` lines of `maxLineChars` each, so a
  * plugin that floods stderr costs a fixed amount of memory.
  */
+const NPM_NOTICE = /^npm notice\b/;
+
 export class LineRing {
   private readonly lines: string[] = [];
   private head = 0;
@@ -53,12 +55,17 @@ export class LineRing {
     return [line];
   }
 
-  /** The last `n` lines, oldest first. */
+  /**
+   * The last `n` lines, oldest first. npm's notices (a newer npm is out, and how to get it: five
+   * lines `npx` writes after the real error) are left out: they would push the error out of a
+   * failure's last lines. The plugin's log still has them.
+   */
   tail(n = this.maxLines): string[] {
-    const all =
+    const all = (
       this.lines.length < this.maxLines
         ? this.lines.slice()
-        : [...this.lines.slice(this.head), ...this.lines.slice(0, this.head)];
+        : [...this.lines.slice(this.head), ...this.lines.slice(0, this.head)]
+    ).filter((l) => !NPM_NOTICE.test(l));
     return n >= all.length ? all : all.slice(all.length - n);
   }
 

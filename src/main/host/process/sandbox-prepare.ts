@@ -21,6 +21,8 @@ export interface SandboxRequest {
   hiddenRoot: string;
   /** Read-only folders every plugin may need: the app's node_modules, the SDK folder. */
   extraReadOnly?: string[];
+  /** Folders and files granted by path (whatever the plugin's settings): read-only or writable. */
+  folders?: ReadonlyArray<{ path: string; write: boolean }>;
 }
 
 /**
@@ -138,7 +140,12 @@ export function sandboxPolicy(
   const { request, home } = input;
   // bwrap refuses to start when the source of a bind is missing; the plugin's own folder must be.
   mkdirSync(request.dataDir, { recursive: true });
-  const folders = grantedFolders(input.settings, input.values, request.grants, home);
+  const fromSettings = grantedFolders(input.settings, input.values, request.grants, home);
+  const byPath = request.folders ?? [];
+  const folders = {
+    readPaths: [...fromSettings.readPaths, ...byPath.filter((f) => !f.write).map((f) => f.path)],
+    writePaths: [...fromSettings.writePaths, ...byPath.filter((f) => f.write).map((f) => f.path)],
+  };
   const interp = interpreterFacts(plan.file, {
     pathEnv: plan.env.PATH ?? '',
     hostEnv: input.hostEnv,

@@ -49,13 +49,6 @@ export function canTransition(from: HealthState, to: HealthState): boolean {
   return from === to || HEALTH_TRANSITIONS[from].includes(to);
 }
 
-/** Every allowed change between two different states, for tests that cover the table. */
-export function allTransitions(): Array<[HealthState, HealthState]> {
-  return (Object.entries(HEALTH_TRANSITIONS) as Array<[HealthState, readonly HealthState[]]>).flatMap(([from, tos]) =>
-    tos.map((to): [HealthState, HealthState] => [from, to]),
-  );
-}
-
 const NOTED: Partial<Record<HealthState, LogLevel>> = {
   crashed: 'error',
   unresponsive: 'error',

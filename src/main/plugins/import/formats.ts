@@ -14,7 +14,15 @@ import path from 'node:path';
 import type { JsoncDoc, Located } from './jsonc';
 
 export type SourceApp =
-  'claude-desktop' | 'cursor' | 'claude-code' | 'vscode' | 'cherry-studio' | '5ire' | 'mcp-config';
+  | 'claude-desktop'
+  | 'cursor'
+  | 'claude-code'
+  | 'vscode'
+  | 'cherry-studio'
+  | '5ire'
+  | 'mcp-config'
+  /** An entry of the catalog (plugins/catalog/): its server.json, read into the same shape. */
+  | 'mcp-registry';
 
 export interface ImportedServer {
   /** The key in the file. */
@@ -33,6 +41,8 @@ export interface ImportedServer {
   /** Set but not read: `envFile`, `cwd`. */
   ignored: string[];
   at: Located;
+  /** The server's own version, where the source says it (a catalog entry): the plugin's version. */
+  version?: string;
 }
 
 /** A VS Code input: `${input:id}` in a value is asked of the person when the server starts. */

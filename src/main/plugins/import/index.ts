@@ -11,13 +11,18 @@ import { parseJsonc } from './jsonc';
 import { APP_NAMES, previewServers, type ImportedConfig } from './preview';
 
 export type { EnvPreview, ServerPreview } from './preview';
-export type { SourceApp } from './formats';
+export type { ImportedInput, ImportedServer, SourceApp } from './formats';
+export { APP_NAMES, previewServers } from './preview';
 export { writeImportedPlugin, type WriteOptions, type WrittenPlugin } from './write';
 
 export type { ImportedConfig } from './preview';
 
 /** Reads a config file; a malformed one is refused with the line, column and field at fault. */
-export function readMcpConfig(file: string, text?: string): ImportedConfig | Failure {
+export function readMcpConfig(
+  file: string,
+  text?: string,
+  installed: (id: string) => boolean = () => false,
+): ImportedConfig | Failure {
   let body: string;
   try {
     body = text ?? readFileSync(file, 'utf8');
@@ -42,7 +47,7 @@ export function readMcpConfig(file: string, text?: string): ImportedConfig | Fai
     file,
     app: r.app,
     appName: APP_NAMES[r.app],
-    previews: previewServers(file, r.servers, r.inputs),
+    previews: previewServers(file, r.servers, r.inputs, installed),
     servers: r.servers,
     inputs: r.inputs,
   };

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { FolderGrant } from '../../../shared/capabilities';
 import { failure, type Failure, type Outcome } from '../../../shared/failures';
 import type { PluginRegistry } from '../registry/registry';
 import type { ImportedConfig, ServerPreview } from './preview';
@@ -17,6 +18,12 @@ export interface ImportChoice {
   only?: string[];
   /** Environment variable names to keep as secrets. Default: the ones the preview flags. */
   secret?: string[];
+  /** By key: the network, and the folders granted by path. Default: the folders offered, no network. */
+  grants?: Record<string, { net: boolean; folders: FolderGrant[] }>;
+  /** By key: the plugin id to install it as, instead of the one offered. */
+  ids?: Record<string, string>;
+  /** Each line of a server's package step (prefixed with its name). */
+  onProgress?: (line: string) => void;
 }
 
 export interface ImportedOne {
@@ -57,8 +64,10 @@ export async function installImported(
       `${path.basename(config.file)} has no server that can be installed (${describeNone(config.previews)})`,
     );
   const results: ImportedOne[] = [];
-  for (const p of picked.chosen)
-    results.push({ key: p.key, name: p.name, id: p.id, outcome: await installOne(registry, config, p, choice.secret) });
+  for (const p of picked.chosen) {
+    const outcome = await installOne(registry, config, p, choice);
+    results.push({ key: p.key, name: p.name, id: outcome.ok ? outcome.id : (choice.ids?.[p.key] ?? p.id), outcome });
+  }
   return { ok: true, results };
 }
 
@@ -66,8 +75,11 @@ async function installOne(
   registry: PluginRegistry,
   config: ImportedConfig,
   p: ServerPreview,
-  secret: string[] | undefined,
+  choice: ImportChoice,
 ): Promise<Outcome<{ detail: string; id: string }>> {
+  const { secret } = choice;
+  const id = choice.ids?.[p.key] ?? p.id;
+  const grants = choice.grants?.[p.key];
   if (!p.runnable)
     return failure('install_refused', `${p.name} cannot be imported: ${p.problem ?? 'it cannot run here'}`);
   // The folder is copied into the data directory by the install; this one is only its source.
@@ -76,9 +88,16 @@ async function installOne(
     const names = secret
       ? secret.filter((n) => p.env.some((e) => e.name === n) || p.headers.some((h) => h.name === n))
       : undefined;
-    const written = writeImportedPlugin(config, p.key, path.join(scratch, p.id), names ? { secret: names } : {});
+    const written = writeImportedPlugin(config, p.key, path.join(scratch, id), {
+      id,
+      ...(names ? { secret: names } : {}),
+    });
     if (!written.ok) return written;
-    const r = await registry.installer.install(written.dir, { grant: 'requested' });
+    const r = await registry.installer.install(written.dir, {
+      grant: 'requested',
+      ...(grants ? { folders: grants.folders, ...(grants.net ? { extra: ['net'] } : {}) } : {}),
+      ...(choice.onProgress ? { onProgress: (line: string) => choice.onProgress?.(`${p.name}: ${line}`) } : {}),
+    });
     if (!r.ok) return r;
     const values = { ...written.folders, ...written.secrets };
     if (Object.keys(values).length > 0) {

@@ -10,6 +10,8 @@ import { toId } from '../manifests';
 import type { ImportedInput, ImportedServer, SourceApp } from './formats';
 import type { ImportServerView } from '../../../shared/imports';
 import { guessSecret, secretByValue } from './secrets';
+import { findPaths } from '../grants/paths';
+import { scriptFolders } from './folders';
 import { changesWhatRuns } from '../../../shared/run-env';
 
 // The shapes the screen gets (src/shared/imports.ts) are the preview's own.
@@ -24,6 +26,7 @@ export const APP_NAMES: Record<SourceApp, string> = {
   'cherry-studio': 'Cherry Studio',
   '5ire': '5ire',
   'mcp-config': 'an MCP config file',
+  'mcp-registry': 'the MCP registry',
 };
 
 /** Placeholders of other apps in one value, translated; what could not be is named. */
@@ -75,11 +78,18 @@ export function settingKey(name: string): string {
   return name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^(\d)/, '_$1');
 }
 
-export function previewServers(file: string, servers: ImportedServer[], inputs: ImportedInput[]): ServerPreview[] {
+export function previewServers(
+  file: string,
+  servers: ImportedServer[],
+  inputs: ImportedInput[],
+  installed: (id: string) => boolean = () => false,
+): ServerPreview[] {
   const taken = new Set<string>();
   return servers.map((s) => {
-    let id = toId(s.name);
-    for (let n = 2; taken.has(id); n++) id = `${toId(s.name).slice(0, 60)}-${n}`;
+    // An id an installed plugin has is never taken over: the server gets the next free one.
+    const base = toId(s.name);
+    let id = base;
+    for (let n = 2; taken.has(id) || installed(id); n++) id = `${base.slice(0, 60)}-${n}`;
     taken.add(id);
     const warnings: string[] = [];
     const env: EnvPreview[] = Object.entries(s.env).map(([name, value]) => {
@@ -134,8 +144,10 @@ export function previewServers(file: string, servers: ImportedServer[], inputs: 
       disabled: s.disabled,
       runnable: s.transport === 'stdio' || s.transport === 'http',
       warnings,
+      paths: s.command ? importedPaths(s, file, inputs) : [],
       line: s.at.line,
     };
+    if (id !== base && installed(base)) p.idTaken = base;
     if (s.description) p.description = s.description;
     if (s.command) p.command = s.command;
     if (s.url) p.url = s.url;
@@ -146,6 +158,15 @@ export function previewServers(file: string, servers: ImportedServer[], inputs: 
     }
     return p;
   });
+}
+
+/** The paths a server's command and environment name, placeholders translated as the import writes them. */
+function importedPaths(s: ImportedServer, file: string, inputs: ImportedInput[]): ServerPreview['paths'] {
+  const words = [s.command as string, ...s.args].map((w) => translate(w, file, inputs).text);
+  const env = Object.fromEntries(Object.entries(s.env).map(([k, v]) => [k, translate(v, file, inputs).text]));
+  // The server's own files (`node /abs/server.js`) are its folder setting (folders.ts), not a grant.
+  const own = scriptFolders(words);
+  return findPaths(words, env).filter((g) => !own.some((f) => g.path === f || g.path.startsWith(`${f}/`)));
 }
 
 /** A config file read whole. */

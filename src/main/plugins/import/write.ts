@@ -159,7 +159,7 @@ export function writeImportedPlugin(
   const manifest = {
     id,
     name: preview.name,
-    version: '0.0.0',
+    version: server.version ?? '0.0.0',
     description: `Imported from ${APP_NAMES[config.app]} (${path.basename(config.file)})${preview.description ? `: ${preview.description}` : ''}`,
     protocol: 'mcp',
     ...(server.url ? { url: translate(server.url, config.file, config.inputs).text, headers } : { command }),

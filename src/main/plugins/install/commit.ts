@@ -5,9 +5,12 @@
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import type { FolderGrant } from '../../../shared/capabilities';
 import type { DataPaths } from '../data-paths';
 import type { SecretStore } from '../secrets';
 import { defaultPluginState, type StateStore } from '../registry/state';
+import type { InstallRecord } from './pinned';
+import { dropPrevious, keepPrevious } from './previous';
 import { removeIfEmpty, type Staged } from './stage';
 import { makeStagingArea } from './staging-area';
 
@@ -17,16 +20,27 @@ export interface InstallOutcome {
   version: string;
   upgraded: boolean;
   granted: string[];
+  /** Folders and files granted by path. */
+  folders: FolderGrant[];
   /** Capabilities the new version requests that were not granted before. */
   newlyRequested: string[];
   detail: string;
+  /** The package its runner fetches, as installed and pinned (packages/). */
+  pinned?: { spec: string; version: string; integrity: string | null; packages: number };
   /** What the checks of the package warned about (a secret passed in the command line…). */
   warnings?: string[];
 }
 
 export async function installStaged(
   staged: Staged,
-  ctx: { paths: DataPaths; state: StateStore; source: string; grants: string[]; upgrade: boolean },
+  ctx: {
+    paths: DataPaths;
+    state: StateStore;
+    source: string;
+    grants: string[];
+    folders: FolderGrant[];
+    upgrade: boolean;
+  },
 ): Promise<InstallOutcome | { ok: false; message: string }> {
   const { spec } = staged;
   const target = ctx.paths.plugin(spec.id);
@@ -55,18 +69,26 @@ export async function installStaged(
     return { ok: false, message: `could not move ${spec.id} into place: ${(e as Error).message}` };
   }
   let granted: string[] = ctx.grants;
+  let folders: FolderGrant[] = ctx.folders;
   let newlyRequested: string[] = [];
+  let replaced: InstallRecord | undefined;
   try {
     await ctx.state.update((state) => {
       const info = { at: new Date().toISOString(), source: ctx.source, version: spec.version };
       const prev = state.plugins[spec.id];
+      replaced = prev?.installed;
       if (ctx.upgrade && prev) {
         // An upgrade keeps settings, exposure and grants; new requests wait for the user.
         newlyRequested = ctx.grants.filter((g) => !prev.grants.includes(g));
         granted = prev.grants;
+        folders = prev.folders ?? [];
         state.plugins[spec.id] = { ...prev, installed: info };
       } else {
-        state.plugins[spec.id] = { ...defaultPluginState(ctx.grants), installed: info };
+        state.plugins[spec.id] = {
+          ...defaultPluginState(ctx.grants),
+          ...(ctx.folders.length > 0 ? { folders: ctx.folders } : {}),
+          installed: info,
+        };
       }
     });
   } catch (e) {
@@ -75,6 +97,16 @@ export async function installStaged(
     if (aside) renameSync(aside, target);
     undo();
     return { ok: false, message: `could not record ${spec.id} in the registry: ${(e as Error).message}` };
+  }
+  // The version replaced is kept for one rollback (previous.ts); not keeping it fails nothing.
+  let kept = '';
+  if (aside) {
+    try {
+      keepPrevious(ctx.paths, spec.id, aside, replaced ?? { at: '', source: '', version: '?' });
+      kept = `; ${replaced?.version ?? 'the previous version'} is kept for a rollback`;
+    } catch (e) {
+      kept = `; the previous version could not be kept for a rollback: ${(e as Error).message}`;
+    }
   }
   if (asideRoot) rmSync(asideRoot, { recursive: true, force: true });
   staged.discard();
@@ -85,8 +117,9 @@ export async function installStaged(
     version: spec.version,
     upgraded: ctx.upgrade,
     granted,
+    folders,
     newlyRequested,
-    detail: `${what} ${spec.id} ${spec.version} (${staged.kind}, ${staged.entries} entries, ${staged.bytes} bytes)`,
+    detail: `${what} ${spec.id} ${spec.version} (${staged.kind}, ${staged.entries} entries, ${staged.bytes} bytes)${kept}`,
   };
 }
 
@@ -124,6 +157,7 @@ export async function removeInstalled(
   try {
     await ctx.secrets.removeAll(id);
     rmSync(ctx.paths.pluginData(id), { recursive: true, force: true });
+    dropPrevious(ctx.paths, id);
   } catch (e) {
     return { ok: false, message: `${id} was removed, but its secrets or data could not be: ${(e as Error).message}` };
   }

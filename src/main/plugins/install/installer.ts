@@ -1,54 +1,83 @@
 /**
- * Installing and removing plugins in the data directory: a preview of what a package is and asks
- * for, an install that stages the package, checks it whole and only then moves it into place, and
- * an uninstall that takes the folder, the decisions, the secrets and the data with it. Every
- * refusal names what was wrong; a refused or failed install leaves the data directory as it was.
- * The registry decides whether an install may replace what is there, and binds the result.
+ * Installing and removing plugins in the data directory. A preview stages the package once (its
+ * copy unpacked and checked, its runner's package installed into it, pinned, in the sandbox with
+ * the network), tries it, and keeps that staged copy under a token; confirming installs exactly
+ * that copy, never the source again, so what was previewed is what is installed even if the
+ * source folder changed meanwhile. An install without a preview (the CLI, an import) stages,
+ * installs the package and commits in one go. A newly installed persistent plugin starts, as it
+ * would at the next start of the app. Every refusal names what was wrong; a refused or failed
+ * install leaves the data directory as it was; an uninstall takes the folder, the decisions, the
+ * secrets and the data with it. The registry decides whether an install may replace what is there,
+ * and binds the result. An update's rollback swaps the kept previous version back (previous.ts).
  */
+/* eslint-disable max-lines -- one whole concern: a plugin's way into and out of the data directory (preview, install, upgrade, rollback, uninstall) */
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import { requestedCapabilities } from '../../../shared/capabilities';
+import { GRANTABLE_UNREQUESTED, requestedCapabilities, type FolderGrant } from '../../../shared/capabilities';
 import { failure, type Failure, type Done, type Outcome } from '../../../shared/failures';
-import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/plugin';
-import type { InstallTrialView } from '../../../shared/views';
 import type { AuditLog } from '../audit';
-import type { PluginBindings } from '../registry/bindings';
-import { loadRecord, type PluginRecord } from '../registry/discovery';
-import { installStaged, removeInstalled, type InstallOutcome } from './commit';
-import { DEFAULT_LIMITS, type InstallLimits } from './limits';
-import { stage, type Staged } from './stage';
 import type { DataPaths } from '../data-paths';
+import { loadManifest } from '../manifests';
+import { installPackages, type PackageStepOutcome } from '../packages/install';
+import { readRecord } from '../packages/record';
+import type { PluginBindings } from '../registry/bindings';
+import { loadRecord } from '../registry/discovery';
 import type { RecordBook } from '../registry/records';
-import type { SecretStore } from '../secrets';
 import type { StateStore } from '../registry/state';
+import type { SecretStore } from '../secrets';
+import { installStaged, removeInstalled, type InstallOutcome } from './commit';
+import { describeStaged, offeredPaths, type InstallPreview } from './describe';
+import { DEFAULT_LIMITS, type InstallLimits } from './limits';
+import { swapWithPrevious } from './previous';
+import { stage, type Staged } from './stage';
 
-export interface InstallPreview {
-  id: string;
-  name: string;
-  version: string;
-  description: string;
-  dialect: PluginSpec['dialect'];
-  tools: ToolSpec[];
-  requested: string[];
-  requiredSettings: SettingSpec[];
-  /** Set when a plugin with this id is installed already. */
-  replaces?: { version: string };
-  warnings: string[];
-  /** The command that will run, or the remote server's URL. */
-  command: string[];
-  trial: InstallTrialView;
-}
+export type { InstallPreview } from './describe';
+export type { InstallOutcome } from './commit';
 
 export interface PreviewOptions {
   /** The trial launch's deadline (trial.ts DEFAULT_TRIAL_MS when not given). */
   trialMs?: number;
+  /** Each line of the package install step, as it comes. */
+  onProgress?: (line: string) => void;
 }
 
 export type GrantChoice = 'requested' | 'none' | string[];
 
-export type { InstallOutcome } from './commit';
+export interface CommitOptions {
+  replace?: boolean;
+  grant?: GrantChoice;
+  /** Folders and files granted by path; default: those the preview offers (none with grant `none`). */
+  folders?: FolderGrant[];
+  /** Capabilities granted besides `grant`'s, requested or not (`net` for a server that needs it). */
+  extra?: string[];
+  /** Folders granted besides `folders` (or the offered ones). */
+  addFolders?: FolderGrant[];
+  onProgress?: (line: string) => void;
+}
+
+export interface InstallerOptions {
+  limits?: Partial<InstallLimits>;
+  /** Plugboard's environment: its PATH finds npm and Python for the package step, its HOME their settings. */
+  parentEnv?: NodeJS.ProcessEnv;
+  /** `false`: plugins run unsandboxed by choice (and so does the package step, once confirmed). */
+  sandbox?: boolean;
+  /** Start a newly installed persistent plugin (the app does; the CLI, which exits at once, does not). */
+  autostart?: boolean;
+}
+
+/** A preview's staged copy is kept this long for its confirmation, then removed. */
+export const PREVIEW_KEPT_MS = 30 * 60_000;
+
+interface Held {
+  staged: Staged;
+  source: string;
+  pkg: PackageStepOutcome;
+  timer: NodeJS.Timeout;
+}
 
 export class Installer {
   private readonly limits: InstallLimits;
+  private readonly held = new Map<string, Held>();
 
   constructor(
     private readonly paths: DataPaths,
@@ -57,48 +86,76 @@ export class Installer {
     private readonly audit: AuditLog,
     private readonly records: RecordBook,
     private readonly bindings: PluginBindings,
-    limits: Partial<InstallLimits> = {},
+    private readonly opts: InstallerOptions = {},
   ) {
-    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.limits = { ...DEFAULT_LIMITS, ...(opts.limits ?? {}) };
   }
 
   /**
-   * What a package is and asks for, and how a trial launch of it went (bindings.trial): run from
-   * the staged copy, so the source (a folder the person picked, an upload) is never run in place
-   * or written to, and it stays as it is for the install that follows. The staged copy goes.
+   * What a package is and asks for, with its runner's package installed into the staged copy and
+   * a trial launch of it (bindings.trial) from there: the source (a folder the person picked, an
+   * upload) is never run in place or written to. The staged copy is kept under the token the
+   * answer carries, for `commitPreview`, until it is cancelled or PREVIEW_KEPT_MS pass.
    */
-  async preview(source: string, opts: PreviewOptions = {}): Promise<Outcome<{ preview: InstallPreview }>> {
+  async preview(
+    source: string,
+    opts: PreviewOptions = {},
+  ): Promise<Outcome<{ preview: InstallPreview; token: string }>> {
     const staged = await stage(source, this.paths, this.limits);
     if (!staged.ok) return failure('install_refused', staged.message);
+    const pkg = await this.packageStep(staged, false, opts.onProgress);
+    if (pkg.ok === false) {
+      staged.discard();
+      return failure('install_refused', stepFailure(pkg));
+    }
     try {
       const tried = await this.bindings.trial(staged.spec, opts.trialMs);
-      return { ok: true, preview: { ...describe(staged, this.records.get(staged.spec.id)), ...tried } };
-    } finally {
+      const described = describeStaged(
+        staged.spec,
+        staged.warnings,
+        this.records.get(staged.spec.id),
+        pkg,
+        this.paths.root,
+      );
+      const token = randomUUID();
+      const timer = setTimeout(() => this.cancelPreview(token), PREVIEW_KEPT_MS);
+      timer.unref();
+      this.held.set(token, { staged, source, pkg, timer });
+      return { ok: true, token, preview: { ...described, ...tried } };
+    } catch (e) {
       staged.discard();
+      throw e;
     }
   }
 
-  /** Installs (or, with `replace`, upgrades) from a folder, zip or bundle; audited either way. */
-  async install(
-    source: string,
-    opts: { replace?: boolean; grant?: GrantChoice } = {},
-  ): Promise<InstallOutcome | Failure> {
-    const prepared = await this.prepare(source, opts.replace === true);
-    if (!prepared.ok) return this.audit.refused('install', prepared.id, prepared.failure, { source });
-    const { staged, upgrading } = prepared;
-    const id = staged.spec.id;
-    const existing = this.records.get(id);
-    if (upgrading) await this.bindings.unbind(id);
-    const outcome = await this.commit(staged, source, opts.grant ?? 'requested', upgrading);
-    if (!outcome.ok) {
-      if (upgrading && existing?.spec) await this.bindings.bind(existing.spec);
-      return this.audit.refused(upgrading ? 'upgrade' : 'install', id, outcome, { source });
-    }
-    const rec = loadRecord(this.paths.plugin(id), 'installed');
-    if (rec.spec) await this.bindings.bind(rec.spec);
-    this.records.set(rec, upgrading ? 'upgraded' : 'installed');
-    this.audit.done(upgrading ? 'upgrade' : 'install', id, outcome.detail, { source, capabilities: outcome.granted });
-    return staged.warnings.length ? { ...outcome, warnings: staged.warnings } : outcome;
+  /** Installs the staged copy a preview kept, exactly as it was previewed; audited either way. */
+  async commitPreview(token: string, opts: CommitOptions = {}): Promise<InstallOutcome | Failure> {
+    const h = this.held.get(token);
+    if (!h) return failure('invalid_state', 'this preview has expired or was cancelled; preview the plugin again');
+    this.held.delete(token);
+    clearTimeout(h.timer);
+    return this.finish(h.staged, h.source, h.pkg, opts);
+  }
+
+  /** Drops a preview's staged copy. */
+  cancelPreview(token: string): void {
+    const h = this.held.get(token);
+    if (!h) return;
+    this.held.delete(token);
+    clearTimeout(h.timer);
+    h.staged.discard();
+  }
+
+  /** Drops every preview still kept (the service is closing). */
+  dispose(): void {
+    for (const token of [...this.held.keys()]) this.cancelPreview(token);
+  }
+
+  /** Installs (or, with `replace`, upgrades) from a folder, zip or bundle, without a preview; audited either way. */
+  async install(source: string, opts: CommitOptions = {}): Promise<InstallOutcome | Failure> {
+    const staged = await stage(source, this.paths, this.limits);
+    if (!staged.ok) return this.audit.refused('install', '?', failure('install_refused', staged.message), { source });
+    return this.finish(staged, source, null, opts);
   }
 
   async uninstall(id: string): Promise<Done> {
@@ -123,45 +180,132 @@ export class Installer {
   }
 
   /**
-   * Stages `source` and checks it may be installed beside what is there; the caller commits or
-   * discards it. A refusal names the id it was for, when the package got far enough to have one.
+   * Runs the package step on a staged copy (packages/install.ts) and reads its manifest again, so
+   * the spec runs the installed package. Before the person agreed, only in the sandbox.
    */
-  private async prepare(
+  private async packageStep(
+    staged: Staged,
+    agreed: boolean,
+    onLine: ((line: string) => void) | undefined,
+  ): Promise<PackageStepOutcome> {
+    const pkg = await installPackages(staged.spec, {
+      hiddenRoot: this.paths.root,
+      parentEnv: this.opts.parentEnv ?? process.env,
+      unsandboxedAllowed: agreed,
+      ...(this.opts.sandbox === false ? { sandbox: false } : {}),
+      ...(onLine ? { onLine } : {}),
+    });
+    if (pkg.ok === true && pkg.record) {
+      const m = loadManifest(staged.dir);
+      if (!m.ok) return { ok: false, message: `the manifest no longer reads after the package install`, tail: [] };
+      staged.spec = m.spec;
+    }
+    return pkg;
+  }
+
+  /**
+   * Puts back the version the last upgrade replaced (previous.ts), keeping settings, grants and
+   * exposure; the version taken out is kept in its place, so a second rollback undoes the first.
+   */
+  async rollback(id: string): Promise<Outcome<{ detail: string }>> {
+    const rec = this.records.get(id);
+    if (rec?.source !== 'installed')
+      return this.audit.refused('rollback', id, failure('not_found', `no plugin "${id}" is installed`));
+    const wasRunning = this.bindings.running(id);
+    await this.bindings.unbind(id);
+    const r = await swapWithPrevious(this.paths, this.state, id);
+    const now = loadRecord(this.paths.plugin(id), 'installed');
+    if (now.spec) await this.bindings.bind(now.spec);
+    if (wasRunning && now.spec?.persistent) this.bindings.startSoon(id);
+    if (!r.ok) return this.audit.refused('rollback', id, r);
+    this.records.set(now, 'rolled back');
+    return this.audit.done(
+      'rollback',
+      id,
+      `rolled ${id} back from ${r.from} to ${r.to}; ${r.from} is kept, so rolling back again returns to it`,
+    );
+  }
+
+  /** Checks a staged install may go in beside what is there, installs its package if not yet, and commits it. */
+  private async finish(
+    staged: Staged,
     source: string,
-    replace: boolean,
-  ): Promise<{ ok: true; staged: Staged; upgrading: boolean } | { ok: false; failure: Failure; id: string }> {
-    const staged = await stage(source, this.paths, this.limits);
-    if (!staged.ok) return { ok: false, failure: failure('install_refused', staged.message), id: '?' };
+    pkg: PackageStepOutcome | null,
+    opts: CommitOptions,
+  ): Promise<InstallOutcome | Failure> {
     const id = staged.spec.id;
     const rec = this.records.get(id);
-    const refuse = (message: string): { ok: false; failure: Failure; id: string } => {
+    const refuse = (message: string): Failure => {
       staged.discard();
-      return { ok: false, failure: failure('install_refused', message), id };
+      return this.audit.refused('install', id, failure('install_refused', message), { source });
     };
     if (rec?.source === 'bundled') return refuse(`"${id}" is the id of a bundled plugin; choose another id`);
     const upgrading = rec !== undefined && rec.source === 'installed';
-    if (upgrading && !replace)
+    if (upgrading && opts.replace !== true)
       return refuse(
         `a plugin "${id}" is installed already (version ${rec.spec?.version ?? '?'}); replace it to upgrade`,
       );
-    return { ok: true, staged, upgrading };
+    if (pkg === null || pkg.ok === 'later') {
+      const done = await this.packageStep(staged, true, opts.onProgress);
+      if (done.ok !== true) return refuse(done.ok === false ? stepFailure(done) : done.reason);
+    }
+    const existing = rec;
+    const wasRunning = upgrading && this.bindings.running(id);
+    if (upgrading) await this.bindings.unbind(id);
+    const outcome = await this.commit(staged, source, opts, upgrading);
+    if (!outcome.ok) {
+      if (upgrading && existing?.spec) await this.bindings.bind(existing.spec);
+      return this.audit.refused(upgrading ? 'upgrade' : 'install', id, outcome, { source });
+    }
+    const installed = loadRecord(this.paths.plugin(id), 'installed');
+    if (installed.spec) await this.bindings.bind(installed.spec);
+    this.records.set(installed, upgrading ? 'upgraded' : 'installed');
+    this.audit.done(upgrading ? 'upgrade' : 'install', id, outcome.detail, {
+      source,
+      capabilities: outcome.granted,
+      ...(outcome.folders.length > 0 ? { folders: outcome.folders } : {}),
+    });
+    // A new plugin starts as at the app's next start; one that was running when it was upgraded
+    // runs again, as the new version.
+    if (installed.spec && (this.opts.autostart || wasRunning)) await this.bindings.startInstalled(installed.spec);
+    const record = readRecord(this.paths.plugin(id));
+    return {
+      ...outcome,
+      ...(staged.warnings.length ? { warnings: staged.warnings } : {}),
+      ...(record
+        ? {
+            pinned: {
+              spec: record.spec,
+              version: record.version_installed,
+              integrity: record.integrity,
+              packages: record.packages,
+            },
+          }
+        : {}),
+    };
   }
 
   /** Moves a prepared install into place and records it, with the grants chosen. */
   private async commit(
     staged: Staged,
     source: string,
-    grant: GrantChoice,
+    opts: CommitOptions,
     upgrading: boolean,
   ): Promise<InstallOutcome | Outcome<never>> {
+    const grant = opts.grant ?? 'requested';
     const requested = requestedCapabilities(staged.spec);
-    const grants =
-      grant === 'none' ? [] : Array.isArray(grant) ? grant.filter((g) => requested.includes(g)) : requested;
+    const grantable = [...requested, ...GRANTABLE_UNREQUESTED];
+    const chosen = grant === 'none' ? [] : Array.isArray(grant) ? grant : requested;
+    const grants = [...new Set([...chosen, ...(opts.extra ?? [])])].filter((g) => grantable.includes(g));
+    const offered = offeredPaths(staged.spec, this.paths.root).map((p) => ({ path: p.path, write: p.write }));
+    const chosenFolders = [...(grant === 'none' ? [] : (opts.folders ?? offered)), ...(opts.addFolders ?? [])];
+    const folders = chosenFolders.filter((f, i) => chosenFolders.findIndex((g) => g.path === f.path) === i);
     const outcome = await installStaged(staged, {
       paths: this.paths,
       state: this.state,
       source: path.resolve(source),
       grants,
+      folders: folders.map((f) => ({ path: path.normalize(f.path), write: f.write })),
       upgrade: upgrading,
     });
     if (!outcome.ok) return failure('io_error', outcome.message);
@@ -171,19 +315,6 @@ export class Installer {
   }
 }
 
-function describe(staged: Staged, existing: PluginRecord | undefined): Omit<InstallPreview, 'command' | 'trial'> {
-  const s = staged.spec;
-  const p: Omit<InstallPreview, 'command' | 'trial'> = {
-    id: s.id,
-    name: s.name,
-    version: s.version,
-    description: s.description,
-    dialect: s.dialect,
-    tools: s.tools,
-    requested: requestedCapabilities(s),
-    requiredSettings: s.settings.filter((x) => x.required && x.default === undefined),
-    warnings: staged.warnings,
-  };
-  if (existing?.spec) p.replaces = { version: existing.spec.version };
-  return p;
+function stepFailure(f: { message: string; tail: string[] }): string {
+  return f.tail.length > 0 ? `${f.message}\n${f.tail.slice(-12).join('\n')}` : f.message;
 }

@@ -11,6 +11,7 @@ import { describeManifestErrors, findManifest, loadManifest, MANIFEST_FILES, toI
 import { isInside } from '../../fs';
 import { placeholderEscape, resolveSettingValues, substitute } from '../../host';
 import type { DataPaths } from '../data-paths';
+import { PACKAGES_DIR } from '../packages/record';
 import { copyFolder } from './folder';
 import { DEFAULT_LIMITS, refuse, type InstallLimits, type Refusal } from './limits';
 import { makeStagingArea } from './staging-area';
@@ -98,6 +99,9 @@ export async function stage(
   } catch (e) {
     return fail(discard, refuse(`could not stage the plugin: ${(e as Error).message}`));
   }
+  // Plugboard's own record of an installed package is written by Plugboard, never taken from a
+  // package (packages/record.ts): a copied plugin folder gets its package installed afresh.
+  rmSync(path.join(dir, PACKAGES_DIR), { recursive: true, force: true });
   if (!findManifest(dir)) {
     return fail(
       discard,

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { z } from 'zod';
 import { firstRunLauncher } from '../../host';
+import { recordFor } from '../packages/record';
 import {
   DEFAULT_TIMEOUTS,
   type JsonSchema,
@@ -86,18 +87,38 @@ export const REMOTE_MCP_TIMEOUTS: Partial<Timeouts> = {
  * A command that starts with a first-run launcher (`npx -y pkg`, `uvx pkg`, `docker run`) gets a
  * handshake deadline long enough for the download, unless the manifest sets its own.
  */
-export function withLauncherAllowance(command: string[], timeouts: Timeouts, explicitHandshake = false): Timeouts {
-  const l = firstRunLauncher(command);
-  if (!l || explicitHandshake || timeouts.handshakeMs >= l.handshakeMs) return timeouts;
-  return { ...timeouts, handshakeMs: l.handshakeMs };
+export function withLauncherAllowance(
+  command: string[],
+  timeouts: Timeouts,
+  explicitHandshake = false,
+  dir?: string,
+): Timeouts {
+  if (explicitHandshake) return timeouts;
+  // An installed package downloads nothing, but a Python server still imports its packages on
+  // start: mcp-server-time took 3 s here on an idle machine and 14 s on a loaded one.
+  const installed = dir !== undefined && recordFor(dir, command) !== null;
+  const wanted = installed ? INSTALLED_PACKAGE_HANDSHAKE_MS : (firstRunLauncher(command)?.handshakeMs ?? 0);
+  return timeouts.handshakeMs >= wanted ? timeouts : { ...timeouts, handshakeMs: wanted };
 }
+
+/** The handshake deadline of a server started from its installed package (packages/). */
+export const INSTALLED_PACKAGE_HANDSHAKE_MS = 30_000;
 
 /**
  * A first-run launcher downloads what it runs (npx asks the registry on every start): the plugin
  * requests the network, so the person sees it before granting, and the sandbox lets it through.
  */
-export function withLauncherCapabilities(command: string[], capabilities: string[]): string[] {
-  return firstRunLauncher(command) && !capabilities.includes('net') ? [...capabilities, 'net'] : capabilities;
+export function withLauncherCapabilities(command: string[], capabilities: string[], dir?: string): string[] {
+  return launcherHere(command, dir) && !capabilities.includes('net') ? [...capabilities, 'net'] : capabilities;
+}
+
+/**
+ * The first-run launcher of a command, unless its package is installed in the plugin folder
+ * `dir` (packages/record.ts): then it runs from there, with neither a download nor the network.
+ */
+function launcherHere(command: string[], dir: string | undefined): ReturnType<typeof firstRunLauncher> {
+  if (dir !== undefined && recordFor(dir, command)) return null;
+  return firstRunLauncher(command);
 }
 
 export function withTimeouts(overrides: Partial<Timeouts> | undefined, base: Partial<Timeouts> = {}): Timeouts {

@@ -12,6 +12,7 @@ import { looksLikeMcpb, readMcpb } from './mcpb';
 import { readMehrhof } from './mehrhof';
 import { readPlugboard } from './plugboard';
 import { readRterm } from './rterm';
+import { withInstalledPackage } from '../packages/record';
 
 export type { ManifestResult } from './common';
 export { ID_PATTERN, toId } from './common';
@@ -68,7 +69,9 @@ export function readManifestText(file: string, text: string): ManifestResult {
   if (!r.ok) return r;
   const oversized = oversizedFields(r.spec);
   if (oversized.length > 0) return invalid(file, oversized);
-  return { ...r, warnings: [...r.warnings, ...secretsInCommand(r.spec)] };
+  // A package runner whose package Plugboard installed runs from the plugin folder (packages/).
+  const spec = withInstalledPackage(r.spec);
+  return { ...r, spec, warnings: [...r.warnings, ...secretsInCommand(spec)] };
 }
 
 function readAnyFormat(file: string, text: string): ManifestResult {

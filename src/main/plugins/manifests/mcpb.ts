@@ -3,6 +3,7 @@
  * it, with `${__dirname}`, `${HOME}` and `${user_config.KEY}` placeholders substituted at launch;
  * `user_config` declares the settings; `tools` (names only) are what the bundle promises.
  */
+import path from 'node:path';
 import { z } from 'zod';
 import type { SettingSpec } from '../../../shared/plugin';
 import {
@@ -111,10 +112,10 @@ export function readMcpb(file: string, json: unknown, platform: NodeJS.Platform 
     persistent: true,
     tools: (m.tools ?? []).map((t) => tool(t.name, t.description ?? '')),
     settings,
-    timeouts: withLauncherAllowance(command, withTimeouts(undefined, MCP_TIMEOUTS)),
+    timeouts: withLauncherAllowance(command, withTimeouts(undefined, MCP_TIMEOUTS), false, path.dirname(file)),
     // A bundle that asks for folders or files (user_config of type directory or file) needs them
     // in its sandbox: it requests reading them, and writing the folders; the person grants it.
-    capabilities: withLauncherCapabilities(command, pathCapabilities(settings)),
+    capabilities: withLauncherCapabilities(command, pathCapabilities(settings), path.dirname(file)),
   });
   spec.protocolVersion = m.manifest_version ?? m.dxt_version ?? '';
   return { ok: true, spec, warnings: [] };

@@ -164,7 +164,7 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
     env: m.env ?? {},
     persistent: isRterm ? false : (m.persistent ?? true),
     tools,
-    capabilities: withLauncherCapabilities(command, m.capabilities),
+    capabilities: withLauncherCapabilities(command, m.capabilities, path.dirname(file)),
     timeouts: withLauncherAllowance(
       command,
       withTimeouts(
@@ -172,6 +172,7 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
         isRterm ? RTERM_TIMEOUTS : m.url ? REMOTE_MCP_TIMEOUTS : m.protocol === 'mcp' ? MCP_TIMEOUTS : {},
       ),
       m.timeouts?.handshakeMs !== undefined,
+      path.dirname(file),
     ),
     settings,
     rpcFlavor: m.rpc_flavor ?? 'generic',

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { PluginSpec } from '../../../shared/plugin';
+import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import {
   appReadOnlyFolders,
@@ -73,18 +73,21 @@ export class PluginBindings implements IDisposable {
     const values = await this.settings.launchValues(id, spec.settings);
     // An MCP server's roots are the folders it was granted: those the sandbox shows it.
     const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
-    const roots = [...folders.writePaths, ...folders.readPaths];
+    const byPath = (this.pluginState(id).folders ?? []).map((f) => f.path);
+    const roots = [...new Set([...folders.writePaths, ...folders.readPaths, ...byPath])];
     return { plan: await this.host.plan(spec, values, env, this.sandbox(id)), allowedCapabilities, record, roots };
   }
 
   /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */
   private sandbox(id: string): SandboxRequest | undefined {
     if (this.opts.sandbox === false) return undefined;
+    const state = this.pluginState(id);
     return {
-      grants: this.pluginState(id).grants,
+      grants: state.grants,
       dataDir: this.paths.pluginData(id),
       hiddenRoot: this.paths.root,
       extraReadOnly: appReadOnlyFolders(this.opts),
+      ...(state.folders ? { folders: state.folders } : {}),
     };
   }
 
@@ -95,7 +98,10 @@ export class PluginBindings implements IDisposable {
    * conversation, no secrets), and it runs only inside the sandbox (trial.ts refuses otherwise).
    * Answers the command it would run and how the trial went.
    */
-  async trial(spec: PluginSpec, deadlineMs?: number): Promise<{ command: string[]; trial: InstallTrialView }> {
+  async trial(
+    spec: PluginSpec,
+    deadlineMs?: number,
+  ): Promise<{ command: string[]; trial: InstallTrialView; announced?: ToolSpec[] }> {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
       const grants: string[] = [];
@@ -108,7 +114,9 @@ export class PluginBindings implements IDisposable {
       // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
       const installed = this.paths.plugin(spec.id);
       const command = trialCommand(spec, plan).map((w) => w.split(spec.dir).join(installed));
-      return { command, trial: await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs) };
+      const seen: { tools?: ToolSpec[] } = {};
+      const trial = await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs, seen);
+      return { command, trial, ...(seen.tools ? { announced: seen.tools } : {}) };
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -118,6 +126,31 @@ export class PluginBindings implements IDisposable {
   async bind(spec: PluginSpec): Promise<void> {
     await this.settings.noteSecrets(spec.id, spec.settings);
     await this.host.add(spec, { binding: await this.binding(spec), enabled: this.pluginState(spec.id).enabled });
+  }
+
+  /**
+   * A plugin just installed starts as it would at the next start of the app: when it is
+   * persistent, enabled and has every required setting. Not awaited: its first start may take a
+   * while, and the outcome reaches the screen as health events.
+   */
+  async startInstalled(spec: PluginSpec): Promise<void> {
+    if (
+      !spec.persistent ||
+      !this.pluginState(spec.id).enabled ||
+      this.settings.missing(spec.id, spec.settings).length > 0
+    )
+      return;
+    void this.host.start(spec.id).catch(() => undefined);
+  }
+
+  /** Whether the plugin has a process now: an upgrade or a rollback starts it again afterwards. */
+  running(id: string): boolean {
+    return this.host.healthOf(id)?.pid != null;
+  }
+
+  /** Starts a plugin without waiting for it (its health events say how it went). */
+  startSoon(id: string): void {
+    void this.host.start(id).catch(() => undefined);
   }
 
   /** Stops a plugin and takes it out of the host (before its folder is replaced or removed). */

@@ -5,7 +5,9 @@
  * running plugin restarts with new grants or settings. Reads default to what a plugin that was
  * never touched gets: bundled plugins are granted what they request.
  */
-import { requestedCapabilities } from '../../../shared/capabilities';
+/* eslint-disable max-lines -- one whole concern: the person's decisions about a plugin, each checked, written and audited the same way */
+import path from 'node:path';
+import { GRANTABLE_UNREQUESTED, requestedCapabilities, type FolderGrant } from '../../../shared/capabilities';
 import { failure, type Done, type Failure, type Result } from '../../../shared/failures';
 import type { ApprovalDefault, ToolPolicy } from '../../../shared/assistant';
 import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
@@ -223,36 +225,57 @@ export class Decisions {
     );
   }
 
-  grant(id: string, capabilities: string[]): Promise<Done> {
-    return this.changeGrants(id, capabilities, true);
+  grant(id: string, capabilities: string[], folders: FolderGrant[] = []): Promise<Done> {
+    return this.changeGrants(id, capabilities, folders, true);
   }
 
-  revoke(id: string, capabilities: string[]): Promise<Done> {
-    return this.changeGrants(id, capabilities, false);
+  revoke(id: string, capabilities: string[], folders: FolderGrant[] = []): Promise<Done> {
+    return this.changeGrants(id, capabilities, folders, false);
   }
 
-  private async changeGrants(id: string, caps: string[], grant: boolean): Promise<Done> {
+  /**
+   * Grants or revokes capabilities, and folders or files by path. What a plugin did not request
+   * may be granted where it makes sense whatever the manifest could say: the network
+   * (GRANTABLE_UNREQUESTED) and any folder (shown in its sandbox at the same path).
+   */
+  private async changeGrants(id: string, caps: string[], folders: FolderGrant[], grant: boolean): Promise<Done> {
     const action: AuditAction = grant ? 'grant' : 'revoke';
     const spec = this.loaded(id);
     if (!spec.ok) return this.deps.audit.refused(action, id, spec);
     const requested = requestedCapabilities(spec.value);
-    const unknown = grant ? caps.filter((c) => !requested.includes(c)) : [];
+    const extra = { capabilities: caps, ...(folders.length > 0 ? { folders } : {}) };
+    const unknown = grant ? caps.filter((c) => !requested.includes(c) && !GRANTABLE_UNREQUESTED.includes(c)) : [];
     if (unknown.length > 0) {
       const why = failure(
         'invalid_input',
-        `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'})`,
+        `${id} does not request ${unknown.join(', ')} (it requests: ${requested.join(', ') || 'nothing'}; ${GRANTABLE_UNREQUESTED.join(', ')} and folders may be granted to any plugin)`,
       );
-      return this.deps.audit.refused(action, id, why, { capabilities: caps });
+      return this.deps.audit.refused(action, id, why, extra);
     }
-    const done = await this.decide(
-      action,
-      id,
-      `${grant ? 'granted' : 'revoked'} ${caps.join(', ')}`,
-      { capabilities: caps },
-      (s) => {
-        s.grants = grant ? [...new Set([...s.grants, ...caps])] : s.grants.filter((g) => !caps.includes(g));
-      },
-    );
+    const relative = folders.find((f) => !path.isAbsolute(f.path));
+    if (relative)
+      return this.deps.audit.refused(
+        action,
+        id,
+        failure('invalid_input', `"${relative.path}" is not an absolute path`),
+        extra,
+      );
+    const said = [
+      ...caps,
+      ...folders.map((f) => (grant ? `${f.path} (${f.write ? 'read-write' : 'read-only'})` : f.path)),
+    ];
+    const done = await this.decide(action, id, `${grant ? 'granted' : 'revoked'} ${said.join(', ')}`, extra, (s) => {
+      s.grants = grant ? [...new Set([...s.grants, ...caps])] : s.grants.filter((g) => !caps.includes(g));
+      if (folders.length > 0) {
+        const named = new Set(folders.map((f) => path.normalize(f.path)));
+        const kept = (s.folders ?? []).filter((f) => !named.has(path.normalize(f.path)));
+        const next = grant
+          ? [...kept, ...folders.map((f) => ({ path: path.normalize(f.path), write: f.write }))]
+          : kept;
+        if (next.length > 0) s.folders = next;
+        else delete s.folders;
+      }
+    });
     // Grants are read at launch (handshake checks, secrets in the environment): restart a running plugin.
     if (done.ok) {
       try {

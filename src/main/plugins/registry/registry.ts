@@ -36,6 +36,8 @@ import { DataPaths } from '../data-paths';
 import { PluginSettings } from './plugin-settings';
 import { FileSecretStore, type SecretStore } from '../secrets';
 import { startupHousekeeping } from './startup';
+import { explainFailure } from '../grants/missing';
+import { offeredPaths } from '../install/describe';
 import { exposedIn, StateStore } from './state';
 
 export interface RegistryOptions {
@@ -64,7 +66,7 @@ export interface RegistryOptions {
  */
 export type HostView = Pick<
   PluginHost,
-  'healthOf' | 'pids' | 'features' | 'endPassthrough' | 'passthroughSessions' | 'asks'
+  'healthOf' | 'pids' | 'features' | 'endPassthrough' | 'passthroughSessions' | 'asks' | 'announcedTools'
 >;
 
 export class PluginRegistry implements IDisposable {
@@ -103,8 +105,12 @@ export class PluginRegistry implements IDisposable {
       ...(opts.execPath ? { execPath: opts.execPath } : {}),
       ...(opts.isElectron !== undefined ? { isElectron: opts.isElectron } : {}),
     });
+    // A failure for want of a grant names it (grants/missing.ts), wherever it is shown.
+    this.onDidChangeHealth = (listener) =>
+      this.pluginHost.onDidChangeHealth((e) =>
+        listener(e.failure ? { ...e, failure: this.explain(e.pluginId, e.failure) } : e),
+      );
     ({
-      onDidChangeHealth: this.onDidChangeHealth,
       onDidLog: this.onDidLog,
       onDidChangeTools: this.onDidChangeTools,
       onDidChangePassthrough: this.onDidChangePassthrough,
@@ -143,15 +149,12 @@ export class PluginRegistry implements IDisposable {
       (id) => this.decisions.pluginState(id),
       opts,
     );
-    this.installer = new Installer(
-      this.paths,
-      this.state,
-      this.secrets,
-      this.audit,
-      this.records,
-      this.bindings,
-      opts.limits,
-    );
+    this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, {
+      ...(opts.limits ? { limits: opts.limits } : {}),
+      ...(opts.parentEnv ? { parentEnv: opts.parentEnv } : {}),
+      ...(opts.sandbox === false ? { sandbox: false } : {}),
+      ...(opts.autostart ? { autostart: true } : {}),
+    });
   }
 
   static async open(opts: RegistryOptions): Promise<PluginRegistry> {
@@ -248,12 +251,35 @@ export class PluginRegistry implements IDisposable {
    */
   call(id: string, tool: string, args: Record<string, unknown>, opts: CallOptions = {}): CallHandle {
     const refused = this.refusal(id, tool);
-    return refused ? refusedCall(refused, opts) : this.pluginHost.call(id, tool, args, this.gate(id, opts));
+    return refused
+      ? refusedCall(refused, opts)
+      : this.explained(id, this.pluginHost.call(id, tool, args, this.gate(id, opts)));
   }
 
   input(id: string, text: string, opts: CallOptions = {}): CallHandle {
     const refused = this.refusal(id, undefined);
-    return refused ? refusedCall(refused, opts) : this.pluginHost.input(id, text, this.gate(id, opts));
+    return refused
+      ? refusedCall(refused, opts)
+      : this.explained(id, this.pluginHost.input(id, text, this.gate(id, opts)));
+  }
+
+  /** A failure with the grant it seems to lack named (grants/missing.ts). */
+  explain(id: string, f: Failure): Failure {
+    const spec = this.records.get(id)?.spec;
+    if (!spec || spec.remote) return f;
+    const state = this.decisions.pluginState(id);
+    return explainFailure(f, {
+      id,
+      sandboxed: this.sandboxSupport.available,
+      net: state.grants.includes('net'),
+      offered: offeredPaths(spec, this.paths.root),
+      folders: state.folders ?? [],
+    });
+  }
+
+  private explained(id: string, h: CallHandle): CallHandle {
+    const done = h.done.then((o) => (o.ok ? o : this.explain(id, o)));
+    return { ...h, done };
   }
 
   private refusal(id: string, tool: string | undefined): Failure | undefined {
@@ -276,6 +302,9 @@ export class PluginRegistry implements IDisposable {
       allowPassthrough: opts.allowPassthrough !== false && this.granted(id, 'passthrough'),
     };
     if (!this.granted(id, 'conversation.read')) out.context = [];
+    // The chat reads a call's failure from its final event: it names the missing grant too.
+    const onEvent = opts.onEvent;
+    if (onEvent) out.onEvent = (e) => onEvent(e.type === 'error' ? { ...e, failure: this.explain(id, e.failure) } : e);
     return out;
   }
 
@@ -288,7 +317,9 @@ export class PluginRegistry implements IDisposable {
     if (!this.isEnabled(id)) return failure('disabled', `${id} is disabled; enable it first`);
     await this.bindings.rebind(spec.value);
     const r = await this.pluginHost.start(id);
-    return r.ok ? { ok: true, detail: spec.value.persistent ? 'started' : 'starts on its next call' } : r;
+    return r.ok
+      ? { ok: true, detail: spec.value.persistent ? 'started' : 'starts on its next call' }
+      : this.explain(id, r);
   }
 
   async stop(id: string): Promise<Done> {
@@ -312,6 +343,7 @@ export class PluginRegistry implements IDisposable {
   }
 
   dispose(): void {
+    this.installer.dispose();
     this.pluginHost.dispose();
     this.records.dispose();
     this.bindings.dispose();

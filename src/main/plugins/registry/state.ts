@@ -9,8 +9,11 @@
  * answers for all of them (another process's change is seen from the next turn on).
  */
 import { statSync } from 'node:fs';
+import path from 'node:path';
+import type { FolderGrant } from '../../../shared/capabilities';
 import { APPROVAL_DEFAULTS, TOOL_POLICIES, type ApprovalDefault, type ToolPolicy } from '../../../shared/assistant';
 import type { SettingValue } from '../../host';
+import type { InstallRecord } from '../install/pinned';
 import { readJson, withFileLock, writeJsonAtomic } from '../../fs';
 import type { ToolDefinition } from '../../../shared/definitions';
 
@@ -30,10 +33,12 @@ export interface PluginState {
   tools: Record<string, boolean>;
   /** Granted capabilities: the plugin's allow-list. */
   grants: string[];
+  /** Folders and files granted by path (shared/capabilities.ts FolderGrant); none when absent. */
+  folders?: FolderGrant[];
   /** Non-sensitive setting values. Sensitive ones live in the secret store. */
   settings: Record<string, SettingValue>;
-  /** Set for installed plugins. */
-  installed?: { at: string; source: string; version: string };
+  /** Set for installed plugins: when, from where, which version, and what it is pinned to (install/pinned.ts). */
+  installed?: InstallRecord;
   /** What a model's call to a tool gets, where the person chose (allow, ask, deny); the rest: the default. */
   policies?: Record<string, ToolPolicy>;
   /**
@@ -129,6 +134,10 @@ function normalize(raw: StateFile): StateFile {
       settings: { ...(p.settings ?? {}) },
     };
     if (p.installed) s.installed = p.installed;
+    const folders = (Array.isArray(p.folders) ? p.folders : []).filter(
+      (f) => typeof f?.path === 'string' && path.isAbsolute(f.path) && typeof f.write === 'boolean',
+    );
+    if (folders.length > 0) s.folders = folders.map((f) => ({ path: path.normalize(f.path), write: f.write }));
     const policies = Object.entries(p.policies ?? {}).filter(([, v]) =>
       (TOOL_POLICIES as readonly string[]).includes(v),
     );

@@ -5,8 +5,10 @@ import { ExternalApprovals } from '../features/approvals/ExternalApprovals';
 import { ChatView } from '../features/chat/ChatView';
 import { ConversationSidebar } from '../features/chat/ConversationSidebar';
 import { DropZone } from '../features/install/DropZone';
+import { CatalogDialog } from '../features/install/CatalogDialog';
 import { InstallDialog } from '../features/install/InstallDialog';
 import { PluginPanel } from '../features/plugins/PluginPanel';
+import { UpdatesDialog } from '../features/plugins/UpdatesDialog';
 import { SettingsDialog } from '../features/settings/SettingsDialog';
 import { useConnection } from '../stores/connection';
 import { useUi } from '../stores/ui';
@@ -38,6 +40,8 @@ export function App(): JSX.Element {
       </div>
       <DropZone />
       <InstallDialog />
+      <CatalogDialog />
+      <UpdatesDialog />
       <HelpDialog />
       <SettingsDialog />
       <ToolFormHost />

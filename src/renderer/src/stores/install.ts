@@ -5,15 +5,25 @@
  * is packed into a zip and uploaded (a dropped one cannot be read, and we say so).
  */
 import { create } from 'zustand';
-import type { InstallPreviewView } from '../../../shared/contract';
+import type { InstallPreviewView, PathGrantView } from '../../../shared/contract';
 import type { ImportPreviewView, ImportResultView } from '../../../shared/imports';
 import { getApi, installsByPath, pathForFile, upload } from '../api';
+import { beginProgress, endProgress } from './install-progress';
 import { scheduleRefresh } from './plugins';
 import { errorText, toastInfo } from './toasts';
 
 export interface DroppedItem {
   file: File;
   isDirectory: boolean;
+}
+
+/** A path offered as a grant, and what the person chose: granted or not, read-write or read-only. */
+export type FolderChoice = PathGrantView & { granted: boolean };
+
+/** What an imported server gets: the network, and its paths. */
+export interface ServerAccess {
+  net: boolean;
+  folders: FolderChoice[];
 }
 
 export type InstallPhase =
@@ -27,6 +37,7 @@ export type InstallPhase =
       token: string;
       preview: InstallPreviewView;
       grants: string[];
+      folders: FolderChoice[];
       committing: boolean;
       error: string | null;
     }
@@ -37,6 +48,8 @@ export type InstallPhase =
       preview: ImportPreviewView;
       chosen: string[];
       secret: string[];
+      /** By server key. */
+      access: Record<string, ServerAccess>;
       committing: boolean;
       error: string | null;
       results: ImportResultView[];
@@ -50,11 +63,11 @@ const CONFIG = /\.json$/i;
 /** Which drop is current: an answer for an earlier, cancelled drop is discarded. */
 let dropSeq = 0;
 
-function setPhase(phase: InstallPhase): void {
+export function setPhase(phase: InstallPhase): void {
   useInstall.setState({ phase });
 }
 
-function phase(): InstallPhase {
+export function phase(): InstallPhase {
   return useInstall.getState().phase;
 }
 
@@ -144,9 +157,9 @@ async function install(name: string, isConfig: boolean, source: () => Promise<So
   if (typeof src === 'string') return setPhase({ step: 'refused', name, message: src });
   if (isConfig) return previewImport(name, src, current);
   // The preview tries the plugin (launch and handshake, install/trial on the server): seconds.
-  setPhase({ step: 'reading', name, detail: 'Reading the manifest and trying the plugin…' });
+  setPhase({ step: 'reading', name, detail: 'Reading the manifest, installing its package and trying the plugin…' });
   try {
-    const r = await getApi().invoke('install.preview', { source: src });
+    const r = await getApi().invoke('install.preview', { source: src, progress: beginProgress() });
     if (!current()) {
       // Cancelled while reading: release what the server staged.
       if (r.ok)
@@ -155,12 +168,15 @@ async function install(name: string, isConfig: boolean, source: () => Promise<So
           .catch(() => undefined);
       return;
     }
+    endProgress();
     if (!r.ok) return setPhase({ step: 'refused', name, message: r.message });
     setPhase({
       step: 'preview',
       token: r.token,
       preview: r.preview,
+      // What it requests, and the paths it is given: the network it did not request stays off.
       grants: r.preview.requested.map((c) => c.name),
+      folders: offered(r.preview.paths),
       committing: false,
       error: null,
     });
@@ -188,6 +204,7 @@ async function previewImport(name: string, source: Source, current: () => boolea
       preview: r.preview,
       chosen: servers.filter((x) => x.runnable && !x.disabled).map((x) => x.key),
       secret: [...new Set(servers.flatMap((x) => [...x.env, ...x.headers].filter((e) => e.secret).map((e) => e.name)))],
+      access: Object.fromEntries(servers.map((x) => [x.key, { net: false, folders: offered(x.paths) }])),
       committing: false,
       error: null,
       results: [],
@@ -197,16 +214,25 @@ async function previewImport(name: string, source: Source, current: () => boolea
   }
 }
 
-export function toggleImportServer(key: string): void {
-  const p = phase();
-  if (p.step !== 'import') return;
-  setPhase({ ...p, chosen: p.chosen.includes(key) ? p.chosen.filter((k) => k !== key) : [...p.chosen, key] });
-}
-
-export function toggleImportSecret(name: string): void {
-  const p = phase();
-  if (p.step !== 'import') return;
-  setPhase({ ...p, secret: p.secret.includes(name) ? p.secret.filter((k) => k !== name) : [...p.secret, name] });
+/**
+ * A catalog entry previewed as an import (catalog.preview): the import step, with the first way
+ * it can run here chosen (one plugin per entry, unless the person picks more).
+ */
+export function showCatalogPreview(token: string, preview: ImportPreviewView): void {
+  const first = preview.servers.find((x) => x.runnable);
+  setPhase({
+    step: 'import',
+    token,
+    preview,
+    chosen: first ? [first.key] : [],
+    secret: [
+      ...new Set(preview.servers.flatMap((x) => [...x.env, ...x.headers].filter((e) => e.secret).map((e) => e.name))),
+    ],
+    access: Object.fromEntries(preview.servers.map((x) => [x.key, { net: false, folders: offered(x.paths) }])),
+    committing: false,
+    error: null,
+    results: [],
+  });
 }
 
 export async function commitImport(): Promise<void> {
@@ -215,7 +241,17 @@ export async function commitImport(): Promise<void> {
   setPhase({ ...p, committing: true, error: null });
   let error: string;
   try {
-    const r = await getApi().invoke('import.commit', { token: p.token, only: p.chosen, secret: p.secret });
+    const grants = Object.fromEntries(
+      p.chosen.map((k) => [k, { net: p.access[k]?.net ?? false, folders: chosenFolders(p.access[k]?.folders ?? []) }]),
+    );
+    const r = await getApi().invoke('import.commit', {
+      token: p.token,
+      only: p.chosen,
+      secret: p.secret,
+      grants,
+      progress: beginProgress(),
+    });
+    endProgress();
     if (r.ok) {
       scheduleRefresh();
       const done = r.results.filter((x) => x.ok);
@@ -243,13 +279,6 @@ export async function commitImport(): Promise<void> {
   if (now.step === 'import') setPhase({ ...now, committing: false, error });
 }
 
-export function toggleGrant(capability: string): void {
-  const p = phase();
-  if (p.step !== 'preview') return;
-  const grants = p.grants.includes(capability) ? p.grants.filter((g) => g !== capability) : [...p.grants, capability];
-  setPhase({ ...p, grants });
-}
-
 export async function commitInstall(): Promise<void> {
   const p = phase();
   if (p.step !== 'preview' || p.committing) return;
@@ -259,8 +288,11 @@ export async function commitInstall(): Promise<void> {
     const r = await getApi().invoke('install.commit', {
       token: p.token,
       grants: p.grants,
+      folders: chosenFolders(p.folders),
       replace: p.preview.replaces !== null,
+      progress: beginProgress(),
     });
+    endProgress();
     if (r.ok) {
       setPhase({ step: 'idle' });
       toastInfo(`Installed ${p.preview.name} ${p.preview.version}`);
@@ -275,6 +307,15 @@ export async function commitInstall(): Promise<void> {
   if (now.step === 'preview') setPhase({ ...now, committing: false, error });
 }
 
+/** The paths a preview offers, each granted to start with (the person's own config named them). */
+export function offered(paths: PathGrantView[]): FolderChoice[] {
+  return paths.map((g) => ({ ...g, granted: true }));
+}
+
+export function chosenFolders(folders: FolderChoice[]): Array<{ path: string; write: boolean }> {
+  return folders.filter((f) => f.granted).map((f) => ({ path: f.path, write: f.write }));
+}
+
 export function cancelInstall(): void {
   const p = phase();
   if (p.step === 'preview' || p.step === 'import')
@@ -282,5 +323,6 @@ export function cancelInstall(): void {
       .invoke('install.cancel', { token: p.token })
       .catch(() => undefined);
   dropSeq++;
+  endProgress();
   setPhase({ step: 'idle' });
 }

@@ -3,12 +3,13 @@
  * Loaded when a plugin is expanded, reloaded when the server says it changed.
  */
 import { create } from 'zustand';
+import type { MissingGrant } from '../../../shared/failures';
 import type { ToolPolicy } from '../../../shared/assistant';
 import type { PluginDetail } from '../../../shared/contract';
 import { failureOf, type Done } from '../../../shared/failures';
 import { getApi } from '../api';
 import { runOp } from './ops';
-import { scheduleRefresh } from './plugins';
+import { scheduleRefresh, usePlugins } from './plugins';
 import { errorText } from './toasts';
 
 export type DetailTab = 'tools' | 'permissions' | 'settings' | 'log' | 'about';
@@ -128,6 +129,44 @@ export async function setGranted(id: string, capability: string, granted: boolea
     `${granted ? 'Grant' : 'Revoke'} ${capability}`,
   );
   if (!ok) restore(id, before);
+  void loadDetail(id);
+  scheduleRefresh();
+}
+
+/** Grants or revokes folders and files by path (whatever the plugin requested). */
+export async function setFolderGranted(
+  id: string,
+  folder: { path: string; write: boolean },
+  granted: boolean,
+): Promise<boolean> {
+  const cmd = granted ? 'plugins.grant' : 'plugins.revoke';
+  const ok = await runOp(
+    () => getApi().invoke(cmd, { id, capabilities: [], folders: [folder] }),
+    `${granted ? 'Grant' : 'Revoke'} ${folder.path}`,
+  );
+  void loadDetail(id);
+  scheduleRefresh();
+  return ok;
+}
+
+/**
+ * Gives a plugin the grant its failure says it lacks (the network, or a folder it is given), and
+ * starts it again with it.
+ */
+export async function grantMissing(id: string, g: MissingGrant): Promise<void> {
+  const ok = await runOp(
+    () =>
+      getApi().invoke('plugins.grant', {
+        id,
+        capabilities: g.kind === 'net' ? ['net'] : [],
+        ...(g.kind === 'folder' ? { folders: [{ path: g.path, write: g.write }] } : {}),
+      }),
+    g.kind === 'net' ? 'Grant the network' : `Grant ${g.path}`,
+  );
+  // A running plugin restarts with a new grant by itself; a stopped or failed one is started.
+  const state = usePlugins.getState().byId[id]?.health.state;
+  if (ok && !['ready', 'busy', 'starting', 'restarting'].includes(state ?? ''))
+    await runOp(() => getApi().invoke('plugins.start', { id }), `Start ${id}`, `${id} started with the grant`);
   void loadDetail(id);
   scheduleRefresh();
 }

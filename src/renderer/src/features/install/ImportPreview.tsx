@@ -3,12 +3,16 @@
  * control and hidden characters marked), its environment variable and header names (values reach
  * the screen only for variables that change what runs, LD_PRELOAD, NODE_OPTIONS, PATH…, which
  * are flagged), a box to choose it and, for each name, whether it is kept as a secret (in the
- * secret store) or as plain configuration.
+ * secret store) or as plain configuration; the folders and files it is given, each a grant; and
+ * whether it gets the network, which no config can say and which an installed package does not
+ * need to start.
  */
 import type { JSX } from 'react';
 import type { ImportResultView, ImportServerView } from '../../../../shared/imports';
 import { Icon } from '../../components/Icon';
-import { toggleImportSecret, toggleImportServer } from '../../stores/install';
+import type { ServerAccess } from '../../stores/install';
+import { toggleImportNet, toggleImportSecret, toggleImportServer } from '../../stores/install-choices';
+import { PathGrants } from './PathGrants';
 import { VisibleText } from '../../components/VisibleText';
 
 function Names({
@@ -45,11 +49,13 @@ function Server({
   s,
   chosen,
   secret,
+  access,
   result,
 }: {
   s: ImportServerView;
   chosen: boolean;
   secret: string[];
+  access: ServerAccess | undefined;
   result: ImportResultView | undefined;
 }): JSX.Element {
   const line = s.command ? [s.command, ...s.args].join(' ') : (s.url ?? '');
@@ -67,7 +73,7 @@ function Server({
         <span className="min-w-0 flex-1">
           <span className="font-medium text-fg">{s.name}</span>{' '}
           <code className="font-mono text-[11px] text-fg-subtle">{s.id}</code>
-          <span className="text-[11px] text-fg-subtle"> · line {s.line}</span>
+          {s.line > 0 && <span className="text-[11px] text-fg-subtle"> · line {s.line}</span>}
           {s.disabled && <span className="text-[11px] text-warn"> · switched off there</span>}
           <code className="mt-0.5 block font-mono text-[11px] break-all text-fg-muted" title={line}>
             <VisibleText text={line} />
@@ -89,6 +95,35 @@ function Server({
             </span>
           </p>
         ))}
+      {s.idTaken && (
+        <p className="mt-1 text-xs text-fg-muted">
+          <code className="font-mono">{s.idTaken}</code> is taken by an installed plugin: this one installs as{' '}
+          <code className="font-mono">{s.id}</code>, and nothing is replaced.
+        </p>
+      )}
+      {s.runnable && access && (
+        <div className="mt-1.5 space-y-1.5 pl-5">
+          <PathGrants folders={access.folders} server={s.key} />
+          {s.transport === 'stdio' && (
+            <label className="flex cursor-pointer items-start gap-2 text-xs">
+              <input
+                type="checkbox"
+                checked={access.net}
+                onChange={() => toggleImportNet(s.key)}
+                aria-label={`Grant ${s.name} the network`}
+                className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]"
+              />
+              <span>
+                Use the network{' '}
+                <span className="text-[11px] text-fg-subtle">
+                  — not requested: its package is installed once and starts without it; grant it if the server itself
+                  calls other services
+                </span>
+              </span>
+            </label>
+          )}
+        </div>
+      )}
       {s.problem && <p className="mt-1 text-xs text-fg-muted">{s.problem}</p>}
       {s.warnings.map((w, i) => (
         <p key={i} className="mt-1 flex gap-1.5 text-xs text-fg">
@@ -109,6 +144,7 @@ export function ImportPreview(props: {
   servers: ImportServerView[];
   chosen: string[];
   secret: string[];
+  access: Record<string, ServerAccess>;
   results: ImportResultView[];
   error: string | null;
 }): JSX.Element {
@@ -121,8 +157,8 @@ export function ImportPreview(props: {
         </div>
       )}
       <p className="mb-2 text-xs text-fg-muted">
-        Each server you choose becomes a plugin. Names marked secret go to the secret store; their values are never
-        shown.
+        Each server you choose becomes a plugin; a package its command fetches (npx, uvx…) is installed once, pinned,
+        into its folder. Names marked secret go to the secret store; their values are never shown.
       </p>
       <ul className="space-y-2">
         {props.servers.map((s) => (
@@ -131,6 +167,7 @@ export function ImportPreview(props: {
             s={s}
             chosen={props.chosen.includes(s.key)}
             secret={props.secret}
+            access={props.access[s.key]}
             result={props.results.find((r) => r.key === s.key)}
           />
         ))}

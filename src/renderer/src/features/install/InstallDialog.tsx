@@ -16,6 +16,7 @@ import { cancelInstall, commitImport, commitInstall, useInstall } from '../../st
 import { ImportPreview } from './ImportPreview';
 import { InstallPicker } from './InstallPicker';
 import { InstallPreview } from './InstallPreview';
+import { InstallProgress } from './InstallProgress';
 
 export function InstallDialog(): JSX.Element | null {
   const phase = useInstall((s) => s.phase);
@@ -35,6 +36,7 @@ export function InstallDialog(): JSX.Element | null {
         <p className="flex items-center gap-2 text-[13px] text-fg-muted">
           <Spinner /> {phase.detail}
         </p>
+        <InstallProgress />
       </Dialog>
     );
   }
@@ -65,7 +67,11 @@ export function InstallDialog(): JSX.Element | null {
     return (
       <Dialog
         key="import"
-        title={`Import MCP servers from ${phase.preview.appName}`}
+        title={
+          phase.preview.appName === 'the MCP registry'
+            ? `Install ${phase.preview.file} from the catalog`
+            : `Import MCP servers from ${phase.preview.appName}`
+        }
         onClose={cancelInstall}
         width="w-[620px]"
         closeLabel="Cancel"
@@ -83,9 +89,11 @@ export function InstallDialog(): JSX.Element | null {
           servers={phase.preview.servers}
           chosen={phase.chosen}
           secret={phase.secret}
+          access={phase.access}
           results={phase.results}
           error={phase.error}
         />
+        {phase.committing && <InstallProgress />}
       </Dialog>
     );
   }
@@ -118,7 +126,8 @@ export function InstallDialog(): JSX.Element | null {
         </>
       }
     >
-      <InstallPreview preview={preview} grants={phase.grants} error={phase.error} />
+      <InstallPreview preview={preview} grants={phase.grants} folders={phase.folders} error={phase.error} />
+      {phase.committing && <InstallProgress />}
     </Dialog>
   );
 }

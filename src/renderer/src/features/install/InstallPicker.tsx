@@ -10,6 +10,7 @@ import { Button } from '../../components/Button';
 import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { isMac, modLabel } from '../../lib/platform';
+import { openCatalog } from '../../stores/catalog';
 import { cancelInstall, dropToInstall, openInstallPicker, pickFolder } from '../../stores/install';
 
 /** What the file choice accepts; the upload and the server check it again. */
@@ -69,6 +70,22 @@ export function InstallPicker(): JSX.Element {
           <span className="text-xs text-fg-muted">A plugin folder, with its manifest at the top</span>
         </button>
       </div>
+      <button
+        type="button"
+        onClick={() => {
+          cancelInstall();
+          openCatalog();
+        }}
+        className="mt-2 flex w-full items-center gap-2 rounded-lg border border-line-strong bg-bg p-3 text-left hover:bg-muted"
+      >
+        <Icon name="search" size={15} className="shrink-0 text-fg-muted" />
+        <span className="min-w-0">
+          <span className="block text-[13px] font-medium text-fg">Browse the catalog…</span>
+          <span className="block text-xs text-fg-muted">
+            MCP servers of the MCP registry, installed pinned to the version it lists
+          </span>
+        </span>
+      </button>
       <p className="mt-3 text-[11px] text-fg-subtle">You can also drop any of these on the window.</p>
       {/* Hidden from sight and from Tab: the buttons above open them. */}
       <input

@@ -1,14 +1,20 @@
 /**
- * What installing a package would do: its identity, how trying it went and the command it runs,
- * its tools (names and descriptions as they are: hidden characters marked), what the scan of
- * them noticed (flags inform, they do not block), requested capabilities and the settings it needs.
+ * What installing a package would do: its identity, the package its runner fetches (installed and
+ * pinned), how trying it went and the command it runs, its tools (names and descriptions as they
+ * are: hidden characters marked), what the scan of them noticed (flags inform, they do not block),
+ * the folders and files it is given (each a grant), the capabilities it requests and those it may
+ * be granted unrequested (the network), and the settings it needs.
  */
 import { useId, type JSX, type ReactNode } from 'react';
-import type { InstallPreviewView } from '../../../../shared/contract';
+import type { CapabilityView, InstallPreviewView } from '../../../../shared/contract';
 import { CodeMarks } from '../../components/CodeMarks';
 import { Icon } from '../../components/Icon';
-import { toggleGrant } from '../../stores/install';
+import type { FolderChoice } from '../../stores/install';
+import { toggleGrant } from '../../stores/install-choices';
 import { InstallTrial } from './InstallTrial';
+import { PackageInfo } from './PackageInfo';
+import { PathGrants } from './PathGrants';
+import { ToolChanges } from './ToolChanges';
 import { ToolFlags } from '../../components/ToolFlags';
 import { VisibleText } from '../../components/VisibleText';
 
@@ -26,13 +32,43 @@ function Section({ title, children }: { title: string; children: ReactNode }): J
   );
 }
 
+function Capability({ c, granted }: { c: CapabilityView; granted: boolean }): JSX.Element {
+  return (
+    <li>
+      <label className="flex cursor-pointer items-start gap-2">
+        <input
+          type="checkbox"
+          checked={granted}
+          onChange={() => toggleGrant(c.name)}
+          aria-describedby={`cap-${c.name}-desc`}
+          className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]"
+        />
+        <span className="min-w-0">
+          <span className="font-medium text-fg">{c.title}</span>{' '}
+          <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
+          {!c.requested && <span className="ml-1.5 text-[10px] tracking-wide text-warn uppercase">not requested</span>}
+          <span id={`cap-${c.name}-desc`} className="block text-xs text-fg-muted">
+            <CodeMarks text={c.description} />
+            <span className="text-fg-subtle">
+              {' '}
+              <CodeMarks text={c.enforcementNote} />
+            </span>
+          </span>
+        </span>
+      </label>
+    </li>
+  );
+}
+
 export function InstallPreview({
   preview,
   grants,
+  folders,
   error,
 }: {
   preview: InstallPreviewView;
   grants: string[];
+  folders: FolderChoice[];
   error: string | null;
 }): JSX.Element {
   const more = preview.tools.length - SHOWN_TOOLS;
@@ -78,9 +114,19 @@ export function InstallPreview({
           ))}
         </ul>
       )}
+      {preview.package && (
+        <Section title="Package">
+          <PackageInfo pkg={preview.package} />
+        </Section>
+      )}
       <Section title="Trial launch">
         <InstallTrial trial={preview.trial} command={preview.command} />
       </Section>
+      {preview.changes && (
+        <Section title={`What changes in its tools (from ${preview.replaces?.version ?? 'the installed version'})`}>
+          <ToolChanges changes={preview.changes} />
+        </Section>
+      )}
       <Section title={`Tools (${preview.tools.length})`}>
         {preview.tools.length === 0 ? (
           <p className="text-xs text-fg-subtle">No tools declared.</p>
@@ -116,36 +162,32 @@ export function InstallPreview({
           </p>
         </Section>
       )}
+      {folders.length > 0 && (
+        <Section title="Folders and files it is given">
+          <PathGrants folders={folders} />
+        </Section>
+      )}
       <Section title="Capabilities it asks for">
         {preview.requested.length === 0 ? (
           <p className="text-xs text-fg-subtle">None.</p>
         ) : (
           <ul className="space-y-2">
             {preview.requested.map((c) => (
-              <li key={c.name}>
-                <label className="flex cursor-pointer items-start gap-2">
-                  <input
-                    type="checkbox"
-                    checked={grants.includes(c.name)}
-                    onChange={() => toggleGrant(c.name)}
-                    aria-describedby={`cap-${c.name}-desc`}
-                    className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]"
-                  />
-                  <span className="min-w-0">
-                    <span className="font-medium text-fg">{c.title}</span>{' '}
-                    <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
-                    <span id={`cap-${c.name}-desc`} className="block text-xs text-fg-muted">
-                      <CodeMarks text={c.description} />
-                      <span className="text-fg-subtle">
-                        {' '}
-                        <CodeMarks text={c.enforcementNote} />
-                      </span>
-                    </span>
-                  </span>
-                </label>
-              </li>
+              <Capability key={c.name} c={c} granted={grants.includes(c.name)} />
             ))}
           </ul>
+        )}
+        {preview.unrequested.length > 0 && (
+          <>
+            <p className="mt-2.5 mb-1.5 text-[11px] text-fg-subtle">
+              Not requested by the plugin, but yours to grant if it needs it:
+            </p>
+            <ul className="space-y-2">
+              {preview.unrequested.map((c) => (
+                <Capability key={c.name} c={c} granted={grants.includes(c.name)} />
+              ))}
+            </ul>
+          </>
         )}
       </Section>
       {preview.requiredSettings.length > 0 && (

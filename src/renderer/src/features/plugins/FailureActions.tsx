@@ -1,12 +1,14 @@
 /**
  * What a person can do about a failure, by its code: a plugin that needs settings gets "Open
  * settings" (its Settings tab, focused), a disabled one "Enable", a withheld secret "Open
- * permissions", a switched-off tool "Switch it on". Shown under the failure in the chat and in the plugin panel.
+ * permissions", one that failed for want of the network or a folder it is given "Grant …" (which
+ * grants it and starts the plugin again), a switched-off tool "Switch it on". Shown under the
+ * failure in the chat and in the plugin panel.
  */
 import type { JSX } from 'react';
 import type { Failure } from '../../../../shared/failures';
 import { Button } from '../../components/Button';
-import { setExposed, showDetail, type DetailTab } from '../../stores/plugin-detail';
+import { grantMissing, setExposed, showDetail, type DetailTab } from '../../stores/plugin-detail';
 import { setPluginEnabled, usePlugins } from '../../stores/plugins';
 import { togglePanel } from '../../stores/ui';
 
@@ -39,6 +41,13 @@ export function FailureActions({
     action = (
       <Button size="sm" icon="power" onClick={() => void setPluginEnabled(pluginId, true)}>
         {`Enable ${name}`}
+      </Button>
+    );
+  } else if (failure.details?.missingGrant) {
+    const g = failure.details.missingGrant;
+    action = (
+      <Button size="sm" icon="shield" onClick={() => void grantMissing(pluginId, g)}>
+        {g.kind === 'net' ? 'Grant the network' : `Grant ${g.path} (${g.write ? 'read-write' : 'read-only'})`}
       </Button>
     );
   } else if (failure.code === 'tool_not_exposed' && tool) {

@@ -11,6 +11,7 @@ import { Spinner } from '../../components/Spinner';
 import { Tabs } from '../../components/Tabs';
 import { setDetailTab, usePluginDetail, type DetailTab } from '../../stores/plugin-detail';
 import { runLifecycle, usePlugins } from '../../stores/plugins';
+import { rollbackPlugin } from '../../stores/updates';
 import { AboutTab } from './AboutTab';
 import { FailureActions } from './FailureActions';
 import { HealthHistory } from './HealthHistory';
@@ -79,6 +80,18 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
           </Button>
           {busy && busy !== 'enable' && <Spinner className="ml-1 text-fg-subtle" />}
           <span className="flex-1" />
+          {detail?.previous && (
+            <Button
+              size="sm"
+              icon="arrowDown"
+              aria-label={`Roll ${id} back to ${detail.previous.version}`}
+              title={`Put back ${detail.previous.version}, the version the last update replaced`}
+              disabled={!!busy}
+              onClick={() => void rollbackPlugin(id, p.name, detail.previous?.version ?? '')}
+            >
+              Roll back to {detail.previous.version}
+            </Button>
+          )}
           {p.source === 'installed' && (
             <Button
               size="sm"

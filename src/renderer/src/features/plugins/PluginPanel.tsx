@@ -10,6 +10,9 @@ import { Spinner } from '../../components/Spinner';
 import { watchStats } from '../../stores/plugin-stats';
 import { refreshPlugins, usePlugins } from '../../stores/plugins';
 import { togglePanel, useUi } from '../../stores/ui';
+import { openCatalog } from '../../stores/catalog';
+import { checkForUpdates } from '../../stores/updates';
+import { Button } from '../../components/Button';
 import { InstallButton } from '../install/InstallPicker';
 import { isTrouble } from './health';
 import { PluginRow } from './PluginRow';
@@ -69,6 +72,9 @@ export function PluginPanel(): JSX.Element {
           <h2 className="text-[13px] font-semibold">Plugins</h2>
           <Summary />
         </div>
+        <Button size="sm" variant="ghost" icon="arrowUp" onClick={() => void checkForUpdates()}>
+          Check for updates
+        </Button>
         <IconButton icon="restart" label="Reload plugin list" size="sm" onClick={() => void refreshPlugins()} />
         <IconButton icon="x" label="Close panel" size="sm" onClick={() => togglePanel(false)} />
       </header>
@@ -109,7 +115,12 @@ export function PluginPanel(): JSX.Element {
       </div>
       <footer className="flex items-center gap-2 border-t border-line px-3 py-1.5 text-[11px] text-fg-subtle">
         <InstallButton size="sm" />
-        <span className="min-w-0 flex-1">or drop a folder, .zip, .mcpb or .dxt anywhere</span>
+        <Button size="sm" variant="ghost" icon="search" onClick={openCatalog}>
+          Browse catalog
+        </Button>
+        <span className="min-w-0 flex-1 truncate" title="or drop a folder, .zip, .mcpb or .dxt anywhere">
+          or drop a package
+        </span>
       </footer>
     </section>
   );

@@ -1,0 +1,163 @@
+/**
+ * What of the person's own package configuration the install step gets: the registry, its
+ * credentials, the certificate authority and the proxy from `~/.npmrc`, `pip.conf` and `uv.toml`,
+ * and the certificate and proxy variables of Plugboard's environment. The step runs with a home
+ * of its own (the sandbox shows it nothing of the person's home), so these are copied into that
+ * home, and the certificate files they name are shown to it read-only.
+ *
+ * `.npmrc` and `pip.conf` are filtered to the keys that say where and how to fetch, line by line
+ * (their formats are `key = value` lines; a parser would only be needed to change them, and the
+ * lines are copied unchanged): a `cache=` or `prefix=` pointing into the person's home would make
+ * the step fail, and nothing else in them concerns fetching. `uv.toml` is copied whole (its cache
+ * and Python settings are overridden by the step's environment, which uv reads first).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface StepConfig {
+  /** Files to write into the step's home: path relative to it, and content. */
+  files: Array<{ rel: string; text: string }>;
+  /** Variables for the step's environment. */
+  env: Record<string, string>;
+  /** Certificate files and folders the configuration names: shown read-only. */
+  readOnly: string[];
+  /** What was taken, in words, for the install's log. */
+  notes: string[];
+}
+
+/** Certificates and proxies: what a network-using program needs of Plugboard's environment. */
+const NETWORK_VARIABLES = [
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'PIP_CERT',
+  'UV_NATIVE_TLS',
+  'HTTPS_PROXY',
+  'HTTP_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'https_proxy',
+  'http_proxy',
+  'no_proxy',
+  'all_proxy',
+];
+const PATH_VARIABLES = new Set([
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'NODE_EXTRA_CA_CERTS',
+  'REQUESTS_CA_BUNDLE',
+  'CURL_CA_BUNDLE',
+  'PIP_CERT',
+]);
+
+/** `.npmrc` keys about where and how packages are fetched. */
+const NPM_KEYS =
+  /^(registry|@[^:\s]+:registry|\/\/[^\s]*:(_authToken|_auth|username|_password|email|certfile|keyfile|always-auth)|cafile|ca|ca\[\]|strict-ssl|proxy|https-proxy|http-proxy|noproxy|no-proxy|replace-registry-host|always-auth|_auth|_authToken|fetch-retries|fetch-retry-factor|fetch-retry-mintimeout|fetch-retry-maxtimeout|fetch-timeout|maxsockets|local-address)$/;
+const NPM_PATH_KEYS = /(^cafile$|:certfile$|:keyfile$)/;
+
+/** pip's keys about where and how packages are fetched. */
+const PIP_KEYS =
+  /^(index-url|extra-index-url|trusted-host|cert|client-cert|proxy|timeout|retries|default-timeout|find-links|no-index|only-binary|prefer-binary)$/;
+const PIP_PATH_KEYS = /^(cert|client-cert)$/;
+
+function read(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+function expandHome(p: string, home: string): string {
+  return p.replace(/^~(?=$|\/)/, home);
+}
+
+/** `${VAR}` in an npmrc value, as npm expands it, from Plugboard's environment. */
+function expandEnv(value: string, env: NodeJS.ProcessEnv): string {
+  return value.replace(/\$\{([^}]+)\}/g, (all, name: string) => env[name] ?? all);
+}
+
+/** Keeps the `key = value` lines whose key passes; section headers and comments of kept sections stay. */
+function keepLines(
+  text: string,
+  keep: RegExp,
+  onKept: (key: string, value: string) => string | null,
+): { text: string; kept: number } {
+  const out: string[] = [];
+  let kept = 0;
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    if (/^\[.*\]$/.test(line)) {
+      out.push(line);
+      continue;
+    }
+    const eq = line.indexOf('=');
+    if (eq <= 0) continue;
+    const key = line.slice(0, eq).trim();
+    if (!keep.test(key)) continue;
+    const value = onKept(key, line.slice(eq + 1).trim());
+    if (value === null) continue;
+    out.push(`${key}=${value}`);
+    kept++;
+  }
+  return { text: `${out.join('\n')}\n`, kept };
+}
+
+export function personConfig(env: NodeJS.ProcessEnv, home: string): StepConfig {
+  const cfg: StepConfig = { files: [], env: {}, readOnly: [], notes: [] };
+  const shown = (p: string): void => {
+    const abs = expandHome(p, home);
+    if (path.isAbsolute(abs) && existsSync(abs) && !cfg.readOnly.includes(abs)) cfg.readOnly.push(abs);
+  };
+  for (const name of NETWORK_VARIABLES) {
+    const v = env[name];
+    if (v === undefined || v === '') continue;
+    cfg.env[name] = v;
+    if (PATH_VARIABLES.has(name)) shown(v);
+  }
+
+  const npmrcFile = env.NPM_CONFIG_USERCONFIG ?? env.npm_config_userconfig ?? path.join(home, '.npmrc');
+  const npmrc = read(npmrcFile);
+  if (npmrc !== null) {
+    const r = keepLines(npmrc, NPM_KEYS, (key, value) => {
+      const v = expandEnv(value, env);
+      if (NPM_PATH_KEYS.test(key)) shown(v.replace(/^["']|["']$/g, ''));
+      return v;
+    });
+    if (r.kept > 0) {
+      cfg.files.push({ rel: '.npmrc', text: r.text });
+      cfg.notes.push(`${r.kept} setting${r.kept === 1 ? '' : 's'} of ${npmrcFile}`);
+    }
+  }
+
+  const xdg = env.XDG_CONFIG_HOME ?? path.join(home, '.config');
+  const pipFiles = [env.PIP_CONFIG_FILE, path.join(home, '.pip', 'pip.conf'), path.join(xdg, 'pip', 'pip.conf')];
+  const pipTexts: string[] = [];
+  for (const f of pipFiles) {
+    if (!f) continue;
+    const text = read(f);
+    if (text === null) continue;
+    const r = keepLines(text, PIP_KEYS, (key, value) => {
+      if (PIP_PATH_KEYS.test(key)) shown(value);
+      // A local wheel folder would have to be shown too; only index URLs are kept.
+      if (key === 'find-links' && !/^https?:\/\//.test(value)) return null;
+      return value;
+    });
+    if (r.kept > 0) {
+      pipTexts.push(r.text);
+      cfg.notes.push(`${r.kept} setting${r.kept === 1 ? '' : 's'} of ${f}`);
+    }
+  }
+  if (pipTexts.length > 0) cfg.files.push({ rel: '.config/pip/pip.conf', text: pipTexts.join('') });
+
+  const uvFile = env.UV_CONFIG_FILE ?? path.join(xdg, 'uv', 'uv.toml');
+  const uv = read(uvFile);
+  if (uv !== null) {
+    cfg.files.push({ rel: '.config/uv/uv.toml', text: uv });
+    cfg.notes.push(uvFile);
+  }
+  return cfg;
+}

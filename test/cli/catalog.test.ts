@@ -1,0 +1,98 @@
+/**
+ * `plugboard plugins registry|search|add|outdated|update|rollback` as a person runs them, against
+ * an MCP registry on loopback speaking the `v0` API (test/helpers/mcp-registry.ts): the catalog
+ * searched, an entry previewed and installed pinned, a newer version found, previewed, installed
+ * and rolled back, all on one data directory.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { plugboard } from '../helpers/cli';
+import { registryDoc, startMcpRegistry, type TestRegistry } from '../helpers/mcp-registry';
+import { cleanupFixtures, tmpDir } from '../helpers/plugins';
+
+let reg: TestRegistry;
+let data: string;
+
+beforeAll(async () => {
+  reg = await startMcpRegistry([registryDoc('weather.json'), registryDoc('notes-remote.json')]);
+  data = path.join(tmpDir('cli-catalog'), 'data');
+});
+afterAll(async () => {
+  await reg.close();
+  cleanupFixtures();
+});
+
+const run = (...args: string[]) => plugboard(['plugins', ...args, '--data-dir', data], { timeoutMs: 60_000 });
+
+describe('the catalog from the command line', () => {
+  it('sets the registry, searches it, previews and installs an entry pinned', async () => {
+    const bad = await run('registry', 'ftp://x');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("refused: the registry's URL must start with https:// (or http://), not ftp:\n");
+    const set = await run('registry', reg.url);
+    expect([set.code, set.stdout]).toEqual([0, `the catalog reads ${reg.url}\n`]);
+    expect((await run('registry')).stdout).toBe(`${reg.url}\n`);
+
+    const found = await run('search', 'weather');
+    expect(found.code).toBe(0);
+    expect(found.stdout).toContain('○ Weather  io.github.plugboard-tests/weather 1.2.0\n');
+    expect(found.stdout).toContain('    npm, pypi, oci, nuget (cannot install)\n');
+    expect(found.stdout).toContain('    install: plugboard plugins add io.github.plugboard-tests/weather\n');
+    const none = await run('search', 'zebra');
+    expect(none.stdout).toBe(`nothing in ${reg.url} matches “zebra”\n`);
+
+    const preview = await run('add', 'io.github.plugboard-tests/weather', '--preview');
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain(
+      '    command: npx -y @plugboard-tests/weather-mcp@1.2.0 --units metric ${input:city}\n',
+    );
+    expect(preview.stdout).toContain('cannot be installed: a nuget package');
+    expect(existsSync(path.join(data, 'plugins', 'weather-npm'))).toBe(false);
+
+    const add = await run('add', 'io.github.plugboard-tests/weather@1.2.0', '--json');
+    expect(add.code).toBe(0);
+    expect(add.lines.at(-1)).toEqual(
+      expect.objectContaining({ type: 'installed', key: 'npm', ok: true, id: 'weather-npm' }),
+    );
+    const again = await run('search', 'weather');
+    expect(again.stdout).toContain('    installed as weather-npm 1.2.0\n');
+  }, 180_000);
+
+  it('finds the newer version, shows it, installs it, and rolls it back', async () => {
+    const doc = registryDoc('weather.json');
+    const packages = (doc.packages as Array<Record<string, unknown>>).map((p) => ({ ...p, version: '1.3.0' }));
+    reg.publish({ ...doc, version: '1.3.0', packages });
+
+    const out = await run('outdated');
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain(
+      `↑ weather-npm  1.2.0 → 1.3.0  from the catalog entry io.github.plugboard-tests/weather (${reg.url})\n`,
+    );
+    expect(out.stdout).toContain('1 update: plugboard plugins update <id> (nothing changes until you do)');
+
+    const look = await run('update', 'weather-npm', '--preview');
+    expect(look.code).toBe(0);
+    expect(look.stdout).toContain('Weather (npm) (weather-npm): 1.2.0 → 1.3.0\n');
+    expect(look.stdout).toMatch(/command: \S*npx -y @plugboard-tests\/weather-mcp@1\.3\.0 --units metric/);
+    const pinned = () =>
+      JSON.parse(readFileSync(path.join(data, 'plugins', 'weather-npm', 'plugboard.json'), 'utf8')).command[2];
+    expect(pinned()).toBe('@plugboard-tests/weather-mcp@1.2.0');
+
+    const up = await run('update', 'weather-npm');
+    expect(up.code).toBe(0);
+    expect(up.stdout).toContain('upgraded weather-npm 1.3.0');
+    expect(up.stdout).toContain('plugboard plugins rollback weather-npm puts 1.2.0 back\n');
+    expect(pinned()).toBe('@plugboard-tests/weather-mcp@1.3.0');
+    const now = await run('outdated', 'weather-npm', '--json');
+    expect(now.lines[0]).toEqual([expect.objectContaining({ id: 'weather-npm', current: '1.3.0', status: 'current' })]);
+
+    const back = await run('rollback', 'weather-npm');
+    expect([back.code, back.stdout]).toEqual([
+      0,
+      'rolled weather-npm back from 1.3.0 to 1.2.0; 1.3.0 is kept, so rolling back again returns to it\n',
+    ]);
+    expect(pinned()).toBe('@plugboard-tests/weather-mcp@1.2.0');
+    expect((await run('rollback')).code).toBe(2);
+  }, 180_000);
+});
