@@ -302,7 +302,7 @@ export class ChatService extends Disposable {
     if (!spec || names.length === 0 || names.includes(tool)) return { ok: true, plugin };
     const near = closestTools(tool, names);
     return failure(
-      'not_found',
+      'unknown_tool',
       `${spec.name} has no tool "${tool}"${near.length ? `; did you mean ${near.map((n) => `/${plugin}:${n}`).join(', ')}?` : `; its tools: ${names.map((n) => `/${plugin}:${n}`).join(', ')}`}`,
     );
   }
