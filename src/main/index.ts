@@ -4,13 +4,15 @@ import { app, dialog, shell, type BrowserWindow } from 'electron';
 import { FailureError } from '../shared/failures';
 import path from 'node:path';
 import { Backend } from './service';
-import { appSecretStore, createWindow, isAppUrl, secureSession } from './app';
+import { appSecretStore, createWindow, isAppUrl, registerAppFrameScheme, secureSession, serveAppFrames } from './app';
 import { PluginRegistry } from './plugins';
 import { bindContract } from './ipc';
 
 // PLUGBOARD_HOME gives the app another profile (the end-to-end tests use a fresh one).
 if (process.env.PLUGBOARD_HOME) app.setPath('userData', path.resolve(process.env.PLUGBOARD_HOME));
 if (!app.requestSingleInstanceLock()) app.quit();
+// MCP Apps are framed from plugboard-app: (app/app-frames.ts), which must be registered before ready.
+registerAppFrameScheme();
 
 let win: BrowserWindow | null = null;
 let registry: PluginRegistry | null = null;
@@ -39,6 +41,15 @@ async function start(): Promise<void> {
     version: app.getVersion(),
     transport: 'ipc',
     openFolder: (dir) => shell.openPath(dir),
+    // A sign-in's authorization page, built by the main process itself (never a page's link).
+    openExternal: (url) => {
+      if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    },
+    openLink: (url) =>
+      shell.openExternal(url).then(
+        () => '',
+        (e: unknown) => (e as Error).message,
+      ),
     // Other apps' calls through `plugboard mcp` on this folder are approved here too.
     approvalInbox: true,
     // From a checkout, other apps run `plugboard mcp` with this Electron as Node. A packaged app
@@ -53,6 +64,7 @@ async function start(): Promise<void> {
           },
         }),
   });
+  serveAppFrames(backend.frames);
   bindContract(backend, () => win, isAppUrl);
   win = createWindow();
   win.on('closed', () => (win = null));

@@ -113,6 +113,11 @@ export interface Question {
   form?: Record<string, unknown>;
   /** Who asks, when it is not the model (the plugin's name). */
   from?: string;
+  /**
+   * A page to open instead (an MCP server's URL-mode elicitation): nothing is opened until the
+   * person agrees on the card, which names the page's domain.
+   */
+  page?: { url: string; domain: string };
 }
 
 /** An MCP server's request for a reply from the conversation's model, as its approval card shows it. */
@@ -163,6 +168,8 @@ export interface ToolCallInfo {
   durationMs?: number;
   /** Characters of the output the model did not get (its head and tail were sent, the middle cut). */
   cutForModel?: number;
+  /** Asked for by an MCP App, not a model: the id of the message that shows the App. */
+  fromApp?: string;
 }
 
 export interface TokenUsage {

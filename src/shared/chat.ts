@@ -13,6 +13,7 @@ import type {
   TokenUsage,
   ToolCallInfo,
 } from './assistant';
+import type { AppCard } from './apps';
 import type { AttachmentInfo } from './attachments';
 import type { Failure } from './failures';
 
@@ -64,6 +65,8 @@ export interface ChatMessage {
    * again. Kept and shown on request; never sent to a model.
    */
   replaced?: boolean;
+  /** An MCP tool's App, shown in the card: its resource, and the call's result once there is one. */
+  app?: AppCard;
 }
 
 export interface SaveState {

@@ -19,6 +19,7 @@ import type {
 import { APPROVAL_DEFAULTS, ASSISTANT_SETTING_LIMITS, PROVIDER_KINDS, TOOL_POLICIES } from './assistant';
 import { ATTACHMENT_LIMITS, type AttachmentKind } from './attachments';
 import type { Conversation, ConversationHit, ConversationSummary, SaveState, TurnEvent } from './chat';
+import type { AppFrameView, AppToolResult } from './apps';
 import type { ExternalApprovalView } from './external-approvals';
 import { failure, FailureError, type Done, type Failure, type Outcome, type Result } from './failures';
 import type { CatalogEntryView, CatalogPageView } from './catalog';
@@ -63,6 +64,7 @@ export type {
   ProcessStats,
   SandboxStatusView,
   SettingView,
+  SignInView,
   ToolView,
 } from './views';
 
@@ -172,6 +174,18 @@ export const commands = {
     output: returns<Done>(),
   },
   'plugins.uninstall': { input: z.object({ id }).strict(), output: returns<Done>() },
+  /**
+   * Starts signing in to a remote MCP server (OAuth). Answers once the authorization page is
+   * known: its `url`, which the desktop app has already opened in the browser and the web UI
+   * opens in a new tab; the sign-in then ends when the browser comes back (the plugin's detail
+   * says how it went, and `plugins.changed` announces it).
+   */
+  'plugins.signIn': {
+    input: z.object({ id }).strict(),
+    output: returns<Outcome<{ detail: string; url?: string; opened?: boolean }>>(),
+  },
+  /** Signs out of a remote MCP server: its tokens revoked where the server can, and forgotten. */
+  'plugins.signOut': { input: z.object({ id }).strict(), output: returns<Done>() },
   'plugins.logs': { input: z.object({ id }).strict(), output: returns<LogEvent[]>() },
   'plugins.stats': { input: empty, output: returns<Record<string, ProcessStats>>() },
   /** An MCP plugin's resources (`resources/list`), read from its running server; empty for other protocols. */
@@ -429,6 +443,25 @@ export const commands = {
     input: z.object({ id, tool: z.string().min(1).max(200).optional() }).strict(),
     output: returns<Done>(),
   },
+  /** The App of an MCP tool card, ready to frame: its page staged on the frame origin, or why not. */
+  'apps.open': {
+    input: z.object({ conversationId: id, messageId: id }).strict(),
+    output: returns<Outcome<{ app: AppFrameView }>>(),
+  },
+  /** A tool call the card's App asks for, decided as a model's (an approval card where its policy asks). */
+  'apps.call': {
+    input: z
+      .object({
+        conversationId: id,
+        messageId: id,
+        tool: z.string().min(1).max(200),
+        args: z.record(z.string(), z.unknown()),
+      })
+      .strict(),
+    output: returns<Outcome<{ result: AppToolResult }>>(),
+  },
+  /** Opens a web link in the system's browser, once the person agreed (the desktop app only). */
+  'app.openLink': { input: z.object({ url: z.string().min(1).max(8192) }).strict(), output: returns<Done>() },
 } as const;
 
 export type Commands = typeof commands;

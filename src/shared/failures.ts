@@ -34,6 +34,7 @@ export const FAILURE_CODES = [
   'rate_limited',
   'context_too_long',
   'model_error',
+  'sign_in_required',
   'manifest_invalid',
   'step_limit',
   'disconnected',
@@ -75,6 +76,8 @@ export const FAILURE_MEANINGS: Record<FailureCode, string> = {
   rate_limited: 'the model’s provider asked to wait before the next request',
   context_too_long: 'the conversation is longer than the model can read at once',
   model_error: 'the model’s provider failed, or its answer broke off',
+  sign_in_required:
+    'a remote server needs the person to sign in (OAuth): no sign-in yet, or it refused the tokens and they could not be renewed',
   manifest_invalid: 'the plugin’s manifest cannot be read, or asks for something Plugboard cannot run',
   step_limit: 'the model’s turn used all the rounds of tool calls it may take (the step cap)',
   disconnected: 'the window could not reach Plugboard: not connected, or no answer in time',

@@ -2,6 +2,7 @@
  * What an MCP server offers besides tools, as the screen and the assistant see it: resources a
  * person may attach, and prompts a person runs as commands (`prompts/get` fills the composer).
  */
+import type { IconSpec, IconView } from './apps';
 
 export interface ResourceView {
   uri: string;
@@ -30,6 +31,10 @@ export interface PromptView {
   title?: string;
   description?: string;
   arguments: PromptArgumentView[];
+  /** Its server's icons as given; the service replaces them with `icon` before the screen sees them. */
+  icons?: IconSpec[];
+  /** Its icon, ready to show (`data:` URIs only). */
+  icon?: IconView;
 }
 
 /** A prompt filled in by its server: its messages as text, and the person's turn to send. */

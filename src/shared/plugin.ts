@@ -3,6 +3,7 @@
  * states and events the host reports. Pure types and constants; imports nothing from node, DOM or
  * electron. (A "model" in this codebase is always a language model.)
  */
+import type { AppCard, IconSpec, ToolUi } from './apps';
 import type { Failure } from './failures';
 
 export const DIALECTS = ['gassist-v2', 'jsonrpc', 'rterm-v1', 'mcp'] as const;
@@ -28,17 +29,14 @@ export interface ToolSpec {
   tags?: string[];
   /** Hints a plugin gives about the tool (MCP tool annotations). Hints, not guarantees. */
   annotations?: ToolAnnotations;
-  /** Pictures of the tool the plugin gives (MCP `icons`, SEP-973), as it gave them. */
-  icons?: ToolIcon[];
+  /** An MCP tool's App and who may call it (`_meta.ui`, the Apps extension). MCP only. */
+  ui?: ToolUi;
+  /** Icons its server gives it (SEP-973), as given: shown only once resolved (service/icons.ts). */
+  icons?: IconSpec[];
 }
 
-/** One picture of a tool: a `data:` or `https:` URI, with what it is. */
-export interface ToolIcon {
-  src: string;
-  mimeType?: string;
-  sizes?: string[];
-  theme?: 'light' | 'dark';
-}
+/** One picture of a tool, as its server gave it (SEP-973): the same shape as a server's icons. */
+export type ToolIcon = IconSpec;
 
 export interface ToolAnnotations {
   /** A person-readable name. */
@@ -236,6 +234,8 @@ export interface CallCompletion {
   data: unknown;
   /** The plugin asks to keep talking to the user directly (G-Assist passthrough). */
   keepSession: boolean;
+  /** An MCP tool with an App: its resource and the result as received, for the App. */
+  app?: AppCard;
 }
 
 export type CallEvent =

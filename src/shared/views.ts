@@ -3,6 +3,7 @@
  * detail (tools, capabilities, settings), process figures, an install preview, palette entries,
  * and the one result shape of an operation. Types only; re-exported by contract.ts.
  */
+import type { IconView } from './apps';
 import type { ToolPolicy } from './assistant';
 import type { Enforcement, FolderGrant } from './capabilities';
 import type { DefinitionChange } from './definitions';
@@ -53,9 +54,13 @@ export interface PluginView {
   /** Required settings with no value yet. */
   needsSettings: string[];
   health: HealthEvent;
+  /** Its MCP server's icon (SEP-973), once the server has run and the icon is safe to show. */
+  icon?: IconView;
 }
 
-export interface ToolView extends ToolSpec {
+export interface ToolView extends Omit<ToolSpec, 'icons'> {
+  /** Its icon as its server gave it, safe to show (`data:` URIs only). */
+  icon?: IconView;
   exposed: boolean;
   autoApproved: boolean;
   /** What happens when a model calls it, and what that would be without the person's choice. */
@@ -87,6 +92,19 @@ export interface CapabilityView {
 
 export type SettingView = SettingSpec & { value: string | null; isSet: boolean };
 
+/** A remote MCP server's OAuth sign-in, as the plugin panel shows it. */
+export interface SignInView {
+  state: 'signed_in' | 'signed_out';
+  /** The authorization server that issued the tokens. */
+  issuer?: string;
+  /** When the access token expires (it is refreshed before), ms since the epoch. */
+  expiresAt?: number;
+  /** A sign-in is waiting for the browser. */
+  pending?: boolean;
+  /** How the last sign-in ended, when it failed. */
+  error?: string;
+}
+
 export interface PluginDetail extends PluginView {
   dir: string;
   manifestPath: string | null;
@@ -98,6 +116,8 @@ export interface PluginDetail extends PluginView {
   settings: SettingView[];
   /** The version the last update replaced, which a rollback puts back. */
   previous: PreviousVersionView | null;
+  /** For a remote MCP server that signs in with OAuth. */
+  signIn?: SignInView;
 }
 
 export interface ProcessStats {
@@ -189,6 +209,8 @@ export interface PaletteEntry {
   description: string;
   parameters: Record<string, unknown>;
   autoApproved: boolean;
+  /** The tool's (or prompt's) icon, else its server's (`data:` URIs only). */
+  icon?: IconView;
 }
 
 /** One app's MCP config entry for `plugboard mcp` on this data folder (Settings → Use your plugins in other apps). */

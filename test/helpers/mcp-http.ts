@@ -10,7 +10,12 @@ export interface HttpServer {
 
 /** Starts the server; resolves with its URL once it listens. The caller kills `proc`. */
 export function startMcpHttp(args: string[] = []): Promise<HttpServer> {
-  const proc = spawn(process.execPath, [path.join(FIXTURES, 'mcp-http', 'server.mjs'), ...args], {
+  return startListening(path.join(FIXTURES, 'mcp-http', 'server.mjs'), args);
+}
+
+/** Runs a fixture script that prints `listening <url>`; resolves once it has. The caller kills `proc`. */
+export function startListening(script: string, args: string[] = []): Promise<HttpServer> {
+  const proc = spawn(process.execPath, [script, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -20,6 +25,6 @@ export function startMcpHttp(args: string[] = []): Promise<HttpServer> {
       const m = /listening (\S+)/.exec(out);
       if (m) resolve({ url: m[1] as string, proc });
     });
-    proc.on('exit', (code) => reject(new Error(`the MCP HTTP server exited (${code}) before it listened`)));
+    proc.on('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code}) before it listened`)));
   });
 }

@@ -19,10 +19,10 @@ describe('MCP tools that run as tasks', () => {
     const r = await collect(sup, 'research', { topic: 'tides' });
     expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'a report on tides' }) });
     // Each new status message once, in order (a poll may miss one on a busy machine, never reorder).
-    const stages = (r.chunks as string[]).map((c) => Number(/\((\d+)\)$/.exec(c)?.[1]));
+    const stages = (r.chunks as string[]).map((c) => Number(/\((\d+)\)\n$/.exec(c)?.[1]));
     expect(stages).toEqual([...stages].sort((a, b) => a - b));
     expect(new Set(stages).size).toBe(stages.length);
-    expect(r.chunks.at(-1)).toBe('writing the report (3)');
+    expect(r.chunks.at(-1)).toBe('writing the report (3)\n');
     // Plain tools of the same server still run as plain calls.
     expect((await collect(sup, 'echo', { text: 'plain' })).outcome).toEqual({
       ok: true,

@@ -5,7 +5,8 @@
  */
 import { BrowserWindow, session, shell } from 'electron';
 import path from 'node:path';
-import { PRODUCTION_CSP } from '../../shared/csp';
+import { appHostCsp } from '../../shared/csp';
+import { APP_FRAME_SCHEME, isAppFrameUrl } from './app-frames';
 import { isRendererUrl, rendererHref, type RendererTarget } from './app-url';
 
 /** Sites a link in the app may open in the user's browser. */
@@ -32,7 +33,14 @@ export function secureSession(): void {
   ses.setPermissionCheckHandler(() => false);
   if (rendererUrl().kind === 'file') {
     ses.webRequest.onHeadersReceived((details, callback) => {
-      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [PRODUCTION_CSP] } });
+      // An MCP App's page keeps its own policy (app-frames.ts); a second one would only add to it.
+      if (details.url.startsWith(`${APP_FRAME_SCHEME}:`)) return callback({});
+      callback({
+        responseHeaders: {
+          ...details.responseHeaders,
+          'Content-Security-Policy': [appHostCsp(`${APP_FRAME_SCHEME}:`)],
+        },
+      });
     });
   }
 }
@@ -73,6 +81,10 @@ export function createWindow(): BrowserWindow {
     return { action: 'deny' };
   });
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  // An MCP App's frame stays on its page: it may not navigate itself (or be sent) anywhere else.
+  win.webContents.on('will-frame-navigate', (event) => {
+    if (!event.isMainFrame && !isAppFrameUrl(event.url)) event.preventDefault();
+  });
   // The very URL isAppUrl trusts (loadFile would build its own from the path).
   void win.loadURL(rendererHref(rendererUrl()));
   return win;

@@ -14,6 +14,7 @@ import { Disposable, toDisposable } from '../../shared/lifecycle';
 import type { ContextMessage } from '../../shared/plugin';
 import type { AuditLog, PluginRegistry } from '../plugins';
 import { AgentPluginModel } from './agent/agent-model';
+import { AppCalls } from './app-calls';
 import { agentPluginOf } from './agent/agents';
 import { enrich } from './enrichment';
 import { Plans } from './plans/plans';
@@ -43,6 +44,8 @@ export interface AssistantDeps {
   context(conversationId: string): ContextMessage[];
   /** Stores a changed message and tells the UI (the person's message, once enriched). */
   rewrite(conversationId: string, message: ChatMessage): void;
+  /** Opens a page in the person's browser (the desktop app: a page a server asked them to open). */
+  openExternal?(url: string): void;
 }
 
 export interface StartOptions {
@@ -64,10 +67,17 @@ export class Assistant extends Disposable {
   >();
 
   private readonly plans: Plans;
+  /** Tool calls MCP Apps ask for (app-calls.ts). */
+  readonly appCalls: AppCalls;
 
   constructor(private readonly d: AssistantDeps) {
     super();
     this.plans = new Plans(d.registry, d.turnRunning);
+    this.appCalls = new AppCalls({
+      ...d,
+      approvals: this.approvals,
+      callContext: (c, t) => this.callContext(c, t),
+    });
     // MCP servers' forms and sampling requests are answered in the conversation of their call.
     const asks = new AssistantServerAsks({
       ...d,
@@ -241,13 +251,14 @@ export class Assistant extends Disposable {
       r.turn.stop(reason);
       return true;
     }
-    return this.plans.stop(turnId, reason);
+    return this.plans.stop(turnId, reason) || this.appCalls.stop(turnId, reason);
   }
 
   stopConversation(conversationId: string, reason: string): void {
     const r = this.running.get(conversationId);
     r?.turn.stop(reason);
     this.plans.stopConversation(conversationId, reason);
+    this.appCalls.stopConversation(conversationId, reason);
     this.approvals.cancel({ conversationId });
     if (r) this.questions.cancel(r.turnId);
   }
@@ -315,6 +326,7 @@ export class Assistant extends Disposable {
     this.approvals.cancelAll();
     this.questions.cancel();
     this.plans.stopAll(reason);
+    this.appCalls.stopAll(reason);
     for (const r of this.running.values()) r.turn.stop(reason);
     await Promise.all([...this.running.values()].map((r) => r.done));
   }

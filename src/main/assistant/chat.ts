@@ -8,6 +8,7 @@
  */
 /* eslint-disable max-lines -- one whole concern: routing what a person types (passthrough, tool call, model message) and the conversations' lifecycle */
 import { randomUUID } from 'node:crypto';
+import type { AppToolResult } from '../../shared/apps';
 import { resultText } from '../../shared/chunks';
 import type { ApprovalDecision, TokenUsage } from '../../shared/assistant';
 import type { ChatMessage, Conversation, ConversationSummary, Events, Done } from '../../shared/contract';
@@ -27,6 +28,7 @@ import { distinctTitle, NEW_TITLE, titleOf, type TitleCall } from './titles';
 import type { ConversationStore, SaveState, StoredFile } from './store';
 import { attachmentRefusal, infoOf } from './attachments';
 import { closestTools } from './closest-tools';
+import { appCardOf } from './app-card';
 import { exposedDeclarations, exposedUserCommands } from './tools';
 
 export type ChatEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
@@ -36,6 +38,8 @@ export interface ChatDeps {
   store: ConversationStore;
   models: ModelStore;
   audit: AuditLog;
+  /** Opens a page in the person's browser (the desktop app). */
+  openExternal?(url: string): void;
 }
 
 export class ChatService extends Disposable {
@@ -69,6 +73,7 @@ export class ChatService extends Disposable {
         turnRunning: (c, t, running, usage) => this.frame(c, t, running, usage),
         context: (c) => this.context(c),
         rewrite: (c, m) => this.rewrite(c, m),
+        ...(d.openExternal ? { openExternal: d.openExternal } : {}),
       }),
     );
     this._register(d.registry.onDidChangePassthrough((e) => this.onPassthrough(e)));
@@ -192,6 +197,26 @@ export class ChatService extends Disposable {
     if (!this.turns.cancel(turnId, 'stopped by the user') && !this.assistant.stop(turnId))
       return failure('invalid_state', 'that turn is not running');
     return { ok: true, detail: 'cancelled' };
+  }
+
+  /** A tool call the App shown by message `messageId` asks for (app-calls.ts). */
+  appCall(
+    conversationId: string,
+    messageId: string,
+    tool: string,
+    args: Record<string, unknown>,
+  ): Promise<Outcome<{ result: AppToolResult }>> | Outcome<{ result: AppToolResult }> {
+    const m = this.message(conversationId, messageId);
+    if (!m.ok) return m;
+    return this.assistant.appCalls.call(conversationId, m.message, tool, args);
+  }
+
+  /** One message of a conversation, as it is now (a live one with what it has so far). */
+  message(conversationId: string, messageId: string): Outcome<{ message: ChatMessage }> {
+    const live = this.messages.snapshot(conversationId).get(messageId);
+    const m = live ?? this.store.get(conversationId)?.messages.find((x) => x.id === messageId);
+    if (!m) return failure('not_found', `no message ${messageId} in conversation ${conversationId}`);
+    return { ok: true, message: m };
   }
 
   approve(callId: string, decision: ApprovalDecision, args?: Record<string, unknown>): Done {
@@ -338,6 +363,7 @@ export class ChatService extends Disposable {
       turnId,
       status: 'streaming',
       ...unshared,
+      ...appCardOf(this.registry, plugin, tool),
     };
     this.frame(conversationId, turnId, true);
     this.turns.start(conversationId, message, (onEvent) =>

@@ -25,6 +25,8 @@ export function completion(
     const sofar = m.body.toString();
     if (body) out.appended = sofar && !sofar.endsWith('\n') ? `\n\n${body}` : body;
   } else out.result = e.data;
+  // An MCP tool with an App: the App gets the result as it came (it is rendered again from it after a reload).
+  if (e.app) out.app = e.app;
   if (!e.success) out.failure = failure('plugin_error', 'the plugin reported success: false');
   return out;
 }

@@ -52,6 +52,8 @@ export interface ServerAsksDeps {
   models: ModelStore;
   audit: AuditLog;
   attendance(conversationId: string): Attendance;
+  /** Opens a page in the person's browser (the desktop app); in the web UI the card opens it. */
+  openExternal?(url: string): void;
 }
 
 /** MCP's stop reasons where the provider's finish reason has one. */
@@ -64,7 +66,13 @@ export class AssistantServerAsks implements ServerAsks {
     const where = this.where(req.conversationId);
     if (!where || where.attendance.unattended || where.attendance.flag) return { action: 'decline' };
     const id = `elicit-${randomUUID()}`;
-    const question = { question: req.message, form: req.schema, from: this.name(req.pluginId) };
+    const page = req.url ? { url: req.url, domain: new URL(req.url).host } : undefined;
+    const question = {
+      question: req.message,
+      form: page ? { type: 'object', properties: {} } : req.schema,
+      from: this.name(req.pluginId),
+      ...(page ? { page } : {}),
+    };
     const info: ToolCallInfo = {
       id,
       name: `${req.pluginId} asks`,
@@ -86,11 +94,21 @@ export class AssistantServerAsks implements ServerAsks {
       action: 'elicitation',
       plugin: req.pluginId,
       ok: 'content' in reply,
-      detail:
-        'content' in reply
+      detail: page
+        ? 'content' in reply
+          ? `the person agreed to open a page on ${page.domain}`
+          : `the page on ${page.domain} was ${reply.refused === 'decline' ? 'declined' : 'not opened'}`
+        : 'content' in reply
           ? `the person answered the form; fields: ${fields.join(', ') || 'none'}`
           : `the form was ${reply.refused === 'decline' ? 'declined' : 'cancelled'}`,
     });
+    if (page && 'content' in reply) {
+      // The desktop app opens it here; in a browser the card opened it in the person's click.
+      this.d.openExternal?.(page.url);
+      this.d.messages.append(card, `Opened ${page.domain}`);
+      this.d.messages.finish(card, { status: 'done' });
+      return { action: 'accept', content: {} };
+    }
     if ('content' in reply) {
       this.d.messages.append(
         card,

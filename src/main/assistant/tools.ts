@@ -5,6 +5,7 @@
  * here follows the user's decisions: a disabled plugin or an unexposed tool contributes nothing.
  */
 import { createHash } from 'node:crypto';
+import { visibleToModel } from '../../shared/apps';
 import type { PluginRegistry } from '../plugins';
 
 export interface ToolDeclaration {
@@ -73,7 +74,8 @@ function exposedTools(registry: PluginRegistry): Array<ToolDeclaration & { userC
     if (spec?.init?.method === 'agent.init') continue;
     const commands = new Set(spec?.userCommands.map((c) => c.name));
     for (const t of registry.tools(id)) {
-      if (t.exposed && t.name !== spec?.promptEnricher)
+      // A tool only its App may call (MCP Apps visibility ["app"]) is offered to no model and listed in no palette.
+      if (t.exposed && t.name !== spec?.promptEnricher && visibleToModel(t.ui))
         found.push({
           plugin: id,
           tool: t.name,

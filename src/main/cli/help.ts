@@ -84,10 +84,15 @@ Commands:
   update <id>                          install the other version staged, after a preview of what
                                        changes in its tools [--preview] [--version V] [--from PATH]
   rollback <id>                        put back the version the last update replaced
+  signin <id>                          sign in to a remote MCP server (OAuth): prints the page to
+                                       open, opens it in the browser where there is a display
+                                       (not with --no-browser), and waits for the browser
+  signout <id>                         forget a remote server's tokens (revoked where it can)
 
 Options:
   --data-dir DIR   the data directory (default $PLUGBOARD_HOME or ~/.config/plugboard)
   --json           machine-readable output
+  --no-browser     signin: print the address only
   -h, --help       this help
 
 An install grants what the plugin requests unless you pass --grant (only those) or --grant-none,
@@ -99,7 +104,8 @@ An imported server gets its paths granted (not with --no-folders) and the networ
 An import installs every server that can run and is switched on unless --only names some; the
 environment variables it flags as secrets (or those --secret names; --secret= for none) become
 sensitive settings. A malformed file is refused with the line and field at fault.
-Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600).
+Sensitive settings are kept out of the settings file, in <data dir>/secrets.json (mode 0600);
+so are the tokens of a sign-in.
 A plugin never changes by itself: \`outdated\` only asks (the catalog entry it came from, the npm
 or PyPI package it is pinned to, or the folder or package it was installed from), and \`update\`
 keeps the version it replaces for \`rollback\`. \`update --from PATH\` installs a newer folder, .zip

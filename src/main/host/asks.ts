@@ -8,13 +8,19 @@
  */
 import { failure, type Result } from '../../shared/failures';
 
-/** A server's question: its message and the flat JSON Schema of the form it wants filled. */
+/**
+ * A server's question: its message and the flat JSON Schema of the form it wants filled, or, in
+ * URL mode, the http(s) page it wants the person to open (they agree first; "accept" then means
+ * the page was opened).
+ */
 export interface ElicitRequest {
   pluginId: string;
   /** The conversation of the call the server is working on, when one is running. */
   conversationId: string | undefined;
   message: string;
   schema: Record<string, unknown>;
+  /** URL mode: the page to open instead of a form. */
+  url?: string;
   /** Aborted when the server withdraws the request or the plugin goes away. */
   signal: AbortSignal;
 }

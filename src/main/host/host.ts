@@ -9,6 +9,7 @@ import { planRemote } from './remote/plan';
 import { failure, type Result } from '../../shared/failures';
 import { DisposableStore, Emitter, relay, type IDisposable } from '../../shared/lifecycle';
 import type { HealthEvent, LogEvent, PluginSpec, ToolSpec } from '../../shared/plugin';
+import type { IconSpec } from '../../shared/apps';
 import type { ServerAsks } from './asks';
 import { DIALECT_FACTORIES } from './dialects';
 import type { LaunchPlan, SettingValue } from './process/launch';
@@ -149,6 +150,11 @@ export class PluginHost implements IDisposable {
   /** What the plugin's server said a model should know (MCP `instructions`), once it has run. */
   instructions(id: string): string | undefined {
     return this.get(id)?.instructions;
+  }
+
+  /** The icons its server gave (MCP), once it has run. */
+  serverIcons(id: string): IconSpec[] | undefined {
+    return this.get(id)?.icons;
   }
 
   /** An MCP plugin's resources and prompts (features.ts); undefined for an unknown id. */

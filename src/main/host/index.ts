@@ -7,6 +7,7 @@
  */
 export type { ElicitReply, ElicitRequest, SampleReply, SampleRequest, ServerAsks } from './asks';
 export type { ServerFeatures } from './features';
+export type { UiResource } from './dialects/mcp-apps';
 export type { CallOutcome } from './dialects/types';
 export { asRecord } from './dialects/values';
 export { PluginHost, refusedCall, type FeaturesChangeEvent, type HostOptions, type ToolsChangeEvent } from './host';
@@ -17,6 +18,8 @@ export { ProcessBook, sweepLeftovers, type ProcessEntry } from './process/pid-re
 export { placeholderEscape, resolveSettingValues, substitute } from './process/placeholders';
 export { searchPath } from './process/resolve';
 export { loginShellPath } from './process/login-path';
+export type { OAuthRecord, TokenVault } from './remote/oauth';
+export { signIn as signInRemote, signOut as signOutRemote, type SignInOptions } from './remote/sign-in';
 export { planLaunchWithShellPath } from './process/plan-with-shell';
 export { planRemote } from './remote/plan';
 export { appReadOnlyFolders, grantedFolders, type SandboxRequest } from './process/sandbox-prepare';

@@ -18,6 +18,7 @@ import type { PluginSpec, ToolSpec } from '../../shared/plugin';
 import type { InstallTrialView } from '../../shared/views';
 import { DIALECT_FACTORIES } from './dialects';
 import type { LaunchPlan } from './process/plan';
+import type { OAuthRecord, TokenVault } from './remote/oauth';
 import { Instance } from './supervisor/instance';
 
 /** Long enough for a Python or Node plugin on a busy machine, short enough to wait for in a dialog. */
@@ -71,9 +72,14 @@ export async function tryLaunch(
   const started = performance.now();
   const inst = await launchOnce({
     spec: { ...spec, timeouts: { ...spec.timeouts, handshakeMs } },
-    plan: { ...plan, handshakeMs },
+    plan: { ...withNoSignIn(plan), handshakeMs },
     allowedCapabilities: t.allowedCapabilities,
   });
+  if (!(inst instanceof Instance) && inst.code === 'sign_in_required')
+    return {
+      status: 'skipped',
+      message: `Not tried: the server asks you to sign in. Sign in after installing, from the plugin's panel or with \`plugboard plugins signin ${spec.id}\`.`,
+    };
   if (!(inst instanceof Instance)) {
     // Launch failed: Instance.launch has stopped what it started.
     // Cut short by the trial's deadline, not the plugin's own: say so, it may do better installed.
@@ -102,6 +108,18 @@ export async function tryLaunch(
     inst.dispose();
   }
   return { status: 'ok', handshakeMs: ms, tools, ...(inst.handshake?.name ? { server: inst.handshake.name } : {}) };
+}
+
+/**
+ * A remote server with no credentials of its own in its headers, tried as one that may want an
+ * OAuth sign-in: with nothing stored, so its 401 reads as "sign in first" and nothing is kept.
+ */
+function withNoSignIn(plan: LaunchPlan): LaunchPlan {
+  if (!plan.remote || plan.remote.oauth) return plan;
+  if (Object.keys(plan.remote.headers).some((h) => h.toLowerCase() === 'authorization')) return plan;
+  let kept: OAuthRecord | undefined;
+  const vault: TokenVault = { read: async () => kept, write: async (r) => void (kept = r) };
+  return { ...plan, remote: { ...plan.remote, oauth: { vault } } };
 }
 
 /**

@@ -28,8 +28,15 @@ export type AuditAction =
   | 'elicitation'
   /** An MCP server's request for a model's reply, allowed or denied (sizes only). */
   | 'sampling'
+  /** A sign-in to a remote MCP server (OAuth), by the issuer's name; never a token. */
+  | 'sign-in'
+  | 'sign-out'
   /** A tool's changed definition accepted by the person (its policy and exposure apply to it again). */
   | 'definition'
+  /** An MCP App's page shown (its resource and the origins its policy allows). */
+  | 'app-open'
+  /** A tool call an MCP App asked for, and who decided (argument names only). */
+  | 'app-call'
   /** Another app's call through Plugboard's MCP server (`plugboard mcp`, `/mcp`): who decided, and for which client. */
   | 'mcp-call';
 

@@ -42,6 +42,7 @@ export {
   type ElicitRequest,
   type PassthroughChange,
   type ServerFeatures,
+  type UiResource,
   type SampleReply,
   type SampleRequest,
   type SandboxSupport,

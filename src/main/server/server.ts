@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Backend } from '../service';
 import { createAccess, describeError, requestUrl, send, type Log } from './http';
+import { serveAppFrames } from './app-frames';
 import { serveStatic } from './static-files';
 import { receiveUpload } from './upload';
 import { DEFAULT_UPLOAD_MAX_AGE_MS, DEFAULT_UPLOAD_QUOTA_BYTES, UploadQuota } from './upload-quota';
@@ -114,8 +115,10 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
       });
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'method not allowed');
-    return serveStatic(req, res, url.pathname, opts.staticDir, log);
+    return serveStatic(req, res, url.pathname, opts.staticDir, log, frames?.origin);
   }
+  // MCP Apps are framed from a port of their own (app-frames.ts), started before the page is served.
+  let frames: Awaited<ReturnType<typeof serveAppFrames>> | undefined;
 
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
     try {
@@ -135,6 +138,7 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   const sockets = attachWebSocketApi(server, { backend: opts.backend, access, log });
 
   try {
+    frames = await serveAppFrames(opts.backend.frames, host, log);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(opts.port ?? 0, host, () => {
@@ -145,12 +149,16 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
   } catch (e) {
     sockets.dispose();
     removeUploads();
+    await frames?.close();
     throw e;
   }
   // After listening, a server error (there is no usual one) is logged rather than thrown at nobody.
   server.on('error', (e) => log(`plugboard serve: ${describeError(e)}`));
   port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  const pageOrigins = [shownHost, '127.0.0.1', 'localhost'].map((h) => `http://${h}:${port}`);
+  opts.backend.frames.serveAt(frames.origin, pageOrigins);
+  const frameServer = frames;
   return {
     url: `${scheme}://${shownHost}:${port}/?token=${token}`,
     port,
@@ -160,7 +168,7 @@ export async function serve(opts: ServeOptions): Promise<RunningServer> {
       await opts.mcp?.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections();
-      await closed;
+      await Promise.all([closed, frameServer.close()]);
       removeUploads();
     },
   };

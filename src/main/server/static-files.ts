@@ -7,7 +7,7 @@ import { createReadStream, realpathSync, statSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { pipeline } from 'node:stream';
-import { PRODUCTION_CSP } from '../../shared/csp';
+import { appHostCsp, PRODUCTION_CSP } from '../../shared/csp';
 import { isInside } from '../fs';
 import { describeError, send, type Log } from './http';
 
@@ -46,6 +46,8 @@ export function serveStatic(
   pathname: string,
   staticDir: string,
   log: Log,
+  /** The origin MCP App frames come from (app-frames.ts), which the page's policy lets it frame. */
+  frameOrigin?: string,
 ): void {
   let decoded: string;
   try {
@@ -64,7 +66,7 @@ export function serveStatic(
   if (!isFile(file)) return send(res, 503, 'the UI is not built: run `npm run build` first');
   res.writeHead(200, {
     'content-type': MIME[path.extname(file)] ?? 'application/octet-stream',
-    'content-security-policy': PRODUCTION_CSP,
+    'content-security-policy': frameOrigin ? appHostCsp(frameOrigin) : PRODUCTION_CSP,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': file.endsWith('index.html') ? 'no-store' : 'public, max-age=31536000, immutable',

@@ -7,6 +7,9 @@
  */
 /* eslint-disable max-lines -- one whole concern: one handler per contract command, each a line or two over the parts it uses */
 import { fillPrompt, promptsOf, resourcesOf } from './features';
+import { AppFrames } from './app-frames';
+import { AppDoors } from './apps';
+import { IconResolver } from './icons';
 import {
   checkInvocation,
   type Answer,
@@ -37,6 +40,7 @@ import { Installs } from './installs';
 import { LogBook } from './logbook';
 import { mcpClientSnippets, type McpLaunch } from '../../shared/mcp-clients';
 import { PluginViews } from './plugin-views';
+import { SignInService } from './sign-ins';
 import { processStats } from './stats';
 
 export type BackendEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
@@ -51,6 +55,10 @@ export interface BackendOptions {
   uploadsDir?: string;
   /** Opens a folder in the system's file manager (the desktop app); '' or why it could not. */
   openFolder?(dir: string): Promise<string>;
+  /** Opens a page in the person's browser (the desktop app: a sign-in's authorization page). */
+  openExternal?(url: string): void;
+  /** Opens a web link in the system's browser (the desktop app); '' or why it could not. */
+  openLink?(url: string): Promise<string>;
   /** How this installation runs `plugboard mcp` on its data folder, for the other apps' config snippets. */
   mcpLaunch?: McpLaunch;
   /**
@@ -78,6 +86,11 @@ export class Backend extends Disposable {
   private readonly installs: Installs;
   private readonly catalogUpdates: CatalogUpdates;
   private readonly attachments: AttachmentUploads;
+  private readonly signIns: SignInService;
+  /** MCP App pages staged for their frames; whoever serves the frame origin says where (serveAt). */
+  readonly frames = new AppFrames();
+  private readonly icons: IconResolver;
+  private readonly apps: AppDoors;
   private readonly _onDidEvent = this._register(new Emitter<BackendEvent>());
   readonly onDidEvent = this._onDidEvent.event;
   private readonly handlers: Handlers;
@@ -99,12 +112,33 @@ export class Backend extends Disposable {
     }
     this._register(models.onDidChange((e) => this._onDidEvent.fire({ name: 'models.changed', payload: e })));
     const { registry } = opts;
-    this.views = new PluginViews(registry);
+    this.icons = this._register(
+      new IconResolver({
+        netGranted: (id) => registry.granted(id, 'net'),
+        warn: (pluginId, message) => {
+          const line = { pluginId, source: 'host' as const, level: 'warn' as const, message, at: Date.now() };
+          this.logs.add(line);
+          this._onDidEvent.fire({ name: 'log', payload: line });
+        },
+      }),
+    );
+    this._register(
+      this.icons.onDidResolve((id) =>
+        this._onDidEvent.fire({ name: 'plugins.changed', payload: { id, reason: 'icons' } }),
+      ),
+    );
+    this._register(registry.onDidChange((c) => this.icons.retryFailed(c.id)));
+    this.views = new PluginViews(registry, this.icons);
+    this.apps = new AppDoors(registry, async () => (await this.conversations()).chat, this.frames, registry.audit);
     this.catalogUpdates = this._register(new CatalogUpdates(registry));
     this.installs = this._register(new Installs(registry, opts.uploadsDir, this.catalogUpdates));
     this.attachments = new AttachmentUploads(opts.uploadsDir);
     const fire = (e: BackendEvent): void => this._onDidEvent.fire(e);
     this._register(this.installs.onDidProgress((p) => fire({ name: 'install.progress', payload: p })));
+    this.signIns = new SignInService(registry, {
+      ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+      changed: (id, reason) => fire({ name: 'plugins.changed', payload: { id, reason } }),
+    });
     this._register(registry.onDidChangeHealth((h) => fire({ name: 'health', payload: h })));
     this._register(
       registry.onDidLog((l) => {
@@ -184,7 +218,13 @@ export class Backend extends Disposable {
         store.dispose();
         throw new Error('the back end was closed while its conversations opened');
       }
-      const chat = new ChatService({ registry, store, models: this.models, audit: registry.audit });
+      const chat = new ChatService({
+        registry,
+        store,
+        models: this.models,
+        audit: registry.audit,
+        ...(this.opts.openExternal ? { openExternal: this.opts.openExternal } : {}),
+      });
       this._register(chat.onDidEvent((e) => this._onDidEvent.fire(e)));
       this.opened = { chat, store };
       return this.opened;
@@ -266,7 +306,11 @@ export class Backend extends Disposable {
               'this Plugboard has no `plugboard` command to give other apps (a packaged app ships none): install Plugboard from its repository and run `plugboard mcp --print-config claude` there',
             ),
       'plugins.list': () => views.list(),
-      'plugins.detail': ({ id }) => views.detail(id),
+      'plugins.detail': async ({ id }) => {
+        const d = await views.detail(id);
+        const signIn = d ? await this.signIns.view(id) : undefined;
+        return d && signIn ? { ...d, signIn } : d;
+      },
       'plugins.start': ({ id }) => registry.start(id),
       'plugins.stop': ({ id }) => registry.stop(id),
       'plugins.restart': ({ id }) => registry.restart(id),
@@ -276,10 +320,17 @@ export class Backend extends Disposable {
       'plugins.revoke': ({ id, capabilities, folders }) => registry.decisions.revoke(id, capabilities, folders),
       'plugins.configure': ({ id, values }) => registry.decisions.configure(id, values),
       'plugins.uninstall': ({ id }) => registry.installer.uninstall(id),
+      'plugins.signIn': ({ id }) => this.signIns.start(id),
+      'plugins.signOut': ({ id }) => this.signIns.signOut(id),
       'plugins.logs': ({ id }) => this.logs.of(id),
       'plugins.stats': () => processStats(registry),
       'plugins.resources': ({ id }) => resourcesOf(registry, id),
-      'plugins.prompts': ({ id }) => promptsOf(registry, id),
+      'plugins.prompts': ({ id }) =>
+        promptsOf(
+          registry,
+          id,
+          (icons) => this.icons.view(id, icons) ?? this.icons.view(id, registry.host.serverIcons(id)),
+        ),
       'prompts.get': ({ id, name, args }) => fillPrompt(registry, id, name, args),
       'install.preview': (input) => installs.preview(input),
       'install.commit': (input) => installs.commit(input),
@@ -339,11 +390,15 @@ export class Backend extends Disposable {
         (await chat()).invoke(conversationId, plugin, tool, args),
       'chat.cancel': async ({ turnId }) => (await chat()).cancel(turnId),
       'chat.exitPassthrough': async ({ conversationId }) => (await chat()).exitPassthrough(conversationId),
+      'apps.open': ({ conversationId, messageId }) => this.apps.open(conversationId, messageId),
+      'apps.call': ({ conversationId, messageId, tool, args }) => this.apps.call(conversationId, messageId, tool, args),
+      'app.openLink': ({ url }) => this.apps.openLink(url, this.opts.openLink),
     };
   }
 
   override dispose(): void {
     if (this.isDisposed) return;
+    this.signIns.dispose();
     this.opened?.chat.dispose();
     this.opened?.store.dispose();
     super.dispose();

@@ -1,4 +1,5 @@
 /** The contract's doors to an MCP plugin's resources and prompts (host/features.ts). */
+import type { IconSpec, IconView } from '../../shared/apps';
 import type { CommandOutput } from '../../shared/contract';
 import { failure, ok, type Result } from '../../shared/failures';
 import type { ServerFeatures, PluginRegistry } from '../plugins';
@@ -18,11 +19,21 @@ export async function resourcesOf(registry: PluginRegistry, id: string): Promise
   return r.ok ? { ok: true, resources: r.value } : r;
 }
 
-export async function promptsOf(registry: PluginRegistry, id: string): Promise<CommandOutput<'plugins.prompts'>> {
+/** `icon`: a prompt's icons made safe to show (icons.ts); the server's own `icons` never reach the screen. */
+export async function promptsOf(
+  registry: PluginRegistry,
+  id: string,
+  icon: (icons: IconSpec[] | undefined) => IconView | undefined = () => undefined,
+): Promise<CommandOutput<'plugins.prompts'>> {
   const c = featuresOf(registry, id);
   if (!c.ok) return c;
   const r = await c.value.prompts();
-  return r.ok ? { ok: true, prompts: r.value } : r;
+  if (!r.ok) return r;
+  const prompts = r.value.map(({ icons, ...p }) => {
+    const shown = icon(icons);
+    return shown ? { ...p, icon: shown } : p;
+  });
+  return { ok: true, prompts };
 }
 
 export async function fillPrompt(

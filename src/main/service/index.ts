@@ -4,3 +4,5 @@
  * call.
  */
 export { Backend, type BackendEvent, type BackendOptions } from './backend';
+// MCP App pages, staged by the service and served on the frame origin by whichever transport runs.
+export { AppFrames, pageHeaders, type StagedPage } from './app-frames';

@@ -1,6 +1,7 @@
 /**
  * What the UI shows of plugins, computed from the registry's records and decisions: the list row
- * (PluginView), the expanded detail (tools, capabilities, settings), and the `/` palette.
+ * (PluginView), the expanded detail (tools, capabilities, settings), and the `/` palette. Icons
+ * are shown only as the icon resolver made them safe (icons.ts): never a server's URL.
  */
 import {
   autoApprovedTools,
@@ -15,9 +16,11 @@ import {
   GRANTABLE_UNREQUESTED,
   requestedCapabilities,
 } from '../../shared/capabilities';
+import type { IconView } from '../../shared/apps';
 import { scanTools } from '../../shared/tool-scan';
 import type { CapabilityView, PaletteEntry, PluginDetail, PluginView } from '../../shared/contract';
 import { previousVersion, type PluginRegistry } from '../plugins';
+import type { IconResolver } from './icons';
 
 /** A capability as it is enforced here: by the sandbox where plugins run in one. */
 export function capabilityView(name: string, registry: PluginRegistry): Omit<CapabilityView, 'requested' | 'granted'> {
@@ -41,7 +44,22 @@ function previousView(registry: PluginRegistry, id: string): PluginDetail['previ
 }
 
 export class PluginViews {
-  constructor(private readonly registry: PluginRegistry) {}
+  constructor(
+    private readonly registry: PluginRegistry,
+    private readonly icons?: IconResolver,
+  ) {}
+
+  /** A plugin's server icon, ready to show. */
+  private serverIcon(id: string): { icon?: IconView } {
+    const icon = this.icons?.view(id, this.registry.host.serverIcons(id));
+    return icon ? { icon } : {};
+  }
+
+  /** A tool's own icon, else its server's. */
+  toolIcon(id: string, tool: string): { icon?: IconView } {
+    const own = this.icons?.view(id, this.registry.tools(id).find((t) => t.name === tool)?.icons);
+    return own ? { icon: own } : this.serverIcon(id);
+  }
 
   list(): PluginView[] {
     return this.registry.list().map((r) => this.view(r.id));
@@ -78,6 +96,7 @@ export class PluginViews {
         pid: null,
         at: Date.now(),
       },
+      ...this.serverIcon(id),
     };
   }
 
@@ -98,11 +117,12 @@ export class PluginViews {
       manifestPath: spec?.manifestPath ?? null,
       // A remote MCP server shows where it is reached.
       command: spec?.remote ? [spec.remote.url] : (spec?.command ?? []),
-      tools: tools.map((t) => {
+      tools: tools.map(({ icons: _given, ...t }) => {
         const { policy, defaultPolicy } = registry.decisions.toolPolicy(id, t.name);
         const change = registry.definitions.change(id, t.name);
         return {
           ...t,
+          ...this.toolIcon(id, t.name),
           autoApproved: auto.has(t.name),
           userCommand: commands.has(t.name),
           policy,
@@ -144,6 +164,7 @@ export class PluginViews {
       description: d.description,
       parameters: d.parameters,
       autoApproved: registry.decisions.toolPolicy(d.plugin, d.tool).policy === 'allow',
+      ...this.toolIcon(d.plugin, d.tool),
     }));
   }
 
@@ -159,6 +180,7 @@ export class PluginViews {
       description: d.description,
       parameters: d.parameters,
       autoApproved: auto.has(d.qualifiedName),
+      ...this.toolIcon(d.plugin, d.tool),
     }));
     const commands: PaletteEntry[] = exposedUserCommands(registry).map((c) => ({
       kind: 'command',
@@ -171,6 +193,7 @@ export class PluginViews {
         properties: {},
       },
       autoApproved: false,
+      ...this.toolIcon(c.plugin, c.name),
     }));
     return [...commands, ...tools];
   }

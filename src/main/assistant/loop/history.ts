@@ -119,6 +119,8 @@ export function modelMessages(messages: readonly ChatMessage[], files: Files = N
     // What an MCP server asked of the person (a form) or of the model (sampling) was between the
     // server and them: it is not a call the model made, and the person's answers stay out.
     if (m.call?.sampling || m.call?.question?.form) continue;
+    // A call an MCP App made was between the person and the App (ui/message is how an App speaks to the model).
+    if (m.call?.fromApp) continue;
     if (m.role === 'user') {
       flush();
       out.push({ role: 'user', content: userContent(m, files) });

@@ -18,6 +18,7 @@ import { failure } from '../../../shared/failures';
 import type { ContextMessage } from '../../../shared/plugin';
 import type { AuditLog, CallHandle, PluginRegistry } from '../../plugins';
 import { validateArguments } from '../../plugins';
+import { appCardOf } from '../app-card';
 import type { LiveMessage, LiveMessages } from '../live-messages';
 import { completion } from '../plugin-turns';
 import { cutForModel } from './history';
@@ -80,6 +81,7 @@ export function startCard(
       ...(bound?.change ? { change: bound.change } : {}),
       ...(bound?.carried ? { carried: bound.carried } : {}),
     },
+    ...(target ? appCardOf(ctx.registry, target.plugin, target.tool) : {}),
     ...extra,
   };
   const live = ctx.messages.start(ctx.conversationId, message);
@@ -208,6 +210,11 @@ export async function runCall(
   });
 }
 
+/** An App's call decided without asking where a model's would be (app-calls.ts): the same rules. */
+export function settledCall(ctx: CallContext, target: Offered, input: unknown): ApprovalState | null {
+  return settled(ctx, boundTo(ctx, target, input));
+}
+
 /**
  * The decision that needs no one asked: the tool's policy (a changed tool's is ask: decisions.ts),
  * this conversation's allowance for this very definition, a flag. A call carrying another
@@ -258,7 +265,7 @@ async function decide(
 function audit(ctx: CallContext, m: ChatMessage, ok: boolean, detail: string): void {
   const argNames = Object.keys(m.args ?? {}).join(', ');
   ctx.audit.append({
-    action: 'model-call',
+    action: m.call?.fromApp ? 'app-call' : 'model-call',
     plugin: m.pluginId ?? '?',
     ok,
     tool: m.tool ?? '?',

@@ -1,11 +1,13 @@
 /**
- * `plugboard plugins …`: list, install, import (other apps' MCP configs), uninstall, expose/unexpose, enable/disable,
- * grant/revoke and config, and the catalog and updates (plugins-catalog.ts). Each is the contract's command the app's plugin panel sends
- * (plugins.list, plugins.setExposed…), through the same back end with its input checked by the
- * same schema, so the terminal and the window cannot differ; the conversations stay closed, so
- * this works while the app or `plugboard serve` uses the data directory. Exit 0 done, 1 refused or
- * failed (the reason on stderr, or as JSON with --json), 2 usage.
+ * `plugboard plugins …`: list, install, import (other apps' MCP configs), uninstall,
+ * expose/unexpose, enable/disable, grant/revoke, config, signin/signout (remote servers' OAuth,
+ * plugins-signin.ts), and the catalog and updates (plugins-catalog.ts). Each is the contract's
+ * command the app's plugin panel sends (plugins.list, plugins.setExposed…), through the same back
+ * end with its input checked by the same schema, so the terminal and the window cannot differ;
+ * the conversations stay closed, so this works while the app or `plugboard serve` uses the data
+ * directory. Exit 0 done, 1 refused or failed (the reason on stderr, or as JSON with --json), 2 usage.
  */
+/* eslint-disable max-lines -- one whole concern: the one table of the plugins command's options and subcommands */
 import { isFailure, type Done } from '../../../shared/failures';
 import type { Backend } from '../../service';
 import { EXIT_OK, jsonLine, parse, UsageError, type Out } from '../io';
@@ -13,6 +15,7 @@ import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
 import { installCommand, parseFolder, refusal } from './plugins-install';
 import { CATALOG_SUBCOMMANDS, catalogCommand } from './plugins-catalog';
+import { signInCommand, signOutCommand } from './plugins-signin';
 
 const SUBCOMMANDS = [
   'list',
@@ -27,6 +30,8 @@ const SUBCOMMANDS = [
   'revoke',
   'config',
   ...CATALOG_SUBCOMMANDS,
+  'signin',
+  'signout',
 ] as const;
 
 export async function pluginsCommand(argv: string[], env: CliEnv): Promise<number> {
@@ -48,6 +53,7 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       version: { type: 'string' },
       from: { type: 'string' },
       default: { type: 'boolean' },
+      'no-browser': { type: 'boolean' },
     },
     { min: 1, max: 1000, names: 'a command (list, install, …)' },
   );
@@ -136,6 +142,15 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
           await backend.request(command, { id: id as string, capabilities, ...(folders.length ? { folders } : {}) }),
         );
       }
+      case 'signin':
+        return await signInCommand(
+          registry,
+          expectArgs(rest, 1, 1, '<id>')[0] as string,
+          { browser: values['no-browser'] !== true, json },
+          env.out,
+        );
+      case 'signout':
+        return await signOutCommand(registry, expectArgs(rest, 1, 1, '<id>')[0] as string, json, env.out);
       case 'config': {
         const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
         return report(

@@ -3,9 +3,10 @@
  * a list_changed needs no cache of ours to go stale): `resources/list` and `prompts/list` with
  * their pages, and `prompts/get`, whose messages are turned into text for the composer.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
 import { failure, ok, type Result } from '../../../shared/failures';
+import { iconsOf } from './mcp-apps';
 import { asRecord, describeValue } from './values';
 
 /** Pages are followed up to this many: a server that never stops paging is cut off, not followed. */
@@ -71,6 +72,8 @@ export async function listPrompts(client: Client, timeoutMs: number): Promise<Re
         };
         if (p.title) v.title = p.title;
         if (p.description) v.description = p.description;
+        const icons = iconsOf(p.icons);
+        if (icons) v.icons = icons;
         out.push(v);
       }
       cursor = r.nextCursor;

@@ -3,14 +3,13 @@
  * returns a task at once, the client polls `tasks/get` at the server's `pollInterval`, each new
  * `statusMessage` is streamed, and a completed task's result comes from `tasks/result`.
  *
- * The SDK's own `experimental.tasks.callToolStream` is not used for the loop: it sleeps the whole
- * poll interval before it looks at a cancel, never sends `tasks/cancel` (the server's work runs
- * on), and turns a failed task into "Task X failed" without its status message. The requests
- * themselves are the SDK's (`tools/call` with its `task` option, `getTask`, `getTaskResult`,
- * `cancelTask`).
+ * These are the tasks of the 2025-11-25 revision. The SDK's v2 client keeps their wire schemas
+ * but no runtime for them, so the loop is Plugboard's: each request goes through the client with
+ * the SDK's schema of its result (`tools/call` with `task` in its params, `tasks/get`,
+ * `tasks/result`, `tasks/cancel`). It looks at a cancel at once, sends `tasks/cancel` so the
+ * server's work stops too, and keeps a failed task's status message.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { CallToolResultSchema, CreateTaskResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas, type Client } from '@modelcontextprotocol/client';
 import type { CancelToken } from '../../../shared/cancel';
 import { failure, type Failure } from '../../../shared/failures';
 import type { CallSink } from './types';
@@ -42,24 +41,33 @@ export async function callAsTask(
     const created = await client.request(
       {
         method: 'tools/call',
-        params: { name: call.name, arguments: call.args, _meta: { progressToken: call.progressToken } },
+        params: { name: call.name, arguments: call.args, task: {}, _meta: { progressToken: call.progressToken } },
       },
-      CreateTaskResultSchema,
-      { ...opts, task: {} },
+      specTypeSchemas.CreateTaskResult,
+      opts,
     );
     taskId = created.task.taskId;
     sink.activity();
     let said: string | undefined;
     for (;;) {
-      const task = await client.experimental.tasks.getTask(taskId, opts);
+      const task = await client.request(
+        { method: 'tasks/get', params: { taskId } },
+        specTypeSchemas.GetTaskResult,
+        opts,
+      );
       sink.activity();
       if (task.statusMessage && task.statusMessage !== said) {
         said = task.statusMessage;
-        sink.stream(said);
+        // One line per status, so the card reads as a log of the task.
+        sink.stream(`${said}\n`);
       }
       if (task.status === 'completed' || task.status === 'input_required') {
         // input_required: tasks/result delivers what the server queued and waits for the end.
-        const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, opts);
+        const result = await client.request(
+          { method: 'tasks/result', params: { taskId } },
+          specTypeSchemas.CallToolResult,
+          opts,
+        );
         return { ok: true, result };
       }
       if (task.status === 'failed')
@@ -77,7 +85,12 @@ export async function callAsTask(
   } catch (e) {
     if (call.cancel.isCancelled) {
       // Stop the server's work too; the answer does not matter any more.
-      if (taskId) client.experimental.tasks.cancelTask(taskId, { timeout: call.requestTimeoutMs }).catch(() => {});
+      if (taskId)
+        client
+          .request({ method: 'tasks/cancel', params: { taskId } }, specTypeSchemas.CancelTaskResult, {
+            timeout: call.requestTimeoutMs,
+          })
+          .catch(() => {});
       return failure('cancelled', 'call cancelled');
     }
     return failure('plugin_error', `task ${taskId ?? '(not created)'}: ${(e as Error).message}`);

@@ -3,12 +3,15 @@
  * process; it owns the protocol state (pending ids, open streams) and nothing else: processes,
  * timers for deadlines and restarts belong to the supervisor.
  */
+import type { IconSpec } from '../../../shared/apps';
 import type { CancelToken } from '../../../shared/cancel';
+import type { TransportSendOptions } from '@modelcontextprotocol/client';
 import type { ClientSide } from '../asks';
 import type { Failure, Result } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
 import type { PromptFilled, PromptView, ResourceContent, ResourceView } from '../../../shared/mcp-features';
 import type { CallCompletion, ContextMessage, LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
+import type { UiResource } from './mcp-apps';
 
 export interface CallRequest {
   tool: string;
@@ -39,6 +42,8 @@ export interface HandshakeInfo {
   instructions?: string;
   /** Capabilities the plugin asked for in its handshake (rterm). */
   capabilities?: string[];
+  /** The server's icons, as it gave them (MCP `serverInfo.icons`, SEP-973). */
+  icons?: IconSpec[];
   raw: unknown;
 }
 
@@ -52,7 +57,13 @@ export interface SessionContext {
   spec: PluginSpec;
   /** Core-owned capability allow-list for this plugin binding. */
   allowedCapabilities: readonly string[];
-  send(message: unknown): void;
+  /**
+   * Writes a message to the plugin. `options` are the MCP SDK's send options of the message (a
+   * request's own stream and its cancel signal), which only a remote link uses.
+   */
+  send(message: unknown, options?: TransportSendOptions): void;
+  /** The plugin is a remote server (Streamable HTTP), not a process on stdio. */
+  remote?: boolean;
   /** A diagnostic of the host about this plugin (stray ids, junk, protocol slips). */
   diagnostic(level: LogLevel, message: string): void;
   /** A log message the plugin sent through its protocol. */
@@ -77,6 +88,8 @@ export interface DialectSession extends IDisposable {
   resources?(timeoutMs: number): Promise<Result<ResourceView[]>>;
   prompts?(timeoutMs: number): Promise<Result<PromptView[]>>;
   getPrompt?(name: string, args: Record<string, string>, timeoutMs: number): Promise<Result<PromptFilled>>;
+  /** An MCP App's page (`resources/read` of its `ui://` resource, mcp-apps.ts). Absent elsewhere. */
+  readUi?(uri: string, timeoutMs: number): Promise<Result<UiResource>>;
   readResource?(uri: string, timeoutMs: number): Promise<Result<ResourceContent[]>>;
   /** Passthrough input (G-Assist). Absent when the protocol has none. */
   input?(text: string, sink: CallSink, cancel: CancelToken, ackMs: number): Promise<CallOutcome>;

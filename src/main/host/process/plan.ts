@@ -3,6 +3,7 @@
  * spawned (launch.ts computes it; the sandbox wraps it; the supervisor runs it).
  */
 
+import type { RemoteOAuth } from '../remote/link';
 import type { SecretValue } from './redact';
 
 export type SettingValue = string | number | boolean | string[];
@@ -25,7 +26,12 @@ export interface LaunchPlan {
   handshakeMs?: number;
   sandbox?: SandboxState;
   /** A remote MCP server: nothing is spawned; the host speaks to this URL with these headers. */
-  remote?: { url: string; headers: Record<string, string> };
+  remote?: {
+    url: string;
+    headers: Record<string, string>;
+    /** OAuth sign-in for the server (remote/oauth.ts), set by the plan's owner; absent when the headers carry credentials. */
+    oauth?: RemoteOAuth;
+  };
   /**
    * The values of the plugin's sensitive settings in this launch: hidden wherever the launch's
    * output is shown (redact.ts). `displayCommand` is already clean.

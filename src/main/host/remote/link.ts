@@ -6,25 +6,65 @@
  *   - the server answered a request with an HTTP error (a 500, a 401): that request fails with
  *     the status, as a JSON-RPC error, and the server stays up;
  *   - the server could not be reached (refused, reset, DNS): the link is lost, which the
- *     supervisor treats as a crash (restarts with its usual back-off, health shows it).
+ *     supervisor treats as a crash (restarts with its usual back-off, health shows it);
+ *   - the server wants a sign-in (a 401 the stored OAuth tokens could not answer, oauth.ts): that
+ *     request fails as "sign-in required", naming how to sign in, and the server stays up.
+ * Both protocol eras pass through unchanged: the 2026-07-28 era's per-request headers come from
+ * each message's `_meta` envelope, and its cancellation aborts the request's own stream (the
+ * send options the dialect's SDK client passes along).
  */
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type JSONRPCMessage,
+  type TransportSendOptions,
+} from '@modelcontextprotocol/client';
 import { failure, type Failure } from '../../../shared/failures';
 import { Emitter, type IDisposable } from '../../../shared/lifecycle';
 import type { ExitInfo, StopOptions, StopResult } from '../process/child';
 import { LineRing } from '../process/ring';
+import { PlugboardOAuthProvider, type TokenVault } from './oauth';
+
+/** How a remote server's OAuth sign-in is kept (the plugin service's secret store) and who Plugboard is to it. */
+export interface RemoteOAuth {
+  vault: TokenVault;
+  /** Plugboard's Client ID Metadata Document, where one is published. */
+  clientMetadataUrl?: string;
+}
 
 /** A JSON-RPC error code for "the HTTP request carrying this one failed" (implementation-defined range). */
 const HTTP_REQUEST_FAILED = -32001;
+/** Marks the error data of a request the server refused for want of a sign-in (signInFailure reads it). */
+const SIGN_IN_REQUIRED = 'plugboard/sign-in-required';
+
+/**
+ * A request the server refused for want of a sign-in (marked by the link below, whoever carried
+ * the error on: the SDK's client or the tasks extension's package), as the failure that says how to
+ * sign in; undefined for any other error.
+ */
+export function signInFailure(e: unknown): Failure | undefined {
+  const data = (e as { data?: unknown } | null)?.data;
+  if (typeof data !== 'object' || data === null || (data as Record<string, unknown>)[SIGN_IN_REQUIRED] !== true)
+    return undefined;
+  return failure('sign_in_required', e instanceof Error ? e.message : String(e));
+}
 /** How long a goodbye (the DELETE that ends the session) may take before the link is closed anyway. */
 const DELETE_MS = 2000;
 
 export interface RemoteOptions {
   url: string;
   headers: Record<string, string>;
+  /** The plugin's id, for the sign-in command a refusal names. */
+  pluginId?: string;
+  /** OAuth for this server (oauth.ts); absent when its headers carry the credentials. */
+  oauth?: RemoteOAuth;
   /** Each message the server sends, parsed JSON (still `unknown` to the dialect). */
   message(value: unknown): void;
+}
+
+function statusOf(e: unknown): number | undefined {
+  return e instanceof SdkHttpError ? (e.data as { status?: number } | undefined)?.status : undefined;
 }
 
 export class RemoteLink implements IDisposable {
@@ -46,10 +86,26 @@ export class RemoteLink implements IDisposable {
   /** The id of our `initialize`, to take the protocol version from its answer. */
   private initializeId: string | number | undefined;
 
+  /** The server's OAuth, outside any sign-in: stored tokens used and refreshed, nothing more. */
+  private readonly oauth: PlugboardOAuthProvider | undefined;
+
   private constructor(private readonly opts: RemoteOptions) {
-    this.transport = new StreamableHTTPClientTransport(new URL(opts.url), { requestInit: { headers: opts.headers } });
+    this.oauth = opts.oauth
+      ? new PlugboardOAuthProvider(opts.oauth.vault, {
+          mode: 'background',
+          serverUrl: opts.url,
+          ...(opts.oauth.clientMetadataUrl ? { clientMetadataUrl: opts.oauth.clientMetadataUrl } : {}),
+        })
+      : undefined;
+    this.transport = new StreamableHTTPClientTransport(new URL(opts.url), {
+      requestInit: { headers: opts.headers },
+      ...(this.oauth ? { authProvider: this.oauth } : {}),
+    });
     this.transport.onmessage = (m) => this.received(m);
-    this.transport.onerror = (e) => this.note(`${e.message}`);
+    // A send's error is also thrown to failed(), which says it better for a sign-in.
+    this.transport.onerror = (e) => {
+      if (!this.isAboutSignIn(e)) this.note(`${e.message}`);
+    };
     this.transport.onclose = () => this.lose('the connection was closed');
   }
 
@@ -75,11 +131,11 @@ export class RemoteLink implements IDisposable {
       : `the connection to ${this.opts.url} ended`;
   }
 
-  send(message: unknown): void {
+  send(message: unknown, options?: TransportSendOptions): void {
     if (this.closed) return;
     const m = message as { id?: string | number; method?: string; result?: { protocolVersion?: unknown } };
     if (m.method === 'initialize') this.initializeId = m.id;
-    this.transport.send(message as JSONRPCMessage).catch((e: unknown) => this.failed(m, e));
+    this.transport.send(message as JSONRPCMessage, options).catch((e: unknown) => this.failed(m, e, options));
   }
 
   private received(m: JSONRPCMessage): void {
@@ -92,11 +148,27 @@ export class RemoteLink implements IDisposable {
   }
 
   /** A message that could not be delivered: its request fails, or the whole link is lost. */
-  private failed(m: { id?: string | number; method?: string }, e: unknown): void {
-    if (this.closed) return;
-    let text = e instanceof Error ? e.message : String(e);
-    if (e instanceof StreamableHTTPError || /HTTP \d{3}|Unauthorized/i.test(text)) {
-      const status = e instanceof StreamableHTTPError ? e.code : undefined;
+  private failed(m: { id?: string | number; method?: string }, e: unknown, options?: TransportSendOptions): void {
+    if (this.closed || options?.requestSignal?.aborted) return;
+    const status = statusOf(e);
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    if (this.isAboutSignIn(e)) {
+      const text = this.signInText(status);
+      this.note(text);
+      if (m.id !== undefined && m.method !== undefined)
+        this.opts.message({
+          jsonrpc: '2.0',
+          id: m.id,
+          error: {
+            code: HTTP_REQUEST_FAILED,
+            message: text,
+            data: { [SIGN_IN_REQUIRED]: true, status: status ?? 401 },
+          },
+        });
+      return;
+    }
+    let text = this.hide(e instanceof Error ? e.message : String(e));
+    if (e instanceof SdkHttpError || status !== undefined || /HTTP \d{3}|Unauthorized/i.test(text)) {
       if (status === 401 || status === 403)
         text = `HTTP ${status}: the server refused the credentials; check the token or headers in the plugin's settings (${text})`;
       else if (status !== undefined) text = `HTTP ${status}: ${text}`;
@@ -106,12 +178,39 @@ export class RemoteLink implements IDisposable {
         this.opts.message({ jsonrpc: '2.0', id: m.id, error: { code: HTTP_REQUEST_FAILED, message: text } });
       return;
     }
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
     this.lose(cause?.code ? `${text} (${cause.code})` : text);
   }
 
+  /**
+   * Whether an error means the server wants a sign-in: its 401 (or 403), or the SDK, led by one
+   * into a sign-in it may not start here (no token to refresh, no registration), throwing
+   * whatever it threw then, unless the network itself failed. Only where OAuth is in use.
+   */
+  private isAboutSignIn(e: unknown): boolean {
+    if (!this.oauth) return false;
+    const status = statusOf(e);
+    const network = (e as { cause?: { code?: string } }).cause?.code !== undefined;
+    return e instanceof UnauthorizedError || status === 401 || status === 403 || (this.oauth.signInNeeded && !network);
+  }
+
+  /** What a refusal for want of a sign-in says: who refused, and how to sign in. */
+  private signInText(status: number | undefined): string {
+    const how = this.opts.pluginId
+      ? `run \`plugboard plugins signin ${this.opts.pluginId}\`, or use its Sign in button in the app`
+      : 'sign in to it first';
+    const had = (this.oauth?.secretStrings().length ?? 0) > 0;
+    return `${new URL(this.opts.url).host} ${had ? `refused the sign-in it was given${status === 403 ? ' (it needs more access)' : ''}, and it could not be renewed` : 'needs you to sign in first'}: ${how}`;
+  }
+
+  /** Text about this server with the tokens of its sign-in hidden. */
+  private hide(text: string): string {
+    let out = text;
+    for (const s of this.oauth?.secretStrings() ?? []) out = out.split(s).join('[token]');
+    return out;
+  }
+
   private note(line: string): void {
-    for (const l of this.stderr.write(`${line}\n`)) this._onDidStderr.fire(l);
+    for (const l of this.stderr.write(`${this.hide(line)}\n`)) this._onDidStderr.fire(l);
   }
 
   private lose(reason: string): void {

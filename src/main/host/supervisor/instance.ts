@@ -152,12 +152,13 @@ export class Instance implements IDisposable {
     remote: NonNullable<LaunchPlan['remote']>;
   }): Promise<Instance | Failure> {
     let session: DialectSession | null = null;
-    const link = await RemoteLink.open({ ...opts.remote, message: (v) => session?.receive(v) });
+    const link = await RemoteLink.open({ ...opts.remote, pluginId: opts.spec.id, message: (v) => session?.receive(v) });
     if (!(link instanceof RemoteLink)) return redactFailure(link, opts.redact);
     const s = opts.dialect.create({
       spec: opts.spec,
       allowedCapabilities: opts.allowedCapabilities,
-      send: (m) => link.send(m),
+      send: (m, options) => link.send(m, options),
+      remote: true,
       diagnostic: opts.hooks.diagnostic,
       pluginLog: opts.hooks.pluginLog,
       toolsChanged: opts.hooks.toolsChanged,

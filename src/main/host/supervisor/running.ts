@@ -8,6 +8,7 @@
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable } from '../../../shared/lifecycle';
 import type { LogLevel, PluginSpec } from '../../../shared/plugin';
+import type { IconSpec } from '../../../shared/apps';
 import type { ClientSide } from '../asks';
 import type { CallOutcome, DialectFactory } from '../dialects/types';
 import type { StopResult } from '../process/child';
@@ -53,6 +54,7 @@ export class RunningInstances extends Disposable {
   /** Declared tools, completed by what the running plugin announced. */
   readonly tools: ToolSet;
   private announcedInstructions: string | undefined;
+  private announcedIcons: IconSpec[] | undefined;
 
   constructor(
     private readonly spec: PluginSpec,
@@ -88,6 +90,11 @@ export class RunningInstances extends Disposable {
   /** The server's instructions for a model, from its last handshake (MCP). */
   get instructions(): string | undefined {
     return this.announcedInstructions;
+  }
+
+  /** The server's icons, from its last handshake (MCP, SEP-973). */
+  get icons(): IconSpec[] | undefined {
+    return this.announcedIcons;
   }
 
   /** Protocol entries still waiting, in the held instance and the one-shot ones. */
@@ -255,6 +262,7 @@ export class RunningInstances extends Disposable {
     }
     if (inst.handshake?.tools) this.tools.announce(inst.handshake.tools);
     if (inst.handshake?.instructions) this.announcedInstructions = inst.handshake.instructions;
+    if (inst.handshake?.icons) this.announcedIcons = inst.handshake.icons;
     return ok(inst);
   }
 

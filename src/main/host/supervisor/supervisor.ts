@@ -13,6 +13,7 @@
  */
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import { Disposable, MutableDisposable, timeoutDisposable } from '../../../shared/lifecycle';
+import type { IconSpec } from '../../../shared/apps';
 import type { HealthEvent, HealthState, LogLevel, LogSource, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { ServerAsks } from '../asks';
 import type { DialectFactory, DialectSession } from '../dialects/types';
@@ -132,6 +133,11 @@ export class PluginSupervisor extends Disposable {
   /** The server's instructions for a model, from its last handshake (MCP). */
   get instructions(): string | undefined {
     return this.running.instructions;
+  }
+
+  /** The server's icons, from its last handshake (MCP). */
+  get icons(): IconSpec[] | undefined {
+    return this.running.icons;
   }
 
   /** Whether a passthrough session is open, and who holds it (a conversation id). */

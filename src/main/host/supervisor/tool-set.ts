@@ -39,6 +39,10 @@ export class ToolSet extends Disposable {
     for (const t of this.announced ?? []) {
       const d = out.get(t.name);
       if (!d || isEmptySchema(d.parameters)) out.set(t.name, d ? { ...d, parameters: t.parameters } : t);
+      // What only the running server can say (its App, its icons) completes a declared tool too.
+      const kept = out.get(t.name) as ToolSpec;
+      if (kept !== t && (t.ui || t.icons))
+        out.set(t.name, { ...kept, ...(t.ui ? { ui: t.ui } : {}), ...(t.icons ? { icons: t.icons } : {}) });
     }
     this.merged = [...out.values()];
     return this.merged;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { FolderGrant } from '../../../shared/capabilities';
 import type { DataPaths } from '../data-paths';
+import { signInSecretId } from '../registry/sign-ins';
 import type { SecretStore } from '../secrets';
 import { defaultPluginState, type StateStore } from '../registry/state';
 import type { InstallRecord } from './pinned';
@@ -156,6 +157,7 @@ export async function removeInstalled(
   emptyTrash();
   try {
     await ctx.secrets.removeAll(id);
+    await ctx.secrets.removeAll(signInSecretId(id));
     rmSync(ctx.paths.pluginData(id), { recursive: true, force: true });
     dropPrevious(ctx.paths, id);
   } catch (e) {

@@ -19,6 +19,7 @@ import {
   trialCommand,
   tryLaunch,
   type LaunchBinding,
+  type LaunchPlan,
   type PluginHost,
   type SandboxRequest,
 } from '../../host';
@@ -40,6 +41,8 @@ export interface BindingOptions {
 export class PluginBindings implements IDisposable {
   /** Where each plugin process is written down until it is gone (the data directory's pid registry). */
   readonly processes: ProcessBook;
+  /** Adds a remote server's OAuth sign-in to its plan (sign-ins.ts). */
+  oauth?: (id: string, plan: LaunchPlan) => LaunchPlan;
 
   constructor(
     private readonly host: PluginHost,
@@ -75,7 +78,8 @@ export class PluginBindings implements IDisposable {
     const folders = grantedFolders(spec.settings, values, allowedCapabilities, os.homedir());
     const byPath = (this.pluginState(id).folders ?? []).map((f) => f.path);
     const roots = [...new Set([...folders.writePaths, ...folders.readPaths, ...byPath])];
-    return { plan: await this.host.plan(spec, values, env, this.sandbox(id)), allowedCapabilities, record, roots };
+    const plan = await this.host.plan(spec, values, env, this.sandbox(id));
+    return { plan: plan.ok && this.oauth ? this.oauth(id, plan) : plan, allowedCapabilities, record, roots };
   }
 
   /** The sandbox of a launch: the grants of now, its own data folder, the data directory hidden. */

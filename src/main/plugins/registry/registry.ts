@@ -14,7 +14,7 @@
 import path from 'node:path';
 import { failure, type Done, type Failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
-import type { ToolSpec } from '../../../shared/plugin';
+import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import {
   PluginHost,
   refusedCall,
@@ -34,6 +34,7 @@ import { syncWithDisk } from './disk-sync';
 import { Installer } from '../install/installer';
 import { DataPaths } from '../data-paths';
 import { PluginSettings } from './plugin-settings';
+import { SignIns } from './sign-ins';
 import { FileSecretStore, type SecretStore } from '../secrets';
 import { startupHousekeeping } from './startup';
 import { explainFailure } from '../grants/missing';
@@ -57,6 +58,11 @@ export interface RegistryOptions {
   env?: Record<string, string>;
   /** `false`: run plugins unsandboxed even where the sandbox works. Default: sandboxed where it works. */
   sandbox?: boolean;
+  /**
+   * Plugboard's OAuth Client ID Metadata Document (an https URL), used to sign in to remote
+   * servers that accept one. Default: `PLUGBOARD_OAUTH_CLIENT_ID_URL`, else none (dynamic registration).
+   */
+  oauthClientMetadataUrl?: string;
 }
 
 /**
@@ -66,7 +72,14 @@ export interface RegistryOptions {
  */
 export type HostView = Pick<
   PluginHost,
-  'healthOf' | 'pids' | 'features' | 'endPassthrough' | 'passthroughSessions' | 'asks' | 'announcedTools'
+  | 'healthOf'
+  | 'pids'
+  | 'features'
+  | 'serverIcons'
+  | 'endPassthrough'
+  | 'passthroughSessions'
+  | 'asks'
+  | 'announcedTools'
 >;
 
 export class PluginRegistry implements IDisposable {
@@ -82,6 +95,8 @@ export class PluginRegistry implements IDisposable {
   readonly decisions: Decisions;
   /** Tool definitions and the hashes the person's decisions apply to (how one changed, accepting it). */
   readonly definitions: DefinitionDecisions;
+  /** Sign-ins to remote MCP servers (OAuth): their state, sign-in and sign-out. */
+  readonly signIns: SignIns;
   private readonly bindings: PluginBindings;
   readonly audit: AuditLog; // one open log for the registry and the assistant's calls
   private readonly records = new RecordBook();
@@ -149,6 +164,16 @@ export class PluginRegistry implements IDisposable {
       (id) => this.decisions.pluginState(id),
       opts,
     );
+    const clientMetadataUrl =
+      opts.oauthClientMetadataUrl ?? (opts.parentEnv ?? process.env).PLUGBOARD_OAUTH_CLIENT_ID_URL;
+    this.signIns = new SignIns({
+      secrets: this.secrets,
+      audit: this.audit,
+      plan: async (spec) => (await this.bindings.binding(spec)).plan,
+      applied: (spec) => this.afterSignIn(spec),
+      ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
+    });
+    this.bindings.oauth = (id, plan) => this.signIns.withOAuth(id, plan);
     this.installer = new Installer(this.paths, this.state, this.secrets, this.audit, this.records, this.bindings, {
       ...(opts.limits ? { limits: opts.limits } : {}),
       ...(opts.parentEnv ? { parentEnv: opts.parentEnv } : {}),
@@ -336,6 +361,19 @@ export class PluginRegistry implements IDisposable {
     await this.bindings.rebind(spec.value);
     const r = await this.pluginHost.restart(id);
     return r.ok ? { ok: true, detail: 'restarted' } : r;
+  }
+
+  /**
+   * After a sign-in or sign-out: a running server is reached again with the tokens as they are
+   * now (a link keeps the ones it read), and one that failed for want of a sign-in starts.
+   */
+  private async afterSignIn(spec: PluginSpec): Promise<void> {
+    await this.bindings.rebind(spec);
+    const h = this.pluginHost.healthOf(spec.id);
+    if (!h || !this.isEnabled(spec.id)) return;
+    if (['ready', 'busy', 'starting', 'unresponsive'].includes(h.state)) await this.pluginHost.restart(spec.id);
+    else if (spec.persistent && ['failed', 'crashed'].includes(h.state))
+      void this.pluginHost.start(spec.id).catch(() => undefined);
   }
 
   async shutdown(): Promise<void> {

@@ -24,6 +24,7 @@ export function promptEntry(plugin: Pick<PluginView, 'id' | 'name'>, p: PromptVi
     description: p.description ?? p.title ?? '',
     parameters: promptSchema(p),
     autoApproved: false,
+    ...(p.icon ? { icon: p.icon } : {}),
   };
 }
 

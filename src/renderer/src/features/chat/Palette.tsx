@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, type JSX } from 'react';
 import type { PaletteEntry } from '../../../../shared/contract';
+import { PluginIcon } from '../../components/PluginIcon';
 import { Kbd } from '../../components/Kbd';
 import { Spinner } from '../../components/Spinner';
 import { hasParameters, inlineCommand } from '../../stores/palette';
@@ -103,6 +104,7 @@ export function Palette({
               onClick={() => onPick(e)}
               className={`mx-1 flex cursor-pointer items-baseline gap-2 rounded-md px-2 py-1.5 ${i === active ? 'bg-accent-soft' : ''}`}
             >
+              {e.icon && <PluginIcon icon={e.icon} size={11} className="h-4 w-4 self-center rounded" />}
               <span className="shrink-0 font-mono text-[12px] text-fg">
                 {inlineCommand(e)}
                 {hasParameters(e) && <span className="text-fg-subtle">{' …'}</span>}

@@ -8,6 +8,8 @@ import type { ChatMessage, MessageStatus } from '../../../../shared/contract';
 import { CopyButton } from '../../components/CopyButton';
 import { FailureBlock } from '../../components/FailureBlock';
 import { Icon } from '../../components/Icon';
+import { PluginIcon, useToolIcon } from '../../components/PluginIcon';
+import { AppFrame } from './apps/LazyAppFrame';
 import { Spinner } from '../../components/Spinner';
 import { Timestamp } from './Timestamp';
 import { usePlugins } from '../../stores/plugins';
@@ -63,11 +65,37 @@ function Args({ args }: { args: Record<string, unknown> }): JSX.Element {
   );
 }
 
+function TextBehindApp({ m }: { m: ChatMessage }): JSX.Element | null {
+  const [open, setOpen] = useState(false);
+  if (!m.text && m.result === undefined) return null;
+  return (
+    <div>
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        className="inline-flex items-center gap-1 rounded text-[11.5px] font-medium text-fg-muted hover:text-fg"
+        data-app-text
+      >
+        <Icon name={open ? 'chevronDown' : 'chevronRight'} size={11} />
+        The result as text
+      </button>
+      {open && (
+        <div className="mt-1">
+          <PluginOutput m={m} />
+        </div>
+      )}
+    </div>
+  );
+}
+
 export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage }): JSX.Element {
   const pluginName = usePlugins((s) => (m.pluginId ? s.byId[m.pluginId]?.name : undefined)) ?? m.pluginId ?? 'Plugin';
   const status = m.status ?? 'done';
   const said = status === 'cancelled' ? 'stopped' : status;
   const hasArgs = m.args && Object.keys(m.args).length > 0;
+  const icon = useToolIcon(m.pluginId, m.tool);
+  const [appShown, setAppShown] = useState(false);
   return (
     <article
       className="group"
@@ -76,12 +104,7 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
       data-role="plugin"
     >
       <header className="mb-1 flex flex-wrap items-center gap-x-2 text-xs">
-        <span
-          className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-subtle text-fg-muted"
-          aria-hidden="true"
-        >
-          <Icon name="box" size={12} />
-        </span>
+        <PluginIcon icon={icon} className="h-5 w-5 rounded-md border border-line bg-subtle text-fg-muted" />
         <span className="font-semibold text-fg">{pluginName}</span>
         {m.tool && <code className="font-mono text-[11.5px] text-fg-muted">{m.tool}</code>}
         {hasArgs && <Args args={m.args ?? {}} />}
@@ -106,7 +129,9 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         </span>
       </header>
       <div className="space-y-2 pl-7 text-[13.5px] leading-relaxed">
-        <PluginOutput m={m} />
+        {m.app && status !== 'cancelled' && <AppFrame m={m} pluginName={pluginName} onShown={setAppShown} />}
+        {/* With its App on screen, the result's text (what a model reads) is there on request. */}
+        {appShown ? <TextBehindApp m={m} /> : <PluginOutput m={m} />}
         {m.failure && status !== 'cancelled' && (
           <FailureBlock
             failure={m.failure}

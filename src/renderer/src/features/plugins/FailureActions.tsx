@@ -2,14 +2,15 @@
  * What a person can do about a failure, by its code: a plugin that needs settings gets "Open
  * settings" (its Settings tab, focused), a disabled one "Enable", a withheld secret "Open
  * permissions", one that failed for want of the network or a folder it is given "Grant …" (which
- * grants it and starts the plugin again), a switched-off tool "Switch it on". Shown under the
- * failure in the chat and in the plugin panel.
+ * grants it and starts the plugin again), a remote server that wants a sign-in "Sign in", a
+ * switched-off tool "Switch it on". Shown under the failure in the chat and in the plugin panel.
  */
 import type { JSX } from 'react';
 import type { Failure } from '../../../../shared/failures';
 import { Button } from '../../components/Button';
 import { grantMissing, setExposed, showDetail, type DetailTab } from '../../stores/plugin-detail';
 import { setPluginEnabled, usePlugins } from '../../stores/plugins';
+import { signIn } from '../../stores/sign-in';
 import { togglePanel } from '../../stores/ui';
 
 function open(pluginId: string, tab: DetailTab): void {
@@ -41,6 +42,12 @@ export function FailureActions({
     action = (
       <Button size="sm" icon="power" onClick={() => void setPluginEnabled(pluginId, true)}>
         {`Enable ${name}`}
+      </Button>
+    );
+  } else if (failure.code === 'sign_in_required') {
+    action = (
+      <Button size="sm" variant="primary" icon="key" onClick={() => void signIn(pluginId)}>
+        {`Sign in to ${name}`}
       </Button>
     );
   } else if (failure.details?.missingGrant) {

@@ -18,6 +18,7 @@ import { HealthHistory } from './HealthHistory';
 import { LogTab } from './LogTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
+import { SignInSection } from './SignInSection';
 import { ToolsTab } from './ToolsTab';
 import { UninstallDialog } from './UninstallDialog';
 
@@ -37,6 +38,7 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
     <div id={domId} className="border-t border-line bg-bg">
       <div className="space-y-2 px-3 py-2.5">
         {p.description && <p className="text-xs text-fg-muted">{p.description}</p>}
+        {detail?.signIn && <SignInSection id={id} view={detail.signIn} />}
         <p className="text-xs">
           <span className="text-fg-subtle">State: </span>
           <span className="text-fg">{p.health.state}</span>

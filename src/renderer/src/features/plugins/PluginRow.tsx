@@ -4,6 +4,7 @@
  */
 import { memo, type JSX } from 'react';
 import { Icon } from '../../components/Icon';
+import { PluginIcon } from '../../components/PluginIcon';
 import { Switch } from '../../components/Switch';
 import { toggleDetail, usePluginDetail } from '../../stores/plugin-detail';
 import { useStats } from '../../stores/plugin-stats';
@@ -51,6 +52,7 @@ export const PluginRow = memo(function PluginRow({ id }: { id: string }): JSX.El
             size={14}
             className="mt-[3px] shrink-0 text-fg-subtle group-hover:text-fg-muted"
           />
+          {p.icon && <PluginIcon icon={p.icon} size={12} className="mt-px h-[18px] w-[18px] rounded" />}
           <span className="min-w-0 flex-1">
             <span className="flex items-baseline gap-1.5">
               <span className="truncate font-medium">{p.name}</span>

@@ -9,6 +9,8 @@
 import type { JSX } from 'react';
 import { TOOL_POLICIES, type ToolPolicy } from '../../../../shared/assistant';
 import type { PluginDetail, ToolView } from '../../../../shared/contract';
+import { visibleToModel } from '../../../../shared/apps';
+import { PluginIcon } from '../../components/PluginIcon';
 import { Button } from '../../components/Button';
 import { changeTitle, DefinitionDiff } from '../../components/DefinitionDiff';
 import { Icon } from '../../components/Icon';
@@ -102,6 +104,7 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
             <div className="flex items-start gap-3">
               <div className="min-w-0 flex-1">
                 <div className="flex items-center gap-1.5">
+                  {t.icon && <PluginIcon icon={t.icon} size={10} className="h-4 w-4 rounded" />}
                   <span className="font-mono text-xs text-fg">
                     <VisibleText text={t.name} name />
                   </span>
@@ -132,6 +135,20 @@ export function ToolsTab({ detail }: { detail: PluginDetail }): JSX.Element {
                     </span>
                   )}
                   {t.userCommand && <span className="text-[10px] uppercase tracking-wide text-fg-subtle">command</span>}
+                  {/* MCP Apps: an interface of its own in its cards; or a tool only that App calls. */}
+                  {t.ui && (t.ui.resourceUri || !visibleToModel(t.ui)) && (
+                    <span
+                      className="rounded border border-accent/40 px-1 text-[10px] tracking-wide text-accent uppercase"
+                      title={
+                        visibleToModel(t.ui)
+                          ? 'Its results show in an App of its server, in the tool card'
+                          : 'Only its server’s App calls it: no model is offered it'
+                      }
+                      data-tool-app={visibleToModel(t.ui) ? 'app' : 'app-only'}
+                    >
+                      {visibleToModel(t.ui) ? 'app' : 'app only'}
+                    </span>
+                  )}
                 </div>
                 {t.description && (
                   // What hides (or was flagged) is shown whole: a clamp could cut it out of sight.

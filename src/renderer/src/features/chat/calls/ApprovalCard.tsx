@@ -102,7 +102,9 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
         </>
       }
       subtitle={
-        entry?.description ? (
+        m.call?.fromApp ? (
+          `${pluginName}’s App asked to call this tool. Nothing runs until you answer.`
+        ) : entry?.description ? (
           <span className="whitespace-pre-wrap">
             <VisibleText text={entry.description} />
           </span>

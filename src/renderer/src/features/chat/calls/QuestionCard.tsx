@@ -16,6 +16,7 @@ import { Spinner } from '../../../components/Spinner';
 import { answerQuestion, declineForm, type Answered } from '../../../stores/chat/model-actions';
 import { RetryBar } from '../RetryBar';
 import { FormAnswer } from './FormAnswer';
+import { PageAnswer } from './PageAnswer';
 import { useFocusOnce } from './focus-once';
 
 function Choices({
@@ -168,7 +169,14 @@ export const QuestionCard = memo(function QuestionCard({ m }: { m: ChatMessage }
             </div>
             {waiting &&
               q &&
-              (form ? (
+              (q.page ? (
+                <PageAnswer
+                  page={q.page}
+                  busy={busy}
+                  open={() => void send({})}
+                  decline={() => void sent(declineForm(callId))}
+                />
+              ) : form ? (
                 <FormAnswer
                   q={form}
                   busy={busy}

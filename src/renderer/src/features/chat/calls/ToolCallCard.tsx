@@ -9,6 +9,7 @@ import { memo, useState, type JSX } from 'react';
 import type { ChatMessage } from '../../../../../shared/contract';
 import { FailureBlock } from '../../../components/FailureBlock';
 import { Icon } from '../../../components/Icon';
+import { PluginIcon, useToolIcon } from '../../../components/PluginIcon';
 import { Spinner } from '../../../components/Spinner';
 import { setCardOpen, useCards } from '../../../stores/cards';
 import { usePlugins } from '../../../stores/plugins';
@@ -18,6 +19,7 @@ import { RequestDetails } from '../RequestDetails';
 import { RetryBar } from '../RetryBar';
 import { ExitBadge } from '../results/ExitBadge';
 import { exitLabel } from '../results/result-shape';
+import { AppFrame } from '../apps/LazyAppFrame';
 import { ApprovalCard } from './ApprovalCard';
 import { HiddenInOutput } from './HiddenInOutput';
 import { SamplingApproval } from './SamplingApproval';
@@ -74,7 +76,10 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
   const pluginName =
     usePlugins((s) => (m.pluginId ? s.byId[m.pluginId]?.name : undefined)) ?? m.pluginId ?? m.call?.name ?? 'Tool';
   const chosen = useCards((s) => s.open[m.id]);
+  const icon = useToolIcon(m.pluginId, m.tool);
   const phase = callPhase(m);
+  // An MCP tool's App, once the call runs (an App's own calls show none: it is above them).
+  const showsApp = m.app && !m.call?.fromApp && (phase === 'running' || phase === 'done' || phase === 'failed');
   const call = m.call;
   const frame = (children: JSX.Element): JSX.Element => (
     <article
@@ -96,7 +101,11 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
 
   const open = chosen ?? (phase === 'running' || phase === 'failed');
   const who = call && (phase === 'done' || phase === 'running' || phase === 'denied') ? decidedBy(call.approval) : null;
-  const meta = [who, call?.durationMs !== undefined ? formatDuration(call.durationMs) : null]
+  const meta = [
+    call?.fromApp ? 'its App asked' : null,
+    who,
+    call?.durationMs !== undefined ? formatDuration(call.durationMs) : null,
+  ]
     .filter(Boolean)
     .join(' · ');
   const cut = cutNote(call?.cutForModel);
@@ -113,12 +122,7 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
         className="ring-inset flex w-full min-w-0 items-center gap-2 px-3 py-2 text-left hover:bg-muted"
       >
         <Icon name={open ? 'chevronDown' : 'chevronRight'} size={12} className="shrink-0 text-fg-subtle" />
-        <span
-          className="grid h-5 w-5 shrink-0 place-items-center rounded-md border border-line bg-bg text-fg-muted"
-          aria-hidden="true"
-        >
-          <Icon name="box" size={12} />
-        </span>
+        <PluginIcon icon={icon} />
         <span className="shrink-0 text-xs font-semibold text-fg">{pluginName}</span>
         <code className="shrink-0 font-mono text-[11.5px] text-fg-muted">{m.tool}</code>
         <span className="min-w-0 flex-1 truncate font-mono text-[11px] text-fg-subtle">{argsLine(m.args)}</span>
@@ -129,6 +133,11 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
         <ExitBadge result={m.result} />
         <PhaseBadge phase={phase} />
       </button>
+      {showsApp && (
+        <div className="border-t border-line bg-bg px-3 py-2.5">
+          <AppFrame m={m} pluginName={pluginName} />
+        </div>
+      )}
       {phase === 'queued' && (
         <p className="border-t border-line px-3 py-1.5 text-xs text-fg-muted">
           Waits for your answer to the request before it.
