@@ -70,7 +70,7 @@ interface TraceEvent {
 }
 
 /** The renderer main thread's tasks (the thread that ran the most), as CPU milliseconds. */
-function mainThreadTaskCpuMs(trace: Buffer): number[] {
+export function mainThreadTaskCpuMs(trace: Buffer): number[] {
   const parsed = JSON.parse(trace.toString('utf8')) as { traceEvents: TraceEvent[] } | TraceEvent[];
   const events = (Array.isArray(parsed) ? parsed : parsed.traceEvents).filter(
     (e) => e.name === 'RunTask' && e.ph === 'X',

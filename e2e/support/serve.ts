@@ -137,7 +137,9 @@ export interface ServeOptions {
   env?: Record<string, string>;
 }
 
-export async function startServe(options: ServeOptions = {}): Promise<Served> {
+export async function startServe(
+  options: ServeOptions = {},
+): Promise<Served & { halt(): Promise<void>; resume(): Promise<string> }> {
   const root = options.dataDir ? null : mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-'));
   const dataDir = options.dataDir ?? path.join(root as string, 'data');
   if (root) {
@@ -147,11 +149,42 @@ export async function startServe(options: ServeOptions = {}): Promise<Served> {
   }
   await options.prepare?.(dataDir);
   const started = Date.now();
+  let server = await spawnServe(dataDir, '0', options.env);
+  const stopServer = async (): Promise<void> => {
+    const child = server.child;
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+  };
+  return {
+    url: server.url,
+    dataDir,
+    startupMs: Date.now() - started,
+    stop: async () => {
+      await stopServer();
+      if (root) rmSync(root, { recursive: true, force: true });
+    },
+    /** Stops the server, keeping its data directory (`resume` starts it again). */
+    halt: stopServer,
+    /** Starts the server again on the same port and data directory; its new URL (a new token). */
+    resume: async () => {
+      server = await spawnServe(dataDir, new URL(server.url).port, options.env);
+      return server.url;
+    },
+  };
+}
+
+async function spawnServe(
+  dataDir: string,
+  port: string,
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess }> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', '0', '--data-dir', dataDir],
+    [path.join(REPO, 'bin', 'plugboard.mjs'), 'serve', '--port', port, '--data-dir', dataDir],
     {
-      env: { ...process.env, PLUGBOARD_E2E: '1', ...(options.env ?? {}) },
+      env: { ...process.env, PLUGBOARD_E2E: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -170,18 +203,7 @@ export async function startServe(options: ServeOptions = {}): Promise<Served> {
     });
     child.once('exit', (code) => reject(new Error(`plugboard serve exited with ${code}: ${stderr}`)));
   });
-  return {
-    url,
-    dataDir,
-    startupMs: Date.now() - started,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      if (root) rmSync(root, { recursive: true, force: true });
-    },
-  };
+  return { url, child };
 }
 
 export function readJson<T>(file: string): T {

@@ -60,6 +60,11 @@ export interface ChatMessage {
   enrichment?: Enrichment[];
   /** Files the person attached (their bytes: `chat.attachment`). */
   attachments?: AttachmentInfo[];
+  /**
+   * An earlier version: the person edited a message at or before it, or asked for the answer
+   * again. Kept and shown on request; never sent to a model.
+   */
+  replaced?: boolean;
   /** An MCP tool's App, shown in the card: its resource, and the call's result once there is one. */
   app?: AppCard;
 }

@@ -382,6 +382,16 @@ export const commands = {
       }),
     output: returns<Done>(),
   },
+  /** The person's message, edited and sent again; it and what followed it become an earlier version. */
+  'chat.edit': {
+    input: z.object({ conversationId: id, messageId: id, text: z.string().trim().min(1).max(100_000) }).strict(),
+    output: returns<Outcome<{ turnId: string | null }>>(),
+  },
+  /** The model's last answer written again; the answer so far stays, as an earlier version. */
+  'chat.regenerate': {
+    input: z.object({ conversationId: id }).strict(),
+    output: returns<Outcome<{ turnId: string }>>(),
+  },
   /** Runs the conversation's last model turn again (after a failure). */
   'chat.retry': { input: z.object({ conversationId: id }).strict(), output: returns<Outcome<{ turnId: string }>>() },
   /** The exposed tools that best match what was typed (no model needed). */

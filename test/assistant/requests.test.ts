@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../src/shared/contract';
+import type { ChatMessage, Conversation } from '../../src/shared/contract';
 import { fixturePlugin } from '../helpers/plugins';
 import { offeredTools, systemText, toolResults } from '../model-server/requests';
 import { ModelServer } from '../model-server/server';
@@ -208,6 +208,17 @@ describe('tokens', () => {
     const byModel = await app.backend.invoke('models.usage', {});
     expect(byModel).toEqual([expect.objectContaining({ model: 'Scripted', estimated: true })]);
     expect(byModel[0]?.inputTokens).toBeGreaterThanOrEqual(conv.tokens.inputTokens);
+  });
+
+  it('counts nothing for requests the model never answered (issue 21: each failure added thousands)', async () => {
+    const c = await app.conversation();
+    for (let i = 0; i < 3; i++) {
+      model.script({ type: 'error', error: 'server-error' });
+      const conv = await app.turnEnded(c, await app.say(c, `Try ${i}`));
+      expect(conv.messages.at(-1)?.status).toBe('error');
+    }
+    const conv = (await app.backend.invoke('chat.get', { id: c })) as Conversation;
+    expect(conv.tokens).toEqual({ inputTokens: 0, outputTokens: 0, estimated: false });
   });
 });
 

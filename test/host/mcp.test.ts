@@ -21,7 +21,8 @@ describe('MCP dialect (official SDK client over the supervised process)', () => 
   it('turns every progress notification into a stream chunk, in order, none dropped', async () => {
     const sup = await host.addDir(path.join(FIXTURES, 'mcp-echo'));
     const r = await collect(sup, 'progress', { steps: 200 });
-    expect(r.chunks).toEqual(Array.from({ length: 200 }, (_, i) => `step ${i + 1}`));
+    // Each report its own line, so the text reads step 1, step 2… one under the other.
+    expect(r.chunks).toEqual(Array.from({ length: 200 }, (_, i) => `step ${i + 1}\n`));
     expect(r.outcome).toEqual({ ok: true, value: expect.objectContaining({ data: 'did 200 steps' }) });
     expect(await settledPending(sup)).toBe(0);
   });

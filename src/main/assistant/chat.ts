@@ -20,12 +20,14 @@ import { Assistant, type StartOptions } from './assistant';
 import { LiveMessages } from './live-messages';
 import { tokensOf } from './loop/tokens';
 import type { ModelStore } from './models/model-store';
+import { PassthroughMemory } from './passthrough-memory';
 import { PluginTurns } from './plugin-turns';
 import { RunningTurns } from './running-turns';
 import { parseSlash } from './slash';
 import { distinctTitle, NEW_TITLE, titleOf, type TitleCall } from './titles';
 import type { ConversationStore, SaveState, StoredFile } from './store';
 import { attachmentRefusal, infoOf } from './attachments';
+import { closestTools } from './closest-tools';
 import { appCardOf } from './app-card';
 import { exposedDeclarations, exposedUserCommands } from './tools';
 
@@ -48,6 +50,7 @@ export class ChatService extends Disposable {
   private closing = false; // the app closes: a turn winding down after that writes nothing
   readonly assistant: Assistant;
   private readonly running: RunningTurns;
+  private readonly said = new PassthroughMemory();
   private readonly _onDidEvent = this._register(new Emitter<ChatEvent>());
   readonly onDidEvent = this._onDidEvent.event;
 
@@ -97,7 +100,9 @@ export class ChatService extends Disposable {
     if (!c) return null;
     const live = this.messages.snapshot(id);
     // A message left streaming by a run of Plugboard that ended (a crash) is over: say so, once.
-    const messages = c.messages.map((m) => live.get(m.id) ?? (m.status === 'streaming' ? this.interrupted(id, m) : m));
+    const stored = c.messages.map((m) => live.get(m.id) ?? (m.status === 'streaming' ? this.interrupted(id, m) : m));
+    // Passthrough turns this process saw keep their text across a reload of the page.
+    const messages = this.said.fill(id, stored);
     const { allowed: _allowed, ...rest } = c;
     return {
       ...rest,
@@ -108,8 +113,11 @@ export class ChatService extends Disposable {
     };
   }
 
+  /** A title another conversation has already gets its number (`Notes (2)`), so the list tells them apart. */
   rename(id: string, title: string): Done {
-    if (!this.store.rename(id, title.trim())) return failure('not_found', `no conversation ${id}`);
+    const others = this.store.list().flatMap((x) => (x.id === id ? [] : [x.title]));
+    if (!this.store.rename(id, distinctTitle(title.trim(), others)))
+      return failure('not_found', `no conversation ${id}`);
     this.announce(id);
     return { ok: true, detail: 'renamed' };
   }
@@ -118,6 +126,7 @@ export class ChatService extends Disposable {
     for (const s of this.registry.host.passthroughSessions())
       if (s.owner === id) this.registry.host.endPassthrough(s.pluginId, 'conversation deleted');
     if (!this.store.delete(id)) return failure('not_found', `no conversation ${id}`);
+    this.said.drop(id);
     // Its calls and its model's turn have nowhere to go now: stop them.
     this.assistant.stopConversation(id, 'the conversation was deleted');
     this.turns.stopAll(id, 'the conversation was deleted');
@@ -218,6 +227,55 @@ export class ChatService extends Disposable {
     return this.assistant.retry(conversationId);
   }
 
+  /**
+   * The person's message `messageId`, edited and sent again: it and everything after it become
+   * an earlier version (kept, shown on request, never sent to a model), and `text` is sent.
+   */
+  async edit(conversationId: string, messageId: string, text: string): Promise<Outcome<{ turnId: string | null }>> {
+    const messages = this.store.get(conversationId)?.messages;
+    if (!messages) return failure('not_found', `no conversation ${conversationId}`);
+    const at = messages.findIndex((m) => m.id === messageId);
+    const m = messages[at];
+    if (!m || m.role !== 'user' || m.passthrough || m.replaced)
+      return failure(
+        'invalid_input',
+        'only a message you sent, not an earlier version or passthrough input, can be edited',
+      );
+    const busy = this.whyBusy(conversationId);
+    if (busy) return busy;
+    this.replace(conversationId, messages.slice(at));
+    return this.send(conversationId, text);
+  }
+
+  /** The model's last answer written again: the answer so far becomes an earlier version. */
+  async regenerate(conversationId: string): Promise<Outcome<{ turnId: string }>> {
+    const messages = this.store.get(conversationId)?.messages;
+    if (!messages) return failure('not_found', `no conversation ${conversationId}`);
+    const at = messages.findLastIndex((m) => m.role === 'user' && !m.passthrough && !m.replaced);
+    const after = messages.slice(at + 1).filter((m) => !m.replaced && m.role !== 'system');
+    if (at === -1 || !after.some((m) => m.role === 'assistant' || m.call))
+      return failure('invalid_state', 'there is no answer of a model to write again in this conversation');
+    const busy = this.whyBusy(conversationId);
+    if (busy) return busy;
+    this.replace(conversationId, after);
+    const r = await this.assistant.start(conversationId);
+    return r.ok ? { ok: true, turnId: r.turnId } : r;
+  }
+
+  private whyBusy(conversationId: string): Outcome<never> | null {
+    if (this.running.of(conversationId).length > 0 || this.assistant.isBusy(conversationId))
+      return failure('invalid_state', 'this conversation is busy: wait for it, or Stop it');
+    if (this.passthroughOf(conversationId))
+      return failure('invalid_state', 'a passthrough session is open in this conversation: exit it first');
+    return null;
+  }
+
+  /** Marks these messages as an earlier version. */
+  private replace(conversationId: string, messages: readonly ChatMessage[]): void {
+    for (const m of messages)
+      if (!m.replaced && m.role !== 'system') this.rewrite(conversationId, { ...m, replaced: true });
+  }
+
   exitPassthrough(conversationId: string): Done {
     const p = this.passthroughOf(conversationId);
     if (!p) return failure('invalid_state', 'no passthrough session is open in this conversation');
@@ -241,7 +299,7 @@ export class ChatService extends Disposable {
   }
 
   private resolveTool(plugin: string | null, tool: string): Outcome<{ plugin: string }> {
-    if (plugin) return { ok: true, plugin };
+    if (plugin) return this.knownTool(plugin, tool);
     const owners = new Set([
       ...exposedDeclarations(this.registry)
         .filter((d) => d.tool === tool)
@@ -257,6 +315,21 @@ export class ChatService extends Disposable {
         `several plugins have a tool "${tool}": ${[...owners].map((p) => `/${p}:${tool}`).join(', ')}`,
       );
     return failure('not_found', `no exposed tool is called "${tool}"; type / to see them`);
+  }
+
+  /**
+   * A named plugin's tool, where the plugin has it: a name it does not have is refused with the
+   * closest names it has (a plugin whose tools are not known yet, not running, is left to answer).
+   */
+  private knownTool(plugin: string, tool: string): Outcome<{ plugin: string }> {
+    const spec = this.registry.record(plugin)?.spec;
+    const names = [...this.registry.tools(plugin).map((t) => t.name), ...(spec?.userCommands.map((c) => c.name) ?? [])];
+    if (!spec || names.length === 0 || names.includes(tool)) return { ok: true, plugin };
+    const near = closestTools(tool, names);
+    return failure(
+      'unknown_tool',
+      `${spec.name} has no tool "${tool}"${near.length ? `; did you mean ${near.map((n) => `/${plugin}:${n}`).join(', ')}?` : `; its tools: ${names.map((n) => `/${plugin}:${n}`).join(', ')}`}`,
+    );
   }
 
   private startTurn(
@@ -371,7 +444,10 @@ export class ChatService extends Disposable {
     const c = this.store.get(conversationId);
     if (!c) return [];
     return c.messages
-      .filter((m) => !m.passthrough && !m.unshared && m.role !== 'system' && (m.text || m.result !== undefined))
+      .filter(
+        (m) =>
+          !m.passthrough && !m.unshared && !m.replaced && m.role !== 'system' && (m.text || m.result !== undefined),
+      )
       .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.text || resultText(m.result) }));
   }
 
@@ -417,6 +493,8 @@ export class ChatService extends Disposable {
   }
 
   private emit<E extends keyof Events>(name: E, payload: Events[E]): void {
+    const e = payload as Events['chat.turn'];
+    if (name === 'chat.turn' && e.type === 'end') this.said.note(e.conversationId, e.message);
     this._onDidEvent.fire({ name, payload } as ChatEvent);
   }
 

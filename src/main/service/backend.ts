@@ -371,6 +371,8 @@ export class Backend extends Disposable {
       'chat.setModel': async ({ conversationId, model }) => (await chat()).setModel(conversationId, model),
       'chat.approve': async ({ callId, decision, args }) => (await chat()).approve(callId, decision, args),
       'chat.retry': async ({ conversationId }) => (await chat()).retry(conversationId),
+      'chat.edit': async ({ conversationId, messageId, text }) => (await chat()).edit(conversationId, messageId, text),
+      'chat.regenerate': async ({ conversationId }) => (await chat()).regenerate(conversationId),
       'chat.answer': async ({ callId, answer, refuse }) => (await chat()).assistant.answer(callId, answer, refuse),
       'models.usage': async () => (await store()).usageByModel(),
       'assistant.settings': () => this.models.settings(),

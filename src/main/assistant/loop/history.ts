@@ -115,7 +115,7 @@ export function modelMessages(messages: readonly ChatMessage[], files: Files = N
     results = [];
   };
   for (const m of messages) {
-    if (m.passthrough || m.unshared) continue;
+    if (m.passthrough || m.unshared || m.replaced) continue;
     // What an MCP server asked of the person (a form) or of the model (sampling) was between the
     // server and them: it is not a call the model made, and the person's answers stay out.
     if (m.call?.sampling || m.call?.question?.form) continue;

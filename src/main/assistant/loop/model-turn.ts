@@ -120,10 +120,15 @@ export class ModelTurn {
           calls.push(runCall(ctx, call, live, target));
         },
       });
-      // Where the provider gave no counts, an estimate, marked as one.
+      // Where the provider gave no counts, an estimate, marked as one; a request that failed or
+      // was stopped before the model wrote anything consumed nothing anyone can count, and counts
+      // nothing (a server that refused every request added thousands of tokens a try).
+      const unanswered = result.kind !== 'answered' && written === 0;
       const stepUsage: TokenUsage =
         result.usage.inputTokens === null && result.usage.outputTokens === null
-          ? { inputTokens: req.info.estimatedTokens, outputTokens: estimateTokens(written), estimated: true }
+          ? unanswered
+            ? NO_USAGE
+            : { inputTokens: req.info.estimatedTokens, outputTokens: estimateTokens(written), estimated: true }
           : result.usage;
       o.onUsage?.(stepUsage);
       const usage = addUsage(carried, stepUsage);

@@ -210,7 +210,8 @@ class McpSession extends SessionBase implements DialectSession {
     this.transport.calls.set(progressToken, {
       progress: (p) => {
         sink.activity();
-        sink.stream(typeof p.message === 'string' ? p.message : { progress: p.progress, total: p.total });
+        // Each progress report is a line of its own: joined as they come, "step 1step 2" read as one.
+        sink.stream(progressLine(p));
       },
     });
     if (this.tasks2026) return this.callAs2026(req, sink, progressToken);
@@ -349,4 +350,15 @@ function annotationsOf(a: Record<string, unknown>): ToolAnnotations {
   for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
     if (typeof a[k] === 'boolean') out[k] = a[k];
   return out;
+}
+
+/** A progress notification as one line of output: its message, else `[progress/total]`. */
+export function progressLine(p: Record<string, unknown>): string {
+  const text =
+    typeof p.message === 'string'
+      ? p.message
+      : typeof p.total === 'number'
+        ? `[${String(p.progress)}/${p.total}]`
+        : `[${String(p.progress)}]`;
+  return text.endsWith('\n') ? text : `${text}\n`;
 }

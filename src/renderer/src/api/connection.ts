@@ -7,7 +7,10 @@ export type ConnectionState =
    */
   | { status: 'open'; missed: boolean }
   | { status: 'reconnecting'; attempt: number; retryAt: number; reason: string }
-  /** No token, so there is nothing to connect to: the page was opened without the printed URL. */
-  | { status: 'no-token' };
+  /**
+   * No token, so there is nothing to connect to: the page was opened without the printed URL, or
+   * (`restarted`) the server this page was connected to refused its token: it was started again.
+   */
+  | { status: 'no-token'; restarted?: boolean };
 
 export type ConnectionListener = (state: ConnectionState) => void;

@@ -140,7 +140,7 @@ export class WsClient implements PlugboardApi {
         // The server does not know this token (it was restarted): retrying cannot help.
         forgetToken();
         this.failSent('Plugboard refused this page’s token; open the URL plugboard serve printed.');
-        this.setState({ status: 'no-token' });
+        this.setState({ status: 'no-token', restarted: true });
         return;
       }
       const reason = ev.reason || (ev.code === 1006 ? 'the connection was lost' : `closed (${ev.code})`);

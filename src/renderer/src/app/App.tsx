@@ -23,16 +23,17 @@ import { Toolbar } from './Toolbar';
 
 export function App(): JSX.Element {
   const noToken = useConnection((s) => s.state.status === 'no-token');
+  const restarted = useConnection((s) => s.state.status === 'no-token' && s.state.restarted === true);
   const sidebarOpen = useUi((s) => s.sidebarOpen);
   const panelOpen = useUi((s) => s.panelOpen);
   useEffect(() => installShortcuts(), []);
-  if (noToken) return <NoToken />;
+  if (noToken) return <NoToken restarted={restarted} />;
   return (
     <div className="flex h-full flex-col">
       <ReconnectBar />
       <SaveStateBar />
       <Toolbar />
-      <div className="flex min-h-0 flex-1">
+      <div className="relative flex min-h-0 flex-1">
         {sidebarOpen && <ConversationSidebar />}
         <ChatView />
         {panelOpen && <PluginPanel />}

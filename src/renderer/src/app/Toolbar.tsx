@@ -75,7 +75,7 @@ export function Toolbar(): JSX.Element {
         label={`Theme: ${themeName[theme]} (click to switch)`}
         onClick={() => cycleTheme()}
       />
-      <IconButton icon="help" label="Keyboard shortcuts" onClick={() => setHelpOpen(true)} />
+      <IconButton icon="help" label="Help and keyboard shortcuts" onClick={() => setHelpOpen(true)} />
       <IconButton
         icon="settings"
         label={`Settings (${modLabel()}+,)`}

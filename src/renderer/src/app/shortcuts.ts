@@ -83,14 +83,20 @@ export const SHORTCUTS: Shortcut[] = [
   },
   {
     keys: ['?'],
-    label: 'Keyboard shortcuts',
+    label: 'Help and keyboard shortcuts',
     match: (e) => e.key === '?' && !hasMod(e) && !isTextField(e.target),
     run: () => setHelpOpen(true),
   },
   {
     keys: ['Mod', '/'],
-    label: 'Keyboard shortcuts (anywhere)',
+    label: 'Help and keyboard shortcuts (anywhere)',
     match: (e) => hasMod(e) && e.key === '/',
+    run: () => setHelpOpen(true),
+  },
+  {
+    keys: ['F1'],
+    label: 'Help',
+    match: (e) => e.key === 'F1' && !hasMod(e),
     run: () => setHelpOpen(true),
   },
 ];

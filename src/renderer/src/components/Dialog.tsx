@@ -13,6 +13,7 @@ export function Dialog({
   children,
   footer,
   width = 'w-[520px]',
+  height = '',
   closeLabel = 'Close',
 }: {
   title: ReactNode;
@@ -20,6 +21,8 @@ export function Dialog({
   children: ReactNode;
   footer?: ReactNode;
   width?: string;
+  /** A fixed height (a class), for a dialog whose pages differ in length: it keeps its size. */
+  height?: string;
   closeLabel?: string;
 }): JSX.Element {
   const ref = useRef<HTMLDialogElement>(null);
@@ -66,9 +69,9 @@ export function Dialog({
         // A press on the backdrop (the dialog box itself, outside its content) closes it.
         if (e.target === ref.current) closeRef.current();
       }}
-      className={`pb-pop m-auto max-h-[min(720px,calc(100vh-48px))] max-w-[calc(100vw-32px)] ${width} overflow-hidden rounded-xl border border-line bg-bg p-0 shadow-pop`}
+      className={`pb-pop m-auto max-h-[min(720px,calc(100vh-48px))] max-w-[calc(100vw-32px)] ${width} ${height} overflow-hidden rounded-xl border border-line bg-bg p-0 shadow-pop`}
     >
-      <div className="flex max-h-[inherit] flex-col">
+      <div className={`flex max-h-[inherit] flex-col ${height ? 'h-full' : ''}`}>
         <header className="flex items-center gap-2 border-b border-line px-4 py-2.5">
           <h2 id={titleId} className="min-w-0 flex-1 truncate text-[13px] font-semibold">
             {title}

@@ -37,8 +37,9 @@ const paths = {
   box: 'M8 1.8l5.5 3v6.4L8 14.2l-5.5-3V4.8zM2.5 4.8L8 7.8l5.5-3M8 7.8v6.4',
   chat: 'M2.5 3.5h11v7.5H7l-3 2.5V11H2.5z',
   keyboard: 'M1.5 4h13v8h-13zM4 6.5h.1M6.5 6.5h.1M9 6.5h.1M11.5 6.5h.1M4.5 9.5h7',
+  // Sliders, not a cog: a cog drawn this small read as a second sun beside the theme toggle.
   settings:
-    'M8 5.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5zM8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4',
+    'M2 4.5h3.5M8.5 4.5H14M5.5 4.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0zM2 11.5h6.5M11.5 11.5H14M8.5 11.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0z',
   shield: 'M8 1.8l5 2v4c0 3-2.2 5.4-5 6.4-2.8-1-5-3.4-5-6.4v-4z',
   key: 'M10.5 2a3.5 3.5 0 1 0 0 7 3.5 3.5 0 0 0 0-7zM8 7.5L2.5 13v1.5H4l.5-1.5h1.5V12h1.5z',
   sparkle:

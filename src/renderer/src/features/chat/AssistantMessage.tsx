@@ -6,7 +6,11 @@
  */
 import { memo, type JSX } from 'react';
 import type { ChatMessage } from '../../../../shared/contract';
+import { Button } from '../../components/Button';
 import { CopyButton } from '../../components/CopyButton';
+import { regenerateAnswer } from '../../stores/chat/model-actions';
+import { hasRunningTurn } from '../../stores/chat/running';
+import { useChat } from '../../stores/chat/state';
 import { FailureBlock } from '../../components/FailureBlock';
 import { Icon } from '../../components/Icon';
 import { usageText } from './answer-text';
@@ -30,8 +34,27 @@ function Body({ m }: { m: ChatMessage }): JSX.Element | null {
   return <Markdown text={m.text} streaming={streaming} />;
 }
 
+/**
+ * Whether `id` is the conversation's last answer of a model (not an earlier version), with no turn
+ * running: the one Regenerate writes again.
+ */
+function useIsLastAnswer(id: string): string | null {
+  return useChat((s) => {
+    const c = s.activeId ? s.convs[s.activeId] : undefined;
+    if (!c || !s.activeId || hasRunningTurn(s.running, s.activeId)) return null;
+    for (let i = c.ids.length - 1; i >= 0; i--) {
+      const m = s.messages[c.ids[i] as string];
+      if (!m || m.replaced || m.role === 'system') continue;
+      if (m.role === 'assistant') return m.id === id ? s.activeId : null;
+      if (m.role === 'user') return null;
+    }
+    return null;
+  });
+}
+
 export const AssistantMessage = memo(function AssistantMessage({ m }: { m: ChatMessage }): JSX.Element {
   const status = m.status ?? 'done';
+  const regenerateIn = useIsLastAnswer(m.id);
   const usage = usageText(m.usage);
   return (
     <article
@@ -74,9 +97,20 @@ export const AssistantMessage = memo(function AssistantMessage({ m }: { m: ChatM
                 <RequestDetails request={m.request} id={m.id} />
               </>
             )}
-            {m.text && (
-              <span className="opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
-                <CopyButton text={() => m.text} title="Copy the answer" />
+            {(m.text || regenerateIn) && (
+              <span className="flex items-center opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+                {m.text && <CopyButton text={() => m.text} title="Copy the answer" />}
+                {regenerateIn && !m.replaced && (
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    icon="restart"
+                    title="Write this answer again (this one stays, as an earlier version)"
+                    onClick={() => void regenerateAnswer(regenerateIn)}
+                  >
+                    Regenerate
+                  </Button>
+                )}
               </span>
             )}
           </footer>

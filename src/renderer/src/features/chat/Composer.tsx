@@ -183,7 +183,10 @@ export function Composer(): JSX.Element {
           />
           {/* A container: the hints give way to the picker and the buttons as the column narrows. */}
           <div className="@container flex items-center gap-2 px-2 pb-2">
-            <IconButton icon="paperclip" label="Attach files" size="sm" onClick={() => picker.current?.click()} />
+            {/* In passthrough only what applies shows: no files, no model, no tools go to a plugin's session. */}
+            {!passthrough && (
+              <IconButton icon="paperclip" label="Attach files" size="sm" onClick={() => picker.current?.click()} />
+            )}
             <input
               ref={picker}
               type="file"
@@ -196,18 +199,22 @@ export function Composer(): JSX.Element {
                 e.target.value = '';
               }}
             />
-            <ModelPicker />
+            {!passthrough && <ModelPicker />}
             <p className="flex min-w-0 flex-1 items-center gap-1 pl-1 text-[11px] whitespace-nowrap text-fg-subtle @max-lg:invisible">
-              <Kbd>/</Kbd> tools
-              <span className="mx-1">·</span>
-              <Kbd>Enter</Kbd> send
+              {!passthrough && (
+                <>
+                  <Kbd>/</Kbd> tools
+                  <span className="mx-1">·</span>
+                </>
+              )}
+              <Kbd>Enter</Kbd> {passthrough ? `send to ${passthrough.pluginName}` : 'send'}
               <span className="mx-1 @max-2xl:hidden">·</span>
               <span className="flex items-center gap-1 @max-2xl:hidden">
                 <Kbd>⇧</Kbd>
                 <Kbd>Enter</Kbd> new line
               </span>
             </p>
-            <ConversationTokens />
+            {!passthrough && <ConversationTokens />}
             {running && (
               <Button
                 size="sm"

@@ -6,6 +6,7 @@ import { formatRelative } from '../../lib/format';
 import { renameConversation, selectConversation } from '../../stores/chat/actions';
 import { hasRunningTurn } from '../../stores/chat/running';
 import { useChat } from '../../stores/chat/state';
+import { focusComposer } from '../../stores/ui';
 import { moveInList } from '../conversations/roving';
 import { TitleText } from '../conversations/TitleText';
 
@@ -45,10 +46,15 @@ export const ConversationItem = memo(function ConversationItem({
           onFocus={(e) => e.target.select()}
           onBlur={save}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') save();
+            // Renamed (or not) from the keyboard, the keyboard goes back to the composer.
+            if (e.key === 'Enter') {
+              save();
+              focusComposer();
+            }
             if (e.key === 'Escape') {
               e.preventDefault();
               setEditing(false);
+              focusComposer();
             }
           }}
           className="h-8 w-full rounded-md border border-accent bg-bg px-2 text-[13px] outline-none"

@@ -3,11 +3,13 @@
  * chunk re-renders this row only.
  */
 import { memo, type JSX } from 'react';
+import type { ChatMessage } from '../../../../shared/contract';
 import { useChat } from '../../stores/chat/state';
 import { AssistantMessage } from './AssistantMessage';
 import { QuestionCard } from './calls/QuestionCard';
 import { ToolCallCard } from './calls/ToolCallCard';
 import { ConnectModelCard } from './ConnectModelCard';
+import { EarlierVersion } from './EarlierVersion';
 import { Markdown } from './LazyMarkdown';
 import { PluginMessage } from './PluginMessage';
 import { UserMessage } from './UserMessage';
@@ -15,6 +17,16 @@ import { UserMessage } from './UserMessage';
 export const MessageRow = memo(function MessageRow({ id }: { id: string }): JSX.Element | null {
   const m = useChat((s) => s.messages[id]);
   if (!m) return null;
+  if (m.replaced)
+    return (
+      <EarlierVersion m={m}>
+        <Row m={m} />
+      </EarlierVersion>
+    );
+  return <Row m={m} />;
+});
+
+function Row({ m }: { m: ChatMessage }): JSX.Element {
   if (m.role === 'user') return <UserMessage m={m} />;
   if (m.role === 'assistant') return <AssistantMessage m={m} />;
   // A question card for the model's ask_user and for a server's form (elicitation) alike.
@@ -39,4 +51,4 @@ export const MessageRow = memo(function MessageRow({ id }: { id: string }): JSX.
       </div>
     </article>
   );
-});
+}

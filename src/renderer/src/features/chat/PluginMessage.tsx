@@ -135,7 +135,10 @@ export const PluginMessage = memo(function PluginMessage({ m }: { m: ChatMessage
         {appShown ? <TextBehindApp m={m} /> : <PluginOutput m={m} />}
         {status === 'streaming' && <SilentCall m={m} />}
         {m.failure && status !== 'cancelled' && (
-          <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />
+          <FailureBlock
+            failure={m.failure}
+            actions={<FailureActions failure={m.failure} pluginId={m.pluginId} tool={m.tool} />}
+          />
         )}
         {status === 'cancelled' && <StoppedNote failure={m.failure} pluginName={pluginName} />}
         {/* Said once, by the call that opened the session; its turns keep it open without a word. */}

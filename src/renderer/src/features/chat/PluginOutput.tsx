@@ -7,14 +7,21 @@
  * tail) is there on request, below the text.
  *
  * The plain text keeps its place in the tree from the first chunk to the end, so a long stream
- * that finishes is not laid out again from scratch.
+ * that finishes is not laid out again from scratch. Output longer than a screenful (issue 21)
+ * shows a screenful, virtualized, with "Show all" (output/).
  */
 import { useState, type JSX } from 'react';
 import type { ChatMessage } from '../../../../shared/contract';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
+import { usePlugins } from '../../stores/plugins';
 import { Markdown } from './LazyMarkdown';
+import { Clipped } from './output/Clipped';
+import { LongOutput, SCREEN_ROWS } from './output/LongOutput';
+import { useRowIndex } from './output/OutputLines';
+import { rowCount } from './output/row-index';
 import { PlainText } from './PlainText';
+import { unfence } from './plain-fence';
 import { ResultView } from './results/ResultView';
 
 /** Above this, finished text stays plain: markdown parsing is synchronous and grows with size. */
@@ -47,23 +54,57 @@ function ResultBehindText({ value }: { value: unknown }): JSX.Element {
   );
 }
 
-export function PluginOutput({ m }: { m: ChatMessage }): JSX.Element | null {
-  const streaming = m.status === 'streaming';
-  if (m.text) {
-    const plain = streaming || m.text.length > MARKDOWN_MAX_CHARS;
+/** Text output: a screenful at most, whatever its size (output/LongOutput.tsx, output/Clipped.tsx). */
+function TextOutput({ m, streaming }: { m: ChatMessage; streaming: boolean }): JSX.Element {
+  const pluginName = usePlugins((s) => (m.pluginId ? s.byId[m.pluginId]?.name : undefined)) ?? m.pluginId ?? 'Plugin';
+  const { body, fenced } = unfence(m.text);
+  const index = useRowIndex(body);
+  const tooLong = m.text.length > MARKDOWN_MAX_CHARS;
+  const markdown = !streaming && !tooLong && !fenced;
+  const note =
+    tooLong && !streaming
+      ? `Long output (${m.text.length.toLocaleString()} characters) is shown as plain text.`
+      : undefined;
+  const result = !streaming && hasResult(m) && <ResultBehindText value={m.result} />;
+  if (!markdown && rowCount(index) > SCREEN_ROWS)
     return (
       <>
-        {plain ? <PlainText key="plain" text={m.text} streaming={streaming} /> : <Markdown key="md" text={m.text} />}
-        {plain && !streaming && (
-          <p className="mt-1 text-[11px] text-fg-subtle">
-            Long output ({m.text.length.toLocaleString()} characters) is shown as plain text.
-          </p>
-        )}
-        {!streaming && hasResult(m) && <ResultBehindText value={m.result} />}
+        <LongOutput
+          body={body}
+          index={index}
+          fenced={fenced}
+          streaming={streaming}
+          title={`${pluginName}${m.tool ? ` ${m.tool}` : ''}`}
+          copyText={() => body}
+          {...(note ? { note } : {})}
+        />
+        {result}
       </>
     );
-  }
-  if (hasResult(m)) return <ResultView value={m.result} />;
+  return (
+    <>
+      {streaming || tooLong ? (
+        <PlainText key="plain" text={m.text} streaming={streaming} />
+      ) : (
+        <Clipped key="md">
+          <Markdown text={m.text} />
+        </Clipped>
+      )}
+      {note && <p className="mt-1 text-[11px] text-fg-subtle">{note}</p>}
+      {result}
+    </>
+  );
+}
+
+export function PluginOutput({ m }: { m: ChatMessage }): JSX.Element | null {
+  const streaming = m.status === 'streaming';
+  if (m.text) return <TextOutput m={m} streaming={streaming} />;
+  if (hasResult(m))
+    return (
+      <Clipped>
+        <ResultView value={m.result} />
+      </Clipped>
+    );
   if (streaming) {
     return (
       <p className="flex items-center gap-2 text-fg-subtle">

@@ -3,23 +3,33 @@
  * is empty and we say so instead of showing an empty bubble. What plugins added to it before a
  * model read it is a note under it (EnrichmentNote.tsx).
  */
-import { memo, type JSX } from 'react';
+import { memo, useState, type JSX } from 'react';
 import type { ChatMessage } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
+import { CopyButton } from '../../components/CopyButton';
 import { retrySend } from '../../stores/chat/actions';
 import { useChat } from '../../stores/chat/state';
 import { SentAttachments } from './AttachmentChips';
+import { EditMessage } from './EditMessage';
 import { EnrichmentNote } from './EnrichmentNote';
 import { Timestamp } from './Timestamp';
 
 export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }): JSX.Element {
   const local = useChat((s) => s.local[m.id]);
+  const conversationId = useChat((s) => s.activeId);
+  const [editing, setEditing] = useState(false);
   const empty = m.text === '';
   const files = m.attachments ?? [];
+  // A message the server has, typed (not passthrough), and current: it can be edited and sent again.
+  // Files go with the message they came with, so a message with files is not edited in place.
+  const editable = !local && !m.passthrough && !m.replaced && !empty && files.length === 0;
   return (
-    <article className="flex flex-col items-end" aria-label="You" data-message-id={m.id} data-role="user">
+    <article className="group flex flex-col items-end" aria-label="You" data-message-id={m.id} data-role="user">
       {files.length > 0 && <SentAttachments files={files} />}
-      {(!empty || files.length === 0) && (
+      {editing && conversationId && (
+        <EditMessage conversationId={conversationId} messageId={m.id} text={m.text} onDone={() => setEditing(false)} />
+      )}
+      {!editing && (!empty || files.length === 0) && (
         <div
           className={`max-w-[85%] rounded-xl rounded-br-sm border border-line bg-muted px-3 py-1.5 text-[13.5px] leading-relaxed break-words whitespace-pre-wrap ${
             local?.state === 'sending' ? 'opacity-70' : ''
@@ -41,6 +51,22 @@ export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }):
         )}
         {local?.state === 'sending' && <span>Sending…</span>}
         {local?.state !== 'sending' && <Timestamp at={m.createdAt} />}
+        {!empty && !editing && (
+          <span className="flex items-center opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
+            <CopyButton text={() => m.text} title="Copy your message" />
+            {editable && (
+              <Button
+                size="sm"
+                variant="ghost"
+                icon="pencil"
+                onClick={() => setEditing(true)}
+                title="Edit and send again"
+              >
+                Edit
+              </Button>
+            )}
+          </span>
+        )}
       </div>
       {m.enrichment && m.enrichment.length > 0 && <EnrichmentNote id={m.id} steps={m.enrichment} />}
       {local?.state === 'failed' && (

@@ -7,6 +7,7 @@
  */
 import { useId, type JSX, type ReactNode } from 'react';
 import type { CapabilityView, InstallPreviewView } from '../../../../shared/contract';
+import { CodeMarks } from '../../components/CodeMarks';
 import { Icon } from '../../components/Icon';
 import type { FolderChoice } from '../../stores/install';
 import { toggleGrant } from '../../stores/install-choices';
@@ -47,8 +48,11 @@ function Capability({ c, granted }: { c: CapabilityView; granted: boolean }): JS
           <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
           {!c.requested && <span className="ml-1.5 text-[10px] tracking-wide text-warn uppercase">not requested</span>}
           <span id={`cap-${c.name}-desc`} className="block text-xs text-fg-muted">
-            {c.description}
-            <span className="text-fg-subtle"> {c.enforcementNote}</span>
+            <CodeMarks text={c.description} />
+            <span className="text-fg-subtle">
+              {' '}
+              <CodeMarks text={c.enforcementNote} />
+            </span>
           </span>
         </span>
       </label>

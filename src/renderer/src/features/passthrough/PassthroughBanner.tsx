@@ -13,7 +13,10 @@ export function PassthroughBanner({ passthrough }: { passthrough: Passthrough })
       <span className="h-1.5 w-1.5 shrink-0 rounded-full bg-accent" aria-hidden="true" />
       <p className="min-w-0 flex-1 text-fg">
         Talking to <strong className="font-semibold">{passthrough.pluginName}</strong>
-        <span className="text-fg-muted"> — what you type, / too, goes straight to it and is not saved.</span>
+        <span className="text-fg-muted">
+          {' '}
+          — what you type, / too, goes straight to it, and is never written to disk.
+        </span>
       </p>
       <Button size="sm" onClick={() => void exitPassthrough()}>
         Exit passthrough

@@ -2,15 +2,15 @@
  * What a person can do about a failure, by its code: a plugin that needs settings gets "Open
  * settings" (its Settings tab, focused), a disabled one "Enable", a withheld secret "Open
  * permissions", one that failed for want of the network or a folder it is given "Grant …" (which
- * grants it and starts the plugin again), a remote server that wants a sign-in "Sign in". Shown
- * under the failure in the chat and in the plugin panel.
+ * grants it and starts the plugin again), a remote server that wants a sign-in "Sign in", a
+ * switched-off tool "Switch it on". Shown under the failure in the chat and in the plugin panel.
  * A failure that blames one setting (its stderr named it) links to that setting; a call that timed
  * out says what next.
  */
 import type { JSX } from 'react';
 import type { Failure } from '../../../../shared/failures';
 import { Button } from '../../components/Button';
-import { grantMissing, showDetail, usePluginDetail, type DetailTab } from '../../stores/plugin-detail';
+import { grantMissing, setExposed, showDetail, usePluginDetail, type DetailTab } from '../../stores/plugin-detail';
 import { setPluginEnabled, usePlugins } from '../../stores/plugins';
 import { signIn } from '../../stores/sign-in';
 import { togglePanel } from '../../stores/ui';
@@ -23,9 +23,12 @@ function open(pluginId: string, tab: DetailTab, setting?: string): void {
 export function FailureActions({
   failure,
   pluginId,
+  tool,
 }: {
   failure: Failure;
   pluginId: string | undefined;
+  /** The tool the failed call was for, where there was one. */
+  tool?: string | undefined;
 }): JSX.Element | null {
   const name = usePlugins((s) => (pluginId ? s.byId[pluginId]?.name : undefined)) ?? pluginId;
   const enabled = usePlugins((s) => (pluginId ? s.byId[pluginId]?.enabled : undefined));
@@ -81,6 +84,13 @@ export function FailureActions({
     action = (
       <Button size="sm" icon="shield" onClick={() => open(pluginId, 'permissions')}>
         Open limits
+      </Button>
+    );
+  } else if (failure.code === 'tool_not_exposed' && tool) {
+    // A switched-off tool the person called: one click switches it on, then they send again.
+    action = (
+      <Button size="sm" icon="power" onClick={() => void setExposed(pluginId, tool, true)}>
+        Switch it on
       </Button>
     );
   } else if (failure.code === 'capability_not_allowed') {

@@ -6,6 +6,7 @@
  */
 import type { JSX } from 'react';
 import type { PluginDetail } from '../../../../shared/contract';
+import { CodeMarks } from '../../components/CodeMarks';
 import { Switch } from '../../components/Switch';
 import { setGranted } from '../../stores/plugin-detail';
 import { FolderGrants } from './FolderGrants';
@@ -34,8 +35,12 @@ function Capabilities({ detail }: { detail: PluginDetail }): JSX.Element {
                 <code className="font-mono text-[11px] text-fg-subtle">{c.name}</code>
                 {!c.requested && <span className="text-[10px] uppercase tracking-wide text-warn">not requested</span>}
               </div>
-              <p className="text-[11.5px] text-fg-muted">{c.description}</p>
-              <p className="text-[11px] text-fg-subtle">{c.enforcementNote}</p>
+              <p className="text-[11.5px] text-fg-muted">
+                <CodeMarks text={c.description} />
+              </p>
+              <p className="text-[11px] text-fg-subtle">
+                <CodeMarks text={c.enforcementNote} />
+              </p>
             </div>
             <div className="pt-0.5">
               <Switch

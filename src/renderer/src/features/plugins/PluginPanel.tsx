@@ -64,7 +64,8 @@ export function PluginPanel(): JSX.Element {
     <section
       aria-label="Plugins"
       id="plugin-panel"
-      className="flex h-full w-[420px] shrink-0 flex-col border-l border-line bg-bg"
+      // Below 900 px the panel lies over the chat (which keeps its width) instead of squeezing it.
+      className="flex h-full w-[420px] shrink-0 flex-col border-l border-line bg-bg max-[900px]:absolute max-[900px]:inset-y-0 max-[900px]:right-0 max-[900px]:z-20 max-[900px]:w-[min(420px,100%)] max-[900px]:shadow-pop"
     >
       <header className="flex items-center gap-2 border-b border-line px-3 py-2">
         <div className="min-w-0 flex-1">

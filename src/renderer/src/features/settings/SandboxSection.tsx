@@ -5,6 +5,7 @@
  * process, so it says what the code enforces.
  */
 import { useEffect, type JSX } from 'react';
+import { CodeMarks } from '../../components/CodeMarks';
 import { Icon } from '../../components/Icon';
 import { loadSandboxStatus, useSystemSettings } from '../../stores/system-settings';
 import { SectionHead } from './SectionHead';
@@ -77,7 +78,9 @@ export function SandboxSection(): JSX.Element {
                   <td className={`py-1.5 pr-3 font-medium whitespace-nowrap ${c.enforced ? 'text-ok' : 'text-warn'}`}>
                     {c.enforced ? 'Yes' : 'No'}
                   </td>
-                  <td className="py-1.5 text-fg-muted">{c.note}</td>
+                  <td className="py-1.5 text-fg-muted">
+                    <CodeMarks text={c.note} />
+                  </td>
                 </tr>
               ))}
             </tbody>

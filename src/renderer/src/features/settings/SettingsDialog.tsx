@@ -78,6 +78,8 @@ export function SettingsDialog(): JSX.Element | null {
       title="Settings"
       onClose={closeSettings}
       width="w-[800px]"
+      // One height for every section: the dialog does not jump as the person moves between them.
+      height="h-[min(720px,calc(100vh-48px))]"
       footer={<Button onClick={closeSettings}>Close</Button>}
     >
       <div className="flex flex-col gap-4 sm:min-h-[520px] sm:flex-row sm:gap-5">

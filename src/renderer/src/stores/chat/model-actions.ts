@@ -55,6 +55,30 @@ export async function retryTurn(conversationId: string): Promise<boolean> {
   return false;
 }
 
+/** Writes the model's last answer again; the answer so far stays as an earlier version. */
+export async function regenerateAnswer(conversationId: string): Promise<boolean> {
+  try {
+    const r = await getApi().invoke('chat.regenerate', { conversationId });
+    if (r.ok) return true;
+    toastError(`Regenerate: ${r.message}`);
+  } catch (e) {
+    toastError(`Regenerate: ${errorText(e)}`);
+  }
+  return false;
+}
+
+/** Sends the person's message `messageId` again as `text`; it and what followed become an earlier version. */
+export async function editMessage(conversationId: string, messageId: string, text: string): Promise<boolean> {
+  try {
+    const r = await getApi().invoke('chat.edit', { conversationId, messageId, text });
+    if (r.ok) return true;
+    toastError(`Edit: ${r.message}`);
+  } catch (e) {
+    toastError(`Edit: ${errorText(e)}`);
+  }
+  return false;
+}
+
 /** Sets the open conversation's model (null: the default). */
 export async function setConversationModel(model: string | null): Promise<void> {
   const id = useChat.getState().activeId;

@@ -12,6 +12,7 @@ import type { ApprovalDecision } from '../../../../../shared/assistant';
 import type { ChatMessage } from '../../../../../shared/contract';
 import { Spinner } from '../../../components/Spinner';
 import { approveCall } from '../../../stores/chat/model-actions';
+import { focusComposer } from '../../../stores/ui';
 import { ensurePalette, findTool, usePalette } from '../../../stores/palette';
 import { fieldsOf, toArgs, valuesFrom, WHOLE, type FormValues } from '../schema-form';
 import { SchemaFields } from '../SchemaField';
@@ -75,7 +76,9 @@ export function ApprovalCard({ m, pluginName }: { m: ChatMessage; pluginName: st
     setRefusal(null);
     const r = await approveCall(callId, decision, sent);
     setBusy(null);
-    if (r.ok) return;
+    // Answered, the card goes: the keyboard goes back to where the person types (a card waiting
+    // after this one takes it from there when it shows).
+    if (r.ok) return focusComposer();
     setRefusal(r.message);
     const key = fieldOf(
       r.message,

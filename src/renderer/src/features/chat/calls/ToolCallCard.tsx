@@ -149,17 +149,17 @@ export const ToolCallCard = memo(function ToolCallCard({ m }: { m: ChatMessage }
           {meta && <p className="text-[11.5px] text-fg-muted sm:hidden">{meta}</p>}
           <ArgsBlock args={m.args ?? {}} />
           {(m.text || m.result !== undefined || phase === 'running') && (
-            <div
-              className="max-h-80 overflow-auto rounded-md border border-line bg-subtle px-2.5 py-2"
-              data-call-output
-            >
+            <div className="rounded-md border border-line bg-subtle px-2.5 py-2" data-call-output>
               <PluginOutput m={m} />
             </div>
           )}
           {phase === 'running' && <SilentCall m={m} />}
           <HiddenInOutput m={m} />
           {m.failure && (
-            <FailureBlock failure={m.failure} actions={<FailureActions failure={m.failure} pluginId={m.pluginId} />} />
+            <FailureBlock
+              failure={m.failure}
+              actions={<FailureActions failure={m.failure} pluginId={m.pluginId} tool={m.tool} />}
+            />
           )}
           {phase === 'done' && !m.text && m.result === undefined && (
             <p className="text-xs text-fg-subtle">It finished without output.</p>
