@@ -72,7 +72,9 @@ describe('an App tool', () => {
     const tools = app.registry.tools('app-basic-vanillajs');
     expect(tools.find((t) => t.name === 'get-time')?.ui).toEqual({ resourceUri: 'ui://get-time/mcp-app.html' });
     const caps = await invoke('mcp-app-hostile', 'client-capabilities');
+    // Apps, beside the 2026 tasks extension the client also speaks.
     expect(JSON.parse(caps.text).extensions).toEqual({
+      'io.modelcontextprotocol/tasks': {},
       'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
     });
   });

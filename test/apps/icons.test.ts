@@ -72,6 +72,8 @@ beforeAll(async () => {
       version: '1.0.0',
       protocol: 'mcp',
       command: ['node', 'server.mjs'],
+      // It imports the MCP SDK from Plugboard's own node_modules.
+      app_modules: true,
       env: { ICON_BASE: base },
       persistent: true,
       capabilities: ['net'],

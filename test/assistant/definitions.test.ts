@@ -48,7 +48,7 @@ async function callDefine(c: string, args: Record<string, unknown>): Promise<{ t
 }
 
 /** The back end's conversation store (private there): the test reads and plants allowances in it. */
-const store = (): ConversationStore => (app.backend as unknown as { store: ConversationStore }).store;
+const store = async (): Promise<ConversationStore> => (await app.backend.conversations()).store;
 
 function auditLines(): Array<{ action: string; plugin: string; tool?: string; detail: string }> {
   return readFileSync(path.join(app.dataDir, 'audit.log'), 'utf8')
@@ -156,7 +156,7 @@ describe('"Allow for this conversation"', () => {
     await app.turnEnded(c, first.turn);
     const hash = app.registry.definitions.hash('rug-pull', 'define');
     expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    expect(store().get(c)?.allowed).toEqual([`rug-pull:define#${hash}`]);
+    expect((await store()).get(c)?.allowed).toEqual([`rug-pull:define#${hash}`]);
 
     model.script(toolCalls({ name: TOOL, arguments: { word: 'kiwi' } }), text('Done.'));
     const again = await app.turnEnded(c, await app.say(c, 'Define kiwi'));
@@ -168,7 +168,7 @@ describe('"Allow for this conversation"', () => {
 
     // An allowance given for another definition (or an old one without a hash) allows nothing.
     for (const stale of [`rug-pull:define#${'0'.repeat(64)}`, 'rug-pull:define']) {
-      store().setAllowed(c, [stale]);
+      (await store()).setAllowed(c, [stale]);
       const next = await callDefine(c, { word: 'lime' });
       expect(next.card.call?.approval.state).toBe('pending');
       await app.backend.invoke('chat.approve', { callId: next.card.call!.id, decision: 'deny' });

@@ -3,7 +3,7 @@
  * plugboard.json of the test's choosing. Folders live under test/.tmp so Node module resolution
  * still finds the repository's node_modules.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -29,6 +29,9 @@ const made: string[] = [];
 export function tmpDir(prefix = 'case'): string {
   mkdirSync(TMP, { recursive: true });
   const dir = mkdtempSync(path.join(TMP, `${prefix}-`));
+  // mkdtemp makes it 0700; a person's folders are usually readable by all, and under root the
+  // sandbox runs plugins as nobody, who must be able to read the plugin's folder (as for a person's).
+  chmodSync(dir, 0o755);
   made.push(dir);
   return dir;
 }

@@ -106,7 +106,8 @@ describe.each(TARGETS)('the same calls against a server built on the $name', (t)
 
     const p = await collect(sup, 'progress', { steps: 3 });
     expect(textOf(p)).toBe('did 3 steps');
-    expect(p.chunks).toEqual(['step 1 of 3', 'step 2 of 3', 'step 3 of 3']);
+    // Each progress message is a line of its own (issue 21: never glued together).
+    expect(p.chunks).toEqual(['step 1 of 3\n', 'step 2 of 3\n', 'step 3 of 3\n']);
 
     const fail = await collect(sup, 'fail');
     expect(fail.outcome).toMatchObject({ ok: false, code: 'plugin_error', message: 'the tool could not do it' });

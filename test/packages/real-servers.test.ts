@@ -12,7 +12,7 @@
  * sandbox without the network, and after the registry is closed they run again, restarted.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { installImported, readMcpConfig } from '../../src/main/plugins';
@@ -46,6 +46,9 @@ beforeAll(async () => {
   mkdirSync(dirs.files, { recursive: true });
   mkdirSync(dirs.memory, { recursive: true });
   mkdirSync(path.join(dirs.workspace, '.vscode'), { recursive: true });
+  // Under root the sandbox runs plugins as nobody, who writes a granted folder only where its
+  // owner lets others write (docs/ARCHITECTURE.md, the sandbox): the tests' folders let them.
+  if (process.getuid?.() === 0) for (const d of Object.values(dirs)) chmodSync(d, 0o777);
   writeFileSync(path.join(dirs.files, 'hello.txt'), 'hello from the person’s Documents\n');
   writeFileSync(path.join(dirs.workspace, 'README.md'), '# The project\n');
   git(dirs.workspace, 'init', '-q', '-b', 'main');

@@ -210,8 +210,9 @@ class McpSession extends SessionBase implements DialectSession {
     this.transport.calls.set(progressToken, {
       progress: (p) => {
         sink.activity();
-        // Each progress report is a line of its own: joined as they come, "step 1step 2" read as one.
-        sink.stream(progressLine(p));
+        // A progress message is a line of its own (joined as they come, "step 1step 2" read as
+        // one); a server's bare numbers stay numbers, its progress and not its output.
+        sink.stream(typeof p.message === 'string' ? progressLine(p.message) : { progress: p.progress, total: p.total });
       },
     });
     if (this.tasks2026) return this.callAs2026(req, sink, progressToken);
@@ -352,13 +353,7 @@ function annotationsOf(a: Record<string, unknown>): ToolAnnotations {
   return out;
 }
 
-/** A progress notification as one line of output: its message, else `[progress/total]`. */
-export function progressLine(p: Record<string, unknown>): string {
-  const text =
-    typeof p.message === 'string'
-      ? p.message
-      : typeof p.total === 'number'
-        ? `[${String(p.progress)}/${p.total}]`
-        : `[${String(p.progress)}]`;
-  return text.endsWith('\n') ? text : `${text}\n`;
+/** A progress notification's message as one line of output. */
+export function progressLine(message: string): string {
+  return message.endsWith('\n') ? message : `${message}\n`;
 }

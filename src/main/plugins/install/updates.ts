@@ -25,6 +25,8 @@ interface Pending {
   discard(): void;
   record: Partial<InstallRecord>;
   version: string;
+  /** The installer's preview of it (its staged copy, which confirming installs exactly). */
+  previewToken: string;
 }
 
 export class Updates {
@@ -92,6 +94,7 @@ export class Updates {
       return p;
     }
     if (p.preview.id !== id) {
+      this.registry.installer.cancelPreview(p.token);
       staged.value.discard();
       return failure(
         'install_refused',
@@ -99,7 +102,7 @@ export class Updates {
       );
     }
     const token = randomUUID();
-    this.pending.set(token, { id, ...staged.value, version: to });
+    this.pending.set(token, { id, ...staged.value, version: to, previewToken: p.token });
     return { ok: true, token, preview: await this.describe(id, from, p.preview.version, o.value.origin, p.preview) };
   }
 
@@ -115,7 +118,7 @@ export class Updates {
     if (!p) return failure('invalid_state', 'this update preview has expired; check for updates again');
     this.pending.delete(token);
     try {
-      const r = await this.registry.installer.install(p.dir, { replace: true, grant: 'requested' });
+      const r = await this.registry.installer.commitPreview(p.previewToken, { replace: true, grant: 'requested' });
       if (!r.ok) return r;
       await this.registry.state.update((s) => {
         const st = s.plugins[p.id];
@@ -128,7 +131,9 @@ export class Updates {
   }
 
   cancel(token: string): void {
-    this.pending.get(token)?.discard();
+    const p = this.pending.get(token);
+    if (p) this.registry.installer.cancelPreview(p.previewToken);
+    p?.discard();
     this.pending.delete(token);
   }
 
