@@ -33,6 +33,8 @@ function iconsPlugin(): string {
       version: '1.0.0',
       protocol: 'mcp',
       command: ['node', 'server.mjs'],
+      // It imports the MCP SDK from Plugboard's own node_modules.
+      app_modules: true,
       persistent: true,
     }),
   );

@@ -34,6 +34,8 @@ test.beforeAll(async ({ browser }) => {
           version: '1.0.0',
           protocol: 'mcp',
           command: ['node', 'server.mjs'],
+          // It imports the MCP SDK from Plugboard's own node_modules.
+          app_modules: true,
           persistent: true,
           // The v2 server loads slowly on a busy machine: silence past the probe's share of the
           // handshake would read as a 2025 server.
