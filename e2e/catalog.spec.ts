@@ -85,10 +85,13 @@ test('Browse catalog: search, see what an entry offers, install it through the i
   await shootBothThemes(page, 'catalog-install', async () => {
     await expect(preview).toBeVisible();
   });
+  // The entry's npm package is made up for the test and installed for real at install time
+  // (issue 17): the registry says it does not exist, and the person reads that, with nothing installed.
   await preview.getByRole('button', { name: 'Install 1 server' }).click();
-  await expect(page.getByText('Installed Weather (npm)')).toBeVisible({ timeout: 30_000 });
-  await expect(s.pluginRow(page, 'weather-npm')).toBeVisible();
-  await expect(s.pluginRow(page, 'weather-npm')).toContainText('Needs settings');
+  await expect(page.getByText(/npm install @plugboard-tests\/weather-mcp@1\.2\.0 failed/).first()).toBeVisible({
+    timeout: 60_000,
+  });
+  await expect(s.pluginRow(page, 'weather-npm')).toHaveCount(0);
 });
 
 test('Check for updates: review what changes in the tools, update, and roll back', async () => {
