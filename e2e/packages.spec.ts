@@ -12,7 +12,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -54,6 +54,9 @@ test('an npx server: its package installed in the preview, line by line, pinned;
   test.setTimeout(600_000);
   const memory = path.join(scratch, 'memory');
   mkdirSync(memory);
+  // Under root the sandbox runs plugins as nobody, who writes a granted folder only where its owner
+  // lets others write: the person's folder here lets it.
+  if (process.getuid?.() === 0) chmodSync(memory, 0o777);
   const dir = path.join(scratch, 'memory-server');
   mkdirSync(dir);
   writeFileSync(
