@@ -92,6 +92,9 @@ test('Browse catalog: search, see what an entry offers, install it through the i
     timeout: 60_000,
   });
   await expect(s.pluginRow(page, 'weather-npm')).toHaveCount(0);
+  // The preview stays open on the failure, to be read; the person closes it.
+  await preview.getByRole('button', { name: 'Cancel' }).click();
+  await expect(preview).toBeHidden();
 });
 
 test('Check for updates: review what changes in the tools, update, and roll back', async () => {
@@ -108,7 +111,6 @@ test('Check for updates: review what changes in the tools, update, and roll back
   await s.panel(page).getByRole('button', { name: 'Check for updates' }).click();
   const dialog = page.getByRole('dialog', { name: 'Updates' });
   await expect(dialog.locator('[data-update="versions"]')).toContainText('1.0.0 → 1.1.0', { timeout: 20_000 });
-  await expect(dialog.locator('[data-update="weather-npm"]')).toContainText('1.2.0');
   await shootBothThemes(page, 'updates', async () => {
     await expect(dialog.getByRole('status')).toHaveText('1 update available.');
   });
