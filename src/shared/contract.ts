@@ -29,6 +29,7 @@ import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
 import type { HealthEvent, LogEvent } from './plugin';
 import type {
   AppInfo,
+  InstallDoneView,
   InstallPreviewView,
   McpClientSnippet,
   PaletteEntry,
@@ -53,6 +54,7 @@ export type {
 export type {
   AppInfo,
   CapabilityView,
+  InstallDoneView,
   InstallPreviewView,
   InstallTrialView,
   PackageView,
@@ -230,7 +232,7 @@ export const commands = {
           .optional(),
       })
       .strict(),
-    output: returns<Outcome<{ detail: string; id: string }>>(),
+    output: returns<Outcome<InstallDoneView>>(),
   },
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<Done>() },
   /** Another app's MCP config file (claude_desktop_config.json, mcp.json…): its servers, previewed. */
@@ -239,7 +241,9 @@ export const commands = {
     output: returns<Outcome<{ token: string; preview: ImportPreviewView }>>(),
   },
   /**
-   * Installs the servers chosen (by key); `secret` names the variables and headers kept as secrets.
+   * Installs the servers chosen (by key; default: every one that can run here and is not switched
+   * off in its app); `secret` names the variables and headers kept as secrets (default: those the
+   * preview marks secret).
    * `grants` (by key) are each server's folders by path and whether it gets the network (default:
    * the folders its preview offers, no network); `ids` (by key) a plugin id other than the offered one.
    */
@@ -247,8 +251,8 @@ export const commands = {
     input: z
       .object({
         token: z.string().min(1),
-        only: z.array(z.string().min(1)).min(1).max(200),
-        secret: z.array(z.string().min(1)).max(1000),
+        only: z.array(z.string().min(1)).min(1).max(200).optional(),
+        secret: z.array(z.string().min(1)).max(1000).optional(),
         grants: z
           .record(z.string(), z.object({ net: z.boolean(), folders: z.array(folderGrant).max(100) }).strict())
           .optional(),
@@ -282,7 +286,14 @@ export const commands = {
   },
   /** Stages and tries the other version of a plugin, with what changes in its tools. */
   'updates.preview': {
-    input: z.object({ id, version: z.string().min(1).max(255).optional() }).strict(),
+    input: z
+      .object({
+        id,
+        version: z.string().min(1).max(255).optional(),
+        /** A folder or package to update from instead of the plugin's origin (the CLI's `--from`). */
+        from: z.string().min(1).max(4096).optional(),
+      })
+      .strict(),
     output: returns<Outcome<{ token: string; preview: UpdatePreviewView }>>(),
   },
   /** Installs a previewed update, keeping the version it replaces for a rollback. */

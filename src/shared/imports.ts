@@ -45,6 +45,8 @@ export interface ImportPreviewView {
   /** The file's name, and the app it comes from in words. */
   file: string;
   appName: string;
+  /** The format it was read as: claude-desktop, cursor, claude-code, vscode, cherry-studio, 5ire, mcp-config, mcp-registry. */
+  app: string;
   servers: ImportServerView[];
 }
 

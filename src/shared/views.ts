@@ -227,6 +227,24 @@ export interface InstallPreviewView {
   changes: ToolChangesView | null;
 }
 
+/** An install as confirmed: what was granted, and the package as pinned in the plugin's folder. */
+export interface InstallDoneView {
+  id: string;
+  detail: string;
+  version: string;
+  /** It replaced an installed version. */
+  upgraded: boolean;
+  granted: string[];
+  /** Folders and files granted by path. */
+  folders: FolderGrant[];
+  /** Capabilities the new version requests that were not granted before. */
+  newlyRequested: string[];
+  /** The package its runner fetches, as installed and pinned. */
+  pinned?: { spec: string; version: string; integrity: string | null; packages: number };
+  /** What the checks of the package warned about (a secret passed in the command line…). */
+  warnings?: string[];
+}
+
 /**
  * A trial launch of a package before it is installed: it started and shook hands (with the tools
  * it offers, and how long the handshake took), it failed (how), or it could not be tried yet

@@ -3,7 +3,7 @@
  * zip and an .mcpb bundle, each then run by id with `plugboard call <id>`, plus exposure,
  * grants, config, refusals (exit 1 with the reason) and usage errors (exit 2).
  */
-import { cpSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plugboard } from '../helpers/cli';
@@ -114,6 +114,33 @@ describe('plugboard plugins', () => {
     const bad = await pb('plugins', 'config', 'mcpb-echo', 'nope=1');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/mcpb-echo has no setting "nope"/);
+  });
+
+  it('tries the plugin as the window does, and says when the trial failed, installing it anyway', async () => {
+    const broken = path.join(src, 'broken');
+    mkdirSync(broken);
+    writeFileSync(
+      path.join(broken, 'plugboard.json'),
+      JSON.stringify({
+        id: 'broken',
+        name: 'Broken',
+        version: '1.0.0',
+        protocol: 'mcp',
+        command: ['python3', 'start.py'],
+      }),
+    );
+    writeFileSync(
+      path.join(broken, 'start.py'),
+      'import sys\nsys.stderr.write("ModuleNotFoundError: No module named \'forecast\'\\n")\nsys.exit(1)\n',
+    );
+    chmodSync(broken, 0o755);
+    const r = await pb('plugins', 'install', broken);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^warning: the trial launch failed \(\w+\): .*; installed anyway\n/);
+    expect(r.stderr).toContain("No module named 'forecast'");
+    expect(r.stdout).toMatch(/^installed broken 1\.0\.0 /);
+    const json = await pb('plugins', 'uninstall', 'broken', '--json');
+    expect(json.code).toBe(0);
   });
 
   it('exits 2 on usage errors', async () => {

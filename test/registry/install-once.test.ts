@@ -62,7 +62,16 @@ describe('install.preview then install.commit', () => {
       });
     });
     const c = await backend.invoke('install.commit', { token: p.token, grants: ['secrets'], replace: false });
-    expect(c).toEqual({ ok: true, id: 'mcpb-echo', detail: expect.stringContaining('installed mcpb-echo 1.0.0') });
+    expect(c).toEqual(
+      expect.objectContaining({
+        ok: true,
+        id: 'mcpb-echo',
+        detail: expect.stringContaining('installed mcpb-echo 1.0.0'),
+        version: '1.0.0',
+        upgraded: false,
+        granted: ['secrets'],
+      }),
+    );
     const installed = registry.paths.plugin('mcpb-echo');
     expect(JSON.parse(readFileSync(path.join(installed, 'manifest.json'), 'utf8'))).toEqual(m);
     expect(readFileSync(path.join(installed, 'server', 'index.mjs'), 'utf8')).toBe(

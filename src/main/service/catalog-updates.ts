@@ -35,7 +35,7 @@ export class CatalogUpdates {
       ok: true,
       token,
       entry,
-      preview: { file: config.file, appName: config.appName, servers: config.previews },
+      preview: { file: config.file, appName: config.appName, app: config.app, servers: config.previews },
     };
   }
 
@@ -53,8 +53,8 @@ export class CatalogUpdates {
     return r.ok ? { ok: true, updates: r.value } : r;
   }
 
-  updatePreview({ id, version }: CommandInput<'updates.preview'>): Promise<CommandOutput<'updates.preview'>> {
-    return this.updates.preview(id, version ? { version } : {});
+  updatePreview({ id, version, from }: CommandInput<'updates.preview'>): Promise<CommandOutput<'updates.preview'>> {
+    return this.updates.preview(id, { ...(version ? { version } : {}), ...(from ? { source: from } : {}) });
   }
 
   commit({ token }: CommandInput<'updates.commit'>): Promise<CommandOutput<'updates.commit'>> {

@@ -79,7 +79,7 @@ export class Installs implements IDisposable {
     return {
       ok: true,
       token,
-      preview: { file: path.basename(file), appName: config.appName, servers: config.previews },
+      preview: { file: path.basename(file), appName: config.appName, app: config.app, servers: config.previews },
     };
   }
 
@@ -95,8 +95,8 @@ export class Installs implements IDisposable {
     const config = p?.config;
     if (!config) return failure('invalid_state', 'this preview has expired; drop the config file again');
     const choice = {
-      only,
-      secret,
+      ...(only ? { only } : {}),
+      ...(secret ? { secret } : {}),
       ...(grants ? { grants } : {}),
       ...(ids ? { ids } : {}),
       ...this.progressOf(progress),
@@ -180,7 +180,7 @@ export class Installs implements IDisposable {
       const c = await this.registry.decisions.configure(r.id, given);
       if (!c.ok) return failure(c.code, `${r.id} is installed, but its settings were not saved: ${c.message}`);
     }
-    return { ok: true, detail: r.detail, id: r.id };
+    return r;
   }
 
   /** The progress listener of a client's progress id, as the registry takes it. */

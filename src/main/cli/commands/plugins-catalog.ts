@@ -2,14 +2,17 @@
  * `plugboard plugins search|add|registry|outdated|update|rollback`: the catalog (an MCP registry)
  * searched and installed from, pinned, and updates that never surprise: checked when asked,
  * previewed with what changes in the tools, installed staged, the previous version kept for
- * `rollback`. The same plugin service as the app's catalog view and its "Check for updates".
+ * `rollback`. The same contract commands as the app's catalog view and its "Check for updates"
+ * (`catalog.*`, `updates.*`, `import.commit`, `plugins.rollback`).
  */
 import type { CatalogEntryView } from '../../../shared/catalog';
 import type { Failure } from '../../../shared/failures';
 import type { ToolChangesView, UpdatePreviewView } from '../../../shared/updates';
-import { Catalog, diffText, Updates, type PluginRegistry } from '../../plugins';
+import { diffText } from '../../plugins';
+import type { Backend } from '../../service';
 import { EXIT_FAILED, EXIT_OK, jsonLine, UsageError, type Out } from '../io';
 import { printInstalled, printPreview } from './plugins-import';
+import { withProgress } from './plugins-install';
 
 export interface CatalogFlags {
   json: boolean;
@@ -24,38 +27,31 @@ export interface CatalogFlags {
 export const CATALOG_SUBCOMMANDS = ['search', 'add', 'registry', 'outdated', 'update', 'rollback'] as const;
 
 export async function catalogCommand(
-  registry: PluginRegistry,
+  backend: Backend,
   sub: (typeof CATALOG_SUBCOMMANDS)[number],
   rest: string[],
   flags: CatalogFlags,
   out: Out,
 ): Promise<number> {
-  const catalog = new Catalog(registry);
-  const updates = new Updates(registry);
-  try {
-    switch (sub) {
-      case 'search':
-        return await search(catalog, rest.join(' '), flags, out);
-      case 'add':
-        return await add(catalog, one(rest, '<registry name>[@version]'), flags, out);
-      case 'registry':
-        return await setRegistry(catalog, rest, flags, out);
-      case 'outdated':
-        return await outdated(updates, rest.length ? one(rest, '[id]') : undefined, flags, out);
-      case 'update':
-        return await update(updates, one(rest, '<id>'), flags, out);
-      case 'rollback': {
-        const r = await registry.installer.rollback(one(rest, '<id>'));
-        if (!r.ok) return refusal(out, flags.json, r);
-        if (flags.json) jsonLine(out, r);
-        else out.stdout(`${r.detail}\n`);
-        return EXIT_OK;
-      }
+  switch (sub) {
+    case 'search':
+      return search(backend, rest.join(' '), flags, out);
+    case 'add':
+      return add(backend, one(rest, '<registry name>[@version]'), flags, out);
+    case 'registry':
+      return setRegistry(backend, rest, flags, out);
+    case 'outdated':
+      return outdated(backend, rest.length ? one(rest, '[id]') : undefined, flags, out);
+    case 'update':
+      return update(backend, one(rest, '<id>'), flags, out);
+    case 'rollback': {
+      const r = await backend.request('plugins.rollback', { id: one(rest, '<id>') });
+      if (!r.ok) return refusal(out, flags.json, r);
+      if (flags.json) jsonLine(out, r);
+      else out.stdout(`${r.detail}\n`);
+      return EXIT_OK;
     }
-  } finally {
-    updates.dispose();
   }
-  return EXIT_OK;
 }
 
 function one(rest: string[], names: string): string {
@@ -70,10 +66,10 @@ function refusal(out: Out, json: boolean, r: Failure): number {
   return EXIT_FAILED;
 }
 
-async function search(catalog: Catalog, words: string, flags: CatalogFlags, out: Out): Promise<number> {
-  const r = await catalog.search(words);
+async function search(backend: Backend, words: string, flags: CatalogFlags, out: Out): Promise<number> {
+  const r = await backend.request('catalog.search', { query: words });
   if (!r.ok) return refusal(out, flags.json, r);
-  const page = r.value;
+  const { page } = r;
   if (flags.json) {
     jsonLine(out, page);
     return EXIT_OK;
@@ -102,53 +98,69 @@ function describeEntry(e: CatalogEntryView): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function add(catalog: Catalog, target: string, flags: CatalogFlags, out: Out): Promise<number> {
+async function add(backend: Backend, target: string, flags: CatalogFlags, out: Out): Promise<number> {
   // `name@version`: a registry name has one slash and no @, so the last @ starts the version.
   const at = target.lastIndexOf('@');
   const name = at > 0 ? target.slice(0, at) : target;
   const version = flags.version ?? (at > 0 ? target.slice(at + 1) : undefined);
-  const r = await catalog.preview(name, version);
+  const r = await backend.request('catalog.preview', { name, ...(version ? { version } : {}) });
   if (!r.ok) return refusal(out, flags.json, r);
-  const { config } = r.value;
-  if (flags.json) jsonLine(out, { type: 'preview', entry: r.value.entry, servers: config.previews });
-  else printPreview(config, out);
-  if (flags.preview) return EXIT_OK;
+  const { preview, token } = r;
+  if (flags.json) jsonLine(out, { type: 'preview', entry: r.entry, servers: preview.servers });
+  else printPreview(preview, preview.file, out);
+  const cancel = async (): Promise<void> => void (await backend.request('install.cancel', { token }));
+  if (flags.preview) {
+    await cancel();
+    return EXIT_OK;
+  }
   // One way to run the server is enough: the first that can run here, unless --only names others.
-  const first = config.previews.find((p) => p.runnable);
+  const first = preview.servers.find((p) => p.runnable);
   const only = flags.only ?? (first ? [first.key] : []);
-  if (only.length === 0)
+  if (only.length === 0) {
+    await cancel();
     return refusal(out, flags.json, {
       ok: false,
       code: 'install_refused',
       message: `${name} offers nothing Plugboard can install here`,
     });
-  const done = await catalog.install(r.value, { only, ...(flags.secret ? { secret: flags.secret } : {}) });
-  if (!done.ok) return refusal(out, flags.json, done);
-  return printInstalled(done.results, flags.json, out);
+  }
+  return withProgress(backend, out, async (progress) => {
+    const done = await backend.request('import.commit', {
+      token,
+      only,
+      ...(flags.secret ? { secret: flags.secret } : {}),
+      progress,
+    });
+    if (!done.ok) return refusal(out, flags.json, done);
+    return printInstalled(done.results, flags.json, out);
+  });
 }
 
-async function setRegistry(catalog: Catalog, rest: string[], flags: CatalogFlags, out: Out): Promise<number> {
+async function setRegistry(backend: Backend, rest: string[], flags: CatalogFlags, out: Out): Promise<number> {
   if (rest.length === 0 && !flags.reset) {
-    if (flags.json) jsonLine(out, { url: catalog.url() });
-    else out.stdout(`${catalog.url()}\n`);
+    const r = await backend.request('catalog.settings', {});
+    if ('ok' in r) return refusal(out, flags.json, r);
+    const { url } = r;
+    if (flags.json) jsonLine(out, { url });
+    else out.stdout(`${url}\n`);
     return EXIT_OK;
   }
-  const r = await catalog.setUrl(flags.reset ? null : one(rest, '<url>'));
+  const r = await backend.request('catalog.setUrl', { url: flags.reset ? null : one(rest, '<url>') });
   if (!r.ok) return refusal(out, flags.json, r);
   if (flags.json) jsonLine(out, r);
   else out.stdout(`${r.detail}\n`);
   return EXIT_OK;
 }
 
-async function outdated(updates: Updates, id: string | undefined, flags: CatalogFlags, out: Out): Promise<number> {
-  const r = await updates.check(id);
+async function outdated(backend: Backend, id: string | undefined, flags: CatalogFlags, out: Out): Promise<number> {
+  const r = await backend.request('updates.check', id ? { id } : {});
   if (!r.ok) return refusal(out, flags.json, r);
   if (flags.json) {
-    jsonLine(out, r.value);
+    jsonLine(out, r.updates);
     return EXIT_OK;
   }
-  if (r.value.length === 0) out.stdout('no installed plugins\n');
-  for (const u of r.value) {
+  if (r.updates.length === 0) out.stdout('no installed plugins\n');
+  for (const u of r.updates) {
     const mark = u.status === 'available' ? '↑' : u.status === 'current' ? '✓' : '?';
     const what =
       u.status === 'available'
@@ -158,25 +170,26 @@ async function outdated(updates: Updates, id: string | undefined, flags: Catalog
           : `${u.current}: ${u.message ?? 'unknown'}`;
     out.stdout(`${mark} ${u.id}  ${what}${u.from ? `  from ${u.from}` : ''}\n`);
   }
-  const n = r.value.filter((u) => u.status === 'available').length;
+  const n = r.updates.filter((u) => u.status === 'available').length;
   if (n > 0)
     out.stdout(`\n${n} update${n === 1 ? '' : 's'}: plugboard plugins update <id> (nothing changes until you do)\n`);
   return EXIT_OK;
 }
 
-async function update(updates: Updates, id: string, flags: CatalogFlags, out: Out): Promise<number> {
-  const p = await updates.preview(id, {
+async function update(backend: Backend, id: string, flags: CatalogFlags, out: Out): Promise<number> {
+  const p = await backend.request('updates.preview', {
+    id,
     ...(flags.version ? { version: flags.version } : {}),
-    ...(flags.from ? { source: flags.from } : {}),
+    ...(flags.from ? { from: flags.from } : {}),
   });
   if (!p.ok) return refusal(out, flags.json, p);
   if (flags.json) jsonLine(out, { type: 'preview', ...p.preview });
   else out.stdout(describeUpdate(p.preview));
   if (flags.preview) {
-    updates.cancel(p.token);
+    await backend.request('updates.cancel', { token: p.token });
     return EXIT_OK;
   }
-  const r = await updates.commit(p.token);
+  const r = await backend.request('updates.commit', { token: p.token });
   if (!r.ok) return refusal(out, flags.json, r);
   if (flags.json) jsonLine(out, { type: 'updated', ...r });
   else out.stdout(`${r.detail}\nplugboard plugins rollback ${id} puts ${p.preview.from} back\n`);

@@ -3,17 +3,16 @@
  * Cursor, VS Code, Cherry Studio, 5ire), previewed (command, arguments, environment variable names
  * with the ones that look secret, the values of those that change what runs, flagged; all of it
  * escaped for the terminal by the CLI's output) and installed as plugins. `--preview` stops after
- * the preview; `--only` picks servers; `--secret` says which variables are secrets.
+ * the preview; `--only` picks servers; `--secret` says which variables are secrets. The window's
+ * commands do it (`import.preview`, then `import.commit` with the preview's token).
  */
-import {
-  installImported,
-  readMcpConfig,
-  type ImportedConfig,
-  type ImportedOne,
-  type PluginRegistry,
-  type ServerPreview,
-} from '../../plugins';
+import path from 'node:path';
+import type { ImportPreviewView, ImportResultView } from '../../../shared/imports';
+import type { Backend } from '../../service';
 import { EXIT_FAILED, EXIT_OK, jsonLine, UsageError, type Out } from '../io';
+import { withProgress } from './plugins-install';
+
+type ServerPreview = ImportPreviewView['servers'][number];
 
 export interface ImportFlags {
   only?: string[];
@@ -37,13 +36,9 @@ export function listFlag(values: string[] | undefined, flag: string): string[] |
   return out.filter(Boolean);
 }
 
-export async function importCommand(
-  registry: PluginRegistry,
-  file: string,
-  flags: ImportFlags,
-  out: Out,
-): Promise<number> {
-  const config = readMcpConfig(file, undefined, (id) => registry.record(id) !== undefined);
+export async function importCommand(backend: Backend, file: string, flags: ImportFlags, out: Out): Promise<number> {
+  const where = path.resolve(file);
+  const config = await backend.request('import.preview', { source: { kind: 'path', path: where } });
   if (!config.ok) {
     if (flags.json)
       jsonLine(out, {
@@ -55,20 +50,24 @@ export async function importCommand(
     else out.stderr(`refused: ${config.message}\n`);
     return EXIT_FAILED;
   }
+  const { preview, token } = config;
   if (flags.json)
-    jsonLine(out, { type: 'preview', app: config.app, appName: config.appName, servers: config.previews });
-  else printPreview(config, out);
-  if (flags.preview) return EXIT_OK;
+    jsonLine(out, { type: 'preview', app: preview.app, appName: preview.appName, servers: preview.servers });
+  else printPreview(preview, where, out);
+  if (flags.preview) {
+    await backend.request('install.cancel', { token });
+    return EXIT_OK;
+  }
 
   const keyOf = (name: string, flag: string): string => {
-    const p = config.previews.find((x) => x.key === name || x.id === name || x.name === name);
-    if (!p) throw new UsageError(`${flag}: ${config.file} has no server "${name}"`);
+    const p = preview.servers.find((x) => x.key === name || x.id === name || x.name === name);
+    if (!p) throw new UsageError(`${flag}: ${where} has no server "${name}"`);
     return p.key;
   };
   const grants: Record<string, { net: boolean; folders: Array<{ path: string; write: boolean }> }> = {};
   const net = new Set((flags.net ?? []).map((n) => keyOf(n, '--net')));
   const bare = new Set((flags.noFolders ?? []).map((n) => keyOf(n, '--no-folders')));
-  for (const p of config.previews) {
+  for (const p of preview.servers) {
     if (!net.has(p.key) && !bare.has(p.key)) continue;
     grants[p.key] = {
       net: net.has(p.key),
@@ -76,45 +75,45 @@ export async function importCommand(
     };
   }
   const ids = Object.fromEntries(Object.entries(flags.ids ?? {}).map(([k, v]) => [keyOf(k, '--id'), v]));
-  const r = await installImported(registry, config, {
-    ...(flags.only ? { only: flags.only } : {}),
-    ...(flags.secret ? { secret: flags.secret } : {}),
-    ...(Object.keys(grants).length > 0 ? { grants } : {}),
-    ...(Object.keys(ids).length > 0 ? { ids } : {}),
-    onProgress: (line) => out.stderr(`  ${line}\n`),
+  return withProgress(backend, out, async (progress) => {
+    const r = await backend.request('import.commit', {
+      token,
+      ...(flags.only ? { only: flags.only } : {}),
+      ...(flags.secret ? { secret: flags.secret } : {}),
+      ...(Object.keys(grants).length > 0 ? { grants } : {}),
+      ...(Object.keys(ids).length > 0 ? { ids } : {}),
+      progress,
+    });
+    if (!r.ok) {
+      if (flags.json) jsonLine(out, { ok: false, code: r.code, error: r.message });
+      else out.stderr(`refused: ${r.message}\n`);
+      return EXIT_FAILED;
+    }
+    return printInstalled(r.results, flags.json, out);
   });
-  if (!r.ok) {
-    if (flags.json) jsonLine(out, { ok: false, code: r.code, error: r.message });
-    else out.stderr(`refused: ${r.message}\n`);
-    return EXIT_FAILED;
-  }
-  return printInstalled(r.results, flags.json, out);
 }
 
 /** What became of each server installed from a config or a catalog entry; exit 1 when one was refused. */
-export function printInstalled(results: ImportedOne[], json: boolean, out: Out): number {
+export function printInstalled(results: ImportResultView[], json: boolean, out: Out): number {
   let failed = 0;
   for (const one of results) {
-    if (!one.outcome.ok) failed++;
+    if (!one.ok) failed++;
     if (json) {
       jsonLine(out, {
         type: 'installed',
         key: one.key,
-        ...(one.outcome.ok
-          ? { ok: true, id: one.outcome.id, detail: one.outcome.detail }
-          : { ok: false, code: one.outcome.code, error: one.outcome.message }),
+        ...(one.ok ? { ok: true, id: one.id, detail: one.detail } : { ok: false, code: one.code, error: one.message }),
       });
-    } else if (one.outcome.ok) out.stdout(`${one.outcome.detail}\n`);
-    else out.stderr(`refused ${one.name}: ${one.outcome.message}\n`);
+    } else if (one.ok) out.stdout(`${one.detail}\n`);
+    else out.stderr(`refused ${one.name}: ${one.message}\n`);
   }
   return failed > 0 ? EXIT_FAILED : EXIT_OK;
 }
 
-export function printPreview(config: ImportedConfig, out: Out): void {
-  out.stdout(
-    `${config.previews.length} MCP server${config.previews.length === 1 ? '' : 's'} in ${config.file} (${config.appName}):\n`,
-  );
-  for (const p of config.previews) out.stdout(describe(p));
+export function printPreview(preview: ImportPreviewView, file: string, out: Out): void {
+  const n = preview.servers.length;
+  out.stdout(`${n} MCP server${n === 1 ? '' : 's'} in ${file} (${preview.appName}):\n`);
+  for (const p of preview.servers) out.stdout(describe(p));
 }
 
 function describe(p: ServerPreview): string {

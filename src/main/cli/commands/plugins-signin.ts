@@ -3,10 +3,12 @@
  * terminal. The authorization URL is printed, and opened in the browser where there is one (not
  * with --no-browser, nor on a Linux without a display: then the person opens it wherever they
  * like, on this computer, since the answer comes back to a port on 127.0.0.1). The command waits
- * until the browser comes back, up to five minutes; Ctrl-C gives up.
+ * until the browser comes back, up to five minutes; Ctrl-C gives up. The window's commands do it
+ * (`plugins.signIn`, which answers with the page's address; the end is announced as a change of
+ * the plugin, whose detail then says how it went).
  */
 import { spawn } from 'node:child_process';
-import type { PluginRegistry } from '../../plugins';
+import type { Backend } from '../../service';
 import { EXIT_FAILED, EXIT_OK, jsonLine, type Out } from '../io';
 
 /** Whether a browser can be opened here: not on a Linux or BSD session without a display. */
@@ -28,46 +30,56 @@ function openBrowser(url: string): void {
 }
 
 export async function signInCommand(
-  registry: PluginRegistry,
+  backend: Backend,
   id: string,
   opts: { browser: boolean; json: boolean },
   out: Out,
 ): Promise<number> {
-  const spec = registry.record(id)?.spec;
-  if (!spec) return fail(out, opts.json, `no plugin "${id}" is installed`, 'not_found');
-  const abort = new AbortController();
-  const stop = (): void => abort.abort();
+  let ended: () => void = () => undefined;
+  const end = new Promise<void>((resolve) => (ended = resolve));
+  let started = false;
+  // The sign-in's end is the first change of this plugin after it started, other than its start.
+  const sub = backend.onDidEvent((e) => {
+    if (started && e.name === 'plugins.changed' && e.payload.id === id && e.payload.reason !== 'sign-in started')
+      ended();
+  });
+  const stop = (): void => ended();
   process.once('SIGINT', stop);
   try {
-    const r = await registry.signIns.signIn(
-      spec,
-      (url) => {
-        const open = opts.browser && hasDisplay();
-        if (opts.json) jsonLine(out, { url, opened: open });
-        else
-          out.stdout(
-            `${open ? 'Opening the sign-in page in your browser' : 'Open this address in a browser on this computer to sign in'}:\n\n  ${url}\n\nWaiting for the browser (Ctrl-C to give up)…\n`,
-          );
-        if (open) openBrowser(url);
-      },
-      abort.signal,
-    );
+    const r = await backend.request('plugins.signIn', { id });
     if (!r.ok) return fail(out, opts.json, r.message, r.code);
-    if (opts.json) jsonLine(out, r);
-    else out.stdout(`${id}: ${r.detail}\n`);
-    return EXIT_OK;
+    // A server that needs no browser (tokens still good, a client-credentials grant) is done at once.
+    if (!r.url) return done(out, opts.json, id, r.detail);
+    started = true;
+    const open = opts.browser && hasDisplay();
+    if (opts.json) jsonLine(out, { url: r.url, opened: open });
+    else
+      out.stdout(
+        `${open ? 'Opening the sign-in page in your browser' : 'Open this address in a browser on this computer to sign in'}:\n\n  ${r.url}\n\nWaiting for the browser (Ctrl-C to give up)…\n`,
+      );
+    if (open) openBrowser(r.url);
+    await end;
+    const detail = await backend.request('plugins.detail', { id });
+    const view = detail && !('ok' in detail) ? detail.signIn : undefined;
+    if (view?.pending) return fail(out, opts.json, 'gave up waiting for the browser', 'cancelled');
+    if (view?.error || view?.state !== 'signed_in')
+      return fail(out, opts.json, view?.error ?? 'the sign-in did not complete', 'sign_in_required');
+    return done(out, opts.json, id, `signed in${view.issuer ? ` at ${view.issuer}` : ''}`);
   } finally {
+    sub.dispose();
     process.off('SIGINT', stop);
   }
 }
 
-export async function signOutCommand(registry: PluginRegistry, id: string, json: boolean, out: Out): Promise<number> {
-  const spec = registry.record(id)?.spec;
-  if (!spec) return fail(out, json, `no plugin "${id}" is installed`, 'not_found');
-  const r = await registry.signIns.signOut(spec);
+export async function signOutCommand(backend: Backend, id: string, json: boolean, out: Out): Promise<number> {
+  const r = await backend.request('plugins.signOut', { id });
   if (!r.ok) return fail(out, json, r.message, r.code);
-  if (json) jsonLine(out, r);
-  else out.stdout(`${id}: ${r.detail}\n`);
+  return done(out, json, id, r.detail);
+}
+
+function done(out: Out, json: boolean, id: string, detail: string): number {
+  if (json) jsonLine(out, { ok: true, detail });
+  else out.stdout(`${id}: ${detail}\n`);
   return EXIT_OK;
 }
 

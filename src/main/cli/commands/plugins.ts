@@ -63,7 +63,7 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
   // The back end loads once the arguments are known good.
   const { openForCommand } = await import('../backend');
   const app = await openForCommand(values['data-dir']);
-  const { registry, backend } = app;
+  const { backend } = app;
   try {
     switch (sub) {
       case 'list':
@@ -71,7 +71,7 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         return await list(backend, env.out, json);
       case 'install':
         return await installCommand(
-          registry,
+          backend,
           expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>')[0] as string,
           values,
           env.out,
@@ -86,7 +86,7 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         const only = listFlag(values.only, '--only');
         const secret = listFlag(values.secret, '--secret');
         return await importCommand(
-          registry,
+          backend,
           file as string,
           {
             ...(only ? { only } : {}),
@@ -144,13 +144,13 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       }
       case 'signin':
         return await signInCommand(
-          registry,
+          backend,
           expectArgs(rest, 1, 1, '<id>')[0] as string,
           { browser: values['no-browser'] !== true, json },
           env.out,
         );
       case 'signout':
-        return await signOutCommand(registry, expectArgs(rest, 1, 1, '<id>')[0] as string, json, env.out);
+        return await signOutCommand(backend, expectArgs(rest, 1, 1, '<id>')[0] as string, json, env.out);
       case 'config': {
         const [id, ...pairs] = expectArgs(rest, 2, 1000, '<id> KEY=VALUE...');
         return report(
@@ -163,7 +163,7 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
         const only = listFlag(values.only, '--only');
         const secret = listFlag(values.secret, '--secret');
         return await catalogCommand(
-          registry,
+          backend,
           sub as (typeof CATALOG_SUBCOMMANDS)[number],
           rest,
           {
