@@ -1,5 +1,5 @@
 /**
- * The low items of issue 18, each as a person meets it through the real `plugboard` command:
+ * Refusals and warnings a person meets through the real `plugboard` command (issue 18's low items):
  * a `--data-dir` that is a file gets one clear line, not a stack trace; `plugins install` warns
  * about a secret passed in the command line (as the README says); uploads a `plugboard serve`
  * that died left behind are removed by the next one; a zip with an entry twice is refused naming
