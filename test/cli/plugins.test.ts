@@ -143,6 +143,33 @@ describe('plugboard plugins', () => {
     expect(json.code).toBe(0);
   });
 
+  it('shows what a plugin may consume and where each value comes from; sets yours; goes back to the defaults', async () => {
+    const shown = await pb('plugins', 'limits', 'gassist-python');
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(
+      /^processes {2}1024 {2}\(the default\)\nmemory {5}\d+(\.\d)? [GM]iB {2}\(the default\)\n/,
+    );
+    const set = await pb('plugins', 'limits', 'gassist-python', 'memory=2G', 'processes=256');
+    expect(set.code).toBe(0);
+    expect(set.stdout).toContain('gassist-python: limits: memory 2 GiB, process 256\n');
+    expect(set.stdout).toContain('processes  256  (yours)\nmemory     2 GiB  (yours)\n');
+    // A bad value is refused, naming it.
+    const low = await pb('plugins', 'limits', 'gassist-python', 'memory=2M', '--json');
+    expect([low.code, low.lines[0]]).toEqual([
+      1,
+      {
+        ok: false,
+        code: 'invalid_input',
+        error: 'limits.memory: 2M is below the least it may be, 32 MiB',
+      },
+    ]);
+    const back = await pb('plugins', 'limits', 'gassist-python', '--default');
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain('processes  1024  (the default)\n');
+    expect((await pb('plugins', 'limits', 'gassist-python', 'memory')).code).toBe(2);
+    // Five runs of the CLI, each starting Node and opening the data folder: slow on a busy machine.
+  }, 90_000);
+
   it('exits 2 on usage errors', async () => {
     expect((await pb('plugins', 'frobnicate')).code).toBe(2);
     expect((await pb('plugins', 'config', 'x', 'notapair')).code).toBe(2);

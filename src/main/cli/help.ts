@@ -76,6 +76,9 @@ Commands:
                                        folder or file by path [--folder PATH[:ro]]...
   revoke <id> <capability>...          remove from it (--folder PATH too)
   config <id> KEY=VALUE...             set settings (KEY= to unset); repeat a KEY for a list
+  limits <id> [KEY=VALUE...]           what it may consume (processes, memory, cpu, tmp, data) and
+                                       where each value comes from; set yours (memory=2G
+                                       processes=256), or back to the defaults with --default
   search <words>...                    servers of the catalog (an MCP registry) whose name matches
   add <name>[@version]                 install a catalog entry, pinned, after a preview [--preview]
                                        [--only npm|pypi|oci|remote,...] [--secret ENV,...]

@@ -15,6 +15,7 @@ import type { CliEnv } from '../session';
 import { importCommand, listFlag } from './plugins-import';
 import { installCommand, parseFolder, refusal } from './plugins-install';
 import { CATALOG_SUBCOMMANDS, catalogCommand } from './plugins-catalog';
+import { limitsCommand } from './plugins-limits';
 import { signInCommand, signOutCommand } from './plugins-signin';
 
 const SUBCOMMANDS = [
@@ -29,6 +30,7 @@ const SUBCOMMANDS = [
   'grant',
   'revoke',
   'config',
+  'limits',
   ...CATALOG_SUBCOMMANDS,
   'signin',
   'signout',
@@ -158,6 +160,10 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
           json,
           await backend.request('plugins.configure', { id: id as string, values: parsePairs(pairs) }),
         );
+      }
+      case 'limits': {
+        const [id, ...pairs] = expectArgs(rest, 1, 100, '<id> [KEY=VALUE...]');
+        return await limitsCommand(backend, id as string, pairs, values.default === true, json, env.out);
       }
       default: {
         const only = listFlag(values.only, '--only');
