@@ -13,7 +13,7 @@ export { asRecord } from './dialects/values';
 export { PluginHost, refusedCall, type FeaturesChangeEvent, type HostOptions, type ToolsChangeEvent } from './host';
 export { NETWORK_ENV, networkEnv, pluginEnvironment, type PluginIdentity } from './process/env';
 export { firstRunLauncher } from './process/launchers';
-export { runInstallStep, type InstallStepInput, type InstallStepResult } from './process/install-step';
+export { runInstallStep, type StepOptions, type StepResult } from './process/install-step';
 export { defaultLimits, type LimitUsage } from './process/limits';
 export { rootNotice, runningAsRoot } from './process/root';
 export type { LaunchPlan, SettingValue } from './process/launch';

@@ -3,8 +3,8 @@
  * is installed once, into its staged plugin folder (`.plugboard/`), with its version resolved and
  * pinned, so that it starts from its folder afterwards without the network, in the sandbox it gets.
  *
- * The step runs in the sandbox with the network and with only `.plugboard/` writable (host's
- * installStepPlan), its home a fresh folder holding the person's registry settings (config.ts)
+ * The step runs in the sandbox with the network and with only `.plugboard/` writable, held to
+ * limits as a plugin is (host's installStepPlan and runInstallStep), its home a fresh folder holding the person's registry settings (config.ts)
  * and its caches, removed afterwards. Where plugins run unsandboxed the step runs only once the
  * person has agreed to the install (`unsandboxedAllowed`): before that, nothing of a package runs.
  * Each line it writes goes to `onLine` as it comes, for the preview to show.
@@ -13,14 +13,13 @@ import { mkdirSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import type { PluginSpec } from '../../../shared/plugin';
-import { installStepPlan, sandboxSupport, type SandboxSupport } from '../../host';
+import { installStepPlan, runInstallStep, sandboxSupport, type SandboxSupport } from '../../host';
 import { personConfig } from './config';
 import { bundleProject, describeRequest, packageOfCommand, type PackageRequest } from './detect';
 import type { StepRunner } from './install-types';
 import { installNpm } from './npm';
 import { installPypi } from './pypi';
 import { PACKAGES_DIR, recordPath, type PackageRecord } from './record';
-import { runStep } from './step';
 
 export interface PackageStepOptions {
   /** The Plugboard data directory: hidden from the step as from any plugin. */
@@ -118,20 +117,29 @@ export async function installPackages(spec: PluginSpec, opts: PackageStepOptions
       });
       say(`$ ${[path.basename(file), ...args].join(' ')}`);
       const left = deadline - Date.now();
-      const r = await runStep(plan, {
+      // Where the sandbox works, the step runs in it or not at all (under root: its folder could not be made the plugins' user's).
+      if (support.available && plan.sandbox?.active !== true)
+        return {
+          ok: false,
+          why: `: it could not be put in the sandbox (${plan.sandbox?.active === false ? plan.sandbox.reason : 'no sandbox'})`,
+          tail: [],
+        };
+      const r = await runInstallStep(plan, {
         onLine: say,
         timeoutMs: Math.max(1000, left),
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
-      const why = r.stopped
-        ? r.stopped === 'timeout'
-          ? `: it took longer than ${Math.round((opts.timeoutMs ?? PACKAGE_STEP_MS) / 1000)} s`
-          : ': cancelled'
-        : r.spawnError
-          ? `: ${r.spawnError}`
-          : r.ok
-            ? ''
-            : ` (exit code ${r.code ?? r.signal})`;
+      const why = r.breach
+        ? `: it was stopped, for ${r.breach}`
+        : r.stopped
+          ? r.stopped === 'timeout'
+            ? `: it took longer than ${Math.round((opts.timeoutMs ?? PACKAGE_STEP_MS) / 1000)} s`
+            : ': cancelled'
+          : r.spawnError
+            ? `: ${r.spawnError}`
+            : r.ok
+              ? ''
+              : ` (exit code ${r.code ?? r.signal})`;
       return { ok: r.ok, why, tail: r.tail };
     },
   };
