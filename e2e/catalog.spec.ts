@@ -1,16 +1,20 @@
 /**
  * The catalog and updates (issue 17, items 6 and 7), end to end against a real `plugboard serve`
  * in Chromium, with an MCP registry on loopback that speaks the `v0` API
- * (test/helpers/mcp-registry.ts): Browse catalog, a search, an entry installed through the import
- * preview; Check for updates on a plugin installed from a folder whose newer version now sits
- * there, its review with what changes in its tools, the update, and Roll back in its detail.
- * Screenshots in both themes go to e2e/screenshots/ (catalog-*, update-review-*).
+ * (test/helpers/mcp-registry.ts) and an npm registry on loopback publishing the weather entry's
+ * made-up package (test/helpers/npm-registry.ts), which the person's .npmrc names: Browse
+ * catalog, a search, an entry installed through the import preview (its package really fetched
+ * and pinned), set up and called; Check for updates on it and on a plugin installed from a folder
+ * whose newer version now sits there, its review with what changes in its tools, the update, and
+ * Roll back in its detail. Screenshots in both themes go to e2e/screenshots/ (catalog-*,
+ * update-review-*).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { registryDoc, startMcpRegistry, type TestRegistry } from '../test/helpers/mcp-registry';
+import { startNpmRegistry, type TestNpmRegistry } from '../test/helpers/npm-registry';
 import { writeVersionsPlugin } from '../test/helpers/versions-plugin';
 import * as s from './scenarios';
 import { cli, startServe, type Served } from './support/serve';
@@ -19,6 +23,7 @@ import { shootBothThemes } from './support/shots';
 let served: Served;
 let page: Page;
 let reg: TestRegistry;
+let npm: TestNpmRegistry;
 let scratch: string;
 let source: string;
 
@@ -32,6 +37,7 @@ test.beforeAll(async ({ browser }) => {
     registryDoc('notes-remote.json'),
     registryDoc('playwright.json'),
   ]);
+  npm = await startNpmRegistry({ '@plugboard-tests/weather-mcp': ['1.2.0'] });
   scratch = mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-catalog-'));
   source = path.join(scratch, 'versions');
   writeVersionsPlugin(source, '1.0.0', [
@@ -39,6 +45,8 @@ test.beforeAll(async ({ browser }) => {
     { name: 'shout', description: 'Shout the text', inputSchema: text },
   ]);
   served = await startServe({
+    // The person's npm settings name the loopback registry: installing the entry fetches from it.
+    env: npm.configure(path.join(scratch, 'person')),
     prepare: (dataDir) => {
       writeFileSync(path.join(dataDir, 'catalog.json'), JSON.stringify({ url: reg.url }));
       cli(['plugins', 'install', source], dataDir);
@@ -53,6 +61,7 @@ test.afterAll(async () => {
   await page?.close();
   await served?.stop();
   await reg?.close();
+  await npm?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -85,16 +94,26 @@ test('Browse catalog: search, see what an entry offers, install it through the i
   await shootBothThemes(page, 'catalog-install', async () => {
     await expect(preview).toBeVisible();
   });
-  // The entry's npm package is made up for the test and installed for real at install time
-  // (issue 17): the registry says it does not exist, and the person reads that, with nothing installed.
+  // The entry's npm package, made up for the test, is fetched from the registry the person's
+  // .npmrc names and installed into the plugin's folder, pinned.
   await preview.getByRole('button', { name: 'Install 1 server' }).click();
-  await expect(page.getByText(/npm install @plugboard-tests\/weather-mcp@1\.2\.0 failed/).first()).toBeVisible({
-    timeout: 60_000,
-  });
-  await expect(s.pluginRow(page, 'weather-npm')).toHaveCount(0);
-  // The preview stays open on the failure, to be read; the person closes it.
-  await preview.getByRole('button', { name: 'Cancel' }).click();
-  await expect(preview).toBeHidden();
+  await expect(page.getByText('Installed Weather (npm)')).toBeVisible({ timeout: 60_000 });
+  expect(npm.asked).toContain('@plugboard-tests/weather-mcp/-/weather-mcp-1.2.0.tgz');
+  const row = s.pluginRow(page, 'weather-npm');
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('Needs settings');
+  // Its settings ask for the city and the key; set, it starts from its folder and answers.
+  await s.expand(page, 'weather-npm');
+  await row.getByRole('tab', { name: /settings/i }).click();
+  const form = row.getByRole('form');
+  await form.getByLabel(/city/i).fill('Oslo');
+  await form.getByLabel(/WEATHER_API_KEY/).fill('wk-0123456789');
+  await form.getByRole('button', { name: 'Save settings' }).click();
+  await expect(row).not.toContainText('Needs settings');
+  await s.send(page, '/weather-npm:about');
+  const answer = s.lastPluginMessage(page);
+  await expect(answer).toContainText('@plugboard-tests/weather-mcp', { timeout: 30_000 });
+  await expect(answer).toContainText('Oslo');
 });
 
 test('Check for updates: review what changes in the tools, update, and roll back', async () => {
@@ -111,6 +130,7 @@ test('Check for updates: review what changes in the tools, update, and roll back
   await s.panel(page).getByRole('button', { name: 'Check for updates' }).click();
   const dialog = page.getByRole('dialog', { name: 'Updates' });
   await expect(dialog.locator('[data-update="versions"]')).toContainText('1.0.0 → 1.1.0', { timeout: 20_000 });
+  await expect(dialog.locator('[data-update="weather-npm"]')).toContainText('1.2.0');
   await shootBothThemes(page, 'updates', async () => {
     await expect(dialog.getByRole('status')).toHaveText('1 update available.');
   });

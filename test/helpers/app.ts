@@ -19,13 +19,18 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function openApp(dataDir: string, opts: { uploadsDir?: string } = {}): Promise<TestApp> {
+export async function openApp(
+  dataDir: string,
+  /** `parentEnv`: Plugboard's own environment (the person's npm settings, say); the test's by default. */
+  opts: { uploadsDir?: string; parentEnv?: NodeJS.ProcessEnv } = {},
+): Promise<TestApp> {
   // The app's node_modules, as the app gives them to plugins (PLUGBOARD_NODE_MODULES).
   const registry = await PluginRegistry.open({
     dataDir,
     bundledDir: path.join(REPO, 'plugins'),
     nodeModules: path.join(REPO, 'node_modules'),
     env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+    ...(opts.parentEnv ? { parentEnv: opts.parentEnv } : {}),
   });
   const backend = await Backend.create({
     registry,

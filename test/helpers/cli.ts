@@ -13,7 +13,8 @@ export interface Run {
 /** Runs the real `plugboard` command as a child process; `root` is the checkout (default: this one). */
 export function plugboard(
   args: string[],
-  opts: { npx?: boolean; timeoutMs?: number; root?: string; cwd?: string } = {},
+  /** `env`: more environment for the command (the person's npm settings, say). */
+  opts: { npx?: boolean; timeoutMs?: number; root?: string; cwd?: string; env?: Record<string, string> } = {},
 ): Promise<Run> {
   const [cmd, pre] = opts.npx
     ? ['npx', ['--no-install', 'plugboard']]
@@ -21,7 +22,7 @@ export function plugboard(
   return new Promise((resolve, reject) => {
     const child = spawn(cmd as string, [...(pre as string[]), ...args], {
       cwd: opts.cwd ?? REPO,
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...opts.env },
     });
     let stdout = '';
     let stderr = '';

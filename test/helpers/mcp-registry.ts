@@ -1,11 +1,11 @@
 /**
- * Registries on loopback for the catalog and update tests, speaking the real APIs:
- *   - an MCP registry (`v0`): `GET /v0/servers?search&limit&cursor&version=latest` and
- *     `GET /v0/servers/{name}/versions/{version|latest}`, serving server.json documents (the
- *     fixtures in test/fixtures/mcp-registry, written in the registry's published shape) wrapped
- *     as the API wraps them, with its `_meta` (status, isLatest);
- *   - an npm registry's packument route (`GET /<name>`, `/@scope%2fname`): `dist-tags` and `versions`.
- * Each records the paths it was asked for. Tests publish new versions while they run.
+ * An MCP registry on loopback for the catalog and update tests, speaking the real `v0` API:
+ * `GET /v0/servers?search&limit&cursor&version=latest` and
+ * `GET /v0/servers/{name}/versions/{version|latest}`, serving server.json documents (the fixtures
+ * in test/fixtures/mcp-registry, written in the registry's published shape) wrapped as the API
+ * wraps them, with its `_meta` (status, isLatest). It records the paths it was asked for. Tests
+ * publish new versions while they run. The npm packages its entries name are served by
+ * test/helpers/npm-registry.ts.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -102,37 +102,6 @@ export async function startMcpRegistry(docs: Doc[]): Promise<TestRegistry> {
     asked,
     publish,
     addJunk: (x) => void junk.push(x),
-    close: () => new Promise((r) => server.close(() => r())),
-  };
-}
-
-export interface TestNpmRegistry {
-  url: string;
-  asked: string[];
-  /** Sets the versions of a package; the last one is its `latest`. */
-  setVersions(name: string, versions: string[]): void;
-  close(): Promise<void>;
-}
-
-export async function startNpmRegistry(packages: Record<string, string[]>): Promise<TestNpmRegistry> {
-  const known = new Map(Object.entries(packages));
-  const asked: string[] = [];
-  const server = createServer((req, res) => {
-    const name = decodeURIComponent((req.url ?? '/').slice(1));
-    asked.push(name);
-    const vs = known.get(name);
-    if (!vs) return send(res, 404, { error: 'Not found' });
-    send(res, 200, {
-      name,
-      'dist-tags': { latest: vs.at(-1) },
-      versions: Object.fromEntries(vs.map((v) => [v, { name, version: v }])),
-    });
-  });
-  const url = await listen(server);
-  return {
-    url,
-    asked,
-    setVersions: (name, vs) => void known.set(name, vs),
     close: () => new Promise((r) => server.close(() => r())),
   };
 }

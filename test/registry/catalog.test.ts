@@ -3,8 +3,10 @@
  * `v0` API with server.json documents in the registry's published shape (test/helpers/mcp-registry.ts):
  * search and pages, what each entry offers, an entry as the same preview and pinned install as an
  * import (npm, PyPI and OCI commands, variables and arguments left to the person as settings, the
- * secret ones in the secret store), a remote entry installed and called, and @playwright/mcp from
- * the npm registry installed from its entry and answering a real call.
+ * secret ones in the secret store), the npm one installed for real from a loopback npm registry
+ * the person's .npmrc names (test/helpers/npm-registry.ts), pinned, and called, a remote entry
+ * installed and called, and @playwright/mcp from the npm registry installed from its entry and
+ * answering a real call.
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -12,14 +14,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { Catalog } from '../../src/main/plugins/catalog';
+import { readRecord } from '../../src/main/plugins/packages/record';
 import { openApp, type TestApp } from '../helpers/app';
 import { startMcpHttp } from '../helpers/mcp-http';
 import { registryDoc, startMcpRegistry, type TestRegistry } from '../helpers/mcp-registry';
 import { realNpmPackage } from '../helpers/npm-package';
+import { startNpmRegistry, type TestNpmRegistry } from '../helpers/npm-registry';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 
 let app: TestApp;
 let reg: TestRegistry;
+let npm: TestNpmRegistry;
 let root: string;
 
 beforeAll(async () => {
@@ -29,13 +34,17 @@ beforeAll(async () => {
     registryDoc('notes-remote.json'),
     registryDoc('playwright.json'),
   ]);
-  app = await openApp(path.join(root, 'data'));
+  // The weather entry's npm package, made up for the test, published where the person's .npmrc points.
+  npm = await startNpmRegistry({ '@plugboard-tests/weather-mcp': ['1.2.0'] });
+  const person = npm.configure(path.join(root, 'person'));
+  app = await openApp(path.join(root, 'data'), { parentEnv: { ...process.env, ...person } });
   const set = await app.backend.invoke('catalog.setUrl', { url: reg.url });
   if (!set.ok) throw new Error(set.message);
 });
 afterAll(async () => {
   await app.close();
   await reg.close();
+  await npm.close();
   cleanupFixtures();
 });
 
@@ -152,14 +161,15 @@ describe('an entry becomes the preview and pinned install of an import', () => {
     await app.backend.invoke('install.cancel', { token: p.token });
   });
 
-  // Skipped, and counted so: since packages are installed at install time (issue 17), this entry's
-  // npm package (@plugboard-tests/weather-mcp, made up for the test) is fetched for real, and the
-  // loopback registry serves catalog documents only, not tarballs. To run again once it serves them.
-  it.skip('installs the chosen package with its settings, the secret in the secret store, and records the pin', async () => {
+  it('installs the chosen package with its settings, the secret in the secret store, and records the pin', async () => {
     const p = await app.backend.invoke('catalog.preview', { name: 'io.github.plugboard-tests/weather' });
     if (!p.ok) throw new Error(p.message);
     const r = await app.backend.invoke('import.commit', { token: p.token, only: ['npm'], secret: ['WEATHER_API_KEY'] });
     expect(r.ok && r.results.map((x) => [x.key, x.ok && x.id])).toEqual([['npm', 'weather-npm']]);
+    // The package came from the registry the person's .npmrc names: its document, then its tarball.
+    expect(npm.asked).toEqual(
+      expect.arrayContaining(['@plugboard-tests/weather-mcp', '@plugboard-tests/weather-mcp/-/weather-mcp-1.2.0.tgz']),
+    );
     const m = manifestOf('weather-npm');
     expect(m).toEqual(
       expect.objectContaining({
@@ -179,15 +189,46 @@ describe('an entry becomes the preview and pinned install of an import', () => {
         package: { ecosystem: 'npm', name: '@plugboard-tests/weather-mcp', version: '1.2.0' },
       }),
     );
+    // Installed into the plugin's folder, pinned at the version and integrity the registry published,
+    // and run from there instead of through npx.
+    const dir = path.join(root, 'data', 'plugins', 'weather-npm');
+    expect(readRecord(dir)).toEqual(
+      expect.objectContaining({
+        spec: '@plugboard-tests/weather-mcp@1.2.0',
+        version_installed: '1.2.0',
+        integrity: npm.published('@plugboard-tests/weather-mcp', '1.2.0')?.integrity,
+        packages: 1,
+      }),
+    );
+    expect(app.registry.record('weather-npm')?.spec?.command).toEqual([
+      'node',
+      '${__dirname}/.plugboard/npm/node_modules/@plugboard-tests/weather-mcp/server.js',
+      '--units',
+      'metric',
+      '${user_config.city}',
+    ]);
     // The key set in its settings goes to the secret store, never the settings file.
     expect(
       (await app.registry.decisions.configure('weather-npm', { WEATHER_API_KEY: 'wk-0123456789', city: 'Oslo' })).ok,
     ).toBe(true);
     expect(await app.registry.secrets.get('weather-npm')).toEqual({ WEATHER_API_KEY: 'wk-0123456789' });
     expect(readFileSync(path.join(root, 'data', 'state.json'), 'utf8')).not.toContain('wk-0123456789');
+    // It starts and answers, with the city and the key it was given.
+    const about = await app.registry.call('weather-npm', 'about', {}).done;
+    expect(about).toEqual({
+      ok: true,
+      value: expect.objectContaining({
+        data: {
+          package: '@plugboard-tests/weather-mcp',
+          version: '1.2.0',
+          args: ['--units', 'metric', 'Oslo'],
+          variables: ['WEATHER_API_KEY', 'WEATHER_LOG_LEVEL'],
+        },
+      }),
+    });
     const s = await app.backend.invoke('catalog.search', { query: 'weather' });
     expect(s.ok && s.page.entries[0]?.installed).toEqual({ id: 'weather-npm', version: '1.2.0' });
-  });
+  }, 180_000);
 
   it('refuses an entry the registry marks deleted', async () => {
     reg.publish(

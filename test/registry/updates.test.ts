@@ -2,9 +2,10 @@
  * Updates that never surprise (issue 17, item 6), on a real registry and real plugin processes:
  * a plugin installed from a folder, updated from the newer package at the same place (what
  * changes in its tools shown as a diff, settings, grants and exposure kept), rolled back and
- * forward; one pinned to an npm package updated from a registry on loopback that speaks npm's
- * packument API; one installed from the catalog updated from the catalog; checking changes
- * nothing; and the real npm registry asked for a real package's latest version.
+ * forward; one pinned to an npm package installed and updated from an npm registry on loopback
+ * publishing made-up packages (test/helpers/npm-registry.ts), which the person's .npmrc names;
+ * one installed from the catalog updated from the catalog; checking changes nothing; and the real
+ * npm registry asked for a real package's latest version.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,10 +14,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Catalog } from '../../src/main/plugins/catalog';
 import { latestVersion } from '../../src/main/plugins/install/package-versions';
 import { Updates } from '../../src/main/plugins/install/updates';
+import { readRecord } from '../../src/main/plugins/packages/record';
 import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { openApp, type TestApp } from '../helpers/app';
 import { startMcpHttp } from '../helpers/mcp-http';
-import { registryDoc, startMcpRegistry, startNpmRegistry } from '../helpers/mcp-registry';
+import { registryDoc, startMcpRegistry } from '../helpers/mcp-registry';
+import { startNpmRegistry } from '../helpers/npm-registry';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 import { snapshot } from '../helpers/snapshot';
 import { writeVersionsPlugin, type VersionTool } from '../helpers/versions-plugin';
@@ -217,14 +220,37 @@ describe('a plugin installed from a folder', () => {
 });
 
 describe('a plugin pinned to an npm package', () => {
-  // Skipped, and counted so: since packages are installed at install time (issue 17), installing
-  // these npx manifests fetches their packages for real, and this test's loopback registry serves
-  // version documents only, not tarballs. To run again once it serves them.
-  it.skip('is updated to the version the registry names latest, and rolled back to its pin', async () => {
-    const npm = await startNpmRegistry({ '@plugboard-tests/notes-mcp': ['1.0.0', '1.1.0'], 'plain-mcp': ['3.0.0'] });
-    // Unsandboxed, so the trial is skipped: `npx` would need the network at its first start.
-    const registry = await PluginRegistry.open({ dataDir: path.join(root, 'npm-data'), sandbox: false });
+  it('is updated to the version the registry names latest, and rolled back to its pin', async () => {
+    const notesPkg = '@plugboard-tests/notes-mcp';
+    const npm = await startNpmRegistry({ [notesPkg]: ['1.0.0', '1.1.0'], 'plain-mcp': ['3.0.0'] });
+    // The person's .npmrc names the registry, so the install step fetches from it; the update
+    // check is pointed at the same one.
+    const person = npm.configure(path.join(root, 'npm-person'));
+    // Unsandboxed by choice: a package is installed once the person agrees (at the install and
+    // the update, not at the preview), so an update's preview is not tried.
+    const registry = await PluginRegistry.open({
+      dataDir: path.join(root, 'npm-data'),
+      sandbox: false,
+      parentEnv: { ...process.env, ...person },
+      env: { PLUGBOARD_TEST_RUN: String(process.pid) },
+    });
     const up = new Updates(registry, { npm: npm.url, pypi: 'http://127.0.0.1:9' });
+    const notesDir = path.join(root, 'npm-data', 'plugins', 'notes');
+    const manifestOf = (): { version: string; command: string[] } =>
+      JSON.parse(readFileSync(path.join(notesDir, 'plugboard.json'), 'utf8'));
+    const pinOf = (dir: string) => {
+      const r = readRecord(dir);
+      return r && { version: r.version_installed, integrity: r.integrity };
+    };
+    const published = (name: string, version: string) => ({
+      version,
+      integrity: npm.published(name, version)?.integrity,
+    });
+    const about = async () => {
+      const r = await registry.call('notes', 'about', {}).done;
+      if (!r.ok) throw new Error(r.message);
+      return r.value.data;
+    };
     try {
       const src = path.join(root, 'npm-src', 'notes');
       mkdirSync(src, { recursive: true });
@@ -233,7 +259,7 @@ describe('a plugin pinned to an npm package', () => {
         name: 'Notes',
         version: '1.0.0',
         protocol: 'mcp',
-        command: ['npx', '-y', '@plugboard-tests/notes-mcp@1.0.0', '--stdio'],
+        command: ['npx', '-y', `${notesPkg}@1.0.0`, '--stdio'],
       };
       writeFileSync(path.join(src, 'plugboard.json'), JSON.stringify(manifest));
       const plain = path.join(root, 'npm-src', 'plain');
@@ -252,8 +278,19 @@ describe('a plugin pinned to an npm package', () => {
           command: ['docker', 'run', '-i', '--rm', '-e', 'KEY', 'acme/boxed:1.0.0'],
         }),
       );
-      for (const dir of [src, plain, oci]) expect((await registry.installer.install(dir)).ok).toBe(true);
+      for (const dir of [src, plain, oci]) {
+        const installed = await registry.installer.install(dir);
+        expect(installed.ok, JSON.stringify(installed)).toBe(true);
+      }
+      // Each npm package was installed into its plugin's folder from the registry, at the version
+      // its command names (the newest where it names none), with the integrity it was published with.
+      expect(pinOf(notesDir)).toEqual(published(notesPkg, '1.0.0'));
+      expect(pinOf(path.join(root, 'npm-data', 'plugins', 'plain'))).toEqual(published('plain-mcp', '3.0.0'));
+      expect(await about()).toEqual(
+        expect.objectContaining({ package: notesPkg, version: '1.0.0', args: ['--stdio'] }),
+      );
 
+      const asked = npm.asked.length;
       const check = await up.check();
       if (!check.ok) throw new Error(check.message);
       const by = Object.fromEntries(check.value.map((u) => [u.id, u]));
@@ -263,9 +300,10 @@ describe('a plugin pinned to an npm package', () => {
           latest: '1.1.0',
           status: 'available',
           origin: 'npm',
-          from: 'npm @plugboard-tests/notes-mcp',
+          from: `npm ${notesPkg}`,
         }),
       );
+      // plain's manifest names no version, so it is not updated (its folder holds 3.0.0 all the same).
       expect(by.plain).toEqual(
         expect.objectContaining({
           status: 'unknown',
@@ -279,32 +317,39 @@ describe('a plugin pinned to an npm package', () => {
           message: expect.stringMatching(/cannot ask an image registry for the tags of acme\/boxed/),
         }),
       );
-      expect(npm.asked).toEqual(['@plugboard-tests/notes-mcp']);
+      // Checking asked the registry for the pinned package's document, and for nothing else.
+      expect(npm.asked.slice(asked)).toEqual([notesPkg]);
 
       const p = await up.preview('notes');
       if (!p.ok) throw new Error(p.message);
       expect(p.preview).toEqual(expect.objectContaining({ from: '1.0.0', to: '1.1.0', origin: 'npm' }));
-      // The command as it will run: npx found on PATH, the new pin.
+      // The command as it will run once installed: npx found on PATH, the new pin (installed when
+      // the person confirms, from the plugin's folder then).
       expect(p.preview.command[0]).toMatch(/npx$/);
-      expect(p.preview.command.slice(1)).toEqual(['-y', '@plugboard-tests/notes-mcp@1.1.0', '--stdio']);
+      expect(p.preview.command.slice(1)).toEqual(['-y', `${notesPkg}@1.1.0`, '--stdio']);
       expect(p.preview.trial.status).toBe('skipped');
       expect(p.preview.changes).toEqual(expect.objectContaining({ known: false }));
+      // Previewing installed nothing.
+      expect(pinOf(notesDir)).toEqual(published(notesPkg, '1.0.0'));
       expect((await up.commit(p.token)).ok).toBe(true);
-      const m = JSON.parse(readFileSync(path.join(root, 'npm-data', 'plugins', 'notes', 'plugboard.json'), 'utf8'));
-      expect([m.version, m.command]).toEqual(['1.1.0', ['npx', '-y', '@plugboard-tests/notes-mcp@1.1.0', '--stdio']]);
+      const m = manifestOf();
+      expect([m.version, m.command]).toEqual(['1.1.0', ['npx', '-y', `${notesPkg}@1.1.0`, '--stdio']]);
+      expect(pinOf(notesDir)).toEqual(published(notesPkg, '1.1.0'));
       expect(registry.state.plugin('notes')?.installed?.package).toEqual({
         ecosystem: 'npm',
-        name: '@plugboard-tests/notes-mcp',
+        name: notesPkg,
         version: '1.1.0',
       });
+      expect(await about()).toEqual(expect.objectContaining({ version: '1.1.0', args: ['--stdio'] }));
       const again = await up.check('notes');
       expect(again.ok && again.value[0]?.status).toBe('current');
 
       expect((await registry.installer.rollback('notes')).ok).toBe(true);
-      const back = JSON.parse(readFileSync(path.join(root, 'npm-data', 'plugins', 'notes', 'plugboard.json'), 'utf8'));
-      expect(back.command).toEqual(['npx', '-y', '@plugboard-tests/notes-mcp@1.0.0', '--stdio']);
+      expect(manifestOf().command).toEqual(['npx', '-y', `${notesPkg}@1.0.0`, '--stdio']);
+      expect(pinOf(notesDir)).toEqual(published(notesPkg, '1.0.0'));
       expect(registry.state.plugin('notes')?.installed?.version).toBe('1.0.0');
       expect(registry.state.plugin('notes')?.installed?.package).toBeUndefined();
+      expect(await about()).toEqual(expect.objectContaining({ version: '1.0.0' }));
       const later = await up.check('notes');
       expect(later.ok && later.value[0]).toEqual(expect.objectContaining({ current: '1.0.0', status: 'available' }));
     } finally {
@@ -313,7 +358,7 @@ describe('a plugin pinned to an npm package', () => {
       registry.dispose();
       await npm.close();
     }
-  });
+  }, 180_000);
 
   it('asks the real npm registry for a real package’s latest version, as npm itself answers', async (ctx) => {
     let npmSays: string;

@@ -13,6 +13,7 @@
  *       version there, and which of its packages (`npm`, `pypi`, `oci`, `remote`) was chosen.
  */
 import type { PluginSpec } from '../../../shared/plugin';
+import { writtenCommand } from '../packages/record';
 
 export type Ecosystem = 'npm' | 'pypi' | 'oci';
 
@@ -128,11 +129,15 @@ export function pinnedWord(pkg: Pick<CommandPackage, 'ecosystem' | 'name'>, vers
   return version.startsWith('sha256:') ? `${pkg.name}@${version}` : `${pkg.name}:${version}`;
 }
 
-/** What a plugin is pinned to: its install record's package, else the one its command names. */
+/**
+ * What a plugin is pinned to: its install record's package, else the one its command names as its
+ * manifest writes it (a package installed into the plugin's folder runs from there instead, but
+ * the manifest's `npx -y pkg@1.2.3` still says which package and version that is).
+ */
 export function pinnedPackage(
   spec: PluginSpec,
   record: InstallRecord | undefined,
 ): PinnedPackage | CommandPackage | null {
   if (record?.package) return record.package;
-  return spec.remote ? null : commandPackage(spec.command);
+  return spec.remote ? null : commandPackage(writtenCommand(spec));
 }

@@ -73,6 +73,16 @@ export function recordFor(pluginDir: string, command: readonly string[]): Packag
 }
 
 /**
+ * The command as the manifest writes it (`npx -y pkg@1.2.3 …`) of a spec that runs its installed
+ * package instead (`withInstalledPackage`): what names the package and its pin. Any other spec's
+ * command is its own.
+ */
+export function writtenCommand(spec: { dir: string; command: readonly string[] }): readonly string[] {
+  const r = readRecord(spec.dir);
+  return r && sameWords(r.launch, spec.command) ? r.command : spec.command;
+}
+
+/**
  * A spec as it runs once its package is installed: the record's command in place of the runner,
  * its environment added. A spec without a record that applies is returned as it is.
  */
