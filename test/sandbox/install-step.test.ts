@@ -94,7 +94,8 @@ describeSandboxed('the install step', () => {
     const r = await step([
       'sh',
       '-c',
-      'id -u; cat /etc/shadow && echo READ-SHADOW; cat /proc/keys; echo x > /proc/sys/kernel/core_pattern && echo WROTE-SYS; echo end',
+      // One stream, so that the lines keep their order (stdout and stderr are two pipes).
+      'exec 2>&1; id -u; cat /etc/shadow && echo READ-SHADOW; cat /proc/keys; echo x > /proc/sys/kernel/core_pattern && echo WROTE-SYS; echo end',
     ]);
     const out = r.tail.join('\n');
     expect(r.tail[0]).toBe(String(support.root.uid));
@@ -123,6 +124,7 @@ describeSandboxed('the install step', () => {
 
   it('fails with the command’s last lines when it fails', async () => {
     const r = await step(['sh', '-c', 'echo "no such package" >&2; exit 3']);
+    // (One line on one stream: its order cannot vary.)
     expect(r).toMatchObject({ ok: false, code: 3, tail: ['no such package'] });
   });
 });
