@@ -17,10 +17,11 @@ import path from 'node:path';
 import { failure, type Result } from '../../../shared/failures';
 import type { PluginSpec } from '../../../shared/plugin';
 import { fetchJson } from '../http-json';
+import { personNpmRegistry } from '../packages/config';
 import { pinnedWord, type Ecosystem } from './pinned';
 
 export interface PackageRegistries {
-  /** npm's registry (a person's `npm_config_registry` where set). */
+  /** npm's registry (the person's, where their environment or .npmrc names one). */
   npm: string;
   /** PyPI's JSON API root. */
   pypi: string;
@@ -28,7 +29,7 @@ export interface PackageRegistries {
 
 export function defaultRegistries(env: NodeJS.ProcessEnv = process.env): PackageRegistries {
   return {
-    npm: (env.npm_config_registry || 'https://registry.npmjs.org').replace(/\/+$/, ''),
+    npm: (personNpmRegistry(env, env.HOME ?? os.homedir()) || 'https://registry.npmjs.org').replace(/\/+$/, ''),
     pypi: (env.PLUGBOARD_PYPI_URL || 'https://pypi.org').replace(/\/+$/, ''),
   };
 }

@@ -79,6 +79,18 @@ function expandEnv(value: string, env: NodeJS.ProcessEnv): string {
   return value.replace(/\$\{([^}]+)\}/g, (all, name: string) => env[name] ?? all);
 }
 
+/**
+ * The npm registry a person's configuration names (`npm_config_registry`, else `registry=` in
+ * their .npmrc, as npm reads it), or null for npm's own. The update check asks the registry the
+ * install step installs from.
+ */
+export function personNpmRegistry(env: NodeJS.ProcessEnv, home: string): string | null {
+  if (env.npm_config_registry) return env.npm_config_registry;
+  const text = read(env.NPM_CONFIG_USERCONFIG ?? env.npm_config_userconfig ?? path.join(home, '.npmrc'));
+  const m = text === null ? null : /^\s*registry\s*=\s*(\S+)\s*$/m.exec(text);
+  return m ? expandEnv((m[1] as string).replace(/^["']|["']$/g, ''), env) : null;
+}
+
 /** Keeps the `key = value` lines whose key passes; section headers and comments of kept sections stay. */
 function keepLines(
   text: string,
