@@ -154,6 +154,50 @@ describe('tool policies', () => {
   });
 });
 
+describe('a name the model gets wrong', () => {
+  it('a mistyped tool is told the closest offered names, and its card says so; nothing runs', async () => {
+    model.script(toolCalls({ name: 'hello__say_helo', arguments: { name: 'Ada' } }), text('Let me fix that.'));
+    const c = await app.conversation();
+    const conv = await app.turnEnded(c, await app.say(c, 'Greet Ada'));
+    expect(card(conv.messages, 'say_helo')).toEqual(
+      expect.objectContaining({
+        status: 'error',
+        pluginId: 'hello',
+        failure: expect.objectContaining({
+          code: 'unknown_tool',
+          message: expect.stringMatching(
+            /^there is no tool named hello__say_helo; the closest offered: hello__say_hello/,
+          ),
+        }),
+      }),
+    );
+    expect(toolResults(model.modelCalls.at(-1)!)[0]?.text).toMatch(
+      /^unknown_tool: there is no tool named hello__say_helo; the closest offered: hello__say_hello/,
+    );
+  });
+
+  it('a tool the person switched off is named so, and its card offers to switch it on', async () => {
+    expect((await app.backend.invoke('plugins.setExposed', { id: 'hello', tool: 'count', exposed: false })).ok).toBe(
+      true,
+    );
+    model.script(toolCalls({ name: 'hello__count', arguments: { n: 2 } }), text('It is off.'));
+    const c = await app.conversation();
+    const conv = await app.turnEnded(c, await app.say(c, 'Count to 2'));
+    expect(card(conv.messages, 'count')).toEqual(
+      expect.objectContaining({
+        status: 'error',
+        pluginId: 'hello',
+        text: '',
+        failure: expect.objectContaining({
+          code: 'tool_not_exposed',
+          message: expect.stringContaining('hello:count is switched off in Plugboard'),
+        }),
+      }),
+    );
+    await app.backend.invoke('plugins.setExposed', { id: 'hello', tool: 'count', exposed: true });
+  });
+});
+
 describe('calls the model makes at once', () => {
   it('run at once, while their prompts come one at a time', async () => {
     await app.registry.decisions.setToolPolicy('hello', 'count', 'ask');

@@ -116,8 +116,8 @@ export class ModelTurn {
             calls.push(runBuiltin({ ...o, search, found, extra: once() }, { ...call, toolName: call.toolName }));
             return;
           }
-          const { live, target } = startCard(ctx, call, req.offered, once());
-          calls.push(runCall(ctx, call, live, target));
+          const { live, target, refused } = startCard(ctx, call, req.offered, once());
+          calls.push(runCall(ctx, call, live, target, refused));
         },
       });
       // Where the provider gave no counts, an estimate, marked as one; a request that failed or

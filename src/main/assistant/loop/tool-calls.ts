@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { chunkText } from '../../../shared/chunks';
 import type { ApprovalState, CarriedText, ToolCallInfo } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
-import { failure } from '../../../shared/failures';
+import { failure, type Failure } from '../../../shared/failures';
 import type { ContextMessage } from '../../../shared/plugin';
 import type { AuditLog, CallHandle, PluginRegistry } from '../../plugins';
 import { validateArguments } from '../../plugins';
@@ -24,6 +24,7 @@ import { completion } from '../plugin-turns';
 import { cutForModel } from './history';
 import type { Approvals } from './approvals';
 import { carriedInto } from './carried';
+import { notOffered } from './not-offered';
 import type { Offered } from './offered';
 import type { StepCall } from './model-step';
 
@@ -56,7 +57,7 @@ export function startCard(
   call: StepCall,
   offered: readonly Offered[],
   extra?: Partial<ChatMessage>,
-): { live: LiveMessage; target: Offered | undefined } {
+): { live: LiveMessage; target: Offered | undefined; refused?: Failure } {
   const target = call.invalid ? undefined : offered.find((o) => o.qualifiedName === call.toolName);
   const bound = target ? boundTo(ctx, target, call.input) : undefined;
   const approval: ApprovalState =
@@ -86,7 +87,11 @@ export function startCard(
   };
   const live = ctx.messages.start(ctx.conversationId, message);
   if (bound) shownHash.set(live, bound.hash);
-  return { live, target };
+  const refused =
+    target || call.invalid?.kind === 'bad-input'
+      ? undefined
+      : notOffered(ctx.registry, call.toolName, plugin, tool, offered);
+  return { live, target, ...(refused ? { refused } : {}) };
 }
 
 /** The hash of the definition each card was made for: what an answer given on it applies to. */
@@ -139,6 +144,7 @@ export async function runCall(
   call: StepCall,
   card: LiveMessage,
   target: Offered | undefined,
+  refused?: Failure,
 ): Promise<void> {
   const m = card.message;
   const info = m.call as ToolCallInfo;
@@ -150,10 +156,11 @@ export async function runCall(
             `the model's arguments for ${call.toolName} were not valid: ${call.invalid.message}`,
             { data: call.input },
           )
-        : failure(
+        : (refused ??
+          failure(
             'tool_not_exposed',
             `the model asked for ${call.toolName}, which it is not offered (switched off, or no such tool); it was told so, and nothing ran`,
-          );
+          ));
     audit(ctx, m, false, `refused: ${why.message}`);
     return ctx.messages.finish(card, {
       status: 'error',
