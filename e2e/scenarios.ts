@@ -107,10 +107,16 @@ async function recordNumbers(page: Page): Promise<void> {
 }
 
 export async function newConversation(page: Page): Promise<void> {
+  // The conversation is made by the server, then opened: what is sent before it is open would go
+  // to the one before. Waited for by the open conversation's id changing.
+  const chat = page.getByRole('main', { name: 'Chat' });
+  const before = (await chat.getAttribute('data-conversation')) ?? '';
   await page
     .getByRole('button', { name: /new conversation/i })
     .first()
     .click();
+  await expect(chat).not.toHaveAttribute('data-conversation', before);
+  await expect(chat).not.toHaveAttribute('data-conversation', '');
   await expect(composer(page)).toBeEditable();
 }
 
