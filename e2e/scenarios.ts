@@ -360,7 +360,15 @@ export async function toolListChangesLive(page: Page): Promise<void> {
 
 /** With the history focused, the scrolling keys move it. */
 export async function keyboardScrollsHistory(page: Page): Promise<void> {
+  // A history taller than the window: several answers (a long output is a screenful since issue 21).
+  await newConversation(page);
+  for (const to of [12, 14, 16, 18]) {
+    await send(page, `/hello:count to=${to} delay_ms=0`);
+    // The newest answer is the last in view (the list follows the end): done, with its own count.
+    await expect(lastPluginMessage(page)).toContainText(`Counted to ${to}.`, { timeout: 30_000 });
+  }
   const list = page.getByRole('region', { name: 'Messages' });
+  await expect.poll(() => list.evaluate((el) => el.scrollHeight - el.clientHeight)).toBeGreaterThan(300);
   await list.focus();
   await expect(list).toBeFocused();
   const top = (): Promise<number> => list.evaluate((el) => Math.round(el.scrollTop));

@@ -95,7 +95,7 @@ export async function withProgress(
   out: Out,
   body: (progress: string) => Promise<number>,
 ): Promise<number> {
-  const progress = `cli-${process.pid}`;
+  const progress = `cli-install-${process.pid}`;
   const sub = backend.onDidEvent((e) => {
     if (e.name === 'install.progress' && e.payload.progress === progress) out.stderr(`  ${e.payload.line}\n`);
   });
