@@ -230,6 +230,41 @@ test('a plugin that fails its trial says how, before anything is installed', asy
   expect(readFileSync(path.join(dir, 'plugboard.json'), 'utf8')).toContain('quitter');
 });
 
+test('a version that fails its trial, over one that works, is said to replace a working plugin before Install anyway', async () => {
+  const steady = gassistFolder('steady', { name: 'Steady' });
+  await page.keyboard.press('Control+i');
+  await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(steady);
+  const first = page.getByRole('dialog', { name: 'Install Steady' });
+  await expect(first.locator('[data-install-trial]')).toHaveAttribute('data-install-trial', 'ok', { timeout: 20_000 });
+  await first.getByRole('button', { name: 'Install', exact: true }).click();
+  await expect(first).toBeHidden({ timeout: 20_000 });
+  await expect(s.health(page, 'steady')).toHaveText(/ready|stopped/, { timeout: 20_000 });
+
+  const broken = gassistFolder('steady-2', {
+    id: 'steady',
+    name: 'Steady',
+    version: '1.1.0',
+    env: { FIXTURE_MODE: 'exit-before-handshake' },
+  });
+  await page.keyboard.press('Control+i');
+  await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(broken);
+  const update = page.getByRole('dialog', { name: 'Update Steady' });
+  await expect(update.locator('[data-install-trial]')).toHaveAttribute('data-install-trial', 'failed', {
+    timeout: 20_000,
+  });
+  await expect(update.locator('[data-replaces-working]')).toHaveText(
+    'Steady 1.0.0 is installed and works. This version failed its trial: installing it replaces the working one.',
+  );
+  await shootBothThemes(page, 'install-replaces-working', async () => {
+    await expect(update.locator('[data-replaces-working]')).toBeVisible();
+  });
+  await page.keyboard.press('Escape');
+  await expect(update).toBeHidden();
+  // Nothing changed: the working version is still the one installed.
+  await s.expand(page, 'steady');
+  await expect(s.pluginRow(page, 'steady')).toContainText('1.0.0');
+});
+
 test('a plugin that needs a setting is not tried, and the preview asks for the setting', async () => {
   const dir = gassistFolder('keyed', {
     name: 'Keyed',

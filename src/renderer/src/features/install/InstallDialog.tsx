@@ -13,6 +13,7 @@ import { Dialog } from '../../components/Dialog';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { cancelInstall, commitImport, commitInstall, useInstall } from '../../stores/install';
+import { usePlugins } from '../../stores/plugins';
 import { ImportPreview } from './ImportPreview';
 import { InstallPicker } from './InstallPicker';
 import { InstallPreview } from './InstallPreview';
@@ -99,10 +100,22 @@ export function InstallDialog(): JSX.Element | null {
     );
   }
 
+  return <PreviewDialog />;
+}
+
+function PreviewDialog(): JSX.Element | null {
+  const phase = useInstall((s) => s.phase);
+  const installed = usePlugins((s) => (phase.step === 'preview' ? s.byId[phase.preview.id] : undefined));
+  if (phase.step !== 'preview') return null;
   const { preview } = phase;
   // A plugin that failed its trial can still be installed (to fix afterwards), but not by a
   // reflex Enter: Cancel takes the focus, and the button says what it does.
   const failed = preview.trial.status === 'failed';
+  // Over a version that works, a failed trial means trading it for one that does not: said first.
+  const working =
+    installed !== undefined &&
+    !installed.error &&
+    !['failed', 'crashed', 'unresponsive'].includes(installed.health.state);
   return (
     <Dialog
       key="preview"
@@ -127,6 +140,19 @@ export function InstallDialog(): JSX.Element | null {
         </>
       }
     >
+      {failed && preview.replaces && working && (
+        <p
+          role="alert"
+          data-replaces-working
+          className="mb-3 flex gap-2 rounded-md border border-warn/40 bg-warn-soft px-3 py-2 text-[13px] text-fg"
+        >
+          <Icon name="alert" className="mt-0.5 shrink-0 text-warn" />
+          <span>
+            {preview.name} {preview.replaces.version} is installed and works. This version failed its trial: installing
+            it replaces the working one.
+          </span>
+        </p>
+      )}
       <InstallPreview preview={preview} grants={phase.grants} folders={phase.folders} error={phase.error} />
       <InstallSettings token={phase.token} preview={preview} />
       {phase.committing && <InstallProgress />}
