@@ -70,6 +70,8 @@ test('a remote server is signed into from the panel, called, and signed out of; 
     await expect(refused).toBeVisible();
   });
 
+  // Waiting for a sign-in is a step for the person, not a failure of the server: amber, in words.
+  await expect(health(page, 'signed')).toHaveText('needs sign-in', { timeout: 20_000 });
   await expand(page, 'signed');
   const section = panel(page).getByRole('region', { name: 'Sign-in for signed' });
   await expect(section).toContainText('Not signed in');

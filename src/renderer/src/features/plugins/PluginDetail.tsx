@@ -19,6 +19,7 @@ import { LogTab } from './LogTab';
 import { PermissionsTab } from './PermissionsTab';
 import { SettingsTab } from './SettingsTab';
 import { SignInSection } from './SignInSection';
+import { shownState } from './health';
 import { ToolsTab } from './ToolsTab';
 import { UninstallDialog } from './UninstallDialog';
 
@@ -41,7 +42,7 @@ export function PluginDetailView({ id, domId }: { id: string; domId: string }): 
         {detail?.signIn && <SignInSection id={id} view={detail.signIn} />}
         <p className="text-xs">
           <span className="text-fg-subtle">State: </span>
-          <span className="text-fg">{p.health.state}</span>
+          <span className="text-fg">{shownState(p.health)}</span>
           {p.health.reason && <span className="text-fg-muted"> — {p.health.reason}</span>}
         </p>
         {p.health.failure && (

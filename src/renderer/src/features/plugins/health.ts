@@ -1,5 +1,5 @@
 /** What each health state looks like. Colour is never the only signal: the state is also text. */
-import type { HealthState } from '../../../../shared/plugin';
+import type { HealthEvent, HealthState } from '../../../../shared/plugin';
 
 export const healthTone: Record<HealthState, { dot: string; text: string; pulse?: boolean }> = {
   ready: { dot: 'bg-ok', text: 'text-ok' },
@@ -16,4 +16,9 @@ export const healthTone: Record<HealthState, { dot: string; text: string; pulse?
 /** States that deserve attention: the toolbar shows a mark when any plugin is in one. */
 export function isTrouble(state: HealthState): boolean {
   return state === 'crashed' || state === 'failed' || state === 'unresponsive';
+}
+
+/** The state as the panel words it: a remote server that stopped for want of a sign-in needs one, it did not fail. */
+export function shownState(health: Pick<HealthEvent, 'state' | 'failure'>): HealthState | 'needs sign-in' {
+  return health.state === 'failed' && health.failure?.code === 'sign_in_required' ? 'needs sign-in' : health.state;
 }
