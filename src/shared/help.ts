@@ -43,7 +43,8 @@ file (\`claude_desktop_config.json\`, \`mcp.json\`).`,
     id: 'panel',
     title: 'Read the plugin panel',
     markdown: `The Plugins button opens the panel: each plugin with its health (ready, busy, starting,
-stopped, unresponsive, crashed, restarting, failed, disabled), its process's CPU and memory, and why
+stopped, unresponsive, crashed, restarting, failed, disabled; a remote server waiting for you to sign
+in: needs sign-in), its process's CPU and memory, and why
 it is not ready when it is not. Open a plugin for its tabs: Tools (expose each to models, and choose
 allow, ask or deny), Settings, Permissions (the capabilities you grant), Log (what it wrote to
 stderr) and About. A plugin that crashes is restarted after 1 s, 5 s and 30 s, then left failed
