@@ -258,6 +258,18 @@ describe('plugins and installs through the contract', () => {
     expect(again.ok && again.preview.replaces).toEqual({ version: '1.0.0' });
   });
 
+  it('lists the tools an MCP server announced at its trial, when its manifest names none', async (ctx) => {
+    const p = await backend.invoke('install.preview', {
+      source: { kind: 'path', path: path.join(FIXTURES, 'mcp-echo') },
+    });
+    if (!p.ok) throw new Error(p.message);
+    if (p.preview.trial.status === 'skipped')
+      return ctx.skip(`the trial could not run here: ${p.preview.trial.message}`);
+    expect(p.preview.trial).toEqual(expect.objectContaining({ status: 'ok', tools: p.preview.tools.length }));
+    expect(p.preview.tools.map((t) => t.name)).toEqual(expect.arrayContaining(['echo', 'progress', 'fail', 'slow']));
+    await backend.invoke('install.cancel', { token: p.token });
+  });
+
   it('refuses a bad input with a message naming the field', () => {
     expect(parseInput('plugins.setExposed', { id: 'x', exposed: 'yes' })).toEqual({
       ok: false,

@@ -128,7 +128,9 @@ export class Installs implements IDisposable {
     if (source.kind === 'upload') this.dropUpload(source.uploadId);
     if (!p.ok) return p;
     const { token } = p;
-    const { announced: _announced, ...preview } = p.preview;
+    // The tools the trial found where the server announced them (an MCP server's come from it, not its manifest).
+    const { announced, ...described } = p.preview;
+    const preview = announced?.length ? { ...described, tools: announced } : described;
     this.previews.set(token, { source: file, settings: preview.settings });
     const view = (c: string, requested: boolean): CapabilityView => ({
       ...capabilityView(c, this.registry),
