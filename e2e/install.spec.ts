@@ -201,6 +201,12 @@ test('a folder chosen in the web UI is packed, uploaded, tried and installed', a
   await expect(trial).toHaveAttribute('data-install-trial', 'ok', { timeout: 20_000 });
   await expect(trial.getByRole('status')).toContainText('offering 2 tools');
   await expect(trial).toContainText('--greeting Hello');
+  // Who made it, and its own picture (the bundle's icon.png), as the bundle says.
+  await expect(dialog.locator('[data-install-about]')).toHaveText('by Plugboard tests · MIT license');
+  await expect(dialog.locator('img[data-server-icon]')).toHaveAttribute('src', /^data:image\/png;base64,/);
+  await shootBothThemes(page, 'install-preview-bundle', async () => {
+    await expect(dialog.locator('img[data-server-icon]')).toBeVisible();
+  });
   await dialog.getByRole('button', { name: 'Install', exact: true }).click();
   await expect(dialog).toBeHidden({ timeout: 20_000 });
   await expect(s.pluginRow(page, 'mcpb-echo')).toBeVisible();

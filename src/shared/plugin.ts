@@ -124,11 +124,21 @@ export const RTERM_TIMEOUTS: Partial<Timeouts> = {
   pingIntervalMs: 0,
 };
 
+/** Who made a plugin and under which terms, as its manifest says (an MCPB bundle's author, license, icon). */
+export interface PluginAbout {
+  author?: string;
+  license?: string;
+  homepage?: string;
+  /** A picture in the plugin's folder, by its path there. */
+  icon?: string;
+}
+
 export interface PluginSpec {
   id: string;
   name: string;
   version: string;
   description: string;
+  about?: PluginAbout;
   dialect: Dialect;
   framing: Framing;
   manifestFormat: ManifestFormat;

@@ -202,6 +202,8 @@ export interface InstallPreviewView {
   name: string;
   version: string;
   description: string;
+  /** Who made it and under which terms, with its picture (`data:` URI) where its package has one. */
+  about?: { author?: string; license?: string; homepage?: string; icon?: IconView };
   dialect: Dialect;
   tools: ToolSpec[];
   requested: CapabilityView[];

@@ -337,3 +337,31 @@ describe('installs that go through', () => {
     }
   });
 });
+
+describe('who made a bundle', () => {
+  it('shows an MCPB bundle’s author, license and picture in the preview; a picture outside its folder, or not a picture, is left out', async () => {
+    const p = await registry.installer.preview(path.join(FIXTURES, 'mcpb-echo'));
+    if (!p.ok) throw new Error(p.message);
+    const png = readFileSync(path.join(FIXTURES, 'mcpb-echo', 'icon.png')).toString('base64');
+    expect(p.preview.about).toEqual({
+      author: 'Plugboard tests',
+      license: 'MIT',
+      icon: { light: `data:image/png;base64,${png}`, dark: `data:image/png;base64,${png}` },
+    });
+    registry.installer.cancelPreview(p.token);
+
+    for (const [name, icon] of [
+      ['escaping', '../../../../etc/hostname'],
+      ['not-a-picture', 'manifest.json'],
+    ] as const) {
+      const dir = path.join(src, `about-${name}`);
+      cpSync(path.join(FIXTURES, 'mcpb-echo'), dir, { recursive: true });
+      const m = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
+      writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify({ ...m, name: `about-${name}`, icon }));
+      const q = await registry.installer.preview(dir);
+      if (!q.ok) throw new Error(q.message);
+      expect(q.preview.about).toEqual({ author: 'Plugboard tests', license: 'MIT' });
+      registry.installer.cancelPreview(q.token);
+    }
+  });
+});

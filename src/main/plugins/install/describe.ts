@@ -2,11 +2,16 @@
  * What an install preview says of a staged package: its identity, tools and requests, the
  * package its runner fetches (installed into the staged copy, or at confirmation), the folders
  * and files its arguments and environment name (offered as grants), and what may be granted
- * though it was not requested. Pure: the installer stages, installs and tries.
+ * though it was not requested, and who made it (an MCPB bundle's author, license and picture, read
+ * from the staged folder). The installer stages, installs and tries.
  */
+import { lstatSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { MAX_ICON_BYTES, type IconView } from '../../../shared/apps';
 import { GRANTABLE_UNREQUESTED, requestedCapabilities } from '../../../shared/capabilities';
 import type { PluginSpec, SettingSpec, ToolSpec } from '../../../shared/plugin';
-import type { InstallTrialView, PackageView, PathGrantView } from '../../../shared/views';
+import type { InstallPreviewView, InstallTrialView, PackageView, PathGrantView } from '../../../shared/views';
+import { isInside } from '../../fs';
 import { findPaths } from '../grants/paths';
 import { describeRequest, type PackageStepOutcome } from '../packages/install';
 import type { PluginRecord } from '../registry/discovery';
@@ -18,6 +23,7 @@ export interface InstallPreview {
   name: string;
   version: string;
   description: string;
+  about?: InstallPreviewView['about'];
   dialect: PluginSpec['dialect'];
   tools: ToolSpec[];
   requested: string[];
@@ -89,7 +95,45 @@ export function describeStaged(
     unrequested: GRANTABLE_UNREQUESTED.filter((c) => !requested.includes(c)),
   };
   if (existing?.spec) p.replaces = { version: existing.spec.version };
+  const about = aboutOf(spec);
+  if (about) p.about = about;
   return p;
 }
 
 export { describeRequest };
+
+/** The package's picture, by its magic bytes, as a `data:` URI: only a bitmap inside the plugin's folder, and small. */
+const PICTURES: Array<[string, (b: Buffer) => boolean]> = [
+  ['image/png', (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))],
+  ['image/jpeg', (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff],
+  ['image/gif', (b) => b.subarray(0, 4).toString('latin1') === 'GIF8'],
+  [
+    'image/webp',
+    (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP',
+  ],
+];
+
+function pictureOf(dir: string, rel: string): IconView | undefined {
+  const file = path.resolve(dir, rel);
+  if (!isInside(dir, file)) return undefined;
+  try {
+    const st = lstatSync(file);
+    if (!st.isFile() || st.size > MAX_ICON_BYTES) return undefined;
+    const bytes = readFileSync(file);
+    const type = PICTURES.find(([, is]) => is(bytes))?.[0];
+    if (!type) return undefined;
+    const uri = `data:${type};base64,${bytes.toString('base64')}`;
+    return { light: uri, dark: uri };
+  } catch {
+    return undefined;
+  }
+}
+
+function aboutOf(spec: PluginSpec): InstallPreviewView['about'] | undefined {
+  const a = spec.about;
+  if (!a) return undefined;
+  const icon = a.icon ? pictureOf(spec.dir, a.icon) : undefined;
+  const { icon: _file, ...words } = a;
+  const about = { ...words, ...(icon ? { icon } : {}) };
+  return Object.keys(about).length > 0 ? about : undefined;
+}

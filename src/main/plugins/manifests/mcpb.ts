@@ -45,7 +45,10 @@ const Manifest = z
     display_name: z.string().optional(),
     version: z.string().min(1),
     description: z.string().optional(),
-    author: z.object({ name: z.string() }).passthrough().optional(),
+    author: z.object({ name: z.string(), url: z.string().optional() }).passthrough().optional(),
+    license: z.string().optional(),
+    homepage: z.string().optional(),
+    icon: z.string().optional(),
     server: z.object({
       type: z.enum(['node', 'python', 'binary', 'uv']),
       entry_point: z.string().min(1),
@@ -118,6 +121,13 @@ export function readMcpb(file: string, json: unknown, platform: NodeJS.Platform 
     capabilities: withLauncherCapabilities(command, pathCapabilities(settings), path.dirname(file)),
   });
   spec.protocolVersion = m.manifest_version ?? m.dxt_version ?? '';
+  const about = {
+    ...(m.author?.name ? { author: m.author.name } : {}),
+    ...(m.license ? { license: m.license } : {}),
+    ...(m.homepage ? { homepage: m.homepage } : {}),
+    ...(m.icon ? { icon: m.icon } : {}),
+  };
+  if (Object.keys(about).length > 0) spec.about = about;
   return { ok: true, spec, warnings: [] };
 }
 

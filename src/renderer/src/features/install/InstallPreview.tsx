@@ -9,6 +9,7 @@ import { useId, type JSX, type ReactNode } from 'react';
 import type { CapabilityView, InstallPreviewView } from '../../../../shared/contract';
 import { CodeMarks } from '../../components/CodeMarks';
 import { Icon } from '../../components/Icon';
+import { PluginIcon } from '../../components/PluginIcon';
 import type { FolderChoice } from '../../stores/install';
 import { toggleGrant } from '../../stores/install-choices';
 import { InstallTrial } from './InstallTrial';
@@ -81,12 +82,11 @@ export function InstallPreview({
         </div>
       )}
       <div className="flex items-start gap-3">
-        <span
-          className="grid h-9 w-9 shrink-0 place-items-center rounded-lg border border-line bg-subtle text-fg-muted"
-          aria-hidden="true"
-        >
-          <Icon name="box" size={18} />
-        </span>
+        <PluginIcon
+          icon={preview.about?.icon}
+          size={18}
+          className="h-9 w-9 rounded-lg border border-line bg-subtle text-fg-muted"
+        />
         <div className="min-w-0 flex-1">
           <p className="flex flex-wrap items-baseline gap-x-2">
             <span className="text-[14px] font-semibold">{preview.name}</span>
@@ -96,6 +96,16 @@ export function InstallPreview({
             <code className="font-mono">{preview.id}</code> · protocol{' '}
             <span className="font-mono">{preview.dialect}</span>
           </p>
+          {(preview.about?.author || preview.about?.license) && (
+            <p className="text-xs text-fg-subtle" data-install-about>
+              {[
+                preview.about.author ? `by ${preview.about.author}` : '',
+                preview.about.license ? `${preview.about.license} license` : '',
+              ]
+                .filter(Boolean)
+                .join(' · ')}
+            </p>
+          )}
           {preview.replaces && (
             <p className="mt-1 inline-flex rounded bg-warn-soft px-1.5 py-px text-xs text-warn">
               replaces version {preview.replaces.version}
