@@ -6,13 +6,16 @@
  * place for approvals, shortcuts, the data folder and the sandbox, navigable by keyboard, usable
  * at 1280×800 and narrow. Screenshots in both themes (PLUGBOARD_SHOTS_DIR, else e2e/screenshots/).
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { spawnModelServer, type ModelServerProcess } from '../test/model-server/process';
 import { text } from '../test/model-server/steps';
 import * as a from './assistant-scenarios';
-import { composer, newConversation, openApp } from './scenarios';
+import { composer, newConversation, openApp, pluginRow } from './scenarios';
 import { gradientPng } from './support/png';
-import { cli, startServe, type Served } from './support/serve';
+import { cli, startServe, weatherZip, type Served } from './support/serve';
 import { shootBothThemes } from './support/shots';
 
 const PNG = gradientPng(240, 150);
@@ -121,6 +124,74 @@ test('a drop on the composer attaches (not installs); a chip is removed; past a 
   await expect(alert).toContainText('huge.log is 300 KiB: text files are capped at 256 KiB (images at 5 MiB)');
   await expect(alert).toContainText('tool.bin is neither text (UTF-8) nor an image');
   await expect(chips()).toHaveCount(0);
+});
+
+/** Drops files on `target` as a browser delivers them, from bytes. */
+async function dropOn(target: Locator, files: Array<{ name: string; type: string; bytes: Buffer }>): Promise<void> {
+  const dataTransfer = await page.evaluateHandle(
+    (list) => {
+      const dt = new DataTransfer();
+      for (const f of list) {
+        const bin = atob(f.b64);
+        const arr = new Uint8Array(bin.length);
+        for (let i = 0; i < bin.length; i++) arr[i] = bin.charCodeAt(i);
+        dt.items.add(new File([arr], f.name, { type: f.type }));
+      }
+      return dt;
+    },
+    files.map((f) => ({ name: f.name, type: f.type, b64: f.bytes.toString('base64') })),
+  );
+  await target.dispatchEvent('dragenter', { dataTransfer });
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await target.dispatchEvent('drop', { dataTransfer });
+}
+
+test('a drop is routed by what it holds: a plugin on the composer installs, a text file on the chat attaches; two plugins install one after the other', async () => {
+  await newConversation(page);
+  const zip = readFileSync(weatherZip(mkdtempSync(path.join(os.tmpdir(), 'plugboard-e2e-drops-'))));
+  const box = composer(page).locator('xpath=..');
+  await dropOn(box, [{ name: 'weather.zip', type: 'application/zip', bytes: zip }]);
+  const first = page.getByRole('dialog', { name: /^Install / });
+  await expect(first).toContainText('weather', { timeout: 20_000 });
+  await expect(chips()).toHaveCount(0);
+  await first.getByRole('button', { name: 'Cancel' }).first().click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  await dropOn(page.getByRole('main', { name: 'Chat' }), [
+    { name: 'notes.txt', type: 'text/plain', bytes: Buffer.from('dropped on the chat') },
+  ]);
+  await expect(chips()).toContainText('notes.txt');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await chips().getByRole('button', { name: 'Remove notes.txt' }).click();
+
+  // Over the window, the overlay says both what installs and what attaches.
+  const held = await page.evaluateHandle(() => {
+    const dt = new DataTransfer();
+    dt.items.add(new File(['x'], 'weather.zip', { type: 'application/zip' }));
+    return dt;
+  });
+  await page.locator('body').dispatchEvent('dragenter', { dataTransfer: held });
+  await expect(page.getByText('Drop to install, or to attach')).toBeVisible();
+  await shootBothThemes(page, 'drop-overlay', async () => {
+    await expect(page.getByText('Drop to install, or to attach')).toBeVisible();
+  });
+  await page.locator('body').dispatchEvent('dragleave', { dataTransfer: held });
+  await expect(page.getByText('Drop to install, or to attach')).toBeHidden();
+
+  await dropOn(page.locator('body'), [
+    { name: 'weather.zip', type: 'application/zip', bytes: zip },
+    { name: 'forecast.zip', type: 'application/zip', bytes: zip },
+  ]);
+  // Both are the G-Assist fixture, named by their files: weather, then forecast.
+  const preview = page.getByRole('dialog', { name: 'Install gassist-python' });
+  await expect(preview.locator('code').first()).toHaveText('weather', { timeout: 20_000 });
+  await preview.getByRole('button', { name: 'Install', exact: true }).click();
+  // Once the first is in, the second's preview opens by itself.
+  await expect(preview.locator('code').first()).toHaveText('forecast', { timeout: 20_000 });
+  await preview.getByRole('button', { name: 'Install', exact: true }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0, { timeout: 20_000 });
+  await expect(pluginRow(page, 'weather')).toBeVisible();
+  await expect(pluginRow(page, 'forecast')).toBeVisible();
 });
 
 test('a / command with a file is refused, saying why, and the file stays in the composer', async () => {

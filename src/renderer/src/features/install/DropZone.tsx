@@ -1,26 +1,15 @@
 /**
- * Window-wide drag and drop: dragging files over the window shows the drop overlay, dropping
- * hands the item to the install store. Folders are recognised through the entry API, which must
- * be read during the drop event itself.
+ * Window-wide drag and drop: dragging files over the window shows the drop overlay; a drop is
+ * routed by what it holds (stores/drops.ts): plugins are installed, one after another, other
+ * files attached to the message. Folders are recognised through the entry API, which must be
+ * read during the drop event itself.
  */
 import { useEffect, useState, type JSX } from 'react';
 import { Icon } from '../../components/Icon';
-import { dropToInstall, type DroppedItem } from '../../stores/install';
+import { droppedItems, routeDrop } from '../../stores/drops';
 
 function carriesFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files');
-}
-
-function droppedItems(dt: DataTransfer): DroppedItem[] {
-  const out: DroppedItem[] = [];
-  for (const item of Array.from(dt.items)) {
-    if (item.kind !== 'file') continue;
-    const file = item.getAsFile();
-    if (!file) continue;
-    out.push({ file, isDirectory: item.webkitGetAsEntry()?.isDirectory ?? false });
-  }
-  if (out.length === 0) for (const file of Array.from(dt.files)) out.push({ file, isDirectory: false });
-  return out;
 }
 
 export function DropZone(): JSX.Element | null {
@@ -50,7 +39,7 @@ export function DropZone(): JSX.Element | null {
       e.preventDefault();
       depth = 0;
       setOver(false);
-      void dropToInstall(droppedItems(e.dataTransfer));
+      routeDrop(droppedItems(e.dataTransfer), false);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', overFn);
@@ -71,9 +60,10 @@ export function DropZone(): JSX.Element | null {
     >
       <div className="pb-pop flex h-full max-h-[360px] w-full max-w-[560px] flex-col items-center justify-center gap-2 rounded-2xl border-2 border-dashed border-accent bg-bg/95 shadow-pop">
         <Icon name="box" size={28} className="text-accent" />
-        <p className="text-[15px] font-semibold text-fg">Drop to install</p>
-        <p className="text-xs text-fg-muted">
-          A plugin folder, a .zip, .mcpb or .dxt file, or an MCP config (claude_desktop_config.json)
+        <p className="text-[15px] font-semibold text-fg">Drop to install, or to attach</p>
+        <p className="px-6 text-center text-xs text-fg-muted">
+          A plugin folder, a .zip, .mcpb or .dxt file, or an MCP config (claude_desktop_config.json) is installed; any
+          other file is attached to your message
         </p>
       </div>
     </div>

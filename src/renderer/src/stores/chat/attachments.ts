@@ -24,7 +24,11 @@ let seq = 0;
  * The composer hands its files to a send; when the send is refused they come back to it (to be
  * removed, or sent again), and when Retry sends them again they leave it, so they cannot go twice.
  */
-type FilesChange = { back: readonly AttachmentDraft[] } | { resent: ReadonlySet<string> };
+type FilesChange =
+  | { back: readonly AttachmentDraft[] }
+  | { resent: ReadonlySet<string> }
+  /** Files dropped elsewhere on the window that are not plugins (stores/drops.ts): attached. */
+  | { attach: readonly File[] };
 const fileListeners = new Set<(change: FilesChange) => void>();
 
 export function onComposerFiles(listener: (change: FilesChange) => void): () => void {
@@ -34,6 +38,10 @@ export function onComposerFiles(listener: (change: FilesChange) => void): () => 
 
 export function filesBack(files: readonly AttachmentDraft[]): void {
   for (const l of fileListeners) l({ back: files });
+}
+
+export function filesToComposer(files: readonly File[]): void {
+  for (const l of fileListeners) l({ attach: files });
 }
 
 export function filesResent(files: readonly AttachmentDraft[]): void {
