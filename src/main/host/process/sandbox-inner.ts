@@ -42,6 +42,21 @@ export interface Rlimits {
   nice: number;
 }
 
+/**
+ * Where a launch has no control group, rlimits hold each process, and the watch the whole
+ * (limit-watch.ts), stopping it once its processes together use its memory: each process's own
+ * ceiling lies a quarter above, so that a bomb in one process is seen going over and named, not
+ * only refused. None where a control group holds it.
+ */
+export function rlimitsOf(limits: PluginLimits, cgroup: unknown): Rlimits | undefined {
+  if (cgroup) return undefined;
+  return {
+    processes: limits.processes,
+    memoryBytes: Math.floor(limits.memoryBytes * 1.25),
+    nice: niceOf(limits.cpuWeight),
+  };
+}
+
 /** The niceness whose scheduling weight is nearest a CPU share: each step is a factor of 1.25. */
 export function niceOf(cpuWeight: number): number {
   if (cpuWeight >= 100) return 0;

@@ -22,7 +22,7 @@ import { effectiveLimits, type PluginLimits } from './limits';
 import type { LaunchPlan } from './plan';
 import { prepareForRoot } from './root';
 import { wrapInSandbox } from './sandbox';
-import { niceOf } from './sandbox-inner';
+import { rlimitsOf } from './sandbox-inner';
 import { installRoot } from './sandbox-interpreter';
 import { procMasks, systemEntries } from './sandbox-prepare';
 import { sandboxSupport, type SandboxSupport } from './sandbox-probe';
@@ -95,13 +95,7 @@ export function installStepPlan(req: InstallStepRequest): LaunchPlan {
   // on each process and the watch on the whole.
   const limits = effectiveLimits(INSTALL_LIMITS, req.limits);
   const cgroup = support.limits?.cgroup;
-  const rlimits = cgroup
-    ? undefined
-    : {
-        processes: limits.processes,
-        memoryBytes: Math.floor(limits.memoryBytes * 1.25),
-        nice: niceOf(limits.cpuWeight),
-      };
+  const rlimits = rlimitsOf(limits, cgroup);
   const wrapped = wrapInSandbox(plan, {
     bwrap: support.bwrap,
     root: support.root ?? null,

@@ -16,7 +16,7 @@ import { scriptRoots } from './script-roots';
 import type { ToolchainContext } from './toolchains';
 import { effectiveLimits, type PluginLimits } from './limits';
 import { prepareForRoot } from './root';
-import { niceOf } from './sandbox-inner';
+import { rlimitsOf } from './sandbox-inner';
 import type { SandboxSupport } from './sandbox-support';
 
 /** What the caller of planLaunch says about a plugin's sandbox. */
@@ -203,16 +203,7 @@ export function sandboxPolicy(
       : plan.env;
   const limits = effectiveLimits(request.limits);
   const cgroup = support.limits?.cgroup;
-  // Without a control group, rlimits hold each process, and the watch the whole (limit-watch.ts),
-  // stopping it once its processes together use its memory: each process's own ceiling lies a
-  // quarter above, so that a bomb in one process is seen going over and named, not only refused.
-  const rlimits = cgroup
-    ? undefined
-    : {
-        processes: limits.processes,
-        memoryBytes: Math.floor(limits.memoryBytes * 1.25),
-        nice: niceOf(limits.cpuWeight),
-      };
+  const rlimits = rlimitsOf(limits, cgroup);
   return {
     ok: true,
     plan: {
