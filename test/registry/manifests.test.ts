@@ -50,6 +50,8 @@ describe('G-Assist manifest.json', () => {
     if (!r.ok) throw new Error(r.errors.join('\n'));
     expect(r.spec.id).toBe('my-folder');
     expect(r.spec.name).toBe('my-plugin');
+    // Its version is the manifest's (issue 17 item 8), not a default.
+    expect(r.spec.version).toBe('1.0.0');
     expect(r.spec.dialect).toBe('gassist-v2');
     expect(r.spec.framing).toBe('length-prefixed');
     expect(r.spec.persistent).toBe(true);
