@@ -54,7 +54,7 @@ export class CallRunner {
   private readonly heldEarly = new Set<string>();
   /** Told after each call ends (client-side.ts ends a server's question when its call is gone). */
   private readonly ended = new Set<() => void>();
-  private readonly deadlines = new Deadlines();
+  private readonly deadlines = new Deadlines(this.running);
 
   constructor(private readonly spec: PluginSpec) {}
 
@@ -111,7 +111,7 @@ export class CallRunner {
       call.finished = true;
       offCancel();
       this.running.delete(callId);
-      this.deadlines.delete(call);
+      this.deadlines.ended();
       this.heldEarly.delete(callId);
       if (this.ended.size > 0) for (const fn of [...this.ended]) fn();
     }

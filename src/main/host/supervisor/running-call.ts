@@ -96,22 +96,21 @@ export class RunningCall implements CallSink {
   }
 }
 
-/** The one timer over the deadlines of a plugin's running calls. */
+/** The one timer over the deadlines of a plugin's running calls (those `calls` lists). */
 export class Deadlines {
-  private readonly calls = new Set<RunningCall>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private timerAt = Infinity;
 
-  /** A call starts: its deadlines are watched until `delete`. */
+  constructor(private readonly calls: ReadonlyMap<string, RunningCall>) {}
+
+  /** A call starts (it is in `calls` already): its deadlines are watched while it is listed. */
   add(call: RunningCall): void {
-    if (this.calls.size === 0) this.timer?.ref();
-    this.calls.add(call);
+    if (this.calls.size === 1) this.timer?.ref();
     this.wake(call.dueAt());
   }
 
-  /** A call ended; with none left, the timer no longer keeps the process alive. */
-  delete(call: RunningCall): void {
-    this.calls.delete(call);
+  /** A call ended (it is out of `calls`); with none left, the timer keeps nothing alive. */
+  ended(): void {
     if (this.calls.size === 0) this.timer?.unref();
   }
 
@@ -129,7 +128,7 @@ export class Deadlines {
     this.timerAt = Infinity;
     const now = Date.now();
     let next = Infinity;
-    for (const call of [...this.calls]) {
+    for (const call of [...this.calls.values()]) {
       const at = call.finished ? null : call.check(now);
       if (at !== null && at < next) next = at;
     }
