@@ -47,7 +47,7 @@ export class CancelSource implements CancelToken {
       // In place, keeping the order (listeners run in the order they came); splice would make an
       // array of the removed one, on every call's hot path.
       for (let j = i + 1; j < l.length; j++) l[j - 1] = l[j] as (reason: unknown) => void;
-      l.length--;
+      l.pop();
     };
   }
 
