@@ -125,8 +125,8 @@ class GAssistSession extends SessionBase implements DialectSession {
 
   private unknownFunction(name: string): Failure | null {
     const { spec } = this.ctx;
-    const known = [...spec.tools.map((t) => t.name), ...spec.userCommands.map((c) => c.name), ...this.announced];
-    if (known.includes(name)) return null;
+    if (this.announced.includes(name) || spec.tools.some((t) => t.name === name)) return null;
+    if (spec.userCommands.some((c) => c.name === name)) return null;
     return failure(
       'unknown_tool',
       `${spec.id} has no function "${name}": its manifest declares ${spec.tools.map((t) => t.name).join(', ') || 'none'}${this.announced.length > 0 ? ` and it announced ${this.announced.join(', ')}` : ''}`,
@@ -168,9 +168,10 @@ class GAssistSession extends SessionBase implements DialectSession {
   ): Promise<CallOutcome> {
     return new Promise<CallOutcome>((resolve) => {
       const id = pending.id;
+      // A method, not an arrow property: one turn is made per call.
       this.turns.set(id, {
         sink,
-        resolve: (outcome) => {
+        resolve(outcome) {
           pending.settle();
           resolve(outcome);
         },

@@ -16,7 +16,7 @@ import type { CancelToken } from '../../../shared/cancel';
 import { failure, ok, type Failure, type Result } from '../../../shared/failures';
 import type { RpcFlavor } from '../../../shared/plugin';
 import { rpcCodeMeaning, rpcErrorDetails } from '../rpc/codes';
-import { RpcPeer, type RpcError, type RpcId, type RpcOutcome } from '../rpc/peer';
+import { RpcPeer, type PendingRequest, type RpcError, type RpcId, type RpcOutcome } from '../rpc/peer';
 import { PlannerStreams } from './planner-streams';
 import { SessionBase } from './session-base';
 import { asRecord, describeValue, logLevelOf } from './values';
@@ -38,9 +38,8 @@ export interface BatchCall {
 }
 
 interface ActiveCall {
-  id: RpcId;
   sink: CallSink;
-  fail(f: Failure): void;
+  end(outcome: CallOutcome): void;
 }
 
 class JsonRpcSession extends SessionBase implements DialectSession {
@@ -68,7 +67,7 @@ class JsonRpcSession extends SessionBase implements DialectSession {
         a.sink.activity();
         a.sink.stream(data);
       },
-      broken: (call, message) => this.active.get(call)?.fail(failure('malformed_response', message)),
+      broken: (call, message) => this.active.get(call)?.end(failure('malformed_response', message)),
       diagnostic: (message) => ctx.diagnostic('warn', message),
     });
   }
@@ -108,26 +107,20 @@ class JsonRpcSession extends SessionBase implements DialectSession {
   call(req: CallRequest, sink: CallSink): Promise<CallOutcome> {
     const pending = this.peer.request(req.tool, req.args ?? {}, { cancel: req.cancel });
     return new Promise<CallOutcome>((resolve) => {
-      const done = (outcome: CallOutcome): void => {
-        if (!this.active.delete(pending.id)) return;
-        this.streams.closeFor(pending.id);
-        pending.settle();
-        resolve(outcome);
-      };
-      this.active.set(pending.id, { id: pending.id, sink, fail: done });
+      const entry = activeCall(pending, sink, this.active, this.streams, resolve);
       pending.outcome.then((outcome) => {
         if (outcome.type === 'result') {
           this.streams.noteUnended(pending.id);
           const inner = resultError(outcome.value);
-          if (inner !== undefined) return done(failure('plugin_error', inner, { data: outcome.value }));
-          return done({ ok: true, value: { success: true, data: outcome.value, keepSession: false } });
+          if (inner !== undefined) return entry.end(failure('plugin_error', inner, { data: outcome.value }));
+          return entry.end({ ok: true, value: { success: true, data: outcome.value, keepSession: false } });
         }
         if (outcome.type === 'error') {
-          return done(failure('plugin_error', this.errorText(outcome.error), this.errorDetails(outcome.error)));
+          return entry.end(failure('plugin_error', this.errorText(outcome.error), this.errorDetails(outcome.error)));
         }
         if (outcome.type === 'settled') return;
         const reason = outcome.type === 'closed' ? `connection closed: ${outcome.reason}` : `call ${outcome.type}`;
-        done(abortedFailure(req.cancel, failure('cancelled', reason)));
+        entry.end(abortedFailure(req.cancel, failure('cancelled', reason)));
       });
     });
   }
@@ -198,7 +191,7 @@ class JsonRpcSession extends SessionBase implements DialectSession {
 
   dispose(): void {
     this.peer.close('plugin stopped');
-    for (const a of [...this.active.values()]) a.fail(failure('cancelled', 'plugin stopped'));
+    for (const a of [...this.active.values()]) a.end(failure('cancelled', 'plugin stopped'));
   }
 
   private onNotification(method: string, params: unknown): void {
@@ -263,6 +256,27 @@ class JsonRpcSession extends SessionBase implements DialectSession {
   private errorDetails(e: RpcError): Failure['details'] {
     return rpcErrorDetails(this.flavor, e);
   }
+}
+
+/** A running call's entry, registered, ended once; `end` a method, not an arrow (one per call). */
+function activeCall(
+  pending: PendingRequest,
+  sink: CallSink,
+  active: Map<RpcId, ActiveCall>,
+  streams: PlannerStreams,
+  resolve: (outcome: CallOutcome) => void,
+): ActiveCall {
+  const entry: ActiveCall = {
+    sink,
+    end(outcome) {
+      if (!active.delete(pending.id)) return;
+      streams.closeFor(pending.id);
+      pending.settle();
+      resolve(outcome);
+    },
+  };
+  active.set(pending.id, entry);
+  return entry;
 }
 
 /** A failure carried inside `result` (`{"error": "Invalid URL"}`), as Mehrhof plugins do. */

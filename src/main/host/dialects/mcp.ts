@@ -208,7 +208,7 @@ class McpSession extends SessionBase implements DialectSession {
     // Our own progress token, so the server streams progress and the transport routes it here.
     const progressToken = `plugboard-${this.nextToken++}`;
     this.transport.calls.set(progressToken, {
-      progress: (p) => {
+      progress(p) {
         sink.activity();
         // A progress message is a line of its own (joined as they come, "step 1step 2" read as
         // one); a server's bare numbers stay numbers, its progress and not its output.

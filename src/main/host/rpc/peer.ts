@@ -69,6 +69,8 @@ export class RpcPeer {
   private nextId = 1;
   private readonly pending = new Map<RpcId, Entry>();
   private closedReason: string | null = null;
+  /** Ends a request's entry without an answer (PendingRequest.settle); one function for all. */
+  private readonly settler = (id: RpcId): void => void this.finish(id, { type: 'settled' });
 
   constructor(
     private readonly write: (message: unknown) => void,
@@ -84,7 +86,7 @@ export class RpcPeer {
     const id = this.nextId++;
     const outcome = this.track(id, options);
     if (this.closedReason === null) this.write({ jsonrpc: '2.0', id, method, params });
-    return { id, outcome, settle: () => this.finish(id, { type: 'settled' }) };
+    return pendingRequest(id, outcome, this.settler);
   }
 
   notify(method: string, params: unknown): void {
@@ -103,7 +105,7 @@ export class RpcPeer {
       }
       const id = this.nextId++;
       const outcome = this.track(id, options);
-      out.push({ id, outcome, settle: () => this.finish(id, { type: 'settled' }) });
+      out.push(pendingRequest(id, outcome, this.settler));
       wire.push({ jsonrpc: '2.0', id, method: e.method, params: e.params });
     }
     if (this.closedReason === null && wire.length > 0) this.write(wire);
@@ -208,6 +210,17 @@ export class RpcPeer {
     }
     return undefined;
   }
+}
+
+/** A request's handle; `settle` is a method, not an arrow property: one is made per request. */
+function pendingRequest(id: RpcId, outcome: Promise<RpcOutcome>, settler: (id: RpcId) => void): PendingRequest {
+  return {
+    id,
+    outcome,
+    settle() {
+      settler(id);
+    },
+  };
 }
 
 function readError(raw: unknown): RpcError {

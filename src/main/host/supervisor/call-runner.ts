@@ -7,8 +7,9 @@
 import { type CancelSource } from '../../../shared/cancel';
 import { failure, type Failure, type Result } from '../../../shared/failures';
 import type { CallEvent, ContextMessage, PluginSpec } from '../../../shared/plugin';
-import { abortedFailure, type CallOutcome, type CallSink } from '../dialects/types';
+import { abortedFailure, type CallOutcome } from '../dialects/types';
 import type { Instance } from './instance';
+import { Deadlines, RunningCall } from './running-call';
 
 export type CallKind = { type: 'call'; tool: string; args: Record<string, unknown> } | { type: 'input'; text: string };
 
@@ -47,20 +48,13 @@ export interface CallHandle {
 
 type RunOptions = Pick<CallOptions, 'context' | 'systemInfo' | 'inactivityMs' | 'onEvent' | 'owner'>;
 
-interface Running {
-  inst: Instance;
-  owner: string | undefined;
-  cancel: CancelSource;
-  hold(held: boolean): void;
-  touch(): void;
-}
-
 export class CallRunner {
-  private readonly running = new Map<string, Running>();
+  private readonly running = new Map<string, RunningCall>();
   /** Calls held before they began running (still queued or launching). */
   private readonly heldEarly = new Set<string>();
   /** Told after each call ends (client-side.ts ends a server's question when its call is gone). */
   private readonly ended = new Set<() => void>();
+  private readonly deadlines = new Deadlines(this.running);
 
   constructor(private readonly spec: PluginSpec) {}
 
@@ -76,54 +70,24 @@ export class CallRunner {
     cancel: CancelSource,
   ): Promise<CallOutcome> {
     const t = this.spec.timeouts;
-    const inactivityMs = opts.inactivityMs ?? t.callInactivityMs;
-    const started = Date.now();
-    let capAt = started + t.callHardCapMs;
-    let lastActivity = started;
-    let finished = false;
-    // Time the host held the call (see CallHandle.hold) moves both deadlines on.
-    let heldSince: number | null = null;
-    const hold = (held: boolean): void => {
-      if (held === (heldSince !== null)) return;
-      const now = Date.now();
-      if (held) heldSince = now;
-      else {
-        capAt += now - (heldSince as number);
-        lastActivity = now;
-        heldSince = null;
-      }
-    };
-    this.running.set(callId, { inst, owner: opts.owner, cancel, hold, touch: () => (lastActivity = Date.now()) });
-    if (this.heldEarly.delete(callId)) hold(true);
-    // One timer for both deadlines. Activity only records a time: no timer work per chunk.
-    const check = (): void => {
-      const now = Date.now();
-      if (heldSince !== null) {
-        timer = setTimeout(check, inactivityMs);
-        return;
-      }
-      if (now >= capAt) return cancel.cancel(failure('timeout', `the call passed its ${t.callHardCapMs} ms cap`));
-      const idle = now - lastActivity;
-      if (idle >= inactivityMs) {
-        return cancel.cancel(failure('timeout', `no answer or stream chunk from the plugin for ${inactivityMs} ms`));
-      }
-      timer = setTimeout(check, Math.min(inactivityMs - idle, capAt - now));
-    };
-    let timer = setTimeout(check, Math.min(inactivityMs, t.callHardCapMs));
-    const sink: CallSink = {
-      stream: (data) => {
-        if (finished) return;
-        lastActivity = Date.now();
-        this.emit({ type: 'stream', callId, data }, opts);
-      },
-      activity: () => {
-        lastActivity = Date.now();
-      },
-    };
-    let offCancel: (() => void) | undefined;
-    const cancelled = new Promise<Failure>((resolve) => {
-      offCancel = cancel.onCancel(() => resolve(abortedFailure(cancel, failure('cancelled', 'cancelled'))));
+    const call = new RunningCall(this.deadlines, callId, inst, cancel, {
+      owner: opts.owner,
+      inactivityMs: opts.inactivityMs ?? t.callInactivityMs,
+      hardCapMs: t.callHardCapMs,
+      events: opts,
     });
+    this.running.set(callId, call);
+    if (this.heldEarly.delete(callId)) call.hold(true);
+    this.deadlines.add(call);
+    // Whichever comes first: the session's outcome, or the cancel (a stop, a deadline, a death),
+    // listened to before the session starts, as the session's own cancel listeners come after it.
+    let settle!: (outcome: CallOutcome) => void;
+    let fail!: (e: unknown) => void;
+    const outcome = new Promise<CallOutcome>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
+    const offCancel = cancel.onCancel(() => settle(abortedFailure(cancel, failure('cancelled', 'cancelled'))));
     try {
       const token = cancel.token;
       const work =
@@ -136,19 +100,20 @@ export class CallRunner {
                 systemInfo: opts.systemInfo ?? '',
                 cancel: token,
               },
-              sink,
+              call,
             )
           : inst.session.input
-            ? inst.session.input(kind.text, sink, token, t.inputAckMs)
+            ? inst.session.input(kind.text, call, token, t.inputAckMs)
             : Promise.resolve<CallOutcome>(failure('plugin_error', `${this.spec.id} has no passthrough input`));
-      return await Promise.race([work, cancelled]);
+      work.then(settle, fail);
+      return await outcome;
     } finally {
-      finished = true;
-      clearTimeout(timer);
-      offCancel?.();
+      call.finished = true;
+      offCancel();
       this.running.delete(callId);
+      this.deadlines.ended();
       this.heldEarly.delete(callId);
-      for (const fn of [...this.ended]) fn();
+      if (this.ended.size > 0) for (const fn of [...this.ended]) fn();
     }
   }
 
@@ -166,13 +131,7 @@ export class CallRunner {
 
   /** The handle a caller holds for a call begun here. */
   handle(callId: string, done: Promise<CallOutcome>, cancel: (reason?: string) => void): CallHandle {
-    return {
-      callId,
-      done,
-      cancel,
-      request: (method, params) => this.request(callId, method, params),
-      hold: (held) => this.hold(callId, held),
-    };
+    return handleOf(this, callId, done, cancel);
   }
 
   /** A request within a running call (CallHandle.request); it counts as the call's activity. */
@@ -181,9 +140,9 @@ export class CallRunner {
     if (!r) return failure('invalid_state', `the call is not running: ${method} has nothing to answer`);
     if (!r.inst.session.request)
       return failure('invalid_state', `${this.spec.id}'s protocol has no requests within a call`);
-    r.touch();
+    r.activity();
     const out = await r.inst.session.request(method, params, this.spec.timeouts.callInactivityMs);
-    r.touch();
+    r.activity();
     return out;
   }
 
@@ -231,4 +190,27 @@ export class CallRunner {
   private emit(e: CallEvent, opts: RunOptions): void {
     opts.onEvent?.(e);
   }
+}
+
+/**
+ * A call's handle. Its functions are methods, not arrow properties (one handle is made per call),
+ * and own properties: wrappers copy a handle whole (`{ ...handle, done }`).
+ */
+function handleOf(
+  runner: CallRunner,
+  callId: string,
+  done: Promise<CallOutcome>,
+  cancel: (reason?: string) => void,
+): CallHandle {
+  return {
+    callId,
+    done,
+    cancel,
+    request(method, params) {
+      return runner.request(callId, method, params);
+    },
+    hold(held) {
+      runner.hold(callId, held);
+    },
+  };
 }

@@ -31,6 +31,14 @@ export interface CallsHooks {
   asks(): ServerAsks | undefined;
 }
 
+/**
+ * Call ids: unique in this process and across processes (a random part drawn once), and cheaper
+ * than a UUID per call.
+ */
+const CALL_ID_PREFIX = randomUUID();
+let callCount = 0;
+const nextCallId = (): string => `${CALL_ID_PREFIX}-${++callCount}`;
+
 export class Calls extends Disposable {
   private readonly runner: CallRunner;
   private readonly slots: Slots;
@@ -95,13 +103,13 @@ export class Calls extends Disposable {
   }
 
   private begin(kind: CallKind, opts: CallOptions): CallHandle {
-    const callId = randomUUID();
+    const callId = nextCallId();
     const cancel = new CancelSource();
-    const unlink = cancelOnAbort(opts.signal, cancel, failure('cancelled', 'cancelled'));
+    const unlink = opts.signal ? cancelOnAbort(opts.signal, cancel, failure('cancelled', 'cancelled')) : undefined;
     this.live.add(cancel);
     const done = this.runCall(callId, kind, opts, cancel).then((o) => {
       this.live.delete(cancel);
-      unlink();
+      unlink?.();
       return this.runner.report(callId, o, opts);
     });
     return this.runner.handle(callId, done, (reason) =>

@@ -22,6 +22,9 @@ export interface ToolsChange {
   initial: boolean;
 }
 
+/** The answer for a tool whose schema says nothing: one object, read only, for every such call. */
+const NOTHING_TO_CHECK: Outcome<{ schema?: JsonSchema }> = Object.freeze({ ok: true });
+
 export class ToolSet extends Disposable {
   private announced: ToolSpec[] | undefined;
   private merged: ToolSpec[] | null = null;
@@ -54,7 +57,8 @@ export class ToolSet extends Disposable {
   }
 
   find(name: string): ToolSpec | undefined {
-    return this.all.find((t) => t.name === name);
+    for (const t of this.all) if (t.name === name) return t;
+    return undefined;
   }
 
   /**
@@ -63,7 +67,7 @@ export class ToolSet extends Disposable {
    */
   checkArguments(tool: string, args: Record<string, unknown>): Outcome<{ schema?: JsonSchema }> {
     const known = this.find(tool);
-    if (!known || isEmptySchema(known.parameters)) return { ok: true };
+    if (!known || isEmptySchema(known.parameters)) return NOTHING_TO_CHECK;
     return validateArguments(tool, known.parameters, args) ?? { ok: true, schema: known.parameters };
   }
 
