@@ -35,22 +35,29 @@ export async function signInCommand(
   opts: { browser: boolean; json: boolean },
   out: Out,
 ): Promise<number> {
-  let ended: () => void = () => undefined;
-  const end = new Promise<void>((resolve) => (ended = resolve));
-  let started = false;
-  // The sign-in's end is the first change of this plugin after it started, other than its start.
+  // Each change of this plugin may be the sign-in's end (its detail then says how it went);
+  // another change meanwhile (its icons, say) leaves it pending, and the wait goes on.
+  // A change that comes while the detail is being read is kept for the next look, not lost.
+  let changed = false;
+  let wake: () => void = () => undefined;
+  let gaveUp = false;
+  const poke = (): void => {
+    changed = true;
+    wake();
+  };
   const sub = backend.onDidEvent((e) => {
-    if (started && e.name === 'plugins.changed' && e.payload.id === id && e.payload.reason !== 'sign-in started')
-      ended();
+    if (e.name === 'plugins.changed' && e.payload.id === id && e.payload.reason !== 'sign-in started') poke();
   });
-  const stop = (): void => ended();
+  const stop = (): void => {
+    gaveUp = true;
+    poke();
+  };
   process.once('SIGINT', stop);
   try {
     const r = await backend.request('plugins.signIn', { id });
     if (!r.ok) return fail(out, opts.json, r.message, r.code);
     // A server that needs no browser (tokens still good, a client-credentials grant) is done at once.
     if (!r.url) return done(out, opts.json, id, r.detail);
-    started = true;
     const open = opts.browser && hasDisplay();
     if (opts.json) jsonLine(out, { url: r.url, opened: open });
     else
@@ -58,13 +65,17 @@ export async function signInCommand(
         `${open ? 'Opening the sign-in page in your browser' : 'Open this address in a browser on this computer to sign in'}:\n\n  ${r.url}\n\nWaiting for the browser (Ctrl-C to give up)…\n`,
       );
     if (open) openBrowser(r.url);
-    await end;
-    const detail = await backend.request('plugins.detail', { id });
-    const view = detail && !('ok' in detail) ? detail.signIn : undefined;
-    if (view?.pending) return fail(out, opts.json, 'gave up waiting for the browser', 'cancelled');
-    if (view?.error || view?.state !== 'signed_in')
-      return fail(out, opts.json, view?.error ?? 'the sign-in did not complete', 'sign_in_required');
-    return done(out, opts.json, id, `signed in${view.issuer ? ` at ${view.issuer}` : ''}`);
+    for (;;) {
+      if (!changed) await new Promise<void>((resolve) => (wake = resolve));
+      changed = false;
+      if (gaveUp) return fail(out, opts.json, 'gave up waiting for the browser', 'cancelled');
+      const detail = await backend.request('plugins.detail', { id });
+      const view = detail && !('ok' in detail) ? detail.signIn : undefined;
+      if (view?.pending) continue;
+      if (view?.error || view?.state !== 'signed_in')
+        return fail(out, opts.json, view?.error ?? 'the sign-in did not complete', 'sign_in_required');
+      return done(out, opts.json, id, `signed in${view.issuer ? ` at ${view.issuer}` : ''}`);
+    }
   } finally {
     sub.dispose();
     process.off('SIGINT', stop);
