@@ -4,7 +4,7 @@
  * as a line diff), and the version kept for a one-step rollback. Types only.
  */
 import type { ToolChangesView } from './tool-changes';
-import type { InstallTrialView } from './views';
+import type { InstallTrialView, PackageView } from './views';
 
 export type { DiffLine, PreviousVersionView, ToolChangesView, ToolChangeView } from './tool-changes';
 
@@ -34,6 +34,8 @@ export interface UpdatePreviewView {
   origin: UpdateOrigin;
   /** The command the new version runs (secrets hidden), or the remote server's URL. */
   command: string[];
+  /** The package its runner fetches, installed into the staged copy: the version and hash it will run. */
+  package: PackageView | null;
   trial: InstallTrialView;
   changes: ToolChangesView;
   /** Capabilities the new version requests that were not granted: they wait for the person. */

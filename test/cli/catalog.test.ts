@@ -123,6 +123,10 @@ describe('the catalog from the command line', () => {
     expect(look.stdout).toContain(
       '  command: node ${__dirname}/.plugboard/npm/node_modules/@plugboard-tests/weather-mcp/server.js --units metric ${user_config.city}\n',
     );
+    // And the version and hash it will run: the registry's for 1.3.0.
+    expect(look.stdout).toContain(
+      `  package: ${name}@1.3.0 pinned at 1.3.0 (${npm.published(name, '1.3.0')?.integrity})\n`,
+    );
     // Previewing changed nothing.
     expect(pinned()).toEqual(published('1.2.0'));
 

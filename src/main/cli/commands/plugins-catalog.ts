@@ -198,6 +198,11 @@ async function update(backend: Backend, id: string, flags: CatalogFlags, out: Ou
 
 export function describeUpdate(p: UpdatePreviewView): string {
   const lines = [`${p.name} (${p.id}): ${p.from} → ${p.to}`, `  command: ${p.command.join(' ')}`];
+  const pkg = p.package;
+  if (pkg?.status === 'installed' && pkg.version)
+    lines.push(
+      `  package: ${pkg.spec || 'its dependencies'} pinned at ${pkg.version}${pkg.integrity ? ` (${pkg.integrity})` : ''}`,
+    );
   const t = p.trial;
   lines.push(
     t.status === 'ok'

@@ -175,6 +175,7 @@ export class Updates {
       to,
       origin,
       command: p.command,
+      package: p.package,
       trial: p.trial,
       changes: await toolChanges(this.currentTools(id), newTools(p)),
       newlyRequested: p.requested.filter((c) => !grants.includes(c)),

@@ -12,6 +12,7 @@ import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { closeUpdates, commitUpdate, leaveReview, reviewUpdate, useUpdates } from '../../stores/updates';
 import { InstallTrial } from '../install/InstallTrial';
+import { PackageInfo } from '../install/PackageInfo';
 import { ToolChanges } from '../install/ToolChanges';
 
 function Row({ u }: { u: UpdateCheckView }): JSX.Element {
@@ -101,6 +102,11 @@ export function UpdatesDialog(): JSX.Element | null {
             <span className="text-fg-subtle"> · {p.id}</span>. The installed version is kept: Roll back in the plugin’s
             detail puts it back.
           </p>
+          {p.package && (
+            <Section title="Package">
+              <PackageInfo pkg={p.package} />
+            </Section>
+          )}
           <Section title="Trial launch">
             <InstallTrial trial={p.trial} command={p.command} />
           </Section>
