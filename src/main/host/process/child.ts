@@ -71,6 +71,9 @@ export interface StopOptions {
   orphanGraceMs?: number;
 }
 
+/** How long a sandbox's PID namespace may take to empty after bwrap has exited. */
+const SANDBOX_TEARDOWN_MS = 500;
+
 /** How long to wait for stdout to drain after the process exits, so no output is lost. */
 const DRAIN_AFTER_EXIT_MS = 50;
 /** Last resort after SIGKILL: the kernel reaps almost at once; this bounds the wait regardless. */
@@ -273,7 +276,10 @@ export class PluginProcess implements IDisposable {
       }
     }
     const ms = Date.now() - started;
-    const graceUntil = Date.now() + (options.orphanGraceMs ?? 0);
+    // A sandbox's other processes die with its PID namespace once bwrap has exited, which the
+    // kernel does a moment after the exit is reported: that moment is not an orphan. (Nothing of
+    // a sandbox can outlive its namespace; the wait only lasts while something is still there.)
+    const graceUntil = Date.now() + (options.orphanGraceMs ?? (this.sandboxed ? SANDBOX_TEARDOWN_MS : 0));
     while ((await groupAlive(this.child.pid)) && Date.now() < graceUntil) await delay(50);
     const orphans = await groupAlive(this.child.pid);
     if (orphans) {
