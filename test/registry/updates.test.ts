@@ -303,13 +303,9 @@ describe('a plugin pinned to an npm package', () => {
           from: `npm ${notesPkg}`,
         }),
       );
-      // plain's manifest names no version, so it is not updated (its folder holds 3.0.0 all the same).
+      // plain's manifest names no version: its install pinned it at the version installed then.
       expect(by.plain).toEqual(
-        expect.objectContaining({
-          status: 'unknown',
-          message:
-            'plain runs npm plain-mcp without a version: it is not pinned, so it is not updated (reinstall it pinned)',
-        }),
+        expect.objectContaining({ current: '3.0.0', latest: '3.0.0', status: 'current', from: 'npm plain-mcp' }),
       );
       expect(by.boxed).toEqual(
         expect.objectContaining({
@@ -317,8 +313,8 @@ describe('a plugin pinned to an npm package', () => {
           message: expect.stringMatching(/cannot ask an image registry for the tags of acme\/boxed/),
         }),
       );
-      // Checking asked the registry for the pinned package's document, and for nothing else.
-      expect(npm.asked.slice(asked)).toEqual([notesPkg]);
+      // Checking asked the registry for the pinned packages' documents, and for nothing else.
+      expect(npm.asked.slice(asked).sort()).toEqual([notesPkg, 'plain-mcp'].sort());
 
       const p = await up.preview('notes');
       if (!p.ok) throw new Error(p.message);
@@ -352,6 +348,24 @@ describe('a plugin pinned to an npm package', () => {
       expect(await about()).toEqual(expect.objectContaining({ version: '1.0.0' }));
       const later = await up.check('notes');
       expect(later.ok && later.value[0]).toEqual(expect.objectContaining({ current: '1.0.0', status: 'available' }));
+
+      // A newer plain-mcp is offered to plain, and the update writes the version it pins.
+      npm.publish('plain-mcp', '3.1.0');
+      const plainDir = path.join(root, 'npm-data', 'plugins', 'plain');
+      const news = await up.check('plain');
+      expect(news.ok && news.value[0]).toEqual(
+        expect.objectContaining({ current: '3.0.0', latest: '3.1.0', status: 'available' }),
+      );
+      const pp = await up.preview('plain');
+      if (!pp.ok) throw new Error(pp.message);
+      expect(pp.preview.command.slice(1)).toEqual(['-y', 'plain-mcp@3.1.0']);
+      expect((await up.commit(pp.token)).ok).toBe(true);
+      expect(JSON.parse(readFileSync(path.join(plainDir, 'plugboard.json'), 'utf8')).command).toEqual([
+        'npx',
+        '-y',
+        'plain-mcp@3.1.0',
+      ]);
+      expect(pinOf(plainDir)).toEqual(published('plain-mcp', '3.1.0'));
     } finally {
       up.dispose();
       await registry.shutdown();

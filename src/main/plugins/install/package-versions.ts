@@ -77,7 +77,7 @@ export interface StagedVersion {
  */
 export function stageVersion(
   spec: PluginSpec,
-  pkg: { ecosystem: Ecosystem; name: string; version: string },
+  pkg: { ecosystem: Ecosystem; name: string; version: string; written?: string },
   version: string,
 ): Result<StagedVersion> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-update-${spec.id}-`));
@@ -87,7 +87,7 @@ export function stageVersion(
     cpSync(spec.dir, dir, { recursive: true, verbatimSymlinks: true });
     const manifest = path.join(dir, path.relative(spec.dir, spec.manifestPath));
     const doc = JSON.parse(readFileSync(manifest, 'utf8')) as unknown;
-    const before = pinnedWord(pkg, pkg.version);
+    const before = pkg.written ?? pinnedWord(pkg, pkg.version);
     const after = pinnedWord(pkg, version);
     let replaced = 0;
     const swap = (v: unknown): unknown => {

@@ -6,14 +6,17 @@
  *   installed.package  { ecosystem: 'npm' | 'pypi' | 'oci', name, version }
  *       the registry package the plugin runs, at the exact version installed. Written by the
  *       catalog and by updates; read by the updater. Where it is absent, the package is read from
- *       the command the plugin runs (`npx -y pkg@1.2.3`, `uvx pkg==1.2.3`, `docker run … img:1.2`),
- *       and a command that names no version is not pinned (it is reported, never updated).
+ *       the command the plugin runs (`npx -y pkg@1.2.3`, `uvx pkg==1.2.3`, `docker run … img:1.2`).
+ *       A command that names no version (`npx -y pkg`) is pinned by its install all the same: the
+ *       package was installed into the plugin's folder at the version the registry named then
+ *       (packages/record.ts), and that version is its pin. An image without a tag, or a command
+ *       whose package was not installed, is not pinned (it is reported, never updated).
  *   installed.catalog  { url, name, version, kind }
  *       the catalog entry it was installed from: the registry's URL, the server's name and
  *       version there, and which of its packages (`npm`, `pypi`, `oci`, `remote`) was chosen.
  */
 import type { PluginSpec } from '../../../shared/plugin';
-import { writtenCommand } from '../packages/record';
+import { readRecord, writtenCommand } from '../packages/record';
 
 export type Ecosystem = 'npm' | 'pypi' | 'oci';
 
@@ -21,6 +24,11 @@ export interface PinnedPackage {
   ecosystem: Ecosystem;
   name: string;
   version: string;
+  /**
+   * The command's word that names the package, where it does not name this version (`pkg` of
+   * `npx -y pkg`, pinned by the folder's install): the word an update replaces.
+   */
+  written?: string;
 }
 
 export interface CatalogOrigin {
@@ -139,5 +147,16 @@ export function pinnedPackage(
   record: InstallRecord | undefined,
 ): PinnedPackage | CommandPackage | null {
   if (record?.package) return record.package;
-  return spec.remote ? null : commandPackage(writtenCommand(spec));
+  if (spec.remote) return null;
+  const command = writtenCommand(spec);
+  const named = commandPackage(command);
+  if (!named || named.version || named.ecosystem === 'oci') return named;
+  const installed = readRecord(spec.dir);
+  if (installed?.ecosystem !== named.ecosystem || installed.name !== named.name) return named;
+  return {
+    ecosystem: named.ecosystem,
+    name: named.name,
+    version: installed.version_installed,
+    written: command[named.word] as string,
+  };
 }

@@ -55,6 +55,7 @@ export function originOf(registry: PluginRegistry, rec: PluginRecord, registries
         `${rec.id} runs ${label} without a version: it is not pinned, so it is not updated (reinstall it pinned)`,
       );
     const pinned = { ecosystem: pkg.ecosystem, name: pkg.name, version: pkg.version };
+    const written = 'written' in pkg ? pkg.written : undefined;
     return {
       ok: true,
       value: {
@@ -62,7 +63,7 @@ export function originOf(registry: PluginRegistry, rec: PluginRecord, registries
         from: label,
         latest: () => latestVersion(pkg, registries),
         stage: async (version) => {
-          const s = stageVersion(spec, pinned, version);
+          const s = stageVersion(spec, { ...pinned, written }, version);
           return s.ok
             ? {
                 ok: true,
