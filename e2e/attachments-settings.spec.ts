@@ -100,6 +100,46 @@ test('a text file and an image, picked, go to the model and stay with the messag
   await check();
 });
 
+test('a message with files is edited: one removed, one added; the model reads the edit, the earlier version keeps its own', async () => {
+  const mine = lastUser();
+  await mine.hover();
+  await mine.getByRole('button', { name: 'Edit' }).click();
+  const again = page.getByRole('list', { name: 'Files to send again' });
+  await expect(again).toContainText('notes.md');
+  await expect(again).toContainText('gradient.png');
+  await again.getByRole('button', { name: 'Remove gradient.png' }).click();
+  await expect(again).not.toContainText('gradient.png');
+  await page
+    .getByLabel('Files to attach to the edited message')
+    .setInputFiles([{ name: 'more.md', mimeType: 'text/markdown', buffer: Buffer.from('- bread\n') }]);
+  await expect(again).toContainText('more.md');
+  const box = page.getByRole('textbox', { name: 'Edit your message' });
+  await box.fill('And with bread?');
+  await shootBothThemes(page, 'edit-message-files', async () => {
+    await expect(again.getByRole('button', { name: 'Remove more.md' })).toBeVisible();
+  });
+  await a.script(model, text('Bread too.'));
+  await box.press('Enter');
+  await expect(a.lastAnswer(page)).toContainText('Bread too.');
+
+  const calls = await model.modelCalls();
+  const body = calls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
+  expect(body.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([
+    [
+      { type: 'text', text: 'And with bread?' },
+      { type: 'text', text: `<attached-file name="notes.md">\n${NOTES}\n</attached-file>` },
+      { type: 'text', text: '<attached-file name="more.md">\n- bread\n\n</attached-file>' },
+    ],
+  ]);
+  await expect(lastUser()).toContainText('And with bread?');
+  await expect(lastUser()).toContainText('more.md');
+  await expect(lastUser().getByRole('img', { name: 'gradient.png' })).toHaveCount(0);
+  const earlier = page.locator('[data-earlier-version]').first();
+  await expect(earlier).toContainText('Your earlier message: “What do these say?”');
+  await earlier.getByRole('button', { expanded: false }).click();
+  await expect(earlier.getByRole('img', { name: 'gradient.png' })).toBeVisible();
+});
+
 test('a drop on the composer attaches (not installs); a chip is removed; past a cap the file is named with the cap', async () => {
   await newConversation(page);
   const box = composer(page).locator('xpath=..');

@@ -393,9 +393,21 @@ export const commands = {
       }),
     output: returns<Done>(),
   },
-  /** The person's message, edited and sent again; it and what followed it become an earlier version. */
+  /**
+   * The person's message, edited and sent again; it and what followed it become an earlier
+   * version. `keep` names the message's attached files that go again (all of them when absent),
+   * `attachments` the files added while editing.
+   */
   'chat.edit': {
-    input: z.object({ conversationId: id, messageId: id, text: z.string().trim().min(1).max(100_000) }).strict(),
+    input: z
+      .object({
+        conversationId: id,
+        messageId: id,
+        text: z.string().trim().max(100_000),
+        keep: z.array(id).max(ATTACHMENT_LIMITS.files).optional(),
+        attachments: z.array(attachmentInput).max(ATTACHMENT_LIMITS.files).optional(),
+      })
+      .strict(),
     output: returns<Outcome<{ turnId: string | null }>>(),
   },
   /** The model's last answer written again; the answer so far stays, as an earlier version. */

@@ -187,6 +187,70 @@ describe('with a model', () => {
       message: expect.stringMatching(/does not take images, so pixel\.png cannot go to it/),
     });
   });
+  it('edits a message with files: keeps the files it is told to, adds new ones, and the earlier version keeps its own', async () => {
+    model.script(text('Milk.'), text('Bread.'));
+    const c = await app.conversation();
+    const first = await app.backend.invoke('chat.send', {
+      conversationId: c,
+      text: 'What do I need?',
+      attachments: [
+        { name: 'notes.md', data: b64('- milk') },
+        { name: 'pixel.png', data: PNG },
+      ],
+    });
+    if (!first.ok || !first.turnId) throw new Error(first.ok ? 'no turn' : first.message);
+    const before = await app.turnEnded(c, first.turnId);
+    const said = before.messages.find((m) => m.role === 'user')!;
+    const [notes, pixel] = said.attachments!;
+
+    // A file the message does not have, and an edit that leaves nothing to send, change nothing.
+    expect(
+      await app.backend.invoke('chat.edit', { conversationId: c, messageId: said.id, text: 'x', keep: ['nope'] }),
+    ).toMatchObject({ ok: false, code: 'invalid_input', message: 'keep: the message has no attached file nope' });
+    expect(
+      await app.backend.invoke('chat.edit', { conversationId: c, messageId: said.id, text: ' ', keep: [] }),
+    ).toMatchObject({ ok: false, code: 'invalid_input', message: 'empty: type a message or keep a file' });
+    // A / command takes no files: refused before anything became an earlier version.
+    expect(
+      await app.backend.invoke('chat.edit', { conversationId: c, messageId: said.id, text: '/hello:count' }),
+    ).toMatchObject({ ok: false, code: 'invalid_input', message: expect.stringMatching(/^a \/ command/) });
+    expect((await app.backend.invoke('chat.get', { id: c }))!.messages.some((m) => m.replaced)).toBe(false);
+
+    const r = await app.backend.invoke('chat.edit', {
+      conversationId: c,
+      messageId: said.id,
+      text: 'And now?',
+      keep: [notes!.id],
+      attachments: [{ name: 'more.md', data: b64('- bread') }],
+    });
+    if (!r.ok || !r.turnId) throw new Error(r.ok ? 'no turn' : r.message);
+    const after = await app.turnEnded(c, r.turnId);
+    const body = model.modelCalls.at(-1)!.body as { messages: Array<{ role: string; content: unknown }> };
+    // The model reads the edited message with the kept file and the new one, not the image, and
+    // nothing of the earlier version.
+    expect(body.messages.filter((m) => m.role === 'user')).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'And now?' },
+          { type: 'text', text: '<attached-file name="notes.md">\n- milk\n</attached-file>' },
+          { type: 'text', text: '<attached-file name="more.md">\n- bread\n</attached-file>' },
+        ],
+      },
+    ]);
+    const edited = after.messages.find((m) => m.role === 'user' && !m.replaced)!;
+    expect(edited.attachments?.map((a) => a.name)).toEqual(['notes.md', 'more.md']);
+    expect(edited.attachments?.[0]?.id).not.toBe(notes!.id);
+    // The earlier version still shows its own files, bytes and all.
+    const earlier = after.messages.find((m) => m.id === said.id)!;
+    expect(earlier).toMatchObject({ replaced: true, attachments: said.attachments });
+    expect(await app.backend.invoke('chat.attachment', { id: pixel!.id })).toMatchObject({ ok: true, data: PNG });
+    expect(await app.backend.invoke('chat.attachment', { id: edited.attachments![0]!.id })).toMatchObject({
+      ok: true,
+      name: 'notes.md',
+      data: b64('- milk'),
+    });
+  });
 });
 
 describe('uploaded first (the web UI, large files)', () => {

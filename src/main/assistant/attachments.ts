@@ -67,6 +67,36 @@ export function takeAttachments(
   return { ok: true, files };
 }
 
+/**
+ * The files an edited message sends again: those of the message `keep` names (all where it is
+ * absent), read from the store under new ids (the earlier version keeps its own), then the files
+ * added while editing; together under the same caps as one sent message.
+ */
+export function filesOfEdit(
+  had: readonly AttachmentInfo[],
+  change: { keep?: readonly string[]; added: readonly StoredFile[] },
+  read: (id: string) => StoredFile | null,
+): Outcome<{ files: StoredFile[] }> {
+  const stranger = change.keep?.find((k) => !had.some((a) => a.id === k));
+  if (stranger) return failure('invalid_input', `keep: the message has no attached file ${stranger}`);
+  const files: StoredFile[] = [];
+  let total = 0;
+  const kept = had.filter((a) => !change.keep || change.keep.includes(a.id));
+  for (const a of kept) {
+    const f = read(a.id);
+    if (!f)
+      return failure('not_found', `${a.name} is no longer stored: remove it from the message, or attach it again`);
+    files.push({ ...f, id: randomUUID() });
+  }
+  for (const f of change.added) files.push(f);
+  for (const [i, f] of files.entries()) {
+    const over = overLimits(f.name, i, total, f.size);
+    if (over) return failure('invalid_input', over);
+    total += f.size;
+  }
+  return { ok: true, files };
+}
+
 /** What a message carries of its files: everything but the bytes. */
 export function infoOf(files: readonly StoredFile[]): AttachmentInfo[] {
   return files.map(({ id, name, kind, mime, size }) => ({ id, name, kind, mime, size }));

@@ -26,7 +26,7 @@ import { RunningTurns } from './running-turns';
 import { parseSlash } from './slash';
 import { distinctTitle, NEW_TITLE, titleOf, type TitleCall } from './titles';
 import type { ConversationStore, SaveState, StoredFile } from './store';
-import { attachmentRefusal, infoOf } from './attachments';
+import { attachmentRefusal, filesOfEdit, infoOf } from './attachments';
 import { closestTools } from './closest-tools';
 import { appCardOf } from './app-card';
 import { exposedDeclarations, exposedUserCommands } from './tools';
@@ -151,13 +151,8 @@ export class ChatService extends Disposable {
     const c = this.store.summary(conversationId);
     if (!c) return failure('not_found', `no conversation ${conversationId}`);
     const inPassthrough = this.passthroughOf(conversationId);
-    const model = this.store.get(conversationId)?.model ?? null;
-    const refused = attachmentRefusal(files, {
-      command: text.trim().startsWith('/'),
-      passthrough: inPassthrough?.pluginName ?? null,
-      model: this.assistant.answerer(model),
-    });
-    if (refused) return failure('invalid_input', refused);
+    const refused = this.filesRefused(conversationId, text, files);
+    if (refused) return refused;
     if (inPassthrough) return this.input(conversationId, inPassthrough.pluginId, text);
     if (/^\/plan(\s|$)/.test(text.trim())) return this.assistant.plan(conversationId, text.trim());
     if (text.trim().startsWith('/')) {
@@ -177,9 +172,20 @@ export class ChatService extends Disposable {
       ...(files.length > 0 ? { attachments: infoOf(files) } : {}),
     };
     this.addMessage(conversationId, said, undefined, files);
-    if (!this.assistant.canAnswer(model)) return this.offerModel(conversationId, text);
+    if (!this.assistant.canAnswer(this.store.get(conversationId)?.model ?? null))
+      return this.offerModel(conversationId, text);
     const r = await this.assistant.start(conversationId, opts);
     return r.ok ? { ok: true, turnId: r.turnId } : r;
+  }
+
+  /** Why `files` cannot go with `text` in this conversation now (attachmentRefusal), or null. */
+  private filesRefused(conversationId: string, text: string, files: readonly StoredFile[]): Outcome<never> | null {
+    const refused = attachmentRefusal(files, {
+      command: text.trim().startsWith('/'),
+      passthrough: this.passthroughOf(conversationId)?.pluginName ?? null,
+      model: this.assistant.answerer(this.store.get(conversationId)?.model ?? null),
+    });
+    return refused ? failure('invalid_input', refused) : null;
   }
 
   invoke(
@@ -229,9 +235,15 @@ export class ChatService extends Disposable {
 
   /**
    * The person's message `messageId`, edited and sent again: it and everything after it become
-   * an earlier version (kept, shown on request, never sent to a model), and `text` is sent.
+   * an earlier version (kept, shown on request, never sent to a model), and `text` is sent with
+   * the message's files `keep` names (all where absent) and the files `added` while editing.
    */
-  async edit(conversationId: string, messageId: string, text: string): Promise<Outcome<{ turnId: string | null }>> {
+  async edit(
+    conversationId: string,
+    messageId: string,
+    text: string,
+    change: { keep?: readonly string[]; added?: readonly StoredFile[] } = {},
+  ): Promise<Outcome<{ turnId: string | null }>> {
     const messages = this.store.get(conversationId)?.messages;
     if (!messages) return failure('not_found', `no conversation ${conversationId}`);
     const at = messages.findIndex((m) => m.id === messageId);
@@ -241,10 +253,17 @@ export class ChatService extends Disposable {
         'invalid_input',
         'only a message you sent, not an earlier version or passthrough input, can be edited',
       );
-    const busy = this.whyBusy(conversationId);
+    const files = filesOfEdit(m.attachments ?? [], { ...change, added: change.added ?? [] }, (f) =>
+      this.store.attachment(f),
+    );
+    if (!files.ok) return files;
+    if (!text.trim() && files.files.length === 0)
+      return failure('invalid_input', 'empty: type a message or keep a file');
+    // Refused before anything becomes an earlier version, so a refused edit changes nothing.
+    const busy = this.whyBusy(conversationId) ?? this.filesRefused(conversationId, text, files.files);
     if (busy) return busy;
     this.replace(conversationId, messages.slice(at));
-    return this.send(conversationId, text);
+    return this.send(conversationId, text, {}, files.files);
   }
 
   /** The model's last answer written again: the answer so far becomes an earlier version. */

@@ -371,7 +371,11 @@ export class Backend extends Disposable {
       'chat.setModel': async ({ conversationId, model }) => (await chat()).setModel(conversationId, model),
       'chat.approve': async ({ callId, decision, args }) => (await chat()).approve(callId, decision, args),
       'chat.retry': async ({ conversationId }) => (await chat()).retry(conversationId),
-      'chat.edit': async ({ conversationId, messageId, text }) => (await chat()).edit(conversationId, messageId, text),
+      'chat.edit': async ({ conversationId, messageId, text, keep, attachments }) => {
+        const taken = takeAttachments(attachments ?? [], this.attachments.take);
+        if (!taken.ok) return taken;
+        return (await chat()).edit(conversationId, messageId, text, { ...(keep ? { keep } : {}), added: taken.files });
+      },
       'chat.regenerate': async ({ conversationId }) => (await chat()).regenerate(conversationId),
       'chat.answer': async ({ callId, answer, refuse }) => (await chat()).assistant.answer(callId, answer, refuse),
       'models.usage': async () => (await store()).usageByModel(),

@@ -1,6 +1,6 @@
 /**
- * Attached files as chips: in the composer (each with a remove button, before sending) and in a
- * sent message (images shown, fetched by id once; text files named with their size).
+ * Attached files as chips: in the composer and in a message being edited (each with a remove
+ * button, before sending) and in a sent message (images shown, fetched by id once; text files named with their size).
  */
 import { memo, useEffect, useState, type JSX } from 'react';
 import { describeBytes, type AttachmentInfo } from '../../../../shared/attachments';
@@ -12,13 +12,17 @@ const chip = 'flex h-7 max-w-[240px] items-center gap-1.5 rounded-md border bord
 export function DraftChips({
   drafts,
   onRemove,
+  label = 'Files to send',
+  className = 'px-2 pt-2',
 }: {
-  drafts: readonly AttachmentDraft[];
+  drafts: readonly Pick<AttachmentDraft, 'key' | 'name' | 'kind' | 'size'>[];
   onRemove(key: string): void;
+  label?: string;
+  className?: string;
 }): JSX.Element | null {
   if (drafts.length === 0) return null;
   return (
-    <ul aria-label="Files to send" className="flex flex-wrap gap-1.5 px-2 pt-2">
+    <ul aria-label={label} className={`flex flex-wrap gap-1.5 ${className}`}>
       {drafts.map((d) => (
         <li key={d.key} className={chip} data-kind={d.kind}>
           <Icon name={d.kind === 'image' ? 'image' : 'file'} size={13} className="shrink-0 text-fg-muted" />

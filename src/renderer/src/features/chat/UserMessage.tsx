@@ -20,14 +20,20 @@ export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }):
   const [editing, setEditing] = useState(false);
   const empty = m.text === '';
   const files = m.attachments ?? [];
-  // A message the server has, typed (not passthrough), and current: it can be edited and sent again.
-  // Files go with the message they came with, so a message with files is not edited in place.
-  const editable = !local && !m.passthrough && !m.replaced && !empty && files.length === 0;
+  // A message the server has, typed (not passthrough), and current: it can be edited and sent
+  // again, its files with it (removed or added to while editing).
+  const editable = !local && !m.passthrough && !m.replaced && (!empty || files.length > 0);
   return (
     <article className="group flex flex-col items-end" aria-label="You" data-message-id={m.id} data-role="user">
-      {files.length > 0 && <SentAttachments files={files} />}
+      {files.length > 0 && !editing && <SentAttachments files={files} />}
       {editing && conversationId && (
-        <EditMessage conversationId={conversationId} messageId={m.id} text={m.text} onDone={() => setEditing(false)} />
+        <EditMessage
+          conversationId={conversationId}
+          messageId={m.id}
+          text={m.text}
+          files={files}
+          onDone={() => setEditing(false)}
+        />
       )}
       {!editing && (!empty || files.length === 0) && (
         <div
@@ -51,9 +57,9 @@ export const UserMessage = memo(function UserMessage({ m }: { m: ChatMessage }):
         )}
         {local?.state === 'sending' && <span>Sending…</span>}
         {local?.state !== 'sending' && <Timestamp at={m.createdAt} />}
-        {!empty && !editing && (
+        {(!empty || editable) && !editing && (
           <span className="flex items-center opacity-0 transition-opacity group-focus-within:opacity-100 group-hover:opacity-100">
-            <CopyButton text={() => m.text} title="Copy your message" />
+            {!empty && <CopyButton text={() => m.text} title="Copy your message" />}
             {editable && (
               <Button
                 size="sm"

@@ -52,7 +52,7 @@ export function filesResent(files: readonly AttachmentDraft[]): void {
 /** Reads and checks files to join `have`; what cannot join is named in `refused`. */
 export async function draftsOf(
   files: readonly File[],
-  have: readonly AttachmentDraft[],
+  have: readonly { size: number }[],
 ): Promise<{ added: AttachmentDraft[]; refused: string[] }> {
   const added: AttachmentDraft[] = [];
   const refused: string[] = [];

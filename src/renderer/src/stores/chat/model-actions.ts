@@ -7,6 +7,7 @@ import type { ApprovalDecision } from '../../../../shared/assistant';
 import type { FailureCode } from '../../../../shared/failures';
 import { getApi } from '../../api';
 import { runOp } from '../ops';
+import { inputsOf, type AttachmentDraft } from './attachments';
 import { errorText, toastError } from '../toasts';
 import { patchConv, useChat } from './state';
 
@@ -68,9 +69,25 @@ export async function regenerateAnswer(conversationId: string): Promise<boolean>
 }
 
 /** Sends the person's message `messageId` again as `text`; it and what followed become an earlier version. */
-export async function editMessage(conversationId: string, messageId: string, text: string): Promise<boolean> {
+export async function editMessage(
+  conversationId: string,
+  messageId: string,
+  text: string,
+  files: { keep: string[]; added: readonly AttachmentDraft[] },
+): Promise<boolean> {
   try {
-    const r = await getApi().invoke('chat.edit', { conversationId, messageId, text });
+    const added = await inputsOf(files.added);
+    if (!added.ok) {
+      toastError(`Edit: ${added.message}`);
+      return false;
+    }
+    const r = await getApi().invoke('chat.edit', {
+      conversationId,
+      messageId,
+      text,
+      keep: files.keep,
+      ...(added.inputs.length > 0 ? { attachments: added.inputs } : {}),
+    });
     if (r.ok) return true;
     toastError(`Edit: ${r.message}`);
   } catch (e) {
