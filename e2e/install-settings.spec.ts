@@ -10,10 +10,12 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { sandboxSupport } from '../src/main/host/process/sandbox-probe';
 import * as s from './scenarios';
 import { REPO, startServe, type Served } from './support/serve';
 import { shootBothThemes } from './support/shots';
 
+const sandbox = sandboxSupport();
 let served: Served;
 let page: Page;
 let scratch: string;
@@ -74,6 +76,39 @@ function keyedFolder(): string {
   );
   return dir;
 }
+
+test('the preview tries the plugin again with the values typed in its form', async () => {
+  test.skip(
+    !sandbox.available,
+    `nothing of a package runs before it is installed here: ${sandbox.available ? '' : sandbox.reason}`,
+  );
+  await s.panel(page).getByRole('button', { name: 'Install plugin…' }).click();
+  await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin folder').setInputFiles(keyedFolder());
+  const dialog = page.getByRole('dialog', { name: /Install Keyed/ });
+  const trial = dialog.locator('[data-install-trial]');
+  // Without its token it was not tried, and said which setting it lacks.
+  await expect(trial).toHaveAttribute('data-install-trial', 'skipped', { timeout: 30_000 });
+  await expect(trial).toContainText('API token');
+  const token = dialog.locator('[data-install-settings]').getByLabel(/API token/);
+  // A token the plugin refuses: its own words come back from the trial.
+  await token.fill('wrong');
+  await dialog.getByRole('button', { name: 'Try again' }).click();
+  await expect(trial).toHaveAttribute('data-install-trial', 'failed', { timeout: 30_000 });
+  await expect(trial).toContainText('token malformed (it must start with tk-)');
+  await expect(dialog.getByRole('button', { name: 'Install anyway' })).toBeVisible();
+  await token.fill('tk-42');
+  await dialog.getByRole('button', { name: 'Try again' }).click();
+  await expect(trial).toHaveAttribute('data-install-trial', 'ok', { timeout: 30_000 });
+  await expect(trial).toContainText('Started and answered its handshake');
+  await expect(dialog.getByRole('button', { name: 'Install', exact: true })).toBeVisible();
+  await shootBothThemes(page, 'install-try-again', async () => {
+    await trial.scrollIntoViewIfNeeded();
+    await expect(trial).toHaveAttribute('data-install-trial', 'ok');
+  });
+  await dialog.locator('footer').getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(s.pluginRow(page, 'keyed')).toHaveCount(0);
+});
 
 test('the preview has the settings form; the plugin is installed configured and runs at its first call', async () => {
   await s.panel(page).getByRole('button', { name: 'Install plugin…' }).click();

@@ -26,11 +26,12 @@ import type { CatalogEntryView, CatalogPageView } from './catalog';
 import type { ImportPreviewView, ImportResultView } from './imports';
 import type { UpdateCheckView, UpdatePreviewView } from './updates';
 import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
-import type { HealthEvent, LogEvent } from './plugin';
+import type { HealthEvent, LogEvent, ToolSpec } from './plugin';
 import type {
   AppInfo,
   InstallDoneView,
   InstallPreviewView,
+  InstallTrialView,
   McpClientSnippet,
   PaletteEntry,
   PluginDetail,
@@ -80,6 +81,11 @@ const installSource = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('upload'), uploadId: z.string().regex(/^[a-zA-Z0-9_-]{8,64}$/) }),
 ]);
 
+/** Setting values as a form gives them (null: left empty, the default applies). */
+const settingValues = z.record(
+  z.string(),
+  z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]),
+);
 /** A folder or file granted by path (shared/capabilities.ts FolderGrant). */
 const folderGrant = z
   .object({
@@ -227,12 +233,26 @@ export const commands = {
         folders: z.array(folderGrant).max(100).optional(),
         progress: progress.optional(),
         /** Setting values from the preview's form: the plugin is installed configured. */
-        settings: z
-          .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string()), z.null()]))
-          .optional(),
+        settings: settingValues.optional(),
       })
       .strict(),
     output: returns<Outcome<InstallDoneView>>(),
+  },
+  /**
+   * Tries the preview's staged copy again with the form's values and the grants and folders
+   * chosen in the preview, as it would run installed with them; the preview stays to be committed.
+   */
+  'install.try': {
+    input: z
+      .object({
+        token: z.string().min(1),
+        grants: z.array(z.string()),
+        folders: z.array(folderGrant).max(100).optional(),
+        settings: settingValues.optional(),
+      })
+      .strict(),
+    /** `tools`: what the server announced in the trial (null: none of its own; the preview's list stands). */
+    output: returns<Outcome<{ command: string[]; trial: InstallTrialView; tools: ToolSpec[] | null }>>(),
   },
   'install.cancel': { input: z.object({ token: z.string().min(1) }).strict(), output: returns<Done>() },
   /** Another app's MCP config file (claude_desktop_config.json, mcp.json…): its servers, previewed. */

@@ -35,7 +35,8 @@ beside Send picks the model of each conversation; an installed agent plugin is l
     title: 'Install a plugin',
     markdown: `Drop a plugin folder, a \`.zip\`, an \`.mcpb\` or \`.dxt\` bundle on the window, or use
 Install plugin… (Ctrl/⌘+I). The preview shows the command that will run, the settings it needs and
-the capabilities it asks for, and tries it in the sandbox with nothing granted. Confirm to install.
+the capabilities it asks for, and tries it in the sandbox with nothing granted. Fill in its
+settings or tick what it may use and choose Try again to try it with those. Confirm to install.
 To bring the MCP servers you set up in Claude Desktop, Cursor or VS Code, drop that app's config
 file (\`claude_desktop_config.json\`, \`mcp.json\`).`,
   },

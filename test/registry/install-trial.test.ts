@@ -117,6 +117,51 @@ describeSandboxed('the trial launch of an install preview', () => {
   });
 });
 
+describeSandboxed('a preview tried again with the person’s values and choices', () => {
+  /** A G-Assist plugin that refuses to start unless its secret token starts with tk-. */
+  const keyed = (): string =>
+    fixturePlugin({
+      script: 'gassist',
+      id: 'keyed-trial',
+      mode: 'check-token',
+      manifest: {
+        functions: [{ name: 'echo', description: 'Echo' }],
+        settings: { token: { type: 'string', title: 'Token', required: true, sensitive: true, env: 'FIXTURE_TOKEN' } },
+      },
+    });
+
+  it('starts with the values typed in the form, a secret only where secrets are granted, and the preview still installs', async () => {
+    const r = await registry.installer.preview(keyed());
+    if (!r.ok) throw new Error(r.message);
+    expect(r.preview.trial.status).toBe('skipped');
+    const again = (values: Record<string, string>, grants: string[] = []) =>
+      registry.installer.tryAgain(r.token, { values, grants });
+    // A secret without the secrets grant does not reach it, as it would not installed.
+    expect(await again({ token: 'tk-1' })).toMatchObject({
+      ok: true,
+      trial: { status: 'skipped', message: expect.stringMatching(/^Not tried: required settings are not set/) },
+    });
+    // A value it refuses is its own failure, with its own words.
+    expect(await again({ token: 'wrong' }, ['secrets'])).toMatchObject({
+      ok: true,
+      trial: {
+        status: 'failed',
+        code: 'handshake_failed',
+        message: expect.stringContaining('tried in the sandbox with what you chose: secrets'),
+        stderrTail: expect.arrayContaining(['error: token malformed (it must start with tk-)']),
+      },
+    });
+    expect(await again({ token: 'tk-1' }, ['secrets'])).toMatchObject({ ok: true, trial: { status: 'ok' } });
+    const done = await registry.installer.commitPreview(r.token, { grant: ['secrets'] });
+    expect(done.ok).toBe(true);
+    expect(await registry.installer.tryAgain(r.token, { values: {} })).toMatchObject({
+      ok: false,
+      code: 'invalid_state',
+    });
+    expect((await registry.installer.uninstall('keyed-trial')).ok).toBe(true);
+  });
+});
+
 /** A package that asks for the network and, as it starts, calls this computer's loopback. */
 function phonesHome(port: number): string {
   const dir = tmpDir('phones-home');

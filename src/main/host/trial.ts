@@ -31,6 +31,8 @@ export interface TrialPlan {
   /** The plan of the launch, or why there can be none (a required setting without a value…). */
   plan: LaunchPlan | Failure;
   allowedCapabilities: readonly string[];
+  /** The folders granted by path, where the person chose some before trying it again. */
+  folders?: number;
 }
 
 /** The command a trial runs (or would run), for the preview: the plan's, else the manifest's. */
@@ -56,7 +58,7 @@ export async function tryLaunch(
     if (plan.code === 'settings_missing')
       return {
         status: 'skipped',
-        message: `Not tried: ${plan.message}. Set them after installing, in the plugin's settings.`,
+        message: `Not tried: ${plan.message}. Give them values and try it again, or set them after installing, in the plugin's settings.`,
       };
     return failed(plan);
   }
@@ -97,14 +99,7 @@ export async function tryLaunch(
       });
     }
     // Tried with nothing granted: a plugin that needs a grant to start may do better installed.
-    return failed(
-      plan.remote
-        ? inst
-        : {
-            ...inst,
-            message: `${inst.message} (tried in the sandbox with nothing granted: no network, none of your folders)`,
-          },
-    );
+    return failed(plan.remote ? inst : { ...inst, message: `${inst.message} (${triedWith(t)})` });
   }
   const ms = Math.round(performance.now() - started);
   const tools = inst.handshake?.tools?.length ?? spec.tools.length;
@@ -115,6 +110,13 @@ export async function tryLaunch(
     inst.dispose();
   }
   return { status: 'ok', handshakeMs: ms, tools, ...(inst.handshake?.name ? { server: inst.handshake.name } : {}) };
+}
+
+/** What a failed trial was granted, said after its failure. */
+function triedWith(t: TrialPlan): string {
+  const granted = [...t.allowedCapabilities, ...(t.folders ? [`${t.folders} folder${t.folders > 1 ? 's' : ''}`] : [])];
+  if (granted.length === 0) return 'tried in the sandbox with nothing granted: no network, none of your folders';
+  return `tried in the sandbox with what you chose: ${granted.join(', ')}`;
 }
 
 /**

@@ -337,6 +337,7 @@ export class Backend extends Disposable {
       'prompts.get': ({ id, name, args }) => fillPrompt(registry, id, name, args),
       'install.preview': (input) => installs.preview(input),
       'install.commit': (input) => installs.commit(input),
+      'install.try': (input) => installs.tryAgain(input),
       'install.cancel': ({ token }) => installs.cancel(token),
       'import.preview': (input) => installs.importPreview(input),
       'import.commit': (input) => installs.importCommit(input),

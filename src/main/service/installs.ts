@@ -24,7 +24,7 @@ import {
   type Updates,
 } from '../plugins';
 import { scanTools } from '../../shared/tool-scan';
-import { checkGiven, givenValues } from './install-settings';
+import { checkGiven, coerceGiven, givenValues } from './install-settings';
 import { capabilityView } from './plugin-views';
 
 export class Installs implements IDisposable {
@@ -183,6 +183,26 @@ export class Installs implements IDisposable {
       if (!c.ok) return failure(c.code, `${r.id} is installed, but its settings were not saved: ${c.message}`);
     }
     return r;
+  }
+
+  /** The preview's plugin tried again with the form's values and the preview's choices. */
+  async tryAgain({
+    token,
+    grants,
+    folders,
+    settings,
+  }: CommandInput<'install.try'>): Promise<CommandOutput<'install.try'>> {
+    const p = this.previews.get(token);
+    if (!p || p.config) return failure('invalid_state', 'this preview has expired; drop the plugin again');
+    const given = coerceGiven(p.settings ?? [], givenValues(settings));
+    if (!given.ok) return given;
+    const r = await this.registry.installer.tryAgain(token, {
+      values: given.values,
+      grants,
+      ...(folders ? { folders } : {}),
+    });
+    if (!r.ok) return r;
+    return { ok: true, command: r.command, trial: r.trial, tools: r.announced?.length ? r.announced : null };
   }
 
   /** The progress listener of a client's progress id, as the registry takes it. */

@@ -15,12 +15,14 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { GRANTABLE_UNREQUESTED, requestedCapabilities, type FolderGrant } from '../../../shared/capabilities';
 import { failure, type Failure, type Done, type Outcome } from '../../../shared/failures';
+import type { ToolSpec } from '../../../shared/plugin';
+import type { InstallTrialView } from '../../../shared/views';
 import type { AuditLog } from '../audit';
 import type { DataPaths } from '../data-paths';
 import { loadManifest } from '../manifests';
 import { installPackages, type PackageStepOutcome } from '../packages/install';
 import { readRecord } from '../packages/record';
-import type { PluginBindings } from '../registry/bindings';
+import type { PluginBindings, TrialChoices } from '../registry/bindings';
 import { loadRecord } from '../registry/discovery';
 import type { RecordBook } from '../registry/records';
 import type { StateStore } from '../registry/state';
@@ -73,6 +75,8 @@ interface Held {
   source: string;
   pkg: PackageStepOutcome;
   timer: NodeJS.Timeout;
+  /** A trial of it tried again (tryAgain), while it runs. */
+  trying?: Promise<unknown>;
 }
 
 export class Installer {
@@ -128,12 +132,36 @@ export class Installer {
     }
   }
 
+  /**
+   * Tries a preview's staged copy again with the person's values and choices (bindings.trial), so
+   * a plugin that needs settings or a grant is seen to start before it is installed. The preview
+   * stays as it was: its commit installs the same staged copy.
+   */
+  async tryAgain(
+    token: string,
+    chosen: TrialChoices,
+    trialMs?: number,
+  ): Promise<Outcome<{ command: string[]; trial: InstallTrialView; announced?: ToolSpec[] }>> {
+    const h = this.held.get(token);
+    if (!h) return failure('invalid_state', 'this preview has expired or was cancelled; preview the plugin again');
+    if (h.trying) return failure('invalid_state', 'it is being tried already: wait for that trial');
+    const trying = this.bindings.trial(h.staged.spec, trialMs, chosen);
+    h.trying = trying;
+    try {
+      return { ok: true, ...(await trying) };
+    } finally {
+      delete h.trying;
+    }
+  }
+
   /** Installs the staged copy a preview kept, exactly as it was previewed; audited either way. */
   async commitPreview(token: string, opts: CommitOptions = {}): Promise<InstallOutcome | Failure> {
     const h = this.held.get(token);
     if (!h) return failure('invalid_state', 'this preview has expired or was cancelled; preview the plugin again');
     this.held.delete(token);
     clearTimeout(h.timer);
+    // A trial of the staged copy still running ends first: the install moves that copy.
+    await h.trying?.catch(() => undefined);
     return this.finish(h.staged, h.source, h.pkg, opts);
   }
 

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { failure } from '../../../shared/failures';
 import type { IDisposable } from '../../../shared/lifecycle';
+import type { FolderGrant } from '../../../shared/capabilities';
 import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import {
@@ -21,6 +22,7 @@ import {
   type LaunchBinding,
   type LaunchPlan,
   type PluginHost,
+  type SettingValue,
   type SandboxRequest,
 } from '../../host';
 import type { DataPaths } from '../data-paths';
@@ -36,6 +38,16 @@ export interface BindingOptions {
   nodeModules?: string;
   /** Extra environment for every plugin (tests mark their processes with it). */
   env?: Record<string, string>;
+}
+
+/**
+ * What a trial is given: nothing, at the preview; the person's values and choices when they try
+ * it again from the preview, before installing (install.try).
+ */
+export interface TrialChoices {
+  values?: Record<string, SettingValue>;
+  grants?: readonly string[];
+  folders?: readonly FolderGrant[];
 }
 
 export class PluginBindings implements IDisposable {
@@ -105,15 +117,19 @@ export class PluginBindings implements IDisposable {
    * sandbox, with its setting defaults and a scratch data folder that is removed afterwards.
    * Before the person has said yes it is granted nothing (no network, none of their folders, no
    * conversation, no secrets), and it runs only inside the sandbox (trial.ts refuses otherwise).
+   * Tried again from the preview (`chosen`), it gets the values typed in the form and what the
+   * person chose to grant there, as it would installed with them.
    * Answers the command it would run and how the trial went.
    */
   async trial(
     spec: PluginSpec,
     deadlineMs?: number,
+    chosen: TrialChoices = {},
   ): Promise<{ command: string[]; trial: InstallTrialView; announced?: ToolSpec[] }> {
     const scratch = mkdtempSync(path.join(os.tmpdir(), `plugboard-trial-${spec.id}-`));
     try {
-      const grants: string[] = [];
+      const grants = [...(chosen.grants ?? [])];
+      const folders = [...(chosen.folders ?? [])];
       const env = { ...(this.opts.env ?? {}), ...pluginEnvironment(spec, scratch, this.appModules(spec)) };
       const sandbox: SandboxRequest | undefined =
         this.opts.sandbox === false
@@ -125,13 +141,25 @@ export class PluginBindings implements IDisposable {
               extraReadOnly: this.appFolders(spec),
               // The trial is held to the limits the plugin will have installed (its scratch data folder too).
               ...(spec.limits ? { limits: spec.limits } : {}),
+              ...(folders.length > 0 ? { folders } : {}),
             };
-      const plan = await this.host.plan(spec, {}, env, sandbox);
+      // A secret typed in the preview reaches the trial only as it would the plugin: with `secrets` granted.
+      const values = Object.fromEntries(
+        Object.entries(chosen.values ?? {}).filter(
+          ([k]) => grants.includes('secrets') || !spec.settings.some((s) => s.key === k && s.sensitive),
+        ),
+      );
+      const plan = await this.host.plan(spec, values, env, sandbox, grants);
       // Shown as it will run once installed: from the plugin's own folder, not the staging copy.
       const installed = this.paths.plugin(spec.id);
       const command = trialCommand(spec, plan).map((w) => w.split(spec.dir).join(installed));
       const seen: { tools?: ToolSpec[] } = {};
-      const trial = await tryLaunch(spec, { plan, allowedCapabilities: grants }, deadlineMs, seen);
+      const trial = await tryLaunch(
+        spec,
+        { plan, allowedCapabilities: grants, folders: folders.length },
+        deadlineMs,
+        seen,
+      );
       return { command, trial, ...(seen.tools ? { announced: seen.tools } : {}) };
     } finally {
       rmSync(scratch, { recursive: true, force: true });

@@ -40,6 +40,8 @@ export type InstallPhase =
       grants: string[];
       folders: FolderChoice[];
       committing: boolean;
+      /** The trial is being tried again with the form's values (install-trial.ts). */
+      trying?: boolean;
       error: string | null;
     }
   /** Another app's MCP config: its servers, the ones chosen, and the variables kept secret. */

@@ -17,6 +17,7 @@ import { usePlugins } from '../../stores/plugins';
 import { ImportPreview } from './ImportPreview';
 import { InstallPicker } from './InstallPicker';
 import { InstallPreview } from './InstallPreview';
+import { tryInstallAgain } from '../../stores/install-trial';
 import { InstallSettings } from './InstallSettings';
 import { InstallProgress } from './InstallProgress';
 
@@ -132,7 +133,7 @@ function PreviewDialog(): JSX.Element | null {
           <Button
             data-autofocus={!failed || undefined}
             variant={failed ? 'secondary' : 'primary'}
-            disabled={phase.committing}
+            disabled={phase.committing || phase.trying}
             onClick={() => void commitInstall()}
           >
             {failed ? 'Install anyway' : 'Install'}
@@ -153,7 +154,14 @@ function PreviewDialog(): JSX.Element | null {
           </span>
         </p>
       )}
-      <InstallPreview preview={preview} grants={phase.grants} folders={phase.folders} error={phase.error} />
+      <InstallPreview
+        preview={preview}
+        grants={phase.grants}
+        folders={phase.folders}
+        error={phase.error}
+        onTryAgain={() => void tryInstallAgain()}
+        trying={phase.trying ?? false}
+      />
       <InstallSettings token={phase.token} preview={preview} />
       {phase.committing && <InstallProgress />}
     </Dialog>

@@ -66,11 +66,16 @@ export function InstallPreview({
   grants,
   folders,
   error,
+  onTryAgain,
+  trying = false,
 }: {
   preview: InstallPreviewView;
   grants: string[];
   folders: FolderChoice[];
   error: string | null;
+  /** Tries the staged copy again with the form's values and the choices made here. */
+  onTryAgain?: () => void;
+  trying?: boolean;
 }): JSX.Element {
   const more = preview.tools.length - SHOWN_TOOLS;
   return (
@@ -130,7 +135,12 @@ export function InstallPreview({
         </Section>
       )}
       <Section title="Trial launch">
-        <InstallTrial trial={preview.trial} command={preview.command} />
+        <InstallTrial
+          trial={preview.trial}
+          command={preview.command}
+          {...(onTryAgain ? { onTryAgain } : {})}
+          trying={trying}
+        />
       </Section>
       {preview.changes && (
         <Section title={`What changes in its tools (from ${preview.replaces?.version ?? 'the installed version'})`}>

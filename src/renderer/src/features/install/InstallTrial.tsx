@@ -5,13 +5,26 @@
  */
 import type { JSX } from 'react';
 import type { InstallTrialView } from '../../../../shared/contract';
+import { Button } from '../../components/Button';
 import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
 
 function plural(n: number, one: string): string {
   return `${n} ${one}${n === 1 ? '' : 's'}`;
 }
 
-export function InstallTrial({ trial, command }: { trial: InstallTrialView; command: string[] }): JSX.Element {
+export function InstallTrial({
+  trial,
+  command,
+  onTryAgain,
+  trying = false,
+}: {
+  trial: InstallTrialView;
+  command: string[];
+  /** Tries it again with the settings and choices of the preview (install-trial.ts). */
+  onTryAgain?: () => void;
+  trying?: boolean;
+}): JSX.Element {
   let body: JSX.Element;
   if (trial.status === 'ok') {
     body = (
@@ -63,7 +76,25 @@ export function InstallTrial({ trial, command }: { trial: InstallTrialView; comm
           {command.join(' ')}
         </code>
       </div>
-      <div role="status">{body}</div>
+      <div role="status" aria-busy={trying}>
+        {trying ? (
+          <p className="flex items-center gap-1.5 text-fg-muted">
+            <Spinner size={13} /> Trying it with your settings and choices…
+          </p>
+        ) : (
+          body
+        )}
+      </div>
+      {onTryAgain && !trying && (
+        <div className="flex flex-wrap items-center gap-2">
+          <Button size="sm" variant="secondary" icon="restart" onClick={onTryAgain}>
+            Try again
+          </Button>
+          <span className="text-[11px] text-fg-subtle">
+            with the settings below and the capabilities and folders you chose
+          </span>
+        </div>
+      )}
     </div>
   );
 }
