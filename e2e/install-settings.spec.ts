@@ -97,6 +97,28 @@ test('the preview tries the plugin again with the values typed in its form', asy
   await expect(trial).toContainText('token malformed (it must start with tk-)');
   await expect(dialog.getByRole('button', { name: 'Install anyway' })).toBeVisible();
   await token.fill('tk-42');
+  // The folder is chosen with the picker: it opens at the default, which does not exist here, so
+  // at home, saying so; a typed path goes there, and folders open with a click.
+  mkdirSync(path.join(scratch, 'projects', 'alpha'), { recursive: true });
+  writeFileSync(path.join(scratch, 'projects', 'readme.txt'), 'x');
+  await dialog.getByRole('button', { name: 'Browse for Workspace' }).click();
+  const picker = page.getByRole('dialog', { name: 'Choose a folder for Workspace' });
+  await expect(picker.getByRole('alert')).toContainText('does not exist: showing your home folder');
+  await picker.getByLabel('Folder path').fill(scratch);
+  await picker.getByLabel('Folder path').press('Enter');
+  await picker.getByRole('button', { name: 'projects' }).click();
+  await expect(picker.getByLabel('Folder path')).toHaveValue(path.join(scratch, 'projects'));
+  // A file is shown in a folder picker, but cannot be chosen there.
+  await expect(picker.getByRole('button', { name: 'readme.txt' })).toBeDisabled();
+  await shootBothThemes(page, 'path-picker', async () => {
+    await expect(picker.getByRole('button', { name: 'alpha' })).toBeVisible();
+  });
+  await picker.getByRole('button', { name: 'alpha' }).click();
+  await picker.getByRole('button', { name: 'Choose alpha' }).click();
+  await expect(picker).toBeHidden();
+  await expect(dialog.locator('[data-install-settings]').getByLabel('Workspace', { exact: true })).toHaveValue(
+    path.join(scratch, 'projects', 'alpha'),
+  );
   await dialog.getByRole('button', { name: 'Try again' }).click();
   await expect(trial).toHaveAttribute('data-install-trial', 'ok', { timeout: 30_000 });
   await expect(trial).toContainText('Started and answered its handshake');
@@ -120,7 +142,7 @@ test('the preview has the settings form; the plugin is installed configured and 
   });
   const form = dialog.locator('[data-install-settings]');
   const token = form.getByLabel(/API token/);
-  const workspace = form.getByLabel('Workspace');
+  const workspace = form.getByLabel('Workspace', { exact: true });
   await expect(token).toBeVisible();
   // The folder's default as the path it is, not as the manifest spells it.
   const placeholder = await workspace.getAttribute('placeholder');
@@ -175,7 +197,7 @@ test('a value that does not fit its setting refuses the install, naming the sett
   await expect(dialog.locator('[data-install-trial]')).toHaveAttribute('data-install-trial', /ok|failed|skipped/, {
     timeout: 30_000,
   });
-  await dialog.locator('[data-install-settings]').getByLabel('Inbox').fill('/no/such/inbox');
+  await dialog.locator('[data-install-settings]').getByLabel('Inbox', { exact: true }).fill('/no/such/inbox');
   await dialog.getByRole('button', { name: /^Install( anyway)?$/ }).click();
   await expect(dialog.getByRole('alert')).toContainText('Inbox: /no/such/inbox does not exist');
   await dialog.locator('footer').getByRole('button', { name: 'Cancel' }).click();

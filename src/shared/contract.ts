@@ -29,6 +29,7 @@ import type { PromptFilled, PromptView, ResourceView } from './mcp-features';
 import type { HealthEvent, LogEvent, ToolSpec } from './plugin';
 import type {
   AppInfo,
+  FolderListing,
   InstallDoneView,
   InstallPreviewView,
   InstallTrialView,
@@ -136,6 +137,14 @@ export const commands = {
   'app.info': { input: empty, output: returns<AppInfo>() },
   /** Whether plugins run sandboxed here, with what, and what each capability's grant then means. */
   'app.sandbox': { input: empty, output: returns<SandboxStatusView>() },
+  /**
+   * A folder's entries by name (folders first), for the path picker of path settings: `path`
+   * absolute (`~` is home), the person's home folder when absent; dot-files only with `hidden`.
+   */
+  'app.listFolder': {
+    input: z.object({ path: z.string().max(4096).optional(), hidden: z.boolean().optional() }).strict(),
+    output: returns<Outcome<{ listing: FolderListing }>>(),
+  },
   /** Opens the data folder in the system's file manager (the desktop app only). */
   'app.openDataFolder': { input: empty, output: returns<Done>() },
   /** What a model's call gets for tools with no per-tool choice. */

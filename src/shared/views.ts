@@ -280,3 +280,19 @@ export interface McpClientSnippet {
   /** What to put there (JSON), the command with its absolute path and the data folder. */
   text: string;
 }
+
+/** One entry of a folder, for the path picker. */
+export interface FolderEntry {
+  name: string;
+  kind: 'directory' | 'file';
+}
+
+/** A folder's entries (folders first), its parent (null at the root) and the person's home. */
+export interface FolderListing {
+  path: string;
+  parent: string | null;
+  home: string;
+  entries: FolderEntry[];
+  /** Entries past those listed. */
+  more: number;
+}

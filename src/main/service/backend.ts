@@ -37,6 +37,7 @@ import { AttachmentUploads } from './attachment-uploads';
 import { CatalogUpdates } from './catalog-updates';
 import { testModel } from './model-checks';
 import { sandboxStatus } from './sandbox-status';
+import { listFolder } from './folders';
 import { Installs } from './installs';
 import { LogBook } from './logbook';
 import { mcpClientSnippets, type McpLaunch } from '../../shared/mcp-clients';
@@ -287,6 +288,7 @@ export class Backend extends Disposable {
         secretStore: registry.secrets.description,
       }),
       'app.sandbox': () => sandboxStatus(process.platform, registry.sandboxSupport),
+      'app.listFolder': (input) => listFolder(input),
       'app.openDataFolder': async () => {
         if (!this.opts.openFolder)
           return failure('invalid_state', 'only the desktop app can open a folder; copy the path instead');

@@ -1,13 +1,14 @@
 /**
  * The install preview's settings form (issue 21: install in one step): every setting the plugin
  * declares, so it is installed configured instead of failing until someone finds its Settings tab.
- * Folder and file settings are typed as paths, and their defaults are shown as the paths they
- * resolve to (`/home/ada/Documents`, not `${HOME}/Documents`). Secrets are password fields. What is
+ * Folder and file settings are typed as paths or chosen with Browse… (components/PathPicker.tsx),
+ * and their defaults are shown as the paths they resolve to (`/home/ada/Documents`, not `${HOME}/Documents`). Secrets are password fields. What is
  * left empty keeps the default; a required setting without a default is marked.
  */
 import { useId, type JSX } from 'react';
 import type { InstallPreviewView } from '../../../../shared/contract';
 import type { SettingSpec } from '../../../../shared/plugin';
+import { WithBrowse } from '../../components/PathPicker';
 import { setInstallSetting, useInstallSettings } from '../../stores/install-settings';
 
 const input =
@@ -94,6 +95,20 @@ function Field({
         aria-describedby={note ? help : undefined}
         className={`${input} ${path ? 'font-mono text-xs' : ''}`}
       />
+    );
+  }
+  if (path) {
+    control = (
+      <WithBrowse
+        kind={s.type === 'file' ? 'file' : 'directory'}
+        title={s.title || s.key}
+        value={typeof value === 'string' ? value : ''}
+        fallback={Array.isArray(fallback) ? fallback.at(-1) : typeof fallback === 'string' ? fallback : undefined}
+        multiple={s.multiple === true}
+        onChange={set}
+      >
+        {control}
+      </WithBrowse>
     );
   }
   return (

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type JSX } from 'react';
 import type { PluginDetail, SettingView } from '../../../../shared/contract';
 import { Button } from '../../components/Button';
+import { WithBrowse } from '../../components/PathPicker';
 import { configurePlugin, usePluginDetail } from '../../stores/plugin-detail';
 import { usePlugins } from '../../stores/plugins';
 import { useAppInfo } from '../../stores/app-info';
@@ -117,6 +118,19 @@ function Field({
         aria-describedby={described}
         className={`${input} ${s.type === 'directory' || s.type === 'file' ? 'font-mono text-xs' : ''}`}
       />
+    );
+  }
+  if (s.type === 'directory' || s.type === 'file') {
+    control = (
+      <WithBrowse
+        kind={s.type}
+        title={s.title || s.key}
+        value={String(value)}
+        multiple={s.multiple === true}
+        onChange={onChange}
+      >
+        {control}
+      </WithBrowse>
     );
   }
   return (
