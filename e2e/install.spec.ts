@@ -303,7 +303,15 @@ test('an MCP config chosen in the picker opens the import preview', async () => 
   await page.keyboard.press('Control+i');
   await page.getByRole('dialog', { name: 'Install a plugin' }).getByLabel('Plugin file').setInputFiles(file);
   const dialog = page.getByRole('dialog', { name: 'Import MCP servers from Claude Desktop' });
-  await expect(dialog.locator('[data-server="forecast"]')).toBeVisible({ timeout: 20_000 });
+  const forecast = dialog.locator('[data-server="forecast"]');
+  await expect(forecast).toBeVisible({ timeout: 20_000 });
+  // It runs from a folder of the person's: copying it into Plugboard is offered, not chosen.
+  await expect(forecast.locator('[data-copy-offer="yes"]')).toContainText(path.join(scratch, 'code', 'forecast'));
+  await expect(forecast.getByRole('checkbox', { name: 'Copy forecast into Plugboard' })).not.toBeChecked();
+  await shootBothThemes(page, 'import-copy-offer', async () => {
+    await forecast.scrollIntoViewIfNeeded();
+    await expect(forecast.locator('[data-copy-offer="yes"]')).toBeVisible();
+  });
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });

@@ -232,6 +232,9 @@ export async function dropClaudeConfigAndUseBoth(page: Page, config: Buffer): Pr
   await expect(dialog.getByRole('checkbox', { name: 'Keep FORECAST_API_KEY secret' })).toBeChecked();
   await expect(dialog).not.toContainText('fk-9Lq2XmW7pR4vZ8nK3bB6cD1t');
   await expect(dialog.getByRole('checkbox', { name: 'Install journal' })).toBeChecked();
+  // Each runs from a folder of the person's: forecast is copied into Plugboard, journal is not.
+  await expect(dialog.getByRole('checkbox', { name: 'Copy journal into Plugboard' })).not.toBeChecked();
+  await dialog.getByRole('checkbox', { name: 'Copy forecast into Plugboard' }).check();
   await dialog.getByRole('button', { name: 'Install 2 servers' }).click();
   await expect(dialog).toBeHidden({ timeout: 20_000 });
   await expect(pluginRow(page, 'forecast')).toBeVisible();

@@ -4,7 +4,7 @@
  * delay, the longest frame while 100,000 chunks stream) and writes screenshots of the main views
  * in both themes to e2e/screenshots/.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { median, percentile } from '../src/shared/stats';
@@ -67,7 +67,6 @@ test('switches a tool off and sees it refused', async () => {
 });
 
 test('drops a zip plugin, installs it and uses it; a bad drop says why', async () => {
-  const { readFileSync } = await import('node:fs');
   const zip = readFileSync(weatherZip(path.dirname(served.dataDir)));
   await s.dropZipAndUseIt(page, zip);
   await s.refusedDrop(page);
@@ -75,6 +74,16 @@ test('drops a zip plugin, installs it and uses it; a bad drop says why', async (
 
 test('drops a claude_desktop_config.json with two MCP servers, installs both and uses each', async () => {
   await s.dropClaudeConfigAndUseBoth(page, claudeConfig(path.dirname(served.dataDir)));
+  // forecast runs from its copy in its plugin folder; journal from the person's folder, shown to it.
+  const manifest = (id: string) =>
+    JSON.parse(readFileSync(path.join(served.dataDir, 'plugins', id, 'plugboard.json'), 'utf8')) as {
+      command: string[];
+    };
+  expect(manifest('forecast').command.slice(0, 2)).toEqual(['node', '${__dirname}/server/build/index.js']);
+  expect(existsSync(path.join(served.dataDir, 'plugins', 'forecast', 'server', 'build', 'index.js'))).toBe(true);
+  expect(manifest('journal').command[1]).toBe(
+    path.join(path.dirname(served.dataDir), 'code', 'journal', 'build', 'index.js'),
+  );
 });
 
 test('watches a plugin crash and come back in the panel', async () => {

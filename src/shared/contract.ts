@@ -286,6 +286,8 @@ export const commands = {
           .record(z.string(), z.object({ net: z.boolean(), folders: z.array(folderGrant).max(100) }).strict())
           .optional(),
         ids: z.record(z.string(), z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/)).optional(),
+        /** Servers (by key) to copy into Plugboard and run from there, where the preview offers it. */
+        copy: z.array(z.string().min(1)).max(200).optional(),
         progress: progress.optional(),
       })
       .strict(),

@@ -37,6 +37,11 @@ export interface ImportServerView {
   warnings: string[];
   /** Folders and files named in its arguments and environment, offered as grants. */
   paths: PathGrantView[];
+  /**
+   * A server run from the person's own folder (`node /abs/project/dist/index.js`): whether it can
+   * be copied into Plugboard to run from there (`import.commit`'s `copy`), and why not.
+   */
+  copy?: { folder: string; offered: boolean; why?: string };
   /** Where it is in the file (0: not in a file, a catalog entry). */
   line: number;
 }

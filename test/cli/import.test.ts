@@ -142,6 +142,25 @@ describe('plugboard plugins import', () => {
     expect(readdirSync(path.join(data, 'plugins')).sort()).toEqual(['greeter-server', 'greeter-server-2']);
   });
 
+  it('with --copy, runs a server from its copy in Plugboard, needing no folder of the person’s', async () => {
+    const data = path.join(root, 'copy-data');
+    const preview = await plugboard(['plugins', 'import', config, '--preview', '--data-dir', data]);
+    expect(preview.stdout).toContain(
+      `    runs from ${path.join(root, 'code', 'echo')} (shown read-only), or from a copy in Plugboard with --copy echo\n`,
+    );
+    const wrong = await plugboard(['plugins', 'import', config, '--copy', 'nope', '--data-dir', data]);
+    expect([wrong.code, wrong.stderr]).toEqual([2, expect.stringContaining(`--copy: ${config} has no server "nope"`)]);
+    const r = await plugboard(['plugins', 'import', config, '--only', 'echo', '--copy', 'echo', '--data-dir', data]);
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const manifest = JSON.parse(readFileSync(path.join(data, 'plugins', 'echo', 'plugboard.json'), 'utf8'));
+    expect(manifest.command).toEqual(['node', '${__dirname}/server/build/index.js']);
+    const list = await plugboard(['plugins', 'list', '--json', '--data-dir', data]);
+    const row = (list.lines[0] as unknown as Array<Record<string, unknown>>).find((x) => x.id === 'echo');
+    expect(row).toEqual(expect.objectContaining({ granted: [], settings: [] }));
+    const echo = await plugboard(['call', 'echo', 'greet', '--args', '{"name":"Ada"}', '--data-dir', data]);
+    expect([echo.code, echo.stdout, echo.stderr]).toEqual([0, 'Hi, Ada!\n', '']);
+  });
+
   it('refuses a malformed file with the line and field, and installs nothing', async () => {
     const bad = path.join(root, 'mcp.json');
     writeFileSync(

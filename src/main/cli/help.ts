@@ -68,6 +68,7 @@ Commands:
                                        Desktop, Cursor, VS Code, Cherry Studio, 5ire), after a
                                        preview [--preview] [--only NAME,...] [--secret ENV,...]
                                        [--net NAME,...] [--no-folders NAME,...] [--id NAME=ID]...
+                                       [--copy NAME,...]
   uninstall <id>                       stop and remove a plugin with its settings and secrets
   expose <id>[:<tool>]                 switch a plugin or one of its tools on
   unexpose <id>[:<tool>]               switch it off (calls are refused with tool_not_exposed)
@@ -104,6 +105,8 @@ A server its command fetches (npx -y, bunx, pnpm dlx, uvx, uv tool run, pipx run
 package installed once into its folder, pinned, the install step's lines on stderr.
 An imported server gets its paths granted (not with --no-folders) and the network only with
 --net; one whose id is taken installs under another id (or --id NAME=ID), replacing nothing.
+One run from a folder of yours (node /abs/project/build/index.js) is shown that folder
+read-only, or, with --copy, runs from a copy of it in Plugboard (where the preview offers it).
 An import installs every server that can run and is switched on unless --only names some; the
 environment variables it flags as secrets (or those --secret names; --secret= for none) become
 sensitive settings. A malformed file is refused with the line and field at fault.

@@ -89,6 +89,7 @@ export class Installs implements IDisposable {
     secret,
     grants,
     ids,
+    copy,
     progress,
   }: CommandInput<'import.commit'>): Promise<CommandOutput<'import.commit'>> {
     const p = this.previews.get(token);
@@ -99,6 +100,7 @@ export class Installs implements IDisposable {
       ...(secret ? { secret } : {}),
       ...(grants ? { grants } : {}),
       ...(ids ? { ids } : {}),
+      ...(copy ? { copy } : {}),
       ...this.progressOf(progress),
     };
     const r = p.catalog

@@ -23,6 +23,8 @@ export interface ImportFlags {
   noFolders?: string[];
   /** Servers (by key) installed under another id. */
   ids?: Record<string, string>;
+  /** Servers (by key, id or name) run from a folder of the person's, copied into Plugboard. */
+  copy?: string[];
   preview: boolean;
   json: boolean;
 }
@@ -75,6 +77,7 @@ export async function importCommand(backend: Backend, file: string, flags: Impor
     };
   }
   const ids = Object.fromEntries(Object.entries(flags.ids ?? {}).map(([k, v]) => [keyOf(k, '--id'), v]));
+  const copy = (flags.copy ?? []).map((n) => keyOf(n, '--copy'));
   return withProgress(backend, out, async (progress) => {
     const r = await backend.request('import.commit', {
       token,
@@ -82,6 +85,7 @@ export async function importCommand(backend: Backend, file: string, flags: Impor
       ...(flags.secret ? { secret: flags.secret } : {}),
       ...(Object.keys(grants).length > 0 ? { grants } : {}),
       ...(Object.keys(ids).length > 0 ? { ids } : {}),
+      ...(copy.length > 0 ? { copy } : {}),
       progress,
     });
     if (!r.ok) {
@@ -140,6 +144,12 @@ function describe(p: ServerPreview): string {
   for (const g of p.paths)
     lines.push(
       `    grant: ${g.path} ${g.write ? 'read-write' : 'read-only'} (${g.from}${g.named ? `: ${g.named}` : ''})${g.note ? `, ${g.note}` : ''}`,
+    );
+  if (p.copy)
+    lines.push(
+      p.copy.offered
+        ? `    runs from ${p.copy.folder} (shown read-only), or from a copy in Plugboard with --copy ${p.key}`
+        : `    runs from ${p.copy.folder} (shown read-only); it cannot be copied into Plugboard: ${p.copy.why}`,
     );
   if (p.disabled) lines.push('    switched off in the other app: not installed unless named with --only');
   if (p.problem) lines.push(`    cannot be installed: ${p.problem}`);

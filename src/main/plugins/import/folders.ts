@@ -5,7 +5,7 @@
  * absolute script belongs to (the nearest folder with a package.json, pyproject.toml, setup.py,
  * go.mod or .git, where its dependencies are), as a folder setting the person sees and can change.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -42,4 +42,41 @@ export function scriptFolders(command: string[], home = os.homedir()): string[] 
     if (folder && !out.some((f) => f === folder || f.startsWith(`${folder}${path.sep}`))) out.push(folder);
   }
   return out;
+}
+
+/**
+ * Whether a server that runs from the person's own folder (`node /abs/project/dist/index.js`) can
+ * run from a copy in Plugboard instead: then it needs none of their folders, and what they change
+ * there later does not change what runs. Offered for a Node server whose one project folder holds
+ * everything it loads (its package.json's dependencies in its own node_modules); `why` says why
+ * another cannot (a Python server runs with an environment outside its folder; a monorepo's
+ * packages are above it). Null where the server runs nothing of the person's.
+ */
+export function copyOffer(
+  command: string[],
+  home = os.homedir(),
+): { folder: string; offered: true } | { folder: string; offered: false; why: string } | null {
+  const folders = scriptFolders(command, home);
+  const folder = folders[0];
+  if (folder === undefined) return null;
+  if (folders.length > 1) return { folder, offered: false, why: 'its files are in more than one folder' };
+  const runner = path.basename(command[0] ?? '').replace(/\.exe$/i, '');
+  if (runner !== 'node')
+    return { folder, offered: false, why: `it runs with ${runner}, whose environment is outside the folder` };
+  const manifest = path.join(folder, 'package.json');
+  if (!existsSync(manifest)) return { folder, offered: true };
+  let deps: Record<string, unknown> = {};
+  try {
+    deps =
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { dependencies?: Record<string, unknown> }).dependencies ?? {};
+  } catch {
+    return { folder, offered: false, why: `its package.json does not read` };
+  }
+  if (Object.keys(deps).length > 0 && !existsSync(path.join(folder, 'node_modules')))
+    return {
+      folder,
+      offered: false,
+      why: 'its packages are not inside the folder (a node_modules above it, as in a monorepo)',
+    };
+  return { folder, offered: true };
 }

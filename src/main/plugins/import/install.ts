@@ -22,6 +22,8 @@ export interface ImportChoice {
   grants?: Record<string, { net: boolean; folders: FolderGrant[] }>;
   /** By key: the plugin id to install it as, instead of the one offered. */
   ids?: Record<string, string>;
+  /** Keys of servers run from a folder of the person's to copy into Plugboard (write.ts `copy`). */
+  copy?: string[];
   /** Each line of a server's package step (prefixed with its name). */
   onProgress?: (line: string) => void;
 }
@@ -91,6 +93,7 @@ async function installOne(
     const written = writeImportedPlugin(config, p.key, path.join(scratch, id), {
       id,
       ...(names ? { secret: names } : {}),
+      ...(choice.copy?.includes(p.key) ? { copy: true } : {}),
     });
     if (!written.ok) return written;
     const r = await registry.installer.install(written.dir, {

@@ -11,7 +11,7 @@ import type { ImportedInput, ImportedServer, SourceApp } from './formats';
 import type { ImportServerView } from '../../../shared/imports';
 import { guessSecret, secretByValue } from './secrets';
 import { findPaths } from '../grants/paths';
-import { scriptFolders } from './folders';
+import { copyOffer, scriptFolders } from './folders';
 import { changesWhatRuns } from '../../../shared/run-env';
 
 // The shapes the screen gets (src/shared/imports.ts) are the preview's own.
@@ -148,6 +148,8 @@ export function previewServers(
       line: s.at.line,
     };
     if (id !== base && installed(base)) p.idTaken = base;
+    const copy = s.command ? copyOffer(commandWords(s, file, inputs)) : null;
+    if (copy) p.copy = copy;
     if (s.description) p.description = s.description;
     if (s.command) p.command = s.command;
     if (s.url) p.url = s.url;
@@ -161,8 +163,12 @@ export function previewServers(
 }
 
 /** The paths a server's command and environment name, placeholders translated as the import writes them. */
+function commandWords(s: ImportedServer, file: string, inputs: ImportedInput[]): string[] {
+  return [s.command as string, ...s.args].map((w) => translate(w, file, inputs).text);
+}
+
 function importedPaths(s: ImportedServer, file: string, inputs: ImportedInput[]): ServerPreview['paths'] {
-  const words = [s.command as string, ...s.args].map((w) => translate(w, file, inputs).text);
+  const words = commandWords(s, file, inputs);
   const env = Object.fromEntries(Object.entries(s.env).map(([k, v]) => [k, translate(v, file, inputs).text]));
   // The server's own files (`node /abs/server.js`) are its folder setting (folders.ts), not a grant.
   const own = scriptFolders(words);

@@ -4,11 +4,12 @@
  * marked `sensitive` that reach the server as that variable; their values are handed back, never
  * written, so the registry can put them in the secret store. The others stay plain `env`.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { failure, type Failure } from '../../../shared/failures';
+import { isInside } from '../../fs';
 import { describeManifestErrors, loadManifest } from '../manifests';
-import { scriptFolders } from './folders';
+import { copyOffer, scriptFolders } from './folders';
 import { APP_NAMES, settingKey, translate, type ImportedConfig, type Translated } from './preview';
 
 export interface WriteOptions {
@@ -19,7 +20,15 @@ export interface WriteOptions {
   secret?: string[];
   /** The plugin id, when the person changes the suggested one. */
   id?: string;
+  /**
+   * Copy the server's own folder into the plugin (`server/`) and run it from there, where the
+   * preview offers it (folders.ts copyOffer), instead of showing the person's folder to it.
+   */
+  copy?: boolean;
 }
+
+/** Where a copied server's folder goes in its plugin. */
+const COPIED = 'server';
 
 export interface WrittenPlugin {
   ok: true;
@@ -140,8 +149,19 @@ export function writeImportedPlugin(
     }
   }
 
-  // The server's own files, shown read-only in its sandbox (see folders.ts).
-  const folders = scriptFolders(command);
+  // The server's own files: copied into the plugin where asked (and offered), else shown
+  // read-only in its sandbox (see folders.ts).
+  const offer = opts.copy ? copyOffer(command) : null;
+  if (opts.copy && !offer?.offered)
+    return failure(
+      'invalid_input',
+      `${preview.name} cannot be copied into Plugboard: ${offer && !offer.offered ? offer.why : 'it runs nothing from a folder of yours'}`,
+    );
+  const copyFrom = offer?.folder;
+  if (copyFrom !== undefined) {
+    for (const [i, word] of command.entries()) command[i] = intoCopy(word, copyFrom);
+  }
+  const folders = copyFrom !== undefined ? [] : scriptFolders(command);
   const folderValues: Record<string, string> = {};
   for (const [i, folder] of folders.entries()) {
     const key = i === 0 ? 'server_folder' : `server_folder_${i + 1}`;
@@ -171,6 +191,14 @@ export function writeImportedPlugin(
     mkdirSync(dest, { recursive: true });
     if (readdirSync(dest).length > 0)
       return failure('invalid_input', `${dest} is not empty: choose a new folder for the plugin`);
+    // Software only: its history stays behind. What the copy may hold (links, size, entries) is
+    // checked as any plugin folder's when it is installed.
+    if (copyFrom !== undefined)
+      cpSync(copyFrom, path.join(dest, COPIED), {
+        recursive: true,
+        verbatimSymlinks: true,
+        filter: (src) => path.relative(copyFrom, src).split(path.sep)[0] !== '.git',
+      });
     writeFileSync(path.join(dest, 'plugboard.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   } catch (e) {
     return failure('io_error', `could not write the plugin folder ${dest}: ${(e as Error).message}`);
@@ -185,4 +213,12 @@ export function writeImportedPlugin(
     );
   }
   return { ok: true, dir: dest, manifestPath: check.spec.manifestPath, id, secrets, folders: folderValues };
+}
+
+/** A command word naming a file in `folder` (`/p/dist/index.js`, `--entry=/p/x.js`), as it is in the copy. */
+function intoCopy(word: string, folder: string): string {
+  const flag = /^--?[\w-]+=/.exec(word)?.[0] ?? '';
+  const value = word.slice(flag.length);
+  if (!path.isAbsolute(value) || !isInside(folder, value)) return word;
+  return `${flag}\${__dirname}/${COPIED}/${path.relative(folder, value).split(path.sep).join('/')}`;
 }

@@ -29,6 +29,12 @@ export function toggleImportNet(server: string): void {
   if (p.step === 'import' && a) setPhase({ ...p, access: { ...p.access, [server]: { ...a, net: !a.net } } });
 }
 
+export function toggleImportCopy(server: string): void {
+  const p = phase();
+  const a = p.step === 'import' ? p.access[server] : undefined;
+  if (p.step === 'import' && a) setPhase({ ...p, access: { ...p.access, [server]: { ...a, copy: !a.copy } } });
+}
+
 export function toggleImportServer(key: string): void {
   const p = phase();
   if (p.step !== 'import') return;

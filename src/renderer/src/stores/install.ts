@@ -25,6 +25,8 @@ export type FolderChoice = PathGrantView & { granted: boolean };
 export interface ServerAccess {
   net: boolean;
   folders: FolderChoice[];
+  /** Run from a copy in Plugboard of the person's folder it runs from (where offered). */
+  copy: boolean;
 }
 
 export type InstallPhase =
@@ -207,7 +209,7 @@ async function previewImport(name: string, source: Source, current: () => boolea
       preview: r.preview,
       chosen: servers.filter((x) => x.runnable && !x.disabled).map((x) => x.key),
       secret: [...new Set(servers.flatMap((x) => [...x.env, ...x.headers].filter((e) => e.secret).map((e) => e.name)))],
-      access: Object.fromEntries(servers.map((x) => [x.key, { net: false, folders: offered(x.paths) }])),
+      access: Object.fromEntries(servers.map((x) => [x.key, { net: false, folders: offered(x.paths), copy: false }])),
       committing: false,
       error: null,
       results: [],
@@ -231,7 +233,9 @@ export function showCatalogPreview(token: string, preview: ImportPreviewView): v
     secret: [
       ...new Set(preview.servers.flatMap((x) => [...x.env, ...x.headers].filter((e) => e.secret).map((e) => e.name))),
     ],
-    access: Object.fromEntries(preview.servers.map((x) => [x.key, { net: false, folders: offered(x.paths) }])),
+    access: Object.fromEntries(
+      preview.servers.map((x) => [x.key, { net: false, folders: offered(x.paths), copy: false }]),
+    ),
     committing: false,
     error: null,
     results: [],
@@ -252,6 +256,7 @@ export async function commitImport(): Promise<void> {
       only: p.chosen,
       secret: p.secret,
       grants,
+      copy: p.chosen.filter((k) => p.access[k]?.copy),
       progress: beginProgress(),
     });
     endProgress();

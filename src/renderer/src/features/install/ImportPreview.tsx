@@ -11,7 +11,12 @@ import type { JSX } from 'react';
 import type { ImportResultView, ImportServerView } from '../../../../shared/imports';
 import { Icon } from '../../components/Icon';
 import type { ServerAccess } from '../../stores/install';
-import { toggleImportNet, toggleImportSecret, toggleImportServer } from '../../stores/install-choices';
+import {
+  toggleImportCopy,
+  toggleImportNet,
+  toggleImportSecret,
+  toggleImportServer,
+} from '../../stores/install-choices';
 import { PathGrants } from './PathGrants';
 import { VisibleText } from '../../components/VisibleText';
 
@@ -42,6 +47,44 @@ function Names({
         </label>
       ))}
     </div>
+  );
+}
+
+/** A server run from a folder of the person's: copied into Plugboard where that is offered, or why not. */
+function CopyChoice({
+  s,
+  copy,
+  chosen,
+}: {
+  s: ImportServerView;
+  copy: NonNullable<ImportServerView['copy']>;
+  chosen: boolean;
+}): JSX.Element {
+  if (!copy.offered)
+    return (
+      <p className="text-xs text-fg-muted" data-copy-offer="no">
+        Runs from <code className="font-mono break-all">{copy.folder}</code>, shown to it read-only; it cannot be copied
+        into Plugboard: {copy.why}.
+      </p>
+    );
+  return (
+    <label className="flex cursor-pointer items-start gap-2 text-xs" data-copy-offer="yes">
+      <input
+        type="checkbox"
+        checked={chosen}
+        onChange={() => toggleImportCopy(s.key)}
+        aria-label={`Copy ${s.name} into Plugboard`}
+        className="mt-0.5 h-3.5 w-3.5 accent-[var(--accent)]"
+      />
+      <span>
+        Copy it into Plugboard{' '}
+        <span className="text-[11px] text-fg-subtle">
+          — runs from its own copy of <code className="font-mono break-all">{copy.folder}</code>: none of your folders
+          is shown to it, and what you change there later does not change it. Unticked, it runs from that folder, shown
+          read-only.
+        </span>
+      </span>
+    </label>
   );
 }
 
@@ -104,6 +147,7 @@ function Server({
       {s.runnable && access && (
         <div className="mt-1.5 space-y-1.5 pl-5">
           <PathGrants folders={access.folders} server={s.key} />
+          {s.copy && <CopyChoice s={s} copy={s.copy} chosen={access.copy} />}
           {s.transport === 'stdio' && (
             <label className="flex cursor-pointer items-start gap-2 text-xs">
               <input
