@@ -27,9 +27,9 @@ import { parseSlash } from './slash';
 import { distinctTitle, NEW_TITLE, titleOf, type TitleCall } from './titles';
 import type { ConversationStore, SaveState, StoredFile } from './store';
 import { attachmentRefusal, filesOfEdit, infoOf } from './attachments';
-import { closestTools } from './closest-tools';
 import { appCardOf } from './app-card';
-import { exposedDeclarations, exposedUserCommands } from './tools';
+import { slashTarget } from './slash-target';
+import { exposedUserCommands } from './tools';
 
 export type ChatEvent = { [E in keyof Events]: { name: E; payload: Events[E] } }[keyof Events];
 
@@ -158,7 +158,7 @@ export class ChatService extends Disposable {
     if (text.trim().startsWith('/')) {
       const parsed = parseSlash(text);
       if (!parsed.ok) return failure('invalid_input', parsed.message);
-      const target = this.resolveTool(parsed.call.plugin, parsed.call.tool);
+      const target = slashTarget(this.registry, parsed.call.plugin, parsed.call.tool);
       if (!target.ok) return target;
       return this.startTurn(conversationId, text.trim(), target.plugin, parsed.call.tool, parsed.call.args);
     }
@@ -315,40 +315,6 @@ export class ChatService extends Disposable {
       card: { type: 'connect-model', suggestions },
     });
     return { ok: true, turnId: null };
-  }
-
-  private resolveTool(plugin: string | null, tool: string): Outcome<{ plugin: string }> {
-    if (plugin) return this.knownTool(plugin, tool);
-    const owners = new Set([
-      ...exposedDeclarations(this.registry)
-        .filter((d) => d.tool === tool)
-        .map((d) => d.plugin),
-      ...exposedUserCommands(this.registry)
-        .filter((c) => c.name === tool)
-        .map((c) => c.plugin),
-    ]);
-    if (owners.size === 1) return { ok: true, plugin: [...owners][0] as string };
-    if (owners.size > 1)
-      return failure(
-        'invalid_input',
-        `several plugins have a tool "${tool}": ${[...owners].map((p) => `/${p}:${tool}`).join(', ')}`,
-      );
-    return failure('not_found', `no exposed tool is called "${tool}"; type / to see them`);
-  }
-
-  /**
-   * A named plugin's tool, where the plugin has it: a name it does not have is refused with the
-   * closest names it has (a plugin whose tools are not known yet, not running, is left to answer).
-   */
-  private knownTool(plugin: string, tool: string): Outcome<{ plugin: string }> {
-    const spec = this.registry.record(plugin)?.spec;
-    const names = [...this.registry.tools(plugin).map((t) => t.name), ...(spec?.userCommands.map((c) => c.name) ?? [])];
-    if (!spec || names.length === 0 || names.includes(tool)) return { ok: true, plugin };
-    const near = closestTools(tool, names);
-    return failure(
-      'unknown_tool',
-      `${spec.name} has no tool "${tool}"${near.length ? `; did you mean ${near.map((n) => `/${plugin}:${n}`).join(', ')}?` : `; its tools: ${names.map((n) => `/${plugin}:${n}`).join(', ')}`}`,
-    );
   }
 
   private startTurn(
