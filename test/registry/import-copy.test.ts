@@ -79,7 +79,15 @@ describeSandboxed('a server run from a folder of the person’s, copied into Plu
     const config = path.join(root, 'claude_desktop_config.json');
     writeFileSync(
       config,
-      JSON.stringify({ mcpServers: { greeter: { command: 'node', args: [path.join(dir, 'dist', 'index.js')] } } }),
+      JSON.stringify({
+        mcpServers: {
+          greeter: {
+            command: 'node',
+            args: [path.join(dir, 'dist', 'index.js')],
+            env: { GREETER_CONFIG: path.join(dir, 'greeter.json'), GREETER_STYLE: 'warm' },
+          },
+        },
+      }),
     );
     const c = readMcpConfig(config);
     if (!c.ok) throw new Error(c.message);
@@ -91,6 +99,8 @@ describeSandboxed('a server run from a folder of the person’s, copied into Plu
     const plugin = path.join(root, 'data', 'plugins', 'greeter');
     const manifest = JSON.parse(readFileSync(path.join(plugin, 'plugboard.json'), 'utf8'));
     expect(manifest.command).toEqual(['node', '${__dirname}/server/dist/index.js']);
+    // A variable naming a file of the folder names it in the copy; another stays as it was.
+    expect(manifest.env).toEqual({ GREETER_CONFIG: '${__dirname}/server/greeter.json', GREETER_STYLE: 'warm' });
     // Its own copy: no folder setting, no read grant, and no history of the project.
     expect(manifest.settings).toBeUndefined();
     expect(manifest.capabilities).toBeUndefined();

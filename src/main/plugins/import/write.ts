@@ -160,6 +160,8 @@ export function writeImportedPlugin(
   const copyFrom = offer?.folder;
   if (copyFrom !== undefined) {
     for (const [i, word] of command.entries()) command[i] = intoCopy(word, copyFrom);
+    // A variable naming a file of the folder (a config beside the server) names it in the copy.
+    for (const [name, value] of Object.entries(env)) env[name] = intoCopy(value, copyFrom);
   }
   const folders = copyFrom !== undefined ? [] : scriptFolders(command);
   const folderValues: Record<string, string> = {};
