@@ -148,10 +148,10 @@ export function pinnedPackage(
 ): PinnedPackage | CommandPackage | null {
   if (record?.package) return record.package;
   if (spec.remote) return null;
-  const command = writtenCommand(spec);
+  const installed = readRecord(spec.dir);
+  const command = writtenCommand(spec, installed);
   const named = commandPackage(command);
   if (!named || named.version || named.ecosystem === 'oci') return named;
-  const installed = readRecord(spec.dir);
   if (installed?.ecosystem !== named.ecosystem || installed.name !== named.name) return named;
   return {
     ecosystem: named.ecosystem,

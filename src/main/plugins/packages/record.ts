@@ -77,8 +77,11 @@ export function recordFor(pluginDir: string, command: readonly string[]): Packag
  * package instead (`withInstalledPackage`): what names the package and its pin. Any other spec's
  * command is its own.
  */
-export function writtenCommand(spec: { dir: string; command: readonly string[] }): readonly string[] {
-  const r = readRecord(spec.dir);
+export function writtenCommand(
+  spec: { dir: string; command: readonly string[] },
+  /** The folder's record, where the caller has read it already. */
+  r: PackageRecord | null = readRecord(spec.dir),
+): readonly string[] {
   return r && sameWords(r.launch, spec.command) ? r.command : spec.command;
 }
 

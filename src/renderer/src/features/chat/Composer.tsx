@@ -9,7 +9,7 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type JSX, type KeyboardEvent } from 'react';
 import type { PaletteEntry } from '../../../../shared/contract';
-import { Button, IconButton } from '../../components/Button';
+import { Button } from '../../components/Button';
 import { Kbd } from '../../components/Kbd';
 import { cancelRunning, invokeTool, sendText } from '../../stores/chat/actions';
 import { hasRunningTurn } from '../../stores/chat/running';
@@ -19,6 +19,7 @@ import { useComposerFill } from '../../stores/composer-fill';
 import { fillFromPrompt } from '../../stores/palette-prompts';
 import { useUi } from '../../stores/ui';
 import { PassthroughBanner } from '../passthrough/PassthroughBanner';
+import { AttachButton } from './AttachButton';
 import { DraftChips } from './AttachmentChips';
 import { useComposerFiles } from './composer-files';
 import { ConversationTokens } from './ConversationTokens';
@@ -45,7 +46,6 @@ export function Composer(): JSX.Element {
   const [dismissed, setDismissed] = useState(false);
   const [form, setForm] = useState<PaletteEntry | null>(null);
   const area = useRef<HTMLTextAreaElement>(null);
-  const picker = useRef<HTMLInputElement>(null);
   const files = useComposerFiles();
 
   const query = paletteQuery(text);
@@ -184,20 +184,11 @@ export function Composer(): JSX.Element {
           {/* A container: the hints give way to the picker and the buttons as the column narrows. */}
           <div className="@container flex items-center gap-2 px-2 pb-2">
             {/* In passthrough only what applies shows: no files, no model, no tools go to a plugin's session. */}
-            {!passthrough && (
-              <IconButton icon="paperclip" label="Attach files" size="sm" onClick={() => picker.current?.click()} />
-            )}
-            <input
-              ref={picker}
-              type="file"
-              multiple
-              hidden
-              aria-label="Files to attach"
-              data-testid="attach-input"
-              onChange={(e) => {
-                void files.add(Array.from(e.target.files ?? []));
-                e.target.value = '';
-              }}
+            <AttachButton
+              inputLabel="Files to attach"
+              testId="attach-input"
+              showButton={!passthrough}
+              onFiles={(picked) => void files.add(picked)}
             />
             {!passthrough && <ModelPicker />}
             <p className="flex min-w-0 flex-1 items-center gap-1 pl-1 text-[11px] whitespace-nowrap text-fg-subtle @max-lg:invisible">

@@ -6,10 +6,11 @@
  */
 import { useEffect, useRef, useState, type JSX } from 'react';
 import type { AttachmentInfo } from '../../../../shared/attachments';
-import { Button, IconButton } from '../../components/Button';
+import { Button } from '../../components/Button';
 import { draftsOf, type AttachmentDraft } from '../../stores/chat/attachments';
 import { editMessage } from '../../stores/chat/model-actions';
 import { focusComposer } from '../../stores/ui';
+import { AttachButton } from './AttachButton';
 import { DraftChips } from './AttachmentChips';
 
 const KEPT = 'kept:';
@@ -32,7 +33,6 @@ export function EditMessage({
   const [kept, setKept] = useState<readonly AttachmentInfo[]>(files);
   const [added, setAdded] = useState<readonly AttachmentDraft[]>([]);
   const [refused, setRefused] = useState<string[]>([]);
-  const picker = useRef<HTMLInputElement>(null);
   const area = useRef<HTMLTextAreaElement>(null);
   // Focused as it opens, with the cursor at the end (once: coming back to it later, from a file
   // chip or the picker, leaves the cursor where the person puts it).
@@ -92,18 +92,7 @@ export function EditMessage({
         className={`block w-full resize-none bg-transparent text-[13.5px] leading-relaxed outline-none ${chips.length > 0 ? 'mt-1.5' : ''}`}
       />
       <div className="mt-1 flex items-center justify-end gap-1.5">
-        <IconButton icon="paperclip" label="Attach files" size="sm" onClick={() => picker.current?.click()} />
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          aria-label="Files to attach to the edited message"
-          onChange={(e) => {
-            void add(Array.from(e.target.files ?? []));
-            e.target.value = '';
-          }}
-        />
+        <AttachButton inputLabel="Files to attach to the edited message" onFiles={(picked) => void add(picked)} />
         <span className="mr-auto text-[11px] text-fg-subtle">What followed it is kept as an earlier version.</span>
         <Button size="sm" variant="ghost" onClick={finish}>
           Cancel
