@@ -128,18 +128,28 @@ function shuffled<T>(items: readonly T[]): T[] {
  * processes badly, and a placement lasts as long as the processes: new processes every round give
  * every contender the same chances, and the best round is the one least disturbed by neighbours.
  */
-async function interleaved(contenders: Contender[], rounds: number, n: number): Promise<Map<string, number>> {
+async function interleaved(
+  contenders: Contender[],
+  rounds: number,
+  n: number,
+): Promise<{ best: Map<string, number>; cpu: Map<string, number> }> {
   const best = new Map<string, number>();
+  const cpu = new Map<string, number>();
   for (let r = 0; r < rounds; r++) {
     const order = shuffled(contenders);
     for (const c of order) {
       const { call, close } = await c.open();
+      const used = process.cpuUsage();
       const m = median(await samples(n, WARM, call));
+      const { user, system } = process.cpuUsage(used);
       await close();
       best.set(c.name, Math.min(best.get(c.name) ?? Infinity, m));
+      // This process's CPU per call (warm-up included): the client's side of a call, which is all
+      // the host adds, and which placement on the cores moves far less than the round trip.
+      cpu.set(c.name, Math.min(cpu.get(c.name) ?? Infinity, (user + system) / (n + WARM)));
     }
   }
-  return best;
+  return { best, cpu };
 }
 
 async function roundTrips(): Promise<void> {
@@ -209,7 +219,7 @@ async function roundTrips(): Promise<void> {
     },
   });
   const byId = (i: number) => (m: Record<string, unknown>) => m.id === i;
-  const best = await interleaved(
+  const { best, cpu } = await interleaved(
     [
       rawContender(
         'floor',
@@ -380,6 +390,31 @@ async function roundTrips(): Promise<void> {
     unit: 'us',
     baseline: sdkRef,
     target: atMostSdk,
+  });
+  // The same calls by this process's CPU time: what the client side (the host, or a raw client)
+  // spends per call. A round trip on two shared cores moves by a third between runs with where
+  // the scheduler puts the two processes; the client's own work does not.
+  const c = (k: string) => cpu.get(k) as number;
+  report.add({ name: 'CPU per call: raw client, G-Assist echo plugin', value: c('ga-raw'), unit: 'us' });
+  report.add({
+    name: 'CPU per call: host → G-Assist V2',
+    value: c('ga'),
+    unit: 'us',
+    baseline: { name: 'raw client', value: c('ga-raw') },
+  });
+  report.add({ name: 'CPU per call: raw client, JSON-RPC echo plugin', value: c('jr-raw'), unit: 'us' });
+  report.add({
+    name: 'CPU per call: host → JSON-RPC (NDJSON)',
+    value: c('jr'),
+    unit: 'us',
+    baseline: { name: 'raw client', value: c('jr-raw') },
+  });
+  report.add({ name: 'CPU per call: MCP SDK v2 client', value: c('sdk2'), unit: 'us' });
+  report.add({
+    name: 'CPU per call: host → MCP',
+    value: c('mcp'),
+    unit: 'us',
+    baseline: { name: 'MCP SDK v2 client', value: c('sdk2') },
   });
 
   // rterm: one process per call, against spawning the same plugin by hand. The raw side stops
