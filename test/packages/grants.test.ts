@@ -3,12 +3,13 @@
  * it. And the person's registry settings reach the install step, filtered to what says where and
  * how to fetch.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { failure } from '../../src/shared/failures';
 import { explainFailure } from '../../src/main/plugins/grants/missing';
 import { findPaths } from '../../src/main/plugins/grants/paths';
+import { scriptFolders } from '../../src/main/plugins/import/folders';
 import { personConfig } from '../../src/main/plugins/packages/config';
 import { cleanupFixtures, tmpDir } from '../helpers/plugins';
 
@@ -29,7 +30,7 @@ describe('paths named in a command and its environment', () => {
     const found = findPaths(
       ['npx', '-y', '@modelcontextprotocol/server-filesystem', '~/Documents', repo],
       { MEMORY_FILE_PATH: path.join(root, 'memory.json'), KUBECONFIG: kube, LOG_LEVEL: 'debug' },
-      { home },
+      { home, runAs: null },
     );
     expect(found).toEqual([
       { path: docs, kind: 'folder', write: true, from: 'argument 1', exists: true },
@@ -61,6 +62,47 @@ describe('paths named in a command and its environment', () => {
         { home, dataRoot: data, pluginDir: path.join(root, 'plugin') },
       ),
     ).toEqual([]);
+  });
+
+  it('a package-run server’s file argument is its data (a grant of its folder), a system program it is pointed at needs none', () => {
+    const db = path.join(repo, 'test.db');
+    writeFileSync(db, '');
+    const command = ['uvx', 'mcp-server-sqlite', '--db-path', db];
+    // Not the server's own folder, as `node /abs/server.js` would make it (the study's sqlite).
+    expect(scriptFolders(command, home)).toEqual([]);
+    expect(findPaths(command, {}, { home, runAs: null })).toEqual([
+      { path: repo, kind: 'folder', write: true, from: '--db-path', named: db, exists: true },
+    ]);
+    // @playwright/mcp given Debian's Chromium: /usr/bin is every plugin's, read-only, already.
+    const browser = ['npx', '@playwright/mcp@0.0.41', '--executable-path', '/usr/bin/chromium', '--headless'];
+    expect(scriptFolders(browser, home)).toEqual([]);
+    expect(findPaths(browser, {}, { home })).toEqual([]);
+    // A server run from a folder of the person's still runs from it.
+    const script = path.join(repo, 'build', 'index.js');
+    mkdirSync(path.dirname(script), { recursive: true });
+    writeFileSync(script, '');
+    writeFileSync(path.join(repo, 'package.json'), '{}');
+    expect(scriptFolders(['node', script, '--db-path', db], home)).toEqual([repo]);
+  });
+
+  it('says when the user plugins run as (nobody, under root) cannot write a folder offered read-write', () => {
+    const mine = path.join(root, 'mine');
+    const shared = path.join(root, 'shared');
+    mkdirSync(mine, { mode: 0o755 });
+    mkdirSync(shared);
+    chmodSync(shared, 0o777);
+    const me = statSync(mine);
+    // Another user than the folders' owner: writes only where others may.
+    const nobody = { uid: me.uid + 4242, gid: me.gid + 4242, user: 'nobody' };
+    const notes = findPaths(['npx', 'srv', mine, shared], {}, { home, runAs: nobody }).map((g) => [g.path, g.note]);
+    expect(notes[0]?.[0]).toBe(mine);
+    expect(notes[0]?.[1]).toMatch(
+      /plugins run as nobody here \(Plugboard runs as root\), and nobody cannot write this folder \(owner uid \d+, mode 0755\)/,
+    );
+    expect(notes[1]).toEqual([shared, undefined]);
+    // Its owner writes it; and where plugins run as the person, nothing is said.
+    expect(findPaths(['npx', 'srv', mine], {}, { home, runAs: { ...nobody, uid: me.uid } })[0]?.note).toBeUndefined();
+    expect(findPaths(['npx', 'srv', mine], {}, { home, runAs: null })[0]?.note).toBeUndefined();
   });
 
   it('says when a path is the whole home folder or does not exist yet', () => {

@@ -54,9 +54,8 @@ beforeAll(async () => {
   git(dirs.workspace, 'init', '-q', '-b', 'main');
   git(dirs.workspace, '-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'add', 'README.md');
   git(dirs.workspace, '-c', 'user.name=Ada', '-c', 'user.email=ada@example.com', 'commit', '-q', '-m', 'first');
-  // A person's repository is theirs; under root the plugin is nobody, and git refuses a repository
-  // another user owns: the test's repository belongs to the user the plugin runs as.
-  if (process.getuid?.() === 0) execFileSync('chown', ['-R', '65534:65534', dirs.workspace]);
+  // The repository stays root's, as a person's is theirs: under root the plugin runs as nobody,
+  // and git, which refuses a repository another user owns, must still answer (sandbox-inner.ts).
 
   const claude = path.join(root, 'Claude', 'claude_desktop_config.json');
   mkdirSync(path.dirname(claude), { recursive: true });

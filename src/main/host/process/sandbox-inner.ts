@@ -105,6 +105,22 @@ export function innerPrefix(opts: {
 }
 
 /** The environment names of who runs, as the plugin will be under root. */
-export function identityEnv(root: RootMode | null | undefined): Record<string, string> {
-  return root?.setpriv ? { USER: root.user, LOGNAME: root.user } : {};
+export function identityEnv(
+  root: RootMode | null | undefined,
+  env: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  if (!root?.setpriv) return {};
+  // git refuses a repository another user owns ("detected dubious ownership"), and under root
+  // the person's repositories are root's, not the plugin user's: mcp-server-git failed every call
+  // on a granted repository. The sandbox shows the plugin only what it was granted, so every
+  // folder it can see is one the person gave it. Added after git settings of its own, if any.
+  const own = Number(env.GIT_CONFIG_COUNT ?? 0);
+  const at = Number.isInteger(own) && own >= 0 ? own : 0;
+  return {
+    USER: root.user,
+    LOGNAME: root.user,
+    GIT_CONFIG_COUNT: String(at + 1),
+    [`GIT_CONFIG_KEY_${at}`]: 'safe.directory',
+    [`GIT_CONFIG_VALUE_${at}`]: '*',
+  };
 }

@@ -285,7 +285,7 @@ export function wrapInSandbox(plan: LaunchPlan, policy: SandboxPolicy): LaunchPl
     // /proc/1/environ is readable there. HOME is the plugin's own writable folder, since the
     // user's home is not visible (programs that write dotfiles and caches keep working, per
     // plugin); TMPDIR is the private /tmp, since the host's may point where nothing is mounted.
-    env: { ...plan.env, HOME: policy.dataDir, TMPDIR: '/tmp', ...identityEnv(policy.root) },
+    env: { ...plan.env, HOME: policy.dataDir, TMPDIR: '/tmp', ...identityEnv(policy.root, plan.env) },
     displayCommand: ['bwrap', `[sandbox: ${sandboxSummary(policy)}]`, '--', ...plan.displayCommand],
     sandbox: { active: true },
   };

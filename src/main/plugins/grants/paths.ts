@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PathGrantView } from '../../../shared/views';
 import { isInside } from '../../fs';
+import { sandboxSupport } from '../../host';
 import { packageOfCommand } from '../packages/detect';
 
 /** Never offered: what every sandbox has of its own, or what must never be shown. */
@@ -31,6 +32,12 @@ const INTERPRETER = /^(node|nodejs|bun|deno|python[\d.]*|ruby|perl|php)(\.exe)?$
 
 export interface FindOptions {
   home?: string;
+  /**
+   * The user plugins run as, where it is not the person (Plugboard runs as root, and the sandbox
+   * drops to `nobody`): a folder offered read-write that this user cannot write says so. Default:
+   * this machine's sandbox; null for none.
+   */
+  runAs?: { uid: number; gid: number; user: string } | null;
   /** The Plugboard data directory: never offered. */
   dataRoot?: string;
   /** The plugin's own folder: never offered (it sees it anyway). */
@@ -92,6 +99,31 @@ function candidateWords(command: readonly string[]): Found[] {
   return out;
 }
 
+/** The user sandboxed plugins run as when it is not the person's (under root), or null. */
+function sandboxUser(): FindOptions['runAs'] {
+  const support = sandboxSupport();
+  return support.available && support.root?.setpriv ? support.root : null;
+}
+
+/**
+ * Why `runAs` cannot write `p` (by its mode bits), or null when it can or nobody else runs it.
+ * Granted read-write, such a folder is still not written: the person should know before, not
+ * from a plugin's EACCES later.
+ */
+function unwritableBy(p: string, runAs: FindOptions['runAs']): string | null {
+  if (!runAs) return null;
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(p);
+  } catch {
+    return null;
+  }
+  const bit = st.uid === runAs.uid ? 0o200 : st.gid === runAs.gid ? 0o020 : 0o002;
+  if (st.mode & bit) return null;
+  const mode = (st.mode & 0o777).toString(8).padStart(4, '0');
+  return `plugins run as ${runAs.user} here (Plugboard runs as root), and ${runAs.user} cannot write this ${st.isDirectory() ? 'folder' : 'file'} (owner uid ${st.uid}, mode ${mode}): the plugin can only read it until you let ${runAs.user} write there (chmod or chown)`;
+}
+
 /** The paths a command and its environment name, each as the grant it would need. */
 export function findPaths(
   command: readonly string[],
@@ -116,7 +148,9 @@ export function findPaths(
     const kind = kindOf(p);
     const fileLike = kind === 'file' || (kind === null && FILE_LIKE.test(path.basename(p)));
     const readOnly = READ_ONLY_NAME.test(f.name);
-    if (readOnly && SYSTEM.some((s) => isInside(s, p))) continue;
+    // Every plugin sees the system's folders read-only already: a program or file there
+    // (`--executable-path /usr/bin/chromium`) needs no grant, and its folder is never written.
+    if ((readOnly || fileLike) && SYSTEM.some((s) => isInside(s, p))) continue;
     let grant: PathGrantView;
     if (fileLike && !readOnly) {
       // Written: its folder, where the new file is made and renamed over the old.
@@ -134,6 +168,10 @@ export function findPaths(
     }
     if (grant.path === home) grant.note = 'your whole home folder';
     else if (!grant.exists) grant.note = `${grant.path} does not exist yet`;
+    else if (grant.write) {
+      const cannot = unwritableBy(grant.path, opts.runAs === undefined ? sandboxUser() : opts.runAs);
+      if (cannot) grant.note = cannot;
+    }
     const same = out.find((g) => g.path === grant.path);
     if (same) {
       same.write ||= grant.write;

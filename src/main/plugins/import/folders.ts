@@ -8,6 +8,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { packageOfCommand } from '../packages/detect';
 
 const PROJECT_MARKERS = ['package.json', 'pyproject.toml', 'setup.py', 'go.mod', '.git'];
 /** How far above a script its project root is looked for (build/index.js, src/pkg/server.py…). */
@@ -32,8 +33,14 @@ export function projectFolder(script: string, home = os.homedir()): string | nul
   return own === home || own === '/' ? null : own;
 }
 
-/** The project folders of the absolute, existing files among a command's arguments. */
+/**
+ * The project folders of the absolute, existing files among a command's arguments. A server a
+ * package runner fetches (`npx pkg`, `uvx pkg`) runs from its package: a file its arguments name
+ * (`--db-path /abs/test.db`, `--executable-path /usr/bin/chromium`) is its data, a grant
+ * (grants/paths.ts), never its own folder.
+ */
 export function scriptFolders(command: string[], home = os.homedir()): string[] {
+  if (packageOfCommand(command)) return [];
   const out: string[] = [];
   for (const word of command.slice(1)) {
     const candidate = word.replace(/^--?[\w-]+=/, '');
