@@ -21,7 +21,7 @@ beforeAll(() => {
 afterAll(cleanupFixtures);
 
 describe('grants and check from the command line', () => {
-  it('grants at install the folders a plugin is given, lists them, and grants a folder or the network to any plugin', async () => {
+  it('offers at install the folders a plugin’s manifest names, grants those picked, lists them, and grants a folder or the network to any plugin', async () => {
     const notes = path.join(root, 'notes');
     mkdirSync(notes);
     const plugin = path.join(root, 'src', 'fetcher');
@@ -33,7 +33,15 @@ describe('grants and check from the command line', () => {
     );
     const install = await plugboard(['plugins', 'install', plugin, '--data-dir', data]);
     expect(install.code).toBe(0);
-    expect(install.stdout).toContain(`granted read-write: ${notes}\n`);
+    // Its manifest names the folder: its author's choice, offered, granted only when picked.
+    const offered = install.stdout.split('\n').find((l) => l.startsWith('named by its manifest, not granted: '));
+    expect(offered).toContain(`${notes} (argument 2`);
+    expect(offered).toMatch(new RegExp(`: --folder ${notes} grants it$`));
+    expect(install.stdout).not.toContain('granted read-write');
+    expect((await plugboard(['plugins', 'uninstall', 'fetcher', '--data-dir', data])).code).toBe(0);
+    const picked = await plugboard(['plugins', 'install', plugin, '--folder', notes, '--data-dir', data]);
+    expect(picked.code).toBe(0);
+    expect(picked.stdout).toContain(`granted read-write: ${notes}\n`);
 
     const extra = path.join(root, 'reference');
     mkdirSync(extra);

@@ -105,6 +105,14 @@ describe('paths named in a command and its environment', () => {
     expect(findPaths(['npx', 'srv', mine], {}, { home, runAs: null })[0]?.note).toBeUndefined();
   });
 
+  it('offers a written file directly in the home folder alone, never the whole home for it', () => {
+    writeFileSync(path.join(home, '.bashrc'), '');
+    const found = findPaths(['npx', 'srv'], { LOG_FILE: path.join(home, '.bashrc') }, { home, runAs: null });
+    expect(found).toEqual([
+      { path: path.join(home, '.bashrc'), kind: 'file', write: true, from: 'environment LOG_FILE', exists: true },
+    ]);
+  });
+
   it('says when a path is the whole home folder or does not exist yet', () => {
     const found = findPaths(['npx', 'srv', home, path.join(root, 'not-yet')], {}, { home });
     expect(found.map((g) => [g.path, g.note])).toEqual([
@@ -153,9 +161,11 @@ describe('a failure for want of a grant', () => {
 });
 
 describe('the person’s registry settings, for the install step', () => {
-  it('keeps where and how to fetch (registry, scoped registries, tokens, CA, proxy) and drops the rest', () => {
+  it('keeps where and how to fetch (registry, scoped registries, tokens, CA, proxy) and to build (nodedir), and drops the rest', () => {
     const dir = tmpDir('person-config');
     const ca = path.join(dir, 'corp-ca.pem');
+    const headers = path.join(dir, 'include', 'node');
+    mkdirSync(headers, { recursive: true });
     writeFileSync(ca, '-----BEGIN CERTIFICATE-----\n');
     writeFileSync(
       path.join(dir, '.npmrc'),
@@ -164,6 +174,7 @@ describe('the person’s registry settings, for the install step', () => {
         '@corp:registry=https://npm.corp.example/scoped/',
         '//npm.corp.example/:_authToken=${NPM_TOKEN}',
         `cafile=${ca}`,
+        `nodedir=${dir}`,
         `cache=${dir}/.npm-cache`,
         'prefix=/home/ada/.npm-global',
         '# a comment',
@@ -175,7 +186,13 @@ describe('the person’s registry settings, for the install step', () => {
       `[global]\nindex-url = https://pypi.corp.example/simple\ncert = ${ca}\nfind-links = /opt/wheels\nuser = true\n`,
     );
     const cfg = personConfig(
-      { HOME: dir, NPM_TOKEN: 'npm_abc123', HTTPS_PROXY: 'http://proxy:3128', PATH: '/usr/bin' },
+      {
+        HOME: dir,
+        NPM_TOKEN: 'npm_abc123',
+        HTTPS_PROXY: 'http://proxy:3128',
+        PATH: '/usr/bin',
+        npm_config_nodedir: dir,
+      },
       dir,
     );
     expect(cfg.files.find((f) => f.rel === '.npmrc')?.text).toBe(
@@ -184,13 +201,16 @@ describe('the person’s registry settings, for the install step', () => {
         '@corp:registry=https://npm.corp.example/scoped/',
         '//npm.corp.example/:_authToken=npm_abc123',
         `cafile=${ca}`,
+        // Where native modules find Node's headers: without it node-gyp downloads them (the study's sqlite3).
+        `nodedir=${dir}`,
         '',
       ].join('\n'),
     );
     expect(cfg.files.find((f) => f.rel === '.config/pip/pip.conf')?.text).toBe(
       `[global]\nindex-url=https://pypi.corp.example/simple\ncert=${ca}\n`,
     );
-    expect(cfg.env).toEqual({ HTTPS_PROXY: 'http://proxy:3128' });
-    expect(cfg.readOnly).toEqual([ca]);
+    expect(cfg.env).toEqual({ HTTPS_PROXY: 'http://proxy:3128', npm_config_nodedir: dir });
+    // The nodedir's headers only, never the folder it names (a home folder, maybe).
+    expect(cfg.readOnly).toEqual([headers, ca]);
   });
 });

@@ -40,12 +40,12 @@ export async function installCommand(
     if (!json) sayTrial(preview, out);
     const none = values['grant-none'] === true;
     const grants = none ? [] : values.grant?.length ? values.grant : preview.requested.map((c) => c.name);
-    const offered = none ? [] : preview.paths.map((g) => ({ path: g.path, write: g.write }));
+    // The paths its manifest names are its author's choice: granted only by --folder (red team Z07).
     const r = await backend.request('install.commit', {
       token: p.token,
       grants,
       replace: values.replace === true,
-      folders: [...offered, ...addFolders],
+      folders: addFolders,
       progress,
     });
     if (!r.ok) return refusal(out, json, r);
@@ -68,6 +68,10 @@ export async function installCommand(
       );
     out.stdout(`granted: ${r.granted.join(', ') || 'nothing'}\n`);
     for (const f of r.folders) out.stdout(`granted ${f.write ? 'read-write' : 'read-only'}: ${f.path}\n`);
+    for (const g of preview.paths.filter((x) => !r.folders.some((f) => f.path === x.path)))
+      out.stdout(
+        `named by its manifest, not granted: ${revealed(g.path)} (${g.from}${g.note ? `; ${revealed(g.note)}` : ''}): --folder ${revealed(g.path)}${g.write ? '' : ':ro'} grants it\n`,
+      );
     if (r.newlyRequested.length)
       out.stdout(
         `requested by the new version, not granted: ${r.newlyRequested.join(', ')} (plugboard plugins grant ${r.id} …)\n`,

@@ -13,6 +13,7 @@
  * here is mounted, so anything not named (the user's home, /run, /var, the Plugboard data
  * directory) simply does not exist inside.
  */
+/* eslint-disable max-lines -- one whole concern: the mounts of one bwrap command, from a policy (the way through masks included) */
 import path from 'node:path';
 import { isInside } from '../../fs';
 import type { PluginLimits } from './limits';
@@ -197,11 +198,18 @@ function maskPoints(
  */
 function waypoints(mounts: Mount[]): Mount[] {
   const points = new Set(mounts.map((m) => m.path));
-  const binds = mounts.flatMap((m) => ('src' in m ? [m.path] : []));
+  // What a folder on the way can lie in: a bind (the host's folder, never made) or a tmpfs of
+  // bwrap's (a mask, /tmp). The innermost decides: the data directory's mask inside a granted
+  // parent folder is bwrap's, and the way through it to the plugin's own folder must be made.
+  const holders = mounts.filter((m) => 'src' in m || m.kind === 'mask' || m.kind === 'tmpfs');
   const out = new Set<string>();
   for (const m of mounts) {
     for (let d = path.dirname(m.path); d !== '/'; d = path.dirname(d)) {
-      if (points.has(d) || binds.some((b) => isInside(b, d))) break;
+      if (points.has(d)) break;
+      let holder: Mount | undefined;
+      for (const h of holders)
+        if (h.path !== d && isInside(h.path, d) && (!holder || h.path.length > holder.path.length)) holder = h;
+      if (holder && 'src' in holder) break;
       out.add(d);
     }
   }

@@ -152,7 +152,11 @@ export function findPaths(
     // (`--executable-path /usr/bin/chromium`) needs no grant, and its folder is never written.
     if ((readOnly || fileLike) && SYSTEM.some((s) => isInside(s, p))) continue;
     let grant: PathGrantView;
-    if (fileLike && !readOnly) {
+    if (fileLike && !readOnly && (path.dirname(p) === home || path.dirname(p) === '/')) {
+      // Its folder would be the whole home (LOG_FILE=~/.bashrc): the file alone, which it can
+      // rewrite in place though not replace by renaming a new one over it.
+      grant = { path: p, kind: 'file', write: true, from: f.from, exists: kind !== null };
+    } else if (fileLike && !readOnly) {
       // Written: its folder, where the new file is made and renamed over the old.
       const dir = path.dirname(p);
       grant = {

@@ -96,9 +96,15 @@ async function installOne(
       ...(choice.copy?.includes(p.key) ? { copy: true } : {}),
     });
     if (!written.ok) return written;
+    // Unchosen, the paths the person's own config names are theirs and granted; a catalog
+    // entry's are its publisher's, granted only when picked (the installer grants none itself).
+    const folders =
+      grants?.folders ??
+      (config.app === 'mcp-registry' ? [] : p.paths.map(({ path: at, write }) => ({ path: at, write })));
     const r = await registry.installer.install(written.dir, {
       grant: 'requested',
-      ...(grants ? { folders: grants.folders, ...(grants.net ? { extra: ['net'] } : {}) } : {}),
+      folders,
+      ...(grants?.net ? { extra: ['net'] } : {}),
       ...(choice.onProgress ? { onProgress: (line: string) => choice.onProgress?.(`${p.name}: ${line}`) } : {}),
     });
     if (!r.ok) return r;

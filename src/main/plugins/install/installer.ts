@@ -28,7 +28,7 @@ import type { RecordBook } from '../registry/records';
 import type { StateStore } from '../registry/state';
 import type { SecretStore } from '../secrets';
 import { installStaged, removeInstalled, type InstallOutcome } from './commit';
-import { describeStaged, offeredPaths, type InstallPreview } from './describe';
+import { describeStaged, type InstallPreview } from './describe';
 import { DEFAULT_LIMITS, type InstallLimits } from './limits';
 import { swapWithPrevious } from './previous';
 import { stage, type Staged } from './stage';
@@ -48,7 +48,10 @@ export type GrantChoice = 'requested' | 'none' | string[];
 export interface CommitOptions {
   replace?: boolean;
   grant?: GrantChoice;
-  /** Folders and files granted by path; default: those the preview offers (none with grant `none`). */
+  /**
+   * Folders and files granted by path; default none. The paths a manifest names are offered in the
+   * preview, and granted only when the person picks them: the plugin's author chose them.
+   */
   folders?: FolderGrant[];
   /** Capabilities granted besides `grant`'s, requested or not (`net` for a server that needs it). */
   extra?: string[];
@@ -325,8 +328,7 @@ export class Installer {
     const grantable = [...requested, ...GRANTABLE_UNREQUESTED];
     const chosen = grant === 'none' ? [] : Array.isArray(grant) ? grant : requested;
     const grants = [...new Set([...chosen, ...(opts.extra ?? [])])].filter((g) => grantable.includes(g));
-    const offered = offeredPaths(staged.spec, this.paths.root).map((p) => ({ path: p.path, write: p.write }));
-    const chosenFolders = [...(grant === 'none' ? [] : (opts.folders ?? offered)), ...(opts.addFolders ?? [])];
+    const chosenFolders = [...(grant === 'none' ? [] : (opts.folders ?? [])), ...(opts.addFolders ?? [])];
     const folders = chosenFolders.filter((f, i) => chosenFolders.findIndex((g) => g.path === f.path) === i);
     const outcome = await installStaged(staged, {
       paths: this.paths,

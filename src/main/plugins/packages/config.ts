@@ -1,7 +1,10 @@
 /**
  * What of the person's own package configuration the install step gets: the registry, its
  * credentials, the certificate authority and the proxy from `~/.npmrc`, `pip.conf` and `uv.toml`,
- * and the certificate and proxy variables of Plugboard's environment. The step runs with a home
+ * where native modules find Node's headers and a Python to build with (npm's `nodedir` and
+ * `python`: without them node-gyp downloads the headers, which fails where only the registry is
+ * reachable, and a server with a native module could not be installed where `npx -y` works), and
+ * the certificate, proxy and build variables of Plugboard's environment. The step runs with a home
  * of its own (the sandbox shows it nothing of the person's home), so these are copied into that
  * home, and the certificate files they name are shown to it read-only.
  *
@@ -43,6 +46,8 @@ const NETWORK_VARIABLES = [
   'no_proxy',
   'all_proxy',
 ];
+/** Where native modules are built from: npm's settings, as npm reads them from the environment. */
+const BUILD_VARIABLES = ['npm_config_nodedir', 'NPM_CONFIG_NODEDIR', 'npm_config_python', 'NPM_CONFIG_PYTHON'];
 const PATH_VARIABLES = new Set([
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
@@ -54,8 +59,16 @@ const PATH_VARIABLES = new Set([
 
 /** `.npmrc` keys about where and how packages are fetched. */
 const NPM_KEYS =
-  /^(registry|@[^:\s]+:registry|\/\/[^\s]*:(_authToken|_auth|username|_password|email|certfile|keyfile|always-auth)|cafile|ca|ca\[\]|strict-ssl|proxy|https-proxy|http-proxy|noproxy|no-proxy|replace-registry-host|always-auth|_auth|_authToken|fetch-retries|fetch-retry-factor|fetch-retry-mintimeout|fetch-retry-maxtimeout|fetch-timeout|maxsockets|local-address)$/;
-const NPM_PATH_KEYS = /(^cafile$|:certfile$|:keyfile$)/;
+  /^(registry|@[^:\s]+:registry|\/\/[^\s]*:(_authToken|_auth|username|_password|email|certfile|keyfile|always-auth)|cafile|ca|ca\[\]|strict-ssl|proxy|https-proxy|http-proxy|noproxy|no-proxy|replace-registry-host|always-auth|_auth|_authToken|fetch-retries|fetch-retry-factor|fetch-retry-mintimeout|fetch-retry-maxtimeout|fetch-timeout|maxsockets|local-address|nodedir|python)$/;
+const NPM_PATH_KEYS = /(^cafile$|:certfile$|:keyfile$|^python$)/;
+
+/**
+ * What of a `nodedir` the step is shown: its headers only (`include/node`, all node-gyp reads
+ * there), never the folder itself, which could be a home folder the install scripts would read.
+ */
+function nodeHeaders(nodedir: string): string {
+  return path.join(nodedir, 'include', 'node');
+}
 
 /** pip's keys about where and how packages are fetched. */
 const PIP_KEYS =
@@ -124,11 +137,12 @@ export function personConfig(env: NodeJS.ProcessEnv, home: string): StepConfig {
     const abs = expandHome(p, home);
     if (path.isAbsolute(abs) && existsSync(abs) && !cfg.readOnly.includes(abs)) cfg.readOnly.push(abs);
   };
-  for (const name of NETWORK_VARIABLES) {
+  for (const name of [...NETWORK_VARIABLES, ...BUILD_VARIABLES]) {
     const v = env[name];
     if (v === undefined || v === '') continue;
     cfg.env[name] = v;
-    if (PATH_VARIABLES.has(name)) shown(v);
+    if (PATH_VARIABLES.has(name) || /python$/i.test(name)) shown(v);
+    else if (/nodedir$/i.test(name)) shown(nodeHeaders(v));
   }
 
   const npmrcFile = env.NPM_CONFIG_USERCONFIG ?? env.npm_config_userconfig ?? path.join(home, '.npmrc');
@@ -136,7 +150,9 @@ export function personConfig(env: NodeJS.ProcessEnv, home: string): StepConfig {
   if (npmrc !== null) {
     const r = keepLines(npmrc, NPM_KEYS, (key, value) => {
       const v = expandEnv(value, env);
-      if (NPM_PATH_KEYS.test(key)) shown(v.replace(/^["']|["']$/g, ''));
+      const unquoted = v.replace(/^["']|["']$/g, '');
+      if (NPM_PATH_KEYS.test(key)) shown(unquoted);
+      else if (key === 'nodedir') shown(nodeHeaders(unquoted));
       return v;
     });
     if (r.kept > 0) {

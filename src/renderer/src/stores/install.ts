@@ -179,9 +179,10 @@ async function install(name: string, isConfig: boolean, source: () => Promise<So
       step: 'preview',
       token: r.token,
       preview: r.preview,
-      // What it requests, and the paths it is given: the network it did not request stays off.
+      // What it requests; the network it did not request stays off, and so do the paths its
+      // manifest names: the plugin's author chose them, so the person ticks each one (red team Z07).
       grants: r.preview.requested.map((c) => c.name),
-      folders: offered(r.preview.paths),
+      folders: offered(r.preview.paths, false),
       committing: false,
       error: null,
     });
@@ -233,8 +234,9 @@ export function showCatalogPreview(token: string, preview: ImportPreviewView): v
     secret: [
       ...new Set(preview.servers.flatMap((x) => [...x.env, ...x.headers].filter((e) => e.secret).map((e) => e.name))),
     ],
+    // A catalog entry's paths are its publisher's, not the person's: offered unticked.
     access: Object.fromEntries(
-      preview.servers.map((x) => [x.key, { net: false, folders: offered(x.paths), copy: false }]),
+      preview.servers.map((x) => [x.key, { net: false, folders: offered(x.paths, false), copy: false }]),
     ),
     committing: false,
     error: null,
@@ -317,8 +319,12 @@ export async function commitInstall(): Promise<void> {
 }
 
 /** The paths a preview offers, each granted to start with (the person's own config named them). */
-export function offered(paths: PathGrantView[]): FolderChoice[] {
-  return paths.map((g) => ({ ...g, granted: true }));
+/**
+ * The paths a preview offers, ticked (`granted`) where the person wrote them (their own config,
+ * imported), unticked where a plugin's author or a catalog's publisher did.
+ */
+export function offered(paths: PathGrantView[], granted = true): FolderChoice[] {
+  return paths.map((g) => ({ ...g, granted }));
 }
 
 export function chosenFolders(folders: FolderChoice[]): Array<{ path: string; write: boolean }> {
