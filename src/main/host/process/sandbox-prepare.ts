@@ -12,7 +12,7 @@ import { joinPaths } from './env';
 import type { LaunchPlan, SettingValue } from './plan';
 import { PROC_MASKS, type SandboxPolicy, type SystemEntry } from './sandbox';
 import { interpreterFacts } from './sandbox-interpreter';
-import { scriptRoots } from './script-roots';
+import { scriptRefusal, scriptRoots } from './script-roots';
 import type { ToolchainContext } from './toolchains';
 import { effectiveLimits, type PluginLimits } from './limits';
 import { prepareForRoot } from './root';
@@ -184,7 +184,11 @@ export function sandboxPolicy(
       pathSearched: plan.pathSearched,
       cwd: plan.cwd,
     });
-  const script = input.outsideScript ? scriptRoots(input.outsideScript.file, input.outsideScript.runner, home) : [];
+  const outside = input.outsideScript;
+  const refusedScript = outside ? scriptRefusal(outside.file, outside.runner, home) : null;
+  if (refusedScript)
+    return failure('launch_failed', refusedScript, { command: plan.displayCommand, cwd: plan.cwd });
+  const script = outside ? scriptRoots(outside.file, outside.runner, home) : [];
   const system = systemEntries();
   const shown = system.filter((e) => e.symlink === undefined).map((e) => e.path);
   // The plugin's folder and what the system folders show already need no mount of their own.

@@ -62,12 +62,31 @@ function linkedPackages(nodeModules: string): string[] {
   return out;
 }
 
-/** The folders (or the file) a script outside the plugin's folder needs, read-only. */
+const SCRIPT_FILE = { node: /\.(m|c)?(j|t)sx?$/i, python: /\.pyw?$/i };
+
+/**
+ * Why a script outside the plugin's folder is not shown, or null. Outside a package, the file
+ * alone is shown; that must be a script, in a folder that may be shown: a manifest naming
+ * `node ~/.ssh/id_ed25519` (with a NODE_OPTIONS preload of its own to print it) would otherwise
+ * have the key shown to it (red team Z09).
+ */
+export function scriptRefusal(script: string, runner: 'node' | 'python', home: string): string | null {
+  const file = real(script);
+  const markers = runner === 'node' ? ['package.json'] : ['pyproject.toml', 'setup.py', 'setup.cfg'];
+  if (packageRoot(path.dirname(file), markers, home)) return null;
+  if (!mayShow(path.dirname(file), home))
+    return `its script ${file} lies in ${path.dirname(file)}, which is never shown to a plugin (the home folder, a hidden folder in it, or /)`;
+  if (!SCRIPT_FILE[runner].test(file))
+    return `its script ${file} is not a ${runner === 'node' ? 'JavaScript or TypeScript' : 'Python'} file, and outside a package it is the only file shown: Plugboard does not show it`;
+  return null;
+}
+
+/** The folders (or the file) a script outside the plugin's folder needs, read-only (see scriptRefusal). */
 export function scriptRoots(script: string, runner: 'node' | 'python', home: string): string[] {
   const file = real(script);
   const markers = runner === 'node' ? ['package.json'] : ['pyproject.toml', 'setup.py', 'setup.cfg'];
   const root = packageRoot(path.dirname(file), markers, home);
-  if (!root) return [file];
+  if (!root) return scriptRefusal(script, runner, home) ? [] : [file];
   const out = [root];
   if (runner === 'node') {
     // Node looks in node_modules beside the package and in every folder above it.
