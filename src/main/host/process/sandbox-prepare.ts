@@ -186,8 +186,7 @@ export function sandboxPolicy(
     });
   const outside = input.outsideScript;
   const refusedScript = outside ? scriptRefusal(outside.file, outside.runner, home) : null;
-  if (refusedScript)
-    return failure('launch_failed', refusedScript, { command: plan.displayCommand, cwd: plan.cwd });
+  if (refusedScript) return failure('launch_failed', refusedScript, { command: plan.displayCommand, cwd: plan.cwd });
   const script = outside ? scriptRoots(outside.file, outside.runner, home) : [];
   const system = systemEntries();
   const shown = system.filter((e) => e.symlink === undefined).map((e) => e.path);
