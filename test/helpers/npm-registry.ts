@@ -28,7 +28,14 @@ const PACKED_AT = new Date('1985-10-26T08:15:00Z');
 
 export interface PackedVersion {
   /** The version's package.json, as in its tarball. */
-  manifest: { name: string; version: string; description: string; license: string; bin: Record<string, string> };
+  manifest: {
+    name: string;
+    version: string;
+    description: string;
+    license: string;
+    bin: Record<string, string>;
+    scripts?: Record<string, string>;
+  };
   tarball: Buffer;
   /** `sha512-<base64>`, as npm records it in a package-lock.json. */
   integrity: string;
@@ -42,7 +49,7 @@ function unscoped(name: string): string {
 }
 
 /** The made-up server packed as `name@version`: what `npm pack` of it would make. */
-export function packMadeUpServer(name: string, version: string): PackedVersion {
+export function packMadeUpServer(name: string, version: string, scripts?: Record<string, string>): PackedVersion {
   const source = readFileSync(SERVER_SOURCE, 'utf8');
   if (!PACKAGE_LINE.test(source)) throw new Error(`${SERVER_SOURCE} has no "const PACKAGE = …;" line to write`);
   const bin = unscoped(name);
@@ -52,6 +59,7 @@ export function packMadeUpServer(name: string, version: string): PackedVersion {
     description: `A made-up MCP server for Plugboard's tests (${name})`,
     license: 'MIT',
     bin: { [bin]: 'server.js' },
+    ...(scripts ? { scripts } : {}),
   };
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'plugboard-npm-pack-'));
   try {
@@ -86,8 +94,8 @@ export interface TestNpmRegistry {
    * (`@plugboard-tests/notes-mcp`) or a tarball (`@plugboard-tests/notes-mcp/-/notes-mcp-1.0.0.tgz`).
    */
   asked: string[];
-  /** Publishes the made-up server as `name@version`; it becomes the package's `latest`. */
-  publish(name: string, version: string): PackedVersion;
+  /** Publishes the made-up server as `name@version` (with lifecycle `scripts`); it becomes the package's `latest`. */
+  publish(name: string, version: string, scripts?: Record<string, string>): PackedVersion;
   /** A published version, as served. */
   published(name: string, version: string): PackedVersion | undefined;
   /**
@@ -110,8 +118,8 @@ export async function startNpmRegistry(packages: Record<string, string[]>): Prom
   const asked: string[] = [];
   let url = '';
 
-  const publish = (name: string, version: string): PackedVersion => {
-    const packed = packMadeUpServer(name, version);
+  const publish = (name: string, version: string, scripts?: Record<string, string>): PackedVersion => {
+    const packed = packMadeUpServer(name, version, scripts);
     const versions = (published.get(name) ?? []).filter((v) => v.version !== version);
     versions.push({ version, at: new Date().toISOString(), packed });
     published.set(name, versions);

@@ -20,6 +20,11 @@ import path from 'node:path';
 export interface StepConfig {
   /** Files to write into the step's home: path relative to it, and content. */
   files: Array<{ rel: string; text: string }>;
+  /**
+   * The same files without credentials (registry tokens, passwords, client keys): what the home
+   * holds while packages' own install scripts run, which need none and must not read them.
+   */
+  withoutCredentials: Array<{ rel: string; text: string }>;
   /** Variables for the step's environment. */
   env: Record<string, string>;
   /** Certificate files and folders the configuration names: shown read-only. */
@@ -131,8 +136,18 @@ function keepLines(
   return { text: `${out.join('\n')}\n`, kept };
 }
 
+/** `.npmrc` lines that carry a credential: tokens, passwords, client certificates' keys. */
+const NPM_CREDENTIAL = /(^|:)(_authToken|_auth|_password|username|email|certfile|keyfile)\s*=/;
+
+function withoutNpmCredentials(text: string): string {
+  return `${text
+    .split('\n')
+    .filter((l) => l !== '' && !NPM_CREDENTIAL.test(l))
+    .join('\n')}\n`;
+}
+
 export function personConfig(env: NodeJS.ProcessEnv, home: string): StepConfig {
-  const cfg: StepConfig = { files: [], env: {}, readOnly: [], notes: [] };
+  const cfg: StepConfig = { files: [], withoutCredentials: [], env: {}, readOnly: [], notes: [] };
   const shown = (p: string): void => {
     const abs = expandHome(p, home);
     if (path.isAbsolute(abs) && existsSync(abs) && !cfg.readOnly.includes(abs)) cfg.readOnly.push(abs);
@@ -157,6 +172,7 @@ export function personConfig(env: NodeJS.ProcessEnv, home: string): StepConfig {
     });
     if (r.kept > 0) {
       cfg.files.push({ rel: '.npmrc', text: r.text });
+      cfg.withoutCredentials.push({ rel: '.npmrc', text: withoutNpmCredentials(r.text) });
       cfg.notes.push(`${r.kept} setting${r.kept === 1 ? '' : 's'} of ${npmrcFile}`);
     }
   }

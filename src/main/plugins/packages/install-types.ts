@@ -11,6 +11,8 @@ export interface StepRunner {
   home: string;
   /** Plugboard's environment (PATH, HOME), to find the tools. */
   env: NodeJS.ProcessEnv;
+  /** Takes the credentials out of the step's home, before packages' own scripts run (config.ts). */
+  forgetCredentials(): void;
   run(
     file: string,
     args: string[],

@@ -101,6 +101,11 @@ export async function installPackages(spec: PluginSpec, opts: PackageStepOptions
     work,
     home,
     env: opts.parentEnv,
+    forgetCredentials: () => {
+      // Written over in place: the file keeps the owner the step runs as (under root, not root).
+      for (const f of config.files)
+        writeFileSync(path.join(home, f.rel), config.withoutCredentials.find((w) => w.rel === f.rel)?.text ?? '');
+    },
     run: async (file, args, o) => {
       const plan = installStepPlan({
         file,

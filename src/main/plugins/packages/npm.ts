@@ -64,6 +64,14 @@ export async function installNpm(req: PackageRequest, step: StepRunner): Promise
     path.join(dir, 'package.json'),
     `${JSON.stringify({ name: 'plugboard-installed-package', private: true, description: `${req.spec}, installed by Plugboard` }, null, 2)}\n`,
   );
+  const opts = {
+    cwd: dir,
+    tools: [npm, node],
+    env: { PATH: stepPath([node, npm]), npm_config_update_notifier: 'false' },
+  };
+  // Two runs: the fetch, with the person's registry credentials and no package's scripts; then
+  // the packages' own install scripts (a native module's build), with the network but without
+  // the credentials, which a hostile package's script read and sent away (red team N01).
   const ran = await step.run(
     npm.file,
     [
@@ -72,13 +80,17 @@ export async function installNpm(req: PackageRequest, step: StepRunner): Promise
       '--no-audit',
       '--no-fund',
       '--no-update-notifier',
-      '--foreground-scripts',
+      '--ignore-scripts',
       '--loglevel=http',
       req.spec,
     ],
-    { cwd: dir, tools: [npm, node], env: { PATH: stepPath([node, npm]), npm_config_update_notifier: 'false' } },
+    opts,
   );
   if (!ran.ok) return { ok: false, message: `npm install ${req.spec} failed${ran.why}`, tail: ran.tail };
+  step.forgetCredentials();
+  const built = await step.run(npm.file, ['rebuild', '--foreground-scripts', '--no-update-notifier'], opts);
+  if (!built.ok)
+    return { ok: false, message: `the install scripts of ${req.spec}'s packages failed${built.why}`, tail: built.tail };
 
   const lockFile = path.join(dir, 'package-lock.json');
   let lock: { packages?: Record<string, LockEntry> };
