@@ -130,6 +130,12 @@ describe('import.preview and import.commit', () => {
         }),
       );
       expect(await app.registry.secrets.get('docs-remote')).toEqual({ authorization: IMPORT_TOKEN });
+      // The network was not ticked (the CLI's --net): installed, it contacts nothing, and a call
+      // says which grant it lacks (red team M02). Granted, it answers.
+      const before = await app.registry.call('docs-remote', 'whoami', {}).done;
+      expect(before.ok).toBe(false);
+      expect(JSON.stringify(before)).toMatch(/\bnet\b/);
+      expect((await app.registry.decisions.grant('docs-remote', ['net'])).ok).toBe(true);
       const who = await app.registry.call('docs-remote', 'whoami', {}).done;
       expect(who.ok && JSON.parse(who.value.data as string)).toEqual(
         expect.objectContaining({ authorization: `Bearer ${IMPORT_TOKEN}` }),

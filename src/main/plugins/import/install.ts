@@ -104,7 +104,10 @@ async function installOne(
     const r = await registry.installer.install(written.dir, {
       grant: 'requested',
       folders,
-      ...(grants?.net ? { extra: ['net'] } : {}),
+      // From a config file, the network only where the person ticked it (--net): a remote server
+      // too, which is then installed but contacts nothing until it is granted (red team M02). A
+      // catalog entry's way to run was picked by the person, remote or not, as a plugin's install.
+      ...(grants?.net ? { extra: ['net'] } : config.app === 'mcp-registry' ? {} : { withhold: ['net'] }),
       ...(choice.onProgress ? { onProgress: (line: string) => choice.onProgress?.(`${p.name}: ${line}`) } : {}),
     });
     if (!r.ok) return r;

@@ -55,6 +55,8 @@ export interface CommitOptions {
   folders?: FolderGrant[];
   /** Capabilities granted besides `grant`'s, requested or not (`net` for a server that needs it). */
   extra?: string[];
+  /** Requested capabilities not granted whatever `grant` says (an import's `net` the person did not tick). */
+  withhold?: string[];
   /** Folders granted besides `folders` (or the offered ones). */
   addFolders?: FolderGrant[];
   onProgress?: (line: string) => void;
@@ -326,7 +328,9 @@ export class Installer {
     const grant = opts.grant ?? 'requested';
     const requested = requestedCapabilities(staged.spec);
     const grantable = [...requested, ...GRANTABLE_UNREQUESTED];
-    const chosen = grant === 'none' ? [] : Array.isArray(grant) ? grant : requested;
+    const chosen = (grant === 'none' ? [] : Array.isArray(grant) ? grant : requested).filter(
+      (g) => !opts.withhold?.includes(g),
+    );
     const grants = [...new Set([...chosen, ...(opts.extra ?? [])])].filter((g) => grantable.includes(g));
     const chosenFolders = [...(grant === 'none' ? [] : (opts.folders ?? [])), ...(opts.addFolders ?? [])];
     const folders = chosenFolders.filter((f, i) => chosenFolders.findIndex((g) => g.path === f.path) === i);
