@@ -14,7 +14,7 @@ export { PluginHost, refusedCall, type FeaturesChangeEvent, type HostOptions, ty
 export { NETWORK_ENV, networkEnv, pluginEnvironment, type PluginIdentity } from './process/env';
 export { firstRunLauncher } from './process/launchers';
 export { runInstallStep, type StepOptions, type StepResult } from './process/install-step';
-export { defaultLimits, type LimitUsage } from './process/limits';
+export { defaultLimits, limitsBeyondDefaults, manifestLimits, type LimitUsage } from './process/limits';
 export { rootNotice, runningAsRoot } from './process/root';
 export type { LaunchPlan, SettingValue } from './process/launch';
 export { ProcessBook, sweepLeftovers, type ProcessEntry } from './process/pid-registry';

@@ -10,7 +10,7 @@
  * for a limit is limit-watch.ts.
  */
 import os from 'node:os';
-import { GiB, MiB, type PluginLimits } from '../../../shared/limits';
+import { formatLimit, GiB, LIMIT_TITLES, MiB, type PluginLimits } from '../../../shared/limits';
 
 export type { LimitName, LimitUsage, PluginLimits } from '../../../shared/limits';
 
@@ -39,7 +39,28 @@ export function defaultLimits(totalMemory = os.totalmem()): PluginLimits {
   };
 }
 
-/** The limits of a launch: the defaults, then the manifest's, then the person's. */
+/**
+ * What of a manifest's limits holds: each at most the default. A plugin may ask for less than the
+ * defaults, never for more; only the person raises a limit (red team L07: a manifest's 64 GiB of
+ * memory and /tmp were taken as they were).
+ */
+export function manifestLimits(asked: Partial<PluginLimits> | undefined): Partial<PluginLimits> | undefined {
+  if (!asked) return undefined;
+  const defaults = defaultLimits();
+  const out: Partial<PluginLimits> = {};
+  for (const [k, v] of Object.entries(asked) as Array<[keyof PluginLimits, number]>) out[k] = Math.min(v, defaults[k]);
+  return out;
+}
+
+/** What a manifest asks for beyond the defaults, in words ("memory 64 GiB"), or null. */
+export function limitsBeyondDefaults(asked: Partial<PluginLimits> | undefined): string | null {
+  if (!asked) return null;
+  const defaults = defaultLimits();
+  const over = (Object.entries(asked) as Array<[keyof PluginLimits, number]>).filter(([k, v]) => v > defaults[k]);
+  return over.length > 0 ? over.map(([k, v]) => `${LIMIT_TITLES[k]} ${formatLimit(k, v)}`).join(', ') : null;
+}
+
+/** The limits of a launch: the defaults, then the manifest's (manifestLimits), then the person's. */
 export function effectiveLimits(...layers: Array<Partial<PluginLimits> | undefined>): PluginLimits {
   return Object.assign(defaultLimits(), ...layers.filter(Boolean)) as PluginLimits;
 }

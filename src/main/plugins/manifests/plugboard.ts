@@ -16,7 +16,7 @@ import {
   type Timeouts,
 } from '../../../shared/plugin';
 import { isInside } from '../../fs';
-import { schemaProblem } from '../../host';
+import { limitsBeyondDefaults, schemaProblem } from '../../host';
 import {
   baseSpec,
   formatIssues,
@@ -199,7 +199,15 @@ export function readPlugboard(file: string, json: unknown): ManifestResult {
   if (m.url) spec.remote = { url: m.url, headers: m.headers ?? {} };
   if (m.init) spec.init = { method: m.init.method, params: m.init.params ?? {} };
   if (m.system_instructions) spec.systemInstructions = m.system_instructions;
-  if (limits.ok && Object.keys(limits.limits).length > 0) spec.limits = limits.limits;
+  const warnings: string[] = [];
+  if (limits.ok && Object.keys(limits.limits).length > 0) {
+    spec.limits = limits.limits;
+    const beyond = limitsBeyondDefaults(limits.limits);
+    if (beyond)
+      warnings.push(
+        `its limits ask for more than the defaults (${beyond}): it is held to the defaults unless you raise them (plugboard plugins limits ${spec.id} …)`,
+      );
+  }
   if (m.app_modules) spec.appModules = true;
-  return { ok: true, spec, warnings: [] };
+  return { ok: true, spec, warnings };
 }

@@ -17,6 +17,7 @@ import {
   grantedFolders,
   pluginEnvironment,
   ProcessBook,
+  manifestLimits,
   trialCommand,
   tryLaunch,
   type LaunchBinding,
@@ -107,7 +108,7 @@ export class PluginBindings implements IDisposable {
       dataDir: this.paths.pluginData(spec.id),
       hiddenRoot: this.paths.root,
       extraReadOnly: this.appFolders(spec),
-      limits: { ...spec.limits, ...state.limits },
+      limits: { ...manifestLimits(spec.limits), ...state.limits },
       ...(state.folders ? { folders: state.folders } : {}),
     };
   }
@@ -140,7 +141,7 @@ export class PluginBindings implements IDisposable {
               hiddenRoot: this.paths.root,
               extraReadOnly: this.appFolders(spec),
               // The trial is held to the limits the plugin will have installed (its scratch data folder too).
-              ...(spec.limits ? { limits: spec.limits } : {}),
+              ...(spec.limits ? { limits: manifestLimits(spec.limits) } : {}),
               ...(folders.length > 0 ? { folders } : {}),
             };
       // A secret typed in the preview reaches the trial only as it would the plugin: with `secrets` granted.

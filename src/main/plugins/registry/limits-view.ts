@@ -6,14 +6,16 @@
 import { formatLimit, LIMIT_KEY_OF, LIMIT_TITLES, type LimitName } from '../../../shared/limits';
 import type { PluginSpec } from '../../../shared/plugin';
 import type { LimitsView } from '../../../shared/views';
-import { defaultLimits, type SandboxSupport } from '../../host';
+import { defaultLimits, manifestLimits, type SandboxSupport } from '../../host';
 import type { PluginState } from './state';
 
 export function limitsView(spec: PluginSpec | undefined, state: PluginState, support: SandboxSupport): LimitsView {
   const defaults = defaultLimits();
   const items = (Object.keys(defaults) as LimitName[]).map((name) => {
     const mine = state.limits?.[name];
-    const theirs = spec?.limits?.[name];
+    // A manifest may lower a limit, never raise it (manifestLimits): one it asked to raise is the default's.
+    const asked = manifestLimits(spec?.limits)?.[name];
+    const theirs = asked === defaults[name] ? undefined : asked;
     const value = mine ?? theirs ?? defaults[name];
     return {
       name,
