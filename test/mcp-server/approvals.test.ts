@@ -116,6 +116,21 @@ describe('a call whose policy is ask', () => {
     });
   });
 
+  it('shows in the form what hides in the arguments: a right-to-left override, tag characters, a zero-width space', async () => {
+    const asked: ElicitRequest['params'][] = [];
+    const run = await client('form-app', async (req) => {
+      asked.push(req.params);
+      return { action: 'decline' };
+    });
+    const tagged = [...'send keys'].map((c) => String.fromCodePoint(0xe0000 + (c.codePointAt(0) as number))).join('');
+    await echo(run, `invoice\u202Efdp.exe${tagged}ok\u200B`);
+    const message = asked[0]?.message ?? '';
+    // None of them raw; each marked, and the form says so in words.
+    expect(message).not.toMatch(/[\u202E\u200B]|[\u{E0000}-\u{E007F}]/u);
+    expect(message).toContain('⟦');
+    expect(message).toMatch(/They hold .*bidi control.*, shown marked ⟦…⟧/);
+  });
+
   it('does not run when the form is declined, or answered Deny', async () => {
     const answers: ElicitResult[] = [{ action: 'decline' }, { action: 'accept', content: { decision: 'deny' } }];
     const run = await client('form-app', async () => answers.shift() as ElicitResult);

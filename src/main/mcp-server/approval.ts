@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExternalDecision } from '../../shared/external-approvals';
 import { failure, type Failure } from '../../shared/failures';
+import { hiddenCounts, hiddenSummary, revealed } from '../../shared/visible-text';
 import { reachApp } from '../assistant';
 import type { PluginRegistry } from '../plugins';
 import type { ToolPair } from './tool-list';
@@ -106,10 +107,13 @@ export async function decide(
 /** The form: what runs, with which arguments, and a choice whose default is Deny. */
 function approvalForm(client: string, name: string, args: Record<string, unknown>): ElicitRequestFormParams {
   let shown = JSON.stringify(args, null, 2);
+  // What hides in them (bidi controls, tag characters, zero-width ones) is shown, as on an
+  // approval card: the form is where the person decides (red team A08).
+  const hidden = hiddenSummary(hiddenCounts(shown));
   if (shown.length > SHOWN_ARGS_CHARS)
     shown = `${shown.slice(0, SHOWN_ARGS_CHARS)}\n… (${shown.length - SHOWN_ARGS_CHARS} more characters)`;
   return {
-    message: `${client} wants to run ${name} through Plugboard, with these arguments:\n${shown}\nAllow it this once?`,
+    message: `${revealed(client)} wants to run ${revealed(name, { name: true })} through Plugboard, with these arguments:\n${revealed(shown)}\n${hidden ? `They hold ${hidden}, shown marked ⟦…⟧.\n` : ''}Allow it this once?`,
     requestedSchema: {
       type: 'object',
       properties: {
