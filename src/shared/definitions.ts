@@ -1,6 +1,6 @@
 /**
  * A tool's definition: what a model reads of it and what a person approved when they allowed it
- * (its name, title, description, input schema and annotations). Approvals are bound to it
+ * (its name, title, description, input schema, annotations, and its server's instructions to a model). Approvals are bound to it
  * (plugins/registry/definitions.ts hashes it): when it changes, the tool goes back to asking, and
  * the approval card and the Tools tab show what changed as a diff of its readable form.
  *
@@ -17,6 +17,11 @@ export interface ToolDefinition {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations?: ToolAnnotations;
+  /**
+   * Its server's instructions to a model (MCP), which the system prompt carries: changed after
+   * the person allowed the tool, they could turn it to other ends (red team A02).
+   */
+  serverInstructions?: string;
 }
 
 /** One line of a definition's diff: kept (' '), removed ('-') or added ('+'). */
@@ -43,6 +48,7 @@ export function definitionOf(t: ToolSpec): ToolDefinition {
     description: t.description,
     inputSchema: t.parameters,
     ...(t.annotations && Object.keys(t.annotations).length > 0 ? { annotations: t.annotations } : {}),
+    ...(t.serverInstructions ? { serverInstructions: t.serverInstructions } : {}),
   };
 }
 
@@ -74,6 +80,8 @@ export function definitionText(d: ToolDefinition): string {
   );
   const hints = Object.entries(d.annotations ?? {}).filter(([k]) => k !== 'title');
   if (hints.length) parts.push(`annotations: ${hints.map(([k, v]) => `${k}=${String(v)}`).join(', ')}`);
+  if (d.serverInstructions)
+    parts.push('its server’s instructions to a model:', ...d.serverInstructions.split('\n').map((l) => `  ${l}`));
   return `${parts.join('\n')}\n`;
 }
 

@@ -34,6 +34,11 @@ export interface ToolSpec {
   ui?: ToolUi;
   /** Icons its server gives it (SEP-973), as given: shown only once resolved (service/icons.ts). */
   icons?: IconSpec[];
+  /**
+   * What its server says a model should know of all its tools (MCP `instructions`), which goes
+   * into the system prompt: part of each tool's definition, so a change of them asks again.
+   */
+  serverInstructions?: string;
 }
 
 /** One picture of a tool, as its server gave it (SEP-973): the same shape as a server's icons. */

@@ -119,7 +119,7 @@ export class PluginViews {
       manifestPath: spec?.manifestPath ?? null,
       // A remote MCP server shows where it is reached.
       command: spec?.remote ? [spec.remote.url] : (spec?.command ?? []),
-      tools: tools.map(({ icons: _given, ...t }) => {
+      tools: tools.map(({ icons: _given, serverInstructions: _said, ...t }) => {
         const { policy, defaultPolicy } = registry.decisions.toolPolicy(id, t.name);
         const change = registry.definitions.change(id, t.name);
         return {

@@ -52,6 +52,8 @@ class McpSession extends SessionBase implements DialectSession {
   private readonly taskTools = new Set<string>();
   /** A 2026 server with the tasks extension: every call goes through it (mcp-tasks-2026.ts). */
   private tasks2026: Tasks2026 | undefined;
+  /** The server's `instructions` of this session, part of each of its tools' definitions. */
+  private instructions: string | undefined;
   /**
    * Tools the server lists but that cannot be called, each with the reason: a task-only tool of a
    * server that does not announce task support for tools/call. Not offered as tools.
@@ -115,6 +117,8 @@ class McpSession extends SessionBase implements DialectSession {
       if (/protocol version/i.test(msg)) return failure('protocol_version_mismatch', msg);
       return failure('handshake_failed', `${this.ctx.remote ? 'connecting' : 'initialize'} failed: ${msg}`);
     }
+    // Before the tools: each carries them in its definition (shared/definitions.ts).
+    this.instructions = this.client.getInstructions()?.trim() || undefined;
     const tools = await this.listTools(timeoutMs);
     if (!tools.ok) return tools.code === 'sign_in_required' ? tools : failure('handshake_failed', tools.message);
     const server = this.client.getServerVersion();
@@ -196,6 +200,7 @@ class McpSession extends SessionBase implements DialectSession {
           ...(t.annotations ? { annotations: annotationsOf(t.annotations) } : {}),
           ...(ui ? { ui } : {}),
           ...(icons ? { icons } : {}),
+          ...(this.instructions ? { serverInstructions: this.instructions } : {}),
         });
       }
     } catch (e) {

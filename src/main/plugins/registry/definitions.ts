@@ -1,7 +1,7 @@
 /**
  * Approvals bound to definitions. What a person decided about a tool (its policy, "Always allow",
  * its exposure) was decided about one definition of it: its name, title, description, input
- * schema and annotations (shared/definitions.ts). Each installed plugin keeps, in its state, the
+ * schema, annotations and its server's instructions (shared/definitions.ts). Each installed plugin keeps, in its state, the
  * definition of each tool the person's decisions apply to (`reviewed`), with its hash. When the
  * running plugin's definition differs (a list_changed, an update, a restart with other tools),
  * the tool is changed: every call asks, its card and the Tools tab show the diff, until the person
