@@ -5,7 +5,7 @@
  * team's chain: a file read by an auto-allowed tool, its secret handed by the model, on an
  * injected instruction, to a plugin that was never granted the folder.
  *
- * A run counts when it is at least CARRIED_MIN characters long (spaces folded), comes from a
+ * A run counts when it is at least CARRIED_MIN letters and digits long (fold), comes from a
  * result of another plugin than the one called, and is not something the person wrote themselves
  * in this conversation (they may well ask to pass on what they typed). Finding it: each result is
  * indexed by its windows of W = CARRIED_MIN / 2 characters at every W-th position; any common run
@@ -42,8 +42,64 @@ interface Indexed {
 
 const indexes = new Map<string, Indexed>();
 
+/**
+ * One form for the same text however it is dressed: compatibility forms made plain (fullwidth
+ * letters) and accents taken apart (NFKD, the same whether sent composed or not), one case, and
+ * only letters and digits (accents, spaces, punctuation, line breaks, zero-width and bidi
+ * characters dropped). The red team carried a result past the check upper-cased, with a
+ * zero-width space every 20 characters, and split with new lines (C02–C06).
+ */
 function fold(s: string): string {
-  return s.replace(/\s+/g, ' ');
+  return s
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** `fold`, with where each folded character was in `s`: a card's excerpt is the text as it was sent. */
+function foldMapped(s: string): { text: string; at: number[] } {
+  let text = '';
+  const at: number[] = [];
+  let i = 0;
+  for (const ch of s) {
+    for (const c of ch.normalize('NFKD').toLowerCase())
+      if (/[\p{L}\p{N}]/u.test(c)) {
+        text += c;
+        at.push(i);
+      }
+    i += ch.length;
+  }
+  return { text, at };
+}
+
+/** Printable enough to be text (a decoded value that is not is no carried text). */
+const TEXTLIKE = /^[\p{L}\p{N}\p{P}\p{S}\s]*$/u;
+
+/**
+ * The ways the arguments may carry a text: each string as it is, all of them joined (a run split
+ * over several arguments or an array's items), the joined text reversed, and each string decoded
+ * where it is base64, hex or URL-encoded (the red team's other dresses of a secret).
+ */
+function carriers(args: unknown): string[] {
+  const strings = stringsOf(args).map((x) => x.text);
+  const joined = strings.join('');
+  const out = [...strings, joined, [...joined].reverse().join('')];
+  for (const v of strings) {
+    const bare = v.replace(/\s+/g, '');
+    const decoded: string[] = [];
+    if (bare.length >= 24 && /^[A-Za-z0-9+/_-]+={0,2}$/.test(bare))
+      decoded.push(Buffer.from(bare.replace(/-/g, '+').replace(/_/g, '/'), 'base64').toString('utf8'));
+    if (bare.length >= 48 && /^(?:[0-9a-fA-F]{2})+$/.test(bare))
+      decoded.push(Buffer.from(bare, 'hex').toString('utf8'));
+    if (/%[0-9a-fA-F]{2}/.test(v))
+      try {
+        decoded.push(decodeURIComponent(v));
+      } catch {
+        // not URL-encoded after all
+      }
+    for (const d of decoded) if (TEXTLIKE.test(d)) out.push(d);
+  }
+  return out;
 }
 
 function indexOf(m: ChatMessage): Indexed {
@@ -55,7 +111,10 @@ function indexOf(m: ChatMessage): Indexed {
     indexes.set(key, kept);
     return kept;
   }
-  const text = fold(m.text || (m.result === undefined ? '' : resultText(m.result)));
+  // An error result's words reach the model too (red team C08).
+  const text = fold(
+    [m.text || (m.result === undefined ? '' : resultText(m.result)), m.failure?.message ?? ''].join('\n'),
+  );
   const windows = new Map<string, number[]>();
   for (let i = 0; i + W <= text.length; i += W) {
     const w = text.slice(i, i + W);
@@ -92,9 +151,9 @@ function longestRun(a: string, src: Indexed): { start: number; length: number } 
  * long enough does. `conversation` gives the messages so far; `plugin` is the plugin called.
  */
 export function carriedInto(args: unknown, plugin: string, conversation: () => readonly ChatMessage[]): Carried | null {
-  const values = stringsOf(args)
-    .map((s) => fold(s.text))
-    .filter((s) => s.length >= CARRIED_MIN);
+  const values = carriers(args)
+    .map((raw) => ({ raw, ...foldMapped(raw) }))
+    .filter((v) => v.text.length >= CARRIED_MIN);
   // Short arguments (most calls) carry nothing worth holding: the conversation is not even read.
   if (values.length === 0) return null;
   const stored = conversation();
@@ -104,7 +163,7 @@ export function carriedInto(args: unknown, plugin: string, conversation: () => r
       m.pluginId &&
       m.pluginId !== plugin &&
       !m.passthrough &&
-      (m.text || m.result !== undefined),
+      (m.text || m.result !== undefined || m.failure?.message),
   );
   if (sources.length === 0) return null;
   // What the person wrote, read only when a run is found (most calls carry none).
@@ -120,11 +179,12 @@ export function carriedInto(args: unknown, plugin: string, conversation: () => r
   for (const m of sources) {
     const src = indexOf(m);
     for (const v of values) {
-      const run = longestRun(v, src);
+      const run = longestRun(v.text, src);
       if (!run || (best && run.length <= best.chars)) continue;
-      const text = v.slice(run.start, run.start + run.length).trim();
       // The person wrote it: passing it on is theirs to ask for.
-      if (written().includes(text)) continue;
+      if (written().includes(v.text.slice(run.start, run.start + run.length))) continue;
+      const end = run.start + run.length - 1;
+      const text = v.raw.slice(v.at[run.start], (v.at[end] ?? v.raw.length - 1) + 1).trim();
       best = {
         plugin: m.pluginId as string,
         tool: m.tool ?? '?',
