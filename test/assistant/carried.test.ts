@@ -53,8 +53,8 @@ describe('a carried result, however it is dressed', () => {
     const failed = message({
       pluginId: 'vault',
       tool: 'get',
-      status: 'failed',
-      failure: { code: 'plugin_error', message: `cannot open: ${SECRET}` },
+      status: 'error',
+      failure: { ok: false, code: 'plugin_error', message: `cannot open: ${SECRET}` },
     });
     const c = carriedInto({ text: SECRET.toLowerCase() }, 'sink', () => [failed]);
     expect(c).toMatchObject({ plugin: 'vault', tool: 'get' });

@@ -48,12 +48,22 @@ afterAll(async () => {
   cleanupFixtures();
 });
 
-it('fetches with the registry token, and runs the packages’ install scripts without it', async () => {
+it('fetches with the registry token, and runs the packages’ install scripts without it, with the server’s plain settings', async () => {
   const src = path.join(root, 'src', 'leaky');
   mkdirSync(src, { recursive: true });
   writeFileSync(
     path.join(src, 'plugboard.json'),
-    JSON.stringify({ id: 'leaky', protocol: 'mcp', command: ['npx', '-y', 'leaky-mcp@1.0.0'] }),
+    JSON.stringify({
+      id: 'leaky',
+      protocol: 'mcp',
+      command: ['npx', '-y', 'leaky-mcp@1.0.0'],
+      // What a person sets for a package's install (the study's puppeteer), and what must not reach npm.
+      env: {
+        PUPPETEER_SKIP_DOWNLOAD: 'true',
+        NODE_OPTIONS: '--require=/nonexistent.js',
+        API_KEY: '${user_config.key}',
+      },
+    }),
   );
   const installed = await registry.installer.install(src);
   expect(installed.ok, JSON.stringify(installed)).toBe(true);
@@ -65,6 +75,15 @@ it('fetches with the registry token, and runs the packages’ install scripts wi
     expect(text).toContain(`registry=${npm.url}/`);
     expect(text).not.toContain(TOKEN);
   }
+  // The server's own plain settings reach its packages' scripts, as under npx -y; what would load
+  // code into npm, and a placeholder for a secret, do not.
+  const env = JSON.parse(readFileSync(path.join(pkg, 'seen.txt'), 'utf8').split('\n').at(-1) as string) as Record<
+    string,
+    string
+  >;
+  expect(env.PUPPETEER_SKIP_DOWNLOAD).toBe('true');
+  expect(env.NODE_OPTIONS).toBeUndefined();
+  expect(env.API_KEY).toBeUndefined();
   // And the token did fetch: it was asked for, and the package is the registry's.
   expect(npm.asked).toContain('leaky-mcp');
 }, 180_000);

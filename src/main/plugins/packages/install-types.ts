@@ -13,6 +13,11 @@ export interface StepRunner {
   env: NodeJS.ProcessEnv;
   /** Takes the credentials out of the step's home, before packages' own scripts run (config.ts). */
   forgetCredentials(): void;
+  /**
+   * What of the server's own environment its packages' install scripts get (scriptEnv): a
+   * person's `PUPPETEER_SKIP_DOWNLOAD` must reach puppeteer's postinstall, as under `npx -y`.
+   */
+  scriptEnv: Record<string, string>;
   run(
     file: string,
     args: string[],

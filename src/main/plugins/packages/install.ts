@@ -13,6 +13,7 @@ import { mkdirSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import type { PluginSpec } from '../../../shared/plugin';
+import { changesWhatRuns } from '../../../shared/run-env';
 import { installStepPlan, runInstallStep, sandboxSupport, type SandboxSupport } from '../../host';
 import { personConfig } from './config';
 import { bundleProject, describeRequest, packageOfCommand, type PackageRequest } from './detect';
@@ -97,6 +98,7 @@ export async function installPackages(spec: PluginSpec, opts: PackageStepOptions
 
   const deadline = Date.now() + (opts.timeoutMs ?? PACKAGE_STEP_MS);
   const step: StepRunner = {
+    scriptEnv: scriptEnv(spec.env),
     pluginDir: spec.dir,
     work,
     home,
@@ -206,4 +208,23 @@ function measure(dir: string): { entries: number; bytes: number } {
   };
   walk(dir);
   return { entries, bytes };
+}
+
+/**
+ * The server's environment as its packages' install scripts see it, as `npx -y` would run them:
+ * its plain values (a setting's or secret's placeholder is not resolved here, and a secret never
+ * reaches a package's scripts), without what changes what runs (shared/run-env.ts: NODE_OPTIONS
+ * would load code into npm itself) or how packages are fetched (npm's, pip's and uv's settings
+ * are the person's, from config.ts).
+ */
+export function scriptEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(env).filter(
+      ([name, value]) =>
+        !value.includes('${') &&
+        !changesWhatRuns(name) &&
+        !/^(npm_config_|pip_|uv_|plugboard_)/i.test(name) &&
+        !['HOME', 'TMPDIR', 'LANG', 'USER', 'LOGNAME'].includes(name),
+    ),
+  );
 }

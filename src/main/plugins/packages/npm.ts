@@ -88,7 +88,10 @@ export async function installNpm(req: PackageRequest, step: StepRunner): Promise
   );
   if (!ran.ok) return { ok: false, message: `npm install ${req.spec} failed${ran.why}`, tail: ran.tail };
   step.forgetCredentials();
-  const built = await step.run(npm.file, ['rebuild', '--foreground-scripts', '--no-update-notifier'], opts);
+  const built = await step.run(npm.file, ['rebuild', '--foreground-scripts', '--no-update-notifier'], {
+    ...opts,
+    env: { ...step.scriptEnv, ...opts.env },
+  });
   if (!built.ok)
     return { ok: false, message: `the install scripts of ${req.spec}'s packages failed${built.why}`, tail: built.tail };
 
