@@ -67,6 +67,22 @@ function heapMb(): number {
 }
 
 describe('misbehaving plugins', () => {
+  it('a G-Assist plugin still starting a program of its own past the deadline is waited for', async () => {
+    // The deadline 400 ms; the child it starts first runs 1.5 s (NVIDIA's mcp-stdio-example, whose
+    // `npx -y` download took 14 s, could never start at 5 s).
+    const sup = await host.addDir(
+      fixturePlugin({
+        script: 'gassist',
+        mode: 'child-before-handshake',
+        manifest: { timeouts: { handshakeMs: 400 } },
+      }),
+    );
+    const r = await collect(sup, 'echo', { text: 'started' });
+    expect(r.outcome).toMatchObject({ ok: true });
+    expect(sup.health.state).toBe('ready');
+    await settle();
+  });
+
   it('hang before the handshake → handshake_failed', async () => {
     const sup = await host.addDir(
       fixturePlugin({ script: 'gassist', mode: 'hang-before-handshake', manifest: { timeouts: { handshakeMs: 400 } } }),

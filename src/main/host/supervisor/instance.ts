@@ -7,6 +7,7 @@ import { DisposableStore, Emitter, type Event, type IDisposable } from '../../..
 import type { LogLevel, PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { ClientSide } from '../asks';
 import { withHeadline } from './headline';
+import { handshakeWhileStarting } from './starting';
 import type { DialectFactory, DialectSession, HandshakeInfo } from '../dialects/types';
 import { createCodec } from '../framing';
 import { PluginProcess, type ExitInfo, type StopOptions, type StopResult } from '../process/child';
@@ -184,8 +185,10 @@ export class Instance implements IDisposable {
     this.wire(hooks);
 
     const died = new Promise<Failure>((resolve) => this.onDidDie(resolve));
-    // A launcher that installs on first run (npx, uvx…) gets the longer handshake its plan asks for.
-    const shaken = await Promise.race([session.handshake(plan.handshakeMs ?? spec.timeouts.handshakeMs), died]);
+    // A launcher that installs on first run (npx, uvx…) gets the longer handshake its plan asks for;
+    // a G-Assist plugin, while it runs processes of its own, up to a first run's (starting.ts).
+    const deadlineMs = plan.handshakeMs ?? spec.timeouts.handshakeMs;
+    const shaken = await handshakeWhileStarting(session, spec, deadlineMs, { pid: () => this.pid, died, hooks });
     if (!shaken.ok) {
       // A plugin that exits before it has shaken hands failed its handshake, except in rterm,
       // whose core calls that a crash (rune-terminal's conformance tests).
