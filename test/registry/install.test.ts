@@ -220,6 +220,22 @@ describe('install refusals leave the data directory exactly as it was', () => {
     );
   });
 
+  it('refuses, even with replace, another kind of plugin that takes an installed one’s id (its grants would pass to it)', async () => {
+    // The study: an .mcpb named "filesystem" over an imported filesystem server took its folders.
+    const other = path.join(src, 'other-kind', 'gassist-python');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(
+      path.join(other, 'plugboard.json'),
+      JSON.stringify({ id: 'gassist-python', protocol: 'mcp', command: ['node', 'server.mjs'] }),
+    );
+    writeFileSync(path.join(other, 'server.mjs'), '');
+    await expectRefused(
+      other,
+      /"gassist-python" is installed already as another plugin \(gassist manifest, gassist-v2\), which this one \(plugboard manifest, mcp\) would replace, taking over its grants, settings and secrets: uninstall gassist-python first/,
+      { replace: true },
+    );
+  });
+
   it('refuses the id of a bundled plugin, even with replace', async () => {
     const dir = pyPlugin(path.join(src, 'hello'));
     await expectRefused(dir, /"hello" is the id of a bundled plugin/, { replace: true });

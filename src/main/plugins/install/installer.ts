@@ -278,6 +278,14 @@ export class Installer {
       return refuse(
         `a plugin "${id}" is installed already (version ${rec.spec?.version ?? '?'}); replace it to upgrade`,
       );
+    // An upgrade keeps the grants, settings and secrets of what it replaces: only of the same
+    // plugin. Another kind of package that happens to take the id (the study: an .mcpb named
+    // "filesystem" over an imported filesystem server) would inherit its folders.
+    const was = rec?.spec;
+    if (upgrading && was && (was.manifestFormat !== staged.spec.manifestFormat || was.dialect !== staged.spec.dialect))
+      return refuse(
+        `"${id}" is installed already as another plugin (${was.manifestFormat} manifest, ${was.dialect}), which this one (${staged.spec.manifestFormat} manifest, ${staged.spec.dialect}) would replace, taking over its grants, settings and secrets: uninstall ${id} first if this is meant to take its place`,
+      );
     if (pkg === null || pkg.ok === 'later') {
       const done = await this.packageStep(staged, true, opts.onProgress);
       if (done.ok !== true) return refuse(done.ok === false ? stepFailure(done) : done.reason);
