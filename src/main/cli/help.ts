@@ -99,8 +99,8 @@ Options:
   --no-browser     signin: print the address only
   -h, --help       this help
 
-An install grants what the plugin requests unless you pass --grant (only those) or --grant-none,
-and the folders and files its arguments and environment name (read-write; --folder adds more).
+An install grants what the plugin requests unless you pass --grant (only those) or --grant-none;
+the folders and files its manifest names are listed, not granted: --folder PATH[:ro] grants one.
 A server its command fetches (npx -y, bunx, pnpm dlx, uvx, uv tool run, pipx run) gets its
 package installed once into its folder, pinned, the install step's lines on stderr.
 An imported server gets its paths granted (not with --no-folders) and the network only with
