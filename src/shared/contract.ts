@@ -241,6 +241,8 @@ export const commands = {
         replace: z.boolean(),
         folders: z.array(folderGrant).max(100).optional(),
         progress: progress.optional(),
+        /** Installs it under this id, not its manifest's: beside a plugin that has that id. */
+        id: id.optional(),
         /** Setting values from the preview's form: the plugin is installed configured. */
         settings: settingValues.optional(),
       })

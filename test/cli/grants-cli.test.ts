@@ -43,6 +43,13 @@ describe('grants and check from the command line', () => {
     expect(picked.code).toBe(0);
     expect(picked.stdout).toContain(`granted read-write: ${notes}\n`);
 
+    // The same plugin again, beside the first under another id (the study's .mcpb named like an
+    // imported server): its own folder, grants and data; the first is untouched.
+    const beside = await plugboard(['plugins', 'install', plugin, '--id', 'fetcher-2', '--data-dir', data]);
+    expect(beside.code, beside.stderr).toBe(0);
+    expect(beside.stdout).toContain('installed fetcher-2 0.0.0');
+    expect((await plugboard(['plugins', 'uninstall', 'fetcher-2', '--data-dir', data])).code).toBe(0);
+
     const extra = path.join(root, 'reference');
     mkdirSync(extra);
     const g = await plugboard(['plugins', 'grant', 'fetcher', 'net', '--folder', `${extra}:ro`, '--data-dir', data]);

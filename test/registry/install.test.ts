@@ -231,7 +231,7 @@ describe('install refusals leave the data directory exactly as it was', () => {
     writeFileSync(path.join(other, 'server.mjs'), '');
     await expectRefused(
       other,
-      /"gassist-python" is installed already as another plugin \(gassist manifest, gassist-v2\), which this one \(plugboard manifest, mcp\) would replace, taking over its grants, settings and secrets: uninstall gassist-python first/,
+      /"gassist-python" is installed already as another plugin \(gassist manifest, gassist-v2\), which this one \(plugboard manifest, mcp\) would replace, taking over its grants, settings and secrets: install it beside as another id \(plugboard plugins install --id gassist-python-2\), or uninstall gassist-python first/,
       { replace: true },
     );
   });

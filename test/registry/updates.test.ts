@@ -15,6 +15,7 @@ import { Catalog } from '../../src/main/plugins/catalog';
 import { latestVersion } from '../../src/main/plugins/install/package-versions';
 import { Updates } from '../../src/main/plugins/install/updates';
 import { readRecord } from '../../src/main/plugins/packages/record';
+import { loadRecord } from '../../src/main/plugins/registry/discovery';
 import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import { openApp, type TestApp } from '../helpers/app';
 import { startMcpHttp } from '../helpers/mcp-http';
@@ -200,6 +201,33 @@ describe('a plugin installed from a folder', () => {
     expect(await app.backend.invoke('plugins.rollback', { id: 'versions' })).toEqual(
       expect.objectContaining({ ok: true }),
     );
+    expect((await app.registry.installer.uninstall('versions')).ok).toBe(true);
+  });
+
+  it('installs a plugin beside one of its manifest’s id under another id, which its updates and a restart keep', async () => {
+    // The study: Anthropic's .mcpb named "filesystem" beside an imported filesystem server.
+    const first = path.join(root, 'beside-a', 'versions');
+    writeVersion(first, '1.0.0', V1);
+    expect((await app.registry.installer.install(first)).ok).toBe(true);
+    const other = path.join(root, 'beside-b', 'versions');
+    writeVersion(other, '1.0.0', V1);
+    const beside = await app.registry.installer.install(other, { id: 'versions-2' });
+    expect(beside.ok, JSON.stringify(beside)).toBe(true);
+    const ids = () => app.registry.list().map((r) => r.id);
+    expect(ids()).toEqual(expect.arrayContaining(['versions', 'versions-2']));
+    expect((await app.registry.call('versions-2', 'echo', { text: 'b' }).done).ok).toBe(true);
+    // An update from a newer folder of it (its manifest still says "versions") goes over versions-2.
+    const newer = path.join(root, 'beside-newer', 'versions');
+    writeVersion(newer, '2.0.0', V2);
+    const u = await updates.preview('versions-2', { source: newer });
+    if (!u.ok) throw new Error(u.message);
+    expect((await updates.commit(u.token)).ok).toBe(true);
+    expect(app.registry.record('versions-2')?.spec?.version).toBe('2.0.0');
+    expect(app.registry.record('versions')?.spec?.version).toBe('1.0.0');
+    // Read again from the data directory, as at the next start: still two plugins, each its own.
+    const again = loadRecord(app.registry.paths.plugin('versions-2'), 'installed');
+    expect([again.id, again.spec?.version]).toEqual(['versions-2', '2.0.0']);
+    expect((await app.registry.installer.uninstall('versions-2')).ok).toBe(true);
     expect((await app.registry.installer.uninstall('versions')).ok).toBe(true);
   });
 

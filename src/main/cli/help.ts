@@ -63,7 +63,7 @@ export const pluginsHelp = `Usage: plugboard plugins <command> [arguments] [--da
 Commands:
   list                                 every bundled and installed plugin, with its state
   install <folder|.zip|.mcpb|.dxt>     install a plugin [--replace] [--grant CAP]... [--grant-none]
-                                       [--folder PATH[:ro]]...
+                                       [--folder PATH[:ro]]... [--id ID] (beside a plugin of its id)
   import <config file>                 install the MCP servers of another app's config (Claude
                                        Desktop, Cursor, VS Code, Cherry Studio, 5ire), after a
                                        preview [--preview] [--only NAME,...] [--secret ENV,...]

@@ -163,6 +163,7 @@ export class Installs implements IDisposable {
     folders,
     progress,
     settings,
+    id,
   }: CommandInput<'install.commit'>): Promise<CommandOutput<'install.commit'>> {
     const p = this.previews.get(token);
     if (!p) return failure('invalid_state', 'this preview has expired; drop the plugin again');
@@ -175,6 +176,7 @@ export class Installs implements IDisposable {
       replace,
       grant: grants,
       ...(folders ? { folders } : {}),
+      ...(id ? { id } : {}),
       ...this.progressOf(progress),
     });
     // The staged copy is spent either way: a refused commit is previewed again.

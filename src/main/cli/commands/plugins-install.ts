@@ -22,6 +22,7 @@ export interface InstallFlags {
   grant?: string[] | undefined;
   'grant-none'?: boolean | undefined;
   folder?: string[] | undefined;
+  id?: string | undefined;
 }
 
 export async function installCommand(
@@ -47,6 +48,7 @@ export async function installCommand(
       replace: values.replace === true,
       folders: addFolders,
       progress,
+      ...(values.id ? { id: values.id } : {}),
     });
     if (!r.ok) return refusal(out, json, r);
     // Flags inform (tool-scan.ts): descriptions that address the model, hidden text, shadowing names.

@@ -72,13 +72,19 @@ export async function pluginsCommand(argv: string[], env: CliEnv): Promise<numbe
       case 'list':
         expectArgs(rest, 0, 0, '');
         return await list(backend, env.out, json);
-      case 'install':
+      case 'install': {
+        // One --id: the id to install it under, beside a plugin that has its manifest's.
+        if ((values.id?.length ?? 0) > 1) throw new UsageError('install takes one --id');
+        const asId = values.id?.[0];
+        if (asId !== undefined && asId.includes('='))
+          throw new UsageError('install --id takes an id (--id NAME=ID is import’s)');
         return await installCommand(
           backend,
           expectArgs(rest, 1, 1, '<folder|.zip|.mcpb>')[0] as string,
-          values,
+          { ...values, id: asId },
           env.out,
         );
+      }
       case 'import': {
         const [file] = expectArgs(
           rest,

@@ -19,7 +19,7 @@ import type { ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import type { AuditLog } from '../audit';
 import type { DataPaths } from '../data-paths';
-import { loadManifest } from '../manifests';
+import { ID_PATTERN, loadManifest, writeInstalledAs } from '../manifests';
 import { installPackages, type PackageStepOutcome } from '../packages/install';
 import { readRecord } from '../packages/record';
 import type { PluginBindings, TrialChoices } from '../registry/bindings';
@@ -57,6 +57,8 @@ export interface CommitOptions {
   extra?: string[];
   /** Requested capabilities not granted whatever `grant` says (an import's `net` the person did not tick). */
   withhold?: string[];
+  /** Installs it under this id instead of its manifest's (manifests/installed-as.ts): beside one that has that id. */
+  id?: string;
   /** Folders granted besides `folders` (or the offered ones). */
   addFolders?: FolderGrant[];
   onProgress?: (line: string) => void;
@@ -266,12 +268,15 @@ export class Installer {
     pkg: PackageStepOutcome | null,
     opts: CommitOptions,
   ): Promise<InstallOutcome | Failure> {
-    const id = staged.spec.id;
+    const manifestId = staged.spec.id;
+    const id = opts.id ?? manifestId;
     const rec = this.records.get(id);
     const refuse = (message: string): Failure => {
       staged.discard();
       return this.audit.refused('install', id, failure('install_refused', message), { source });
     };
+    if (!ID_PATTERN.test(id))
+      return refuse(`"${id}" cannot be an id: lower-case letters, digits, ".", "-" or "_", at most 64`);
     if (rec?.source === 'bundled') return refuse(`"${id}" is the id of a bundled plugin; choose another id`);
     const upgrading = rec !== undefined && rec.source === 'installed';
     if (upgrading && opts.replace !== true)
@@ -284,11 +289,16 @@ export class Installer {
     const was = rec?.spec;
     if (upgrading && was && (was.manifestFormat !== staged.spec.manifestFormat || was.dialect !== staged.spec.dialect))
       return refuse(
-        `"${id}" is installed already as another plugin (${was.manifestFormat} manifest, ${was.dialect}), which this one (${staged.spec.manifestFormat} manifest, ${staged.spec.dialect}) would replace, taking over its grants, settings and secrets: uninstall ${id} first if this is meant to take its place`,
+        `"${id}" is installed already as another plugin (${was.manifestFormat} manifest, ${was.dialect}), which this one (${staged.spec.manifestFormat} manifest, ${staged.spec.dialect}) would replace, taking over its grants, settings and secrets: install it beside as another id (plugboard plugins install --id ${id}-2), or uninstall ${id} first if it is meant to take its place`,
       );
     if (pkg === null || pkg.ok === 'later') {
       const done = await this.packageStep(staged, true, opts.onProgress);
       if (done.ok !== true) return refuse(done.ok === false ? stepFailure(done) : done.reason);
+    }
+    // After the package step, which writes its folder afresh.
+    if (id !== manifestId) {
+      writeInstalledAs(staged.dir, { id, manifestId });
+      staged.spec = { ...staged.spec, id };
     }
     const existing = rec;
     const wasRunning = upgrading && this.bindings.running(id);

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { failure, type Outcome, type Result } from '../../../shared/failures';
 import type { ToolSpec } from '../../../shared/plugin';
 import type { ToolChangesView, UpdateCheckView, UpdateOrigin, UpdatePreviewView } from '../../../shared/updates';
+import { readInstalledAs } from '../manifests';
 import type { PluginRecord } from '../registry/discovery';
 import type { PluginRegistry } from '../registry/registry';
 import type { InstallPreview } from './installer';
@@ -27,6 +28,8 @@ interface Pending {
   version: string;
   /** The installer's preview of it (its staged copy, which confirming installs exactly). */
   previewToken: string;
+  /** It was installed under another id than its manifest's (manifests/installed-as.ts): kept. */
+  asId?: string;
 }
 
 export class Updates {
@@ -93,7 +96,10 @@ export class Updates {
       staged.value.discard();
       return p;
     }
-    if (p.preview.id !== id) {
+    // Installed under another id, its new version is checked against the id its manifest gives.
+    const installedAs = readInstalledAs(rec.dir);
+    const expected = installedAs?.id === id ? installedAs.manifestId : id;
+    if (p.preview.id !== expected) {
       this.registry.installer.cancelPreview(p.token);
       staged.value.discard();
       return failure(
@@ -102,7 +108,13 @@ export class Updates {
       );
     }
     const token = randomUUID();
-    this.pending.set(token, { id, ...staged.value, version: to, previewToken: p.token });
+    this.pending.set(token, {
+      id,
+      ...staged.value,
+      version: to,
+      previewToken: p.token,
+      ...(expected !== id ? { asId: id } : {}),
+    });
     return { ok: true, token, preview: await this.describe(id, from, p.preview.version, o.value.origin, p.preview) };
   }
 
@@ -118,7 +130,11 @@ export class Updates {
     if (!p) return failure('invalid_state', 'this update preview has expired; check for updates again');
     this.pending.delete(token);
     try {
-      const r = await this.registry.installer.commitPreview(p.previewToken, { replace: true, grant: 'requested' });
+      const r = await this.registry.installer.commitPreview(p.previewToken, {
+        replace: true,
+        grant: 'requested',
+        ...(p.asId ? { id: p.asId } : {}),
+      });
       if (!r.ok) return r;
       await this.registry.state.update((s) => {
         const st = s.plugins[p.id];

@@ -13,9 +13,11 @@ import { readMehrhof } from './mehrhof';
 import { readPlugboard } from './plugboard';
 import { readRterm } from './rterm';
 import { withInstalledPackage } from '../packages/record';
+import { readInstalledAs } from './installed-as';
 
 export type { ManifestResult } from './common';
 export { ID_PATTERN, toId } from './common';
+export { readInstalledAs, writeInstalledAs, type InstalledAs } from './installed-as';
 
 /** Manifest file names, in the order they are looked for in a plugin folder. */
 export const MANIFEST_FILES = [
@@ -58,7 +60,10 @@ export function loadManifest(target: string): ManifestResult {
   } catch (e) {
     return invalid(file, [`cannot read: ${(e as Error).message}`]);
   }
-  return readManifestText(file, text);
+  const r = readManifestText(file, text);
+  // Installed under another id (installed-as.ts), where its manifest still gives the one it had.
+  const as = r.ok ? readInstalledAs(path.dirname(file)) : null;
+  return r.ok && as && as.manifestId === r.spec.id ? { ...r, spec: { ...r.spec, id: as.id } } : r;
 }
 
 /** Reads a manifest's text, then holds the spec to the size limits (bounds.ts). */
