@@ -220,7 +220,7 @@ describe('install refusals leave the data directory exactly as it was', () => {
     );
   });
 
-  it('refuses, even with replace, another kind of plugin that takes an installed one’s id (its grants would pass to it)', async () => {
+  it('refuses, with replace or not, another kind of plugin that takes an installed one’s id (its grants would pass to it)', async () => {
     // The study: an .mcpb named "filesystem" over an imported filesystem server took its folders.
     const other = path.join(src, 'other-kind', 'gassist-python');
     mkdirSync(other, { recursive: true });
@@ -231,7 +231,7 @@ describe('install refusals leave the data directory exactly as it was', () => {
     writeFileSync(path.join(other, 'server.mjs'), '');
     await expectRefused(
       other,
-      /"gassist-python" is installed already as another plugin \(gassist manifest, gassist-v2\), which this one \(plugboard manifest, mcp\) would replace, taking over its grants, settings and secrets: install it beside as another id \(plugboard plugins install --id gassist-python-2\), or uninstall gassist-python first/,
+      /"gassist-python" is installed already as another plugin \(gassist manifest, gassist-v2\), which this one \(plugboard manifest, mcp\) must not replace: it would take over its grants, settings and secrets\. Install it beside as another id \(plugboard plugins install --id gassist-python-2\), or uninstall gassist-python first/,
       { replace: true },
     );
   });

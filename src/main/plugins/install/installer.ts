@@ -279,17 +279,17 @@ export class Installer {
       return refuse(`"${id}" cannot be an id: lower-case letters, digits, ".", "-" or "_", at most 64`);
     if (rec?.source === 'bundled') return refuse(`"${id}" is the id of a bundled plugin; choose another id`);
     const upgrading = rec !== undefined && rec.source === 'installed';
-    if (upgrading && opts.replace !== true)
-      return refuse(
-        `a plugin "${id}" is installed already (version ${rec.spec?.version ?? '?'}); replace it to upgrade`,
-      );
     // An upgrade keeps the grants, settings and secrets of what it replaces: only of the same
     // plugin. Another kind of package that happens to take the id (the study: an .mcpb named
     // "filesystem" over an imported filesystem server) would inherit its folders.
     const was = rec?.spec;
     if (upgrading && was && (was.manifestFormat !== staged.spec.manifestFormat || was.dialect !== staged.spec.dialect))
       return refuse(
-        `"${id}" is installed already as another plugin (${was.manifestFormat} manifest, ${was.dialect}), which this one (${staged.spec.manifestFormat} manifest, ${staged.spec.dialect}) would replace, taking over its grants, settings and secrets: install it beside as another id (plugboard plugins install --id ${id}-2), or uninstall ${id} first if it is meant to take its place`,
+        `"${id}" is installed already as another plugin (${was.manifestFormat} manifest, ${was.dialect}), which this one (${staged.spec.manifestFormat} manifest, ${staged.spec.dialect}) must not replace: it would take over its grants, settings and secrets. Install it beside as another id (plugboard plugins install --id ${id}-2), or uninstall ${id} first if it is meant to take its place`,
+      );
+    if (upgrading && opts.replace !== true)
+      return refuse(
+        `a plugin "${id}" is installed already (version ${rec.spec?.version ?? '?'}); replace it to upgrade`,
       );
     if (pkg === null || pkg.ok === 'later') {
       const done = await this.packageStep(staged, true, opts.onProgress);
