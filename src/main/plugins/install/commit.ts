@@ -9,7 +9,7 @@ import type { FolderGrant } from '../../../shared/capabilities';
 import type { DataPaths } from '../data-paths';
 import { signInSecretId } from '../registry/sign-ins';
 import type { SecretStore } from '../secrets';
-import { defaultPluginState, type StateStore } from '../registry/state';
+import { defaultPluginState, type PluginState, type StateStore } from '../registry/state';
 import type { InstallRecord } from './pinned';
 import { dropPrevious, keepPrevious } from './previous';
 import { removeIfEmpty, type Staged } from './stage';
@@ -41,6 +41,8 @@ export async function installStaged(
     grants: string[];
     folders: FolderGrant[];
     upgrade: boolean;
+    /** A fresh install's reviewed definitions: those its preview's trial announced. */
+    reviewed?: PluginState['reviewed'];
   },
 ): Promise<InstallOutcome | { ok: false; message: string }> {
   const { spec } = staged;
@@ -88,6 +90,7 @@ export async function installStaged(
         state.plugins[spec.id] = {
           ...defaultPluginState(ctx.grants),
           ...(ctx.folders.length > 0 ? { folders: ctx.folders } : {}),
+          ...(ctx.reviewed ? { reviewed: ctx.reviewed } : {}),
           installed: info,
         };
       }

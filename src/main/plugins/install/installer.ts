@@ -23,6 +23,7 @@ import { ID_PATTERN, loadManifest, writeInstalledAs } from '../manifests';
 import { installPackages, type PackageStepOutcome } from '../packages/install';
 import { readRecord } from '../packages/record';
 import type { PluginBindings, TrialChoices } from '../registry/bindings';
+import { reviewedTools } from '../registry/definitions';
 import { loadRecord } from '../registry/discovery';
 import type { RecordBook } from '../registry/records';
 import type { StateStore } from '../registry/state';
@@ -59,6 +60,8 @@ export interface CommitOptions {
   withhold?: string[];
   /** Installs it under this id instead of its manifest's (manifests/installed-as.ts): beside one that has that id. */
   id?: string;
+  /** The tools its preview's trial announced (Held.announced): recorded as reviewed at a fresh install. */
+  announced?: ToolSpec[];
   /** Folders granted besides `folders` (or the offered ones). */
   addFolders?: FolderGrant[];
   onProgress?: (line: string) => void;
@@ -84,6 +87,12 @@ interface Held {
   timer: NodeJS.Timeout;
   /** A trial of it tried again (tryAgain), while it runs. */
   trying?: Promise<unknown>;
+  /**
+   * The tools its last trial announced (an MCP server's): what the person was shown, recorded
+   * as the definitions their decisions apply to, so a server that shows other tools once it runs
+   * installed (red team A12: clean in the trial, poisoned after) asks again with the diff.
+   */
+  announced?: ToolSpec[];
 }
 
 export class Installer {
@@ -131,7 +140,7 @@ export class Installer {
       const token = randomUUID();
       const timer = setTimeout(() => this.cancelPreview(token), PREVIEW_KEPT_MS);
       timer.unref();
-      this.held.set(token, { staged, source, pkg, timer });
+      this.held.set(token, { staged, source, pkg, timer, ...(tried.announced ? { announced: tried.announced } : {}) });
       return { ok: true, token, preview: { ...described, ...tried } };
     } catch (e) {
       staged.discard();
@@ -155,7 +164,9 @@ export class Installer {
     const trying = this.bindings.trial(h.staged.spec, trialMs, chosen);
     h.trying = trying;
     try {
-      return { ok: true, ...(await trying) };
+      const tried = await trying;
+      if (tried.announced) h.announced = tried.announced;
+      return { ok: true, ...tried };
     } finally {
       delete h.trying;
     }
@@ -169,7 +180,7 @@ export class Installer {
     clearTimeout(h.timer);
     // A trial of the staged copy still running ends first: the install moves that copy.
     await h.trying?.catch(() => undefined);
-    return this.finish(h.staged, h.source, h.pkg, opts);
+    return this.finish(h.staged, h.source, h.pkg, { ...opts, ...(h.announced ? { announced: h.announced } : {}) });
   }
 
   /** Drops a preview's staged copy. */
@@ -359,6 +370,7 @@ export class Installer {
       grants,
       folders: folders.map((f) => ({ path: path.normalize(f.path), write: f.write })),
       upgrade: upgrading,
+      ...(opts.announced?.length ? { reviewed: reviewedTools(opts.announced) } : {}),
     });
     if (!outcome.ok) return failure('io_error', outcome.message);
     // A fresh install starts without secrets, even ones an earlier uninstall elsewhere left behind.

@@ -8,8 +8,10 @@
  * accepts the new one (Accept on the Tools tab, a policy chosen there, or "Always allow" on a
  * card); "Allow for this conversation" holds for the hash it was given for (tool-calls.ts).
  *
- * The first definitions are taken on trust: those a plugin announces the first time it runs (or
- * its manifest declares, for protocols that announce nothing more) are recorded as reviewed; a
+ * The first definitions are those the install preview's trial announced, which the person saw
+ * (installer.ts: a server that shows other tools once installed asks again); without a trial, they
+ * are taken on trust: those a plugin announces the first time it runs (or its manifest declares,
+ * for protocols that announce nothing more) are recorded as reviewed; a
  * tool that appears later is new, and asks. Bundled plugins ship with the app: their definitions
  * are the app's own and are never held.
  */
@@ -67,6 +69,12 @@ export function changeOf(state: PluginState, t: ToolSpec): DefinitionChange | un
     if (diffs.size > 500) diffs.delete(diffs.keys().next().value as string);
   }
   return d;
+}
+
+/** `tools` as reviewed definitions, by name: a fresh install's, from its preview's trial. */
+export function reviewedTools(tools: readonly ToolSpec[]): Record<string, Reviewed> {
+  const at = new Date().toISOString();
+  return Object.fromEntries(tools.map((t) => [t.name, reviewedOf(t, at)]));
 }
 
 /** The state with `tools` recorded as reviewed (the rest of the record kept). */
