@@ -107,6 +107,12 @@ describeSandboxed('limits per plugin, with the enforcement this machine has', ()
     // Stopped well before its own bound of 256 MiB.
     expect(existsSync(path.join(dataDir, 'fill-255.bin'))).toBe(false);
   });
+
+  it('counts what it holds open after unlinking it in its data folder (no name shows it)', async () => {
+    const dataDir = registry().paths.pluginData('hostile');
+    const f = await attack(registry(), 'fill_unlinked', { path: dataDir, max_mib: 256, pause_ms: 20 });
+    expectStopped(f, 'dataBytes', /data folder size limit of 8 MiB/);
+  });
 });
 
 describeSandboxed('limits per plugin without control groups (rlimits and the watch)', () => {

@@ -9,11 +9,12 @@
  * Each sandbox is a PID namespace: its processes are found by that, wherever they moved their
  * process group or session. One walk of /proc per tick serves every watch.
  */
-import { lstat, readdir, readFile, readlink, statfs } from 'node:fs/promises';
+import { lstat, readdir, readFile, readlink, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { failure, type Failure, type FailureDetails } from '../../../shared/failures';
 import { formatSize, LIMIT_TITLES, type LimitName, type LimitUsage, type PluginLimits } from '../../../shared/limits';
 import type { PluginCgroup } from './cgroups';
+import { isInside } from '../../fs';
 
 export interface LimitBreach {
   limit: LimitName;
@@ -113,6 +114,27 @@ async function diskUse(dir: string): Promise<number> {
   return total;
 }
 
+/**
+ * Files of `dir` that were unlinked but are held open by `pids`: their blocks stay taken on the
+ * disk while no name in the folder shows them (red team L05: 3 GiB held past a 2 GiB limit).
+ */
+async function heldUnlinked(pids: readonly number[], dir: string): Promise<number> {
+  const seen = new Set<string>();
+  let total = 0;
+  for (const pid of pids) {
+    const fds = await readdir(`/proc/${pid}/fd`).catch(() => [] as string[]);
+    for (const fd of fds) {
+      const link = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => '');
+      if (!link.endsWith(' (deleted)') || !isInside(dir, link.slice(0, -' (deleted)'.length))) continue;
+      const st = await stat(`/proc/${pid}/fd/${fd}`).catch(() => null);
+      if (!st || seen.has(`${st.dev}:${st.ino}`)) continue;
+      seen.add(`${st.dev}:${st.ino}`);
+      total += st.blocks * 512;
+    }
+  }
+  return total;
+}
+
 export class LimitWatch {
   private usageNow: LimitUsage = { processes: null, memoryBytes: null, tmpBytes: null, dataBytes: null };
   private timer: NodeJS.Timeout | undefined;
@@ -201,10 +223,17 @@ export class LimitWatch {
     }
   }
 
+  /** Its data folder's use: what its names hold, and what its processes hold open unlinked. */
+  private async dataUse(): Promise<number> {
+    const pids = this.ns ? ((await namespacesNow()).get(this.ns) ?? []) : [this.o.pid];
+    const [named, held] = await Promise.all([diskUse(this.o.dataDir), heldUnlinked(pids, this.o.dataDir)]);
+    return named + held;
+  }
+
   private scheduleData(ms: number): void {
     this.dataTimer = setTimeout(() => {
       const t0 = performance.now();
-      void diskUse(this.o.dataDir).then((bytes) => {
+      void this.dataUse().then((bytes) => {
         if (this.stopped) return;
         this.usageNow = { ...this.usageNow, dataBytes: bytes };
         if (bytes > this.o.limits.dataBytes) this.breach('dataBytes', `it holds ${formatSize(bytes)}`);
