@@ -94,6 +94,16 @@ describeSandboxed('what a sandboxed plugin sees', () => {
     expect(out).not.toContain('OTHER-CODE');
   });
 
+  it('a folder granted both read-only and read-write is written (a setting and a grant of the same folder)', () => {
+    const folder = path.join(root, 'folder');
+    const out = runIn(
+      { readPaths: [folder], writePaths: [folder] },
+      `echo written > ${folder}/both.txt && cat ${folder}/both.txt || echo refused`,
+    );
+    expect(out).toContain('written');
+    expect(out).not.toContain('refused');
+  });
+
   it('a grant inside the data directory (another plugin’s folder) is not honoured', () => {
     const out = runIn({ readPaths: [path.join(data, 'plugins', 'other')] }, `cat ${data}/plugins/other/code.js`);
     expect(out).not.toContain('OTHER-CODE');

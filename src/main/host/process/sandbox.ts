@@ -225,7 +225,11 @@ export function wrapInSandbox(plan: LaunchPlan, policy: SandboxPolicy): LaunchPl
   const outsideHidden = (p: string): boolean => !isInside(hiddenReal, real(p));
   const grants: Mount[] = [
     ...policy.writePaths.filter(outsideHidden).map((p): Mount => ({ kind: 'rw', path: p, src: p })),
-    ...policy.readPaths.filter(outsideHidden).map((p): Mount => ({ kind: 'ro-grant', path: p, src: p })),
+    // Granted both ways (a folder setting and a grant of the same folder), it is written: the
+    // person granted that; a read-only mount at the same path would win (the study's F2).
+    ...policy.readPaths
+      .filter((p) => outsideHidden(p) && !policy.writePaths.includes(p))
+      .map((p): Mount => ({ kind: 'ro-grant', path: p, src: p })),
     ...policy.extraReadOnly.filter(outsideHidden).map((p): Mount => ({ kind: 'ro', path: p, src: p })),
   ];
   // Under a granted parent (a granted `/`) the host's own symlink is there already, and bwrap
