@@ -37,7 +37,20 @@ export interface Carried {
 
 interface Indexed {
   text: string;
-  windows: Map<string, number[]>;
+  /** Each indexed window's rolling hash (windowHash): numbers, not a string per window. */
+  windows: Map<number, number[]>;
+}
+
+/** Rabin–Karp over UTF-16 units: a window's hash, and how to slide it (a number, no substring). */
+const BASE = 131;
+const MOD = 1_000_000_007;
+let dropFactor = 1;
+for (let k = 1; k < W; k++) dropFactor = (dropFactor * BASE) % MOD;
+
+function windowHash(t: string, at: number): number {
+  let h = 0;
+  for (let k = at; k < at + W; k++) h = (h * BASE + t.charCodeAt(k)) % MOD;
+  return h;
 }
 
 const indexes = new Map<string, Indexed>();
@@ -56,20 +69,48 @@ function fold(s: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-/** `fold`, with where each folded character was in `s`: a card's excerpt is the text as it was sent. */
-function foldMapped(s: string): { text: string; at: number[] } {
-  let text = '';
-  const at: number[] = [];
-  let i = 0;
-  for (const ch of s) {
+/**
+ * `fold`, with where each folded character was in `s`: a card's excerpt is the text as it was sent.
+ * ASCII, nearly all of what models send, is folded by its code; other characters one by one.
+ */
+function foldMapped(s: string): { text: string; at: Int32Array } {
+  // Typed arrays, not a string grown a character at a time: a megabyte of arguments is common.
+  let units = new Uint16Array(s.length + 16);
+  let at = new Int32Array(s.length + 16);
+  let n = 0;
+  const put = (unit: number, from: number): void => {
+    if (n === units.length) {
+      const grown = new Uint16Array(units.length * 2);
+      grown.set(units);
+      units = grown;
+      const grownAt = new Int32Array(at.length * 2);
+      grownAt.set(at);
+      at = grownAt;
+    }
+    units[n] = unit;
+    at[n++] = from;
+  };
+  for (let i = 0; i < s.length;) {
+    const code = s.charCodeAt(i);
+    if (code < 0x80) {
+      if ((code >= 48 && code <= 57) || (code >= 97 && code <= 122)) put(code, i);
+      else if (code >= 65 && code <= 90) put(code + 32, i);
+      i++;
+      continue;
+    }
+    const ch = String.fromCodePoint(s.codePointAt(i) as number);
     for (const c of ch.normalize('NFKD').toLowerCase())
-      if (/[\p{L}\p{N}]/u.test(c)) {
-        text += c;
-        at.push(i);
-      }
+      if (/[\p{L}\p{N}]/u.test(c)) for (let k = 0; k < c.length; k++) put(c.charCodeAt(k), i);
     i += ch.length;
   }
-  return { text, at };
+  return { text: new TextDecoder('utf-16le').decode(units.subarray(0, n)), at: at.subarray(0, n) };
+}
+
+/** `s` backwards, by code point (a Buffer's reverse where it is one byte a character, most texts). */
+function reversed(s: string): string {
+  // eslint-disable-next-line no-control-regex -- the range is the test: one byte a character
+  if (/^[\u0000-\u00ff]*$/.test(s)) return Buffer.from(s, 'latin1').reverse().toString('latin1');
+  return [...s].reverse().join('');
 }
 
 /** Printable enough to be text (a decoded value that is not is no carried text). */
@@ -83,7 +124,7 @@ const TEXTLIKE = /^[\p{L}\p{N}\p{P}\p{S}\s]*$/u;
 function carriers(args: unknown): string[] {
   const strings = stringsOf(args).map((x) => x.text);
   const joined = strings.join('');
-  const out = [...strings, joined, [...joined].reverse().join('')];
+  const out = [...strings, ...(strings.length > 1 ? [joined] : []), reversed(joined)];
   for (const v of strings) {
     const bare = v.replace(/\s+/g, '');
     const decoded: string[] = [];
@@ -115,9 +156,9 @@ function indexOf(m: ChatMessage): Indexed {
   const text = fold(
     [m.text || (m.result === undefined ? '' : resultText(m.result)), m.failure?.message ?? ''].join('\n'),
   );
-  const windows = new Map<string, number[]>();
+  const windows = new Map<number, number[]>();
   for (let i = 0; i + W <= text.length; i += W) {
-    const w = text.slice(i, i + W);
+    const w = windowHash(text, i);
     const at = windows.get(w);
     if (at) at.push(i);
     else windows.set(w, [i]);
@@ -131,10 +172,18 @@ function indexOf(m: ChatMessage): Indexed {
 /** The longest run of `a` found in the indexed text, at least CARRIED_MIN long. */
 function longestRun(a: string, src: Indexed): { start: number; length: number } | null {
   let best: { start: number; length: number } | null = null;
+  if (a.length < W) return null;
+  let h = windowHash(a, 0);
   for (let i = 0; i + W <= a.length; i++) {
-    const at = src.windows.get(a.slice(i, i + W));
+    if (i > 0) {
+      h = (h - ((a.charCodeAt(i - 1) * dropFactor) % MOD) + MOD) % MOD;
+      h = (h * BASE + a.charCodeAt(i + W - 1)) % MOD;
+    }
+    const at = src.windows.get(h);
     if (!at) continue;
     for (const j of at) {
+      // A hash may collide: the window itself must match.
+      if (a.slice(i, i + W) !== src.text.slice(j, j + W)) continue;
       let left = 0;
       while (i - left > 0 && j - left > 0 && a[i - left - 1] === src.text[j - left - 1]) left++;
       let right = W;
