@@ -91,6 +91,9 @@ test('an npx server: its package installed in the preview, line by line, pinned;
   await expect(dialog.locator('[data-install-trial]')).toContainText(/node \S+\/plugins\/memory\/\.plugboard\/npm\//);
   const grant = dialog.locator(`[data-grant-path="${memory}"]`);
   await expect(grant).toContainText(`for ${path.join(memory, 'memory.json')}, which it writes there`);
+  // The manifest names it, so its author chose it: offered unticked, and the person ticks it.
+  await expect(grant.getByRole('checkbox')).not.toBeChecked();
+  await grant.getByRole('checkbox').check();
   await expect(grant.getByRole('checkbox')).toBeChecked();
   await expect(dialog.getByRole('region', { name: 'Capabilities it asks for' })).toContainText('not requested');
   await shootBothThemes(page, 'install-package-preview', async () => {
