@@ -65,9 +65,19 @@ describeSandboxed('a script outside the plugin folder that is not software', () 
     const o = await registry.call('z09', 'anything', {}).done;
     expect(o.ok).toBe(false);
     const said = JSON.stringify(o);
-    expect(said).toContain('which is never shown to a plugin');
+    expect(said).toContain('is hidden in the home folder (.ssh), which is never shown to a plugin');
     expect(said).not.toContain(KEY);
     expect(JSON.stringify(installed)).not.toContain(KEY);
+  });
+
+  it('runs a script that lies right in the home folder, shown alone (a person’s `node ~/server.js`)', async () => {
+    const script = path.join(home, 'server.mjs');
+    writeFileSync(script, "process.stdout.write('');\n");
+    expect((await registry.installer.install(plugin('homescript', script), { grant: [] })).ok).toBe(true);
+    const o = await registry.call('homescript', 'anything', {}).done;
+    // It starts (its own preload runs and reads its script); what fails is its handshake, not the launch.
+    expect(JSON.stringify(o)).not.toContain('never shown to a plugin');
+    expect(JSON.stringify(o)).not.toContain('launch_failed');
   });
 
   it('refuses a file that is no script outside a package, where it would be the only file shown', async () => {

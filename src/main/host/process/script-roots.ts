@@ -74,8 +74,16 @@ export function scriptRefusal(script: string, runner: 'node' | 'python', home: s
   const file = real(script);
   const markers = runner === 'node' ? ['package.json'] : ['pyproject.toml', 'setup.py', 'setup.cfg'];
   if (packageRoot(path.dirname(file), markers, home)) return null;
-  if (!mayShow(path.dirname(file), home))
-    return `its script ${file} lies in ${path.dirname(file)}, which is never shown to a plugin (the home folder, a hidden folder in it, or /)`;
+  // The file alone may be shown from anywhere (`node ~/server.js` too), but never one hidden in
+  // the home folder: a dot-file, or anything under a dot-folder (~/.ssh, ~/.config…).
+  if (
+    isInside(home, file) &&
+    path
+      .relative(home, file)
+      .split(path.sep)
+      .some((part) => part.startsWith('.'))
+  )
+    return `its script ${file} is hidden in the home folder (${path.relative(home, file).split(path.sep)[0]}), which is never shown to a plugin`;
   if (!SCRIPT_FILE[runner].test(file))
     return `its script ${file} is not a ${runner === 'node' ? 'JavaScript or TypeScript' : 'Python'} file, and outside a package it is the only file shown: Plugboard does not show it`;
   return null;

@@ -185,6 +185,9 @@ export function InstallPreview({
       {folders.length > 0 && (
         <Section title="Folders and files it is given">
           <PathGrants folders={folders} />
+          <p className="mt-1 text-[11px] text-fg-subtle">
+            Its manifest names these, so its author chose them: it gets only those you tick.
+          </p>
         </Section>
       )}
       <Section title="Capabilities it asks for">
