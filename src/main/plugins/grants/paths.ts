@@ -52,6 +52,16 @@ function kindOf(p: string): 'folder' | 'file' | null {
   }
 }
 
+/** An existing file someone may run (its mode has an execute bit). */
+function isProgram(p: string): boolean {
+  try {
+    const st = statSync(p);
+    return st.isFile() && (st.mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
+
 /** A word as a path: `~` and `${HOME}` expanded; null when it is not an absolute path. */
 function asPath(word: string, home: string): string | null {
   const w = word
@@ -148,9 +158,9 @@ export function findPaths(
     const kind = kindOf(p);
     const fileLike = kind === 'file' || (kind === null && FILE_LIKE.test(path.basename(p)));
     const readOnly = READ_ONLY_NAME.test(f.name);
-    // Every plugin sees the system's folders read-only already: a program or file there
-    // (`--executable-path /usr/bin/chromium`) needs no grant, and its folder is never written.
-    if ((readOnly || fileLike) && SYSTEM.some((s) => isInside(s, p))) continue;
+    // Every plugin sees the system's folders read-only already: a configuration or a program
+    // there (`--executable-path /usr/bin/chromium`) needs no grant, and its folder is not written.
+    if ((readOnly || isProgram(p)) && SYSTEM.some((s) => isInside(s, p))) continue;
     let grant: PathGrantView;
     if (fileLike && !readOnly && (path.dirname(p) === home || path.dirname(p) === '/')) {
       // Its folder would be the whole home (LOG_FILE=~/.bashrc): the file alone, which it can
