@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { GRANTABLE_UNREQUESTED, requestedCapabilities, type FolderGrant } from '../../../shared/capabilities';
 import { failure, type Failure, type Done, type Outcome } from '../../../shared/failures';
-import type { ToolSpec } from '../../../shared/plugin';
+import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import type { AuditLog } from '../audit';
 import type { DataPaths } from '../data-paths';
@@ -95,6 +95,16 @@ interface Held {
   announced?: ToolSpec[];
 }
 
+/**
+ * What a trial announced that a fresh install records as reviewed: an MCP server's tools, which
+ * are what it will offer when it runs. Other protocols' tools come from their manifests once
+ * installed, whatever their handshake lists (a G-Assist plugin's `initialize` names its commands
+ * in other words): recorded, they would read as changed at the first real run.
+ */
+function announcedOf(spec: PluginSpec, announced: ToolSpec[] | undefined): { announced?: ToolSpec[] } {
+  return spec.dialect === 'mcp' && announced ? { announced } : {};
+}
+
 export class Installer {
   private readonly limits: InstallLimits;
   private readonly held = new Map<string, Held>();
@@ -140,7 +150,7 @@ export class Installer {
       const token = randomUUID();
       const timer = setTimeout(() => this.cancelPreview(token), PREVIEW_KEPT_MS);
       timer.unref();
-      this.held.set(token, { staged, source, pkg, timer, ...(tried.announced ? { announced: tried.announced } : {}) });
+      this.held.set(token, { staged, source, pkg, timer, ...announcedOf(staged.spec, tried.announced) });
       return { ok: true, token, preview: { ...described, ...tried } };
     } catch (e) {
       staged.discard();
@@ -165,7 +175,8 @@ export class Installer {
     h.trying = trying;
     try {
       const tried = await trying;
-      if (tried.announced) h.announced = tried.announced;
+      const announced = announcedOf(h.staged.spec, tried.announced).announced;
+      if (announced) h.announced = announced;
       return { ok: true, ...tried };
     } finally {
       delete h.trying;
