@@ -395,27 +395,20 @@ async function roundTrips(): Promise<void> {
   // spends per call. A round trip on two shared cores moves by a third between runs with where
   // the scheduler puts the two processes; the client's own work does not.
   const c = (k: string) => cpu.get(k) as number;
-  report.add({ name: 'CPU per call: raw client, G-Assist echo plugin', value: c('ga-raw'), unit: 'us' });
-  report.add({
-    name: 'CPU per call: host → G-Assist V2',
-    value: c('ga'),
-    unit: 'us',
-    baseline: { name: 'raw client', value: c('ga-raw') },
-  });
-  report.add({ name: 'CPU per call: raw client, JSON-RPC echo plugin', value: c('jr-raw'), unit: 'us' });
-  report.add({
-    name: 'CPU per call: host → JSON-RPC (NDJSON)',
-    value: c('jr'),
-    unit: 'us',
-    baseline: { name: 'raw client', value: c('jr-raw') },
-  });
-  report.add({ name: 'CPU per call: MCP SDK v2 client', value: c('sdk2'), unit: 'us' });
-  report.add({
-    name: 'CPU per call: host → MCP',
-    value: c('mcp'),
-    unit: 'us',
-    baseline: { name: 'MCP SDK v2 client', value: c('sdk2') },
-  });
+  const cpuPairs: Array<[baseName: string, base: string, hostName: string, host: string, against: string]> = [
+    ['raw client, G-Assist echo plugin', 'ga-raw', 'host → G-Assist V2', 'ga', 'raw client'],
+    ['raw client, JSON-RPC echo plugin', 'jr-raw', 'host → JSON-RPC (NDJSON)', 'jr', 'raw client'],
+    ['MCP SDK v2 client', 'sdk2', 'host → MCP', 'mcp', 'MCP SDK v2 client'],
+  ];
+  for (const [baseName, base, hostName, hostKey, against] of cpuPairs) {
+    report.add({ name: `CPU per call: ${baseName}`, value: c(base), unit: 'us' });
+    report.add({
+      name: `CPU per call: ${hostName}`,
+      value: c(hostKey),
+      unit: 'us',
+      baseline: { name: against, value: c(base) },
+    });
+  }
 
   // rterm: one process per call, against spawning the same plugin by hand. The raw side stops
   // at the response and leaves the exit off the clock; the host's call also waits for the exit
