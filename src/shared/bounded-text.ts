@@ -25,13 +25,24 @@ export interface BoundedParts {
   tail: string;
 }
 
+/**
+ * The line that says what was left out, looked for where the kept beginning ends: `at` is
+ * KEEP_HEAD_CHARS in a bounded text, less in one shown without its first characters (a fence
+ * line taken off). How many characters it says were left out, and where the kept end starts;
+ * null where there is no such line.
+ */
+export function findOmission(text: string, at = KEEP_HEAD_CHARS): { omitted: number; tailStart: number } | null {
+  if (at < 0 || text.length <= at || !text.startsWith('\n… [', at)) return null;
+  OMITTED.lastIndex = at;
+  const m = OMITTED.exec(text);
+  return m ? { omitted: Number(m[1]), tailStart: OMITTED.lastIndex } : null;
+}
+
 /** A bounded text taken apart; null for a text that was never cut. */
 export function splitBounded(text: string): BoundedParts | null {
-  if (text.length <= KEEP_HEAD_CHARS || !text.startsWith('\n… [', KEEP_HEAD_CHARS)) return null;
-  OMITTED.lastIndex = KEEP_HEAD_CHARS;
-  const m = OMITTED.exec(text);
-  if (!m) return null;
-  return { head: text.slice(0, KEEP_HEAD_CHARS), omitted: Number(m[1]), tail: text.slice(OMITTED.lastIndex) };
+  const found = findOmission(text);
+  if (!found) return null;
+  return { head: text.slice(0, KEEP_HEAD_CHARS), omitted: found.omitted, tail: text.slice(found.tailStart) };
 }
 
 function isLowSurrogate(code: number): boolean {

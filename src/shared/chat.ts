@@ -121,4 +121,15 @@ export type TurnEvent =
     }
   | { type: 'start'; conversationId: string; turnId: string; message: ChatMessage }
   | { type: 'stream'; conversationId: string; turnId: string; messageId: string; text: string }
-  | { type: 'end'; conversationId: string; turnId: string; message: ChatMessage };
+  | {
+      type: 'end';
+      conversationId: string;
+      turnId: string;
+      message: ChatMessage;
+      /**
+       * The message's text is not in this event: it is its `start`'s text and the `stream` pieces
+       * after it, all of which this client received (a long output is not sent twice; see
+       * server/websocket.ts). `message.text` is then empty.
+       */
+      textStreamed?: true;
+    };

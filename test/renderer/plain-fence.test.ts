@@ -3,15 +3,15 @@ import { unfence } from '../../src/renderer/src/features/chat/plain-fence';
 
 describe('the plain view of fenced output', () => {
   it('shows what is inside the terminal’s fence, once it has closed', () => {
-    expect(unfence('````text\n1\n2\n3\n````\n')).toEqual({ body: '1\n2\n3\n', fenced: true });
+    expect(unfence('````text\n1\n2\n3\n````\n')).toEqual({ body: '1\n2\n3\n', fenced: true, cut: 9 });
   });
 
   it('drops the opening fence while the output still streams', () => {
-    expect(unfence('````text\n1\n2\n')).toEqual({ body: '1\n2\n', fenced: true });
+    expect(unfence('````text\n1\n2\n')).toEqual({ body: '1\n2\n', fenced: true, cut: 9 });
   });
 
   it('keeps a shorter run of backticks inside: output, as markdown reads it', () => {
-    expect(unfence('````text\n```js\nx\n```\n')).toEqual({ body: '```js\nx\n```\n', fenced: true });
+    expect(unfence('````text\n```js\nx\n```\n')).toEqual({ body: '```js\nx\n```\n', fenced: true, cut: 9 });
   });
 
   it('finds the closing fence at the end of a 2 MB output', () => {
@@ -28,6 +28,6 @@ describe('the plain view of fenced output', () => {
 
   it('leaves text that does not open with a fence as it is', () => {
     for (const text of ['plain\n```\ncode\n```\n', '``not a fence\n', ''])
-      expect(unfence(text)).toEqual({ body: text, fenced: false });
+      expect(unfence(text)).toEqual({ body: text, fenced: false, cut: 0 });
   });
 });

@@ -11,8 +11,13 @@ import {
   rowCount,
   rowText,
   updateIndex,
+  type RowIndex,
 } from '../../src/renderer/src/features/chat/output/row-index';
+import { unfence } from '../../src/renderer/src/features/chat/plain-fence';
 import { appendCapped } from '../../src/renderer/src/stores/chat/text-cap';
+
+/** The row starts an index holds. */
+const startsOf = (index: RowIndex): number[] => Array.from(index.starts.subarray(0, index.n));
 
 function rows(text: string): string[] {
   const index = updateIndex(emptyIndex(), text);
@@ -39,7 +44,7 @@ describe('row index', () => {
       updateIndex(index, text.slice(0, next));
       at = next;
     }
-    expect(index.starts).toEqual(updateIndex(emptyIndex(), text).starts);
+    expect(startsOf(index)).toEqual(startsOf(updateIndex(emptyIndex(), text)));
   });
 
   it('follows the page bound trimming the kept end of a 7 MB stream, rows equal to a fresh index', () => {
@@ -57,10 +62,40 @@ describe('row index', () => {
     }
     expect(text.length).toBeLessThanOrEqual(MAX_TEXT_CHARS + 100);
     expect(trims).toBeGreaterThan(20);
-    expect(index.starts).toEqual(updateIndex(emptyIndex(), text).starts);
+    expect(startsOf(index)).toEqual(startsOf(updateIndex(emptyIndex(), text)));
     const count = rowCount(index);
     expect(rowText(text, index, count - 1)).toBe(String(n - 1));
     expect(rowText(text, index, 0)).toBe('1');
+  });
+
+  it('follows a fenced 7 MB stream (the terminal output) by extending, never scanning it all again', () => {
+    // The page shows the terminal's output without its opening fence line, so the bound's line
+    // sits that many characters earlier than in the message's text. Each update adds fewer rows
+    // than a scan checks its deadline after, so one given a deadline already passed completes
+    // only if it scans just what came since: a full scan of megabytes would stop unfinished.
+    let text = '````text\n';
+    const index = emptyIndex();
+    let n = 1;
+    let trims = 0;
+    let rescans = 0;
+    while (n < 500_000) {
+      let chunk = '';
+      for (let k = 0; k < 1000; k++) chunk += `${n++}\n`;
+      const before = splitBounded(text)?.omitted ?? 0;
+      text = appendCapped(text, chunk);
+      if ((splitBounded(text)?.omitted ?? 0) > before) trims++;
+      const { body, cut } = unfence(text);
+      updateIndex(index, body, performance.now() - 1, cut);
+      if (!index.complete) {
+        rescans++;
+        updateIndex(index, body, Infinity, cut);
+      }
+    }
+    expect(trims).toBeGreaterThan(10);
+    expect(rescans).toBe(0);
+    const { body, cut } = unfence(text);
+    expect(startsOf(index)).toEqual(startsOf(updateIndex(emptyIndex(), body, Infinity, cut)));
+    expect(rowText(body, index, rowCount(index) - 1)).toBe(String(n - 1));
   });
 
   it('with a deadline, a scan stops early and goes on where it stopped, to the same rows', () => {
@@ -69,19 +104,19 @@ describe('row index', () => {
     const index = updateIndex(emptyIndex(), text, performance.now() - 1);
     expect(index.complete).toBe(false);
     // The unscanned rest is no row: nothing megabytes long is ever shown as one.
-    expect(rowCount(index)).toBe(index.starts.length - 1);
+    expect(rowCount(index)).toBe(index.n - 1);
     let calls = 1;
     while (!index.complete) {
       updateIndex(index, text, performance.now() + 1);
       calls++;
     }
     expect(calls).toBeGreaterThan(1);
-    expect(index.starts).toEqual(updateIndex(emptyIndex(), text).starts);
+    expect(startsOf(index)).toEqual(startsOf(updateIndex(emptyIndex(), text)));
   });
 
   it('a different text (not an extension) is indexed afresh', () => {
     const index = updateIndex(emptyIndex(), 'one\ntwo\nthree');
     updateIndex(index, '```text\none\ntwo\nthree and more\n');
-    expect(index.starts).toEqual(updateIndex(emptyIndex(), '```text\none\ntwo\nthree and more\n').starts);
+    expect(startsOf(index)).toEqual(startsOf(updateIndex(emptyIndex(), '```text\none\ntwo\nthree and more\n')));
   });
 });

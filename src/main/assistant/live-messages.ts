@@ -15,6 +15,13 @@ import type { ConversationStore } from './store';
 /** Stream text reaches the UI in batches at most this often (the UI coalesces per frame too). */
 const STREAM_BATCH_MS = 16;
 
+/** The most text one stream event carries; more goes out as several. */
+export const STREAM_EVENT_MAX_CHARS = 64 * 1024;
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 export interface TurnSink {
   turn(e: TurnEvent): void;
   /** A message ended: its conversation changed. */
@@ -142,13 +149,22 @@ export class LiveMessages extends Disposable {
     if (!m.pending) return;
     const text = m.pending;
     m.pending = '';
-    this.sink.turn({
-      type: 'stream',
-      conversationId: m.conversationId,
-      turnId: m.message.turnId as string,
-      messageId: m.message.id,
-      text,
-    });
+    // A busy event loop lets pieces pile up to a megabyte; as one event, the page spent 50 ms on
+    // it in one go (decoding, parsing), and keys typed meanwhile waited. Pieces of at most
+    // STREAM_EVENT_MAX_CHARS are the same text in tasks short enough to interleave with typing.
+    for (let at = 0; at < text.length;) {
+      let end = Math.min(text.length, at + STREAM_EVENT_MAX_CHARS);
+      // Never between the halves of a surrogate pair.
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end -= 1;
+      this.sink.turn({
+        type: 'stream',
+        conversationId: m.conversationId,
+        turnId: m.message.turnId as string,
+        messageId: m.message.id,
+        text: text.slice(at, end),
+      });
+      at = end;
+    }
   }
 
   private settle(m: LiveMessage): void {

@@ -9,7 +9,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
-import type { WsClientMessage, WsServerMessage } from '../../shared/contract';
+import type { TurnEvent, WsClientMessage, WsServerMessage } from '../../shared/contract';
 import type { IDisposable } from '../../shared/lifecycle';
 import type { Backend } from '../service';
 import { describeError, describeSize, requestUrl, type Access, type Log } from './http';
@@ -19,6 +19,9 @@ export const WS_BAD_TOKEN = 4401;
 
 /** The largest message a client may send. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** An ended message's text at least this long is not sent again to a client that streamed it. */
+export const ELIDE_STREAMED_TEXT_CHARS = 64 * 1024;
 
 /** A client that falls this far behind is disconnected (it reconnects and reloads its state). */
 const MAX_BUFFERED = 64 * 1024 * 1024;
@@ -96,9 +99,40 @@ export function attachWebSocketApi(server: Server, opts: WebSocketApiOptions): I
   };
   const reply = (ws: WebSocket, msg: WsServerMessage): void => sendTo(ws, JSON.stringify(msg));
 
+  /** Per client, the live messages whose `start` it was sent: it holds their text from then on. */
+  const following = new WeakMap<WebSocket, Set<string>>();
+  const followed = (ws: WebSocket): Set<string> => {
+    let ids = following.get(ws);
+    if (!ids) following.set(ws, (ids = new Set()));
+    return ids;
+  };
+
   const events = backend.onDidEvent((e) => {
     const text = JSON.stringify({ kind: 'event', name: e.name, payload: e.payload } satisfies WsServerMessage);
-    for (const ws of api.clients) sendTo(ws, text);
+    const turn = e.name === 'chat.turn' ? (e.payload as TurnEvent) : null;
+    if (turn?.type === 'start') for (const ws of api.clients) followed(ws).add(turn.message.id);
+    if (turn?.type !== 'end' || turn.textStreamed) {
+      for (const ws of api.clients) sendTo(ws, text);
+      return;
+    }
+    // A long output's end, to a client that received all of its text as it streamed, goes
+    // without the text: 2 MiB more to decode and parse at the end of a stream froze the page for
+    // a tenth of a second (the keys typed meanwhile waited).
+    const id = turn.message.id;
+    let short: string | null = null;
+    for (const ws of api.clients) {
+      const ids = followed(ws);
+      if (!ids.delete(id) || turn.message.text.length < ELIDE_STREAMED_TEXT_CHARS) {
+        sendTo(ws, text);
+        continue;
+      }
+      short ??= JSON.stringify({
+        kind: 'event',
+        name: 'chat.turn',
+        payload: { ...turn, message: { ...turn.message, text: '' }, textStreamed: true },
+      } satisfies WsServerMessage);
+      sendTo(ws, short);
+    }
   });
 
   async function handle(ws: WebSocket, raw: WebSocket.RawData): Promise<void> {

@@ -27,6 +27,9 @@ import { ModelPicker } from './ModelPicker';
 import { optionId, Palette, PALETTE_ID } from './Palette';
 import { ToolFormDialog } from './ToolFormDialog';
 
+/** Whether a textarea can grow with its text by CSS alone. */
+const SIZES_ITSELF = typeof CSS !== 'undefined' && CSS.supports('field-sizing', 'content');
+
 /** The palette query: the text after a leading `/`, while it is one word. */
 function paletteQuery(text: string): string | null {
   return text.startsWith('/') && !/\s/.test(text) ? text.slice(1) : null;
@@ -64,10 +67,12 @@ export function Composer(): JSX.Element {
     if (fill) setText(fill.text);
   }, [fill]);
 
-  // Grow with the text, up to a limit, then scroll.
+  // Grow with the text, up to a limit, then scroll: by CSS (`field-sizing`) where the browser
+  // has it, as Chromium and so Electron do. Measured here, each keystroke forced a layout of the
+  // whole page, a streaming output's new rows included.
   useLayoutEffect(() => {
     const el = area.current;
-    if (!el) return;
+    if (!el || SIZES_ITSELF) return;
     el.style.height = 'auto';
     el.style.height = `${Math.min(el.scrollHeight, 220)}px`;
   }, [text]);
@@ -179,7 +184,7 @@ export function Composer(): JSX.Element {
             aria-autocomplete="list"
             aria-controls={open ? PALETTE_ID : undefined}
             aria-activedescendant={open && results.length > 0 ? optionId(active) : undefined}
-            className="block max-h-[220px] min-h-[40px] w-full resize-none bg-transparent px-3 pt-2.5 pb-1 text-[13.5px] leading-relaxed text-fg outline-none placeholder:text-fg-subtle focus-visible:outline-none"
+            className="block max-h-[220px] min-h-[40px] w-full [field-sizing:content] resize-none bg-transparent px-3 pt-2.5 pb-1 text-[13.5px] leading-relaxed text-fg outline-none placeholder:text-fg-subtle focus-visible:outline-none"
           />
           {/* A container: the hints give way to the picker and the buttons as the column narrows. */}
           <div className="@container flex items-center gap-2 px-2 pb-2">

@@ -57,8 +57,8 @@ function ResultBehindText({ value }: { value: unknown }): JSX.Element {
 /** Text output: a screenful at most, whatever its size (output/LongOutput.tsx, output/Clipped.tsx). */
 function TextOutput({ m, streaming }: { m: ChatMessage; streaming: boolean }): JSX.Element {
   const pluginName = usePlugins((s) => (m.pluginId ? s.byId[m.pluginId]?.name : undefined)) ?? m.pluginId ?? 'Plugin';
-  const { body, fenced } = unfence(m.text);
-  const index = useRowIndex(body);
+  const { body, fenced, cut } = unfence(m.text);
+  const index = useRowIndex(body, cut);
   const tooLong = m.text.length > MARKDOWN_MAX_CHARS;
   const markdown = !streaming && !tooLong && !fenced;
   const note =

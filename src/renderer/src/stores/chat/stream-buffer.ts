@@ -14,30 +14,33 @@ interface Chunk {
   text: string;
 }
 
-const batch = createFrameBatcher<Chunk>((chunks) => {
-  const pieces = new Map<string, string[]>();
-  for (const c of chunks) {
-    const list = pieces.get(c.messageId);
-    if (list) list.push(c.text);
-    else pieces.set(c.messageId, [c.text]);
-  }
-  const current = useChat.getState().messages;
-  const messages = { ...current };
-  let applied = 0;
-  let chars = 0;
-  for (const [id, parts] of pieces) {
-    const m = current[id];
-    // A chunk for a message this page does not hold (forgotten after a reconnect) is dropped.
-    if (!m) continue;
-    const added = parts.join('');
-    messages[id] = { ...m, text: appendCapped(m.text, added) };
-    applied += parts.length;
-    chars += added.length;
-  }
-  if (applied === 0) return;
-  useChat.setState({ messages });
-  noteChunksApplied(applied, chars);
-});
+const batch = createFrameBatcher<Chunk>(
+  (chunks) => {
+    const pieces = new Map<string, string[]>();
+    for (const c of chunks) {
+      const list = pieces.get(c.messageId);
+      if (list) list.push(c.text);
+      else pieces.set(c.messageId, [c.text]);
+    }
+    const current = useChat.getState().messages;
+    const messages = { ...current };
+    let applied = 0;
+    let chars = 0;
+    for (const [id, parts] of pieces) {
+      const m = current[id];
+      // A chunk for a message this page does not hold (forgotten after a reconnect) is dropped.
+      if (!m) continue;
+      const added = parts.join('');
+      messages[id] = { ...m, text: appendCapped(m.text, added) };
+      applied += parts.length;
+      chars += added.length;
+    }
+    if (applied === 0) return;
+    useChat.setState({ messages });
+    noteChunksApplied(applied, chars);
+  },
+  { inputFirst: true },
+);
 
 export function pushChunk(messageId: string, text: string): void {
   batch.push({ messageId, text });

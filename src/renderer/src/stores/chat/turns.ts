@@ -71,9 +71,13 @@ export function applyTurn(ev: TurnEvent): void {
     return;
   }
   const local = useChat.getState().messages[ev.message.id];
-  // The final message is authoritative; if it carries no text, what streamed in is the text.
-  const final = ev.message.text === '' && local?.text ? { ...ev.message, text: local.text } : ev.message;
+  // The final message is authoritative; if it carries no text (none was given, or the server
+  // left out a long text this page received as it streamed), what streamed in is the text.
+  const streamed = ev.message.text === '' && local?.text;
+  const final = streamed ? { ...ev.message, text: local.text } : ev.message;
   upsert(ev.conversationId, final);
+  // Left out, but this page does not hold what streamed (it should): fetch the stored text.
+  if (ev.textStreamed && !streamed) scheduleReconcile(ev.conversationId);
   if (ev.conversationId === useChat.getState().activeId) announceResult(local, final);
 }
 

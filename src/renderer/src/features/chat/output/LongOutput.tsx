@@ -13,7 +13,9 @@ import { rowCount, type RowIndex } from './row-index';
 
 /** A screenful in a card: this many rows of 18 px (the box's height is set to match). */
 export const SCREEN_ROWS = 20;
-const BOX = 'max-h-[360px] rounded-md border border-line bg-subtle px-2.5 py-1.5';
+// A fixed height (the output is always taller: a screenful and more), so the box can be a layout
+// root (OutputLines): the rows a stream adds each frame are laid out alone, not the whole page.
+const BOX = 'h-[360px] rounded-md border border-line bg-subtle px-2.5 py-1.5';
 
 export function LongOutput({
   body,
