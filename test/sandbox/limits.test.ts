@@ -9,9 +9,10 @@
  * 8 MiB of data) and every attack stops itself at a bound (300 processes, 1 GiB, 256 MiB), so a
  * limit that did not hold would show as an attack that finished, never as a machine in trouble.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { diskUse, NAME_MIN_BYTES, nextDataWalkMs } from '../../src/main/host/process/limit-watch';
 import { sandboxSupport } from '../../src/main/host/process/sandbox-probe';
 import { PluginRegistry } from '../../src/main/plugins/registry/registry';
 import type { Failure } from '../../src/shared/failures';
@@ -68,11 +69,34 @@ async function attack(registry: PluginRegistry, tool: string, args: Record<strin
   return h.failure;
 }
 
+/** The plugin's data folder, emptied of what an earlier attack left (it would be over at once). */
+function emptied(registry: PluginRegistry): string {
+  const dataDir = registry.paths.pluginData('hostile');
+  for (const name of readdirSync(dataDir)) rmSync(path.join(dataDir, name), { recursive: true, force: true });
+  return dataDir;
+}
+
 function expectStopped(f: Failure, limit: string, words: RegExp): void {
   expect(f.code, f.message).toBe('limit_exceeded');
   expect((f.details?.data as { limit?: string } | undefined)?.limit).toBe(limit);
   expect(f.message).toMatch(words);
 }
+
+describe('the data folder watch', () => {
+  it('walks a folder at most a twentieth of the time, however long a walk takes', () => {
+    expect(nextDataWalkMs(10)).toBe(1000);
+    // 300,000 names took the red team's host some 10 s a walk: the next one waits 200 s.
+    expect(nextDataWalkMs(10_000)).toBeGreaterThanOrEqual(200_000);
+  });
+
+  it('counts a name as at least 4 KiB, and stops counting past the bound it is given', async () => {
+    const dir = tmpDir('data-walk');
+    for (let i = 0; i < 300; i++) writeFileSync(path.join(dir, `empty-${i}`), '');
+    expect(await diskUse(dir)).toBeGreaterThanOrEqual(300 * NAME_MIN_BYTES);
+    // Past the bound the walk stops: at most one name beyond it is counted.
+    expect(await diskUse(dir, 10 * NAME_MIN_BYTES)).toBeLessThanOrEqual(12 * NAME_MIN_BYTES + 8192);
+  });
+});
 
 describeSandboxed('limits per plugin, with the enforcement this machine has', () => {
   const registry = useRegistry('kernel');
@@ -101,7 +125,7 @@ describeSandboxed('limits per plugin, with the enforcement this machine has', ()
   });
 
   it('stops a plugin that fills its data folder', async () => {
-    const dataDir = registry().paths.pluginData('hostile');
+    const dataDir = emptied(registry());
     const f = await attack(registry(), 'fill_folder', { path: dataDir, max_mib: 256, pause_ms: 20 });
     expectStopped(f, 'dataBytes', /data folder size limit of 8 MiB/);
     // Stopped well before its own bound of 256 MiB.
@@ -109,9 +133,17 @@ describeSandboxed('limits per plugin, with the enforcement this machine has', ()
   });
 
   it('counts what it holds open after unlinking it in its data folder (no name shows it)', async () => {
-    const dataDir = registry().paths.pluginData('hostile');
+    const dataDir = emptied(registry());
     const f = await attack(registry(), 'fill_unlinked', { path: dataDir, max_mib: 256, pause_ms: 20 });
     expectStopped(f, 'dataBytes', /data folder size limit of 8 MiB/);
+  });
+
+  it('counts every name in its data folder: a folder of empty files is not free', async () => {
+    const dataDir = emptied(registry());
+    const f = await attack(registry(), 'fill_names', { path: dataDir, max: 200_000, batch: 500, pause_ms: 20 });
+    expectStopped(f, 'dataBytes', /data folder size limit of 8 MiB/);
+    // At 4 KiB a name, 8 MiB is some 2,000 of them: stopped long before its own bound.
+    expect(readdirSync(dataDir).length).toBeLessThan(50_000);
   });
 });
 
