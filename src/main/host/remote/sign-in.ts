@@ -39,6 +39,12 @@ export interface SignedIn {
 
 const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 
+/** https, or http to this computer (a local authorization server, as in development). */
+function isWebAddress(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
 /** What the browser shows on the loopback page: plain words, nothing from the query. */
 function page(title: string, text: string): string {
   return `<!doctype html><meta charset="utf-8"><title>${title}</title><body style="font:16px system-ui;margin:3em"><h1>${title}</h1><p>${text}</p></body>`;
@@ -48,9 +54,15 @@ interface Callback {
   params: URLSearchParams;
 }
 
-/** Listens on 127.0.0.1 (the port of the last registration when it is free) for one callback. */
+/**
+ * Listens on 127.0.0.1 (the port of the last registration when it is free) for the callback that
+ * carries this sign-in's `state`. Any other request there is answered and ignored: one forged
+ * visit (any web page can send the browser to a loopback port) neither ends the sign-in nor is
+ * told it did (red team O04).
+ */
 async function listen(
   preferredPort: number | undefined,
+  state: string,
 ): Promise<{ server: Server; port: number; next: Promise<Callback> }> {
   let deliver!: (c: Callback) => void;
   const next = new Promise<Callback>((r) => (deliver = r));
@@ -58,6 +70,17 @@ async function listen(
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method !== 'GET' || url.pathname !== '/callback') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+      return;
+    }
+    if (url.searchParams.get('state') !== state) {
+      res
+        .writeHead(400, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(
+          page(
+            'Not this sign-in',
+            'This answer does not belong to the sign-in Plugboard is waiting for, and was ignored. You can close this tab.',
+          ),
+        );
       return;
     }
     const failed = url.searchParams.has('error');
@@ -116,13 +139,13 @@ export async function signIn(opts: SignInOptions): Promise<Result<SignedIn>> {
 
   const stored = await opts.vault.read();
   const preferred = stored?.redirectUri ? Number(new URL(stored.redirectUri).port) || undefined : undefined;
+  const state = randomBytes(24).toString('base64url');
   let loop: Awaited<ReturnType<typeof listen>>;
   try {
-    loop = await listen(preferred);
+    loop = await listen(preferred, state);
   } catch (e) {
     return failure('io_error', (e as Error).message);
   }
-  const state = randomBytes(24).toString('base64url');
   let authorizationUrl: URL | undefined;
   const provider = new PlugboardOAuthProvider(opts.vault, {
     mode: 'interactive',
@@ -144,6 +167,12 @@ export async function signIn(opts: SignInOptions): Promise<Result<SignedIn>> {
     const first = await auth(provider, common);
     if (first === 'AUTHORIZED') return ok({ issuer: issuerOf(await provider.current()) });
     if (!authorizationUrl) return failure('plugin_error', 'the authorization server gave no address to sign in at');
+    // Only a web address is opened or printed (red team O03: `file:///etc/passwd` was).
+    if (!isWebAddress(authorizationUrl))
+      return failure(
+        'plugin_error',
+        `the authorization server gave an address to sign in at that is not https (${authorizationUrl.protocol}): nothing was opened`,
+      );
     await opts.open(authorizationUrl.href);
     const ended = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -158,11 +187,6 @@ export async function signIn(opts: SignInOptions): Promise<Result<SignedIn>> {
       opts.signal?.addEventListener('abort', () => reject(new Error('the sign-in was cancelled')), { once: true });
     });
     const { params } = await Promise.race([loop.next, ended]);
-    if (params.get('state') !== state)
-      return failure(
-        'plugin_error',
-        'the answer from the browser does not belong to this sign-in (its state differs): nothing was stored',
-      );
     const code = params.get('code');
     if (!code) {
       // The error text comes from whoever sent the browser here: only the standard code is named.
