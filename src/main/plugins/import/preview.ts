@@ -104,9 +104,10 @@ export function previewServers(
           source: 'asked',
         };
       }
-      const g = guessSecret(name, value);
-      // What changes what runs is shown with its value (a secret's stays hidden): it decides the command.
+      // What changes what runs is shown with its value (a secret's stays hidden): it decides the
+      // command. Its name alone does not make it a secret (GIT_CONFIG_KEY_0 names a setting).
       const why = changesWhatRuns(name);
+      const g = why ? secretByValue(value) : guessSecret(name, value);
       return {
         name,
         secret: g.secret,
