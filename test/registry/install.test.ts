@@ -241,6 +241,15 @@ describe('install refusals leave the data directory exactly as it was', () => {
     await expectRefused(dir, /"hello" is the id of a bundled plugin/, { replace: true });
   });
 
+  it('refuses an id that names Plugboard’s own tools, saying how to install it beside', async () => {
+    // The red team's A10: a plugin "assistant" with a tool ask_user read as the built-in one.
+    const dir = pyPlugin(path.join(src, 'assistant'));
+    await expectRefused(dir, /"assistant" names Plugboard's own tools.*--id assistant-plugin/);
+    const as = await registry.installer.install(dir, { id: 'assistant-plugin' });
+    expect(as.ok, JSON.stringify(as)).toBe(true);
+    expect((await registry.installer.uninstall('assistant-plugin')).ok).toBe(true);
+  });
+
   it('refuses what is not a plugin at all', async () => {
     writeFileSync(path.join(src, 'notes.txt'), 'hello');
     await expectRefused(

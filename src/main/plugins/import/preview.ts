@@ -6,7 +6,7 @@
  * into Plugboard's own (`${user_config.KEY}`, `${HOME}`).
  */
 import path from 'node:path';
-import { toId } from '../manifests';
+import { RESERVED_IDS, toId } from '../manifests';
 import type { ImportedInput, ImportedServer, SourceApp } from './formats';
 import type { ImportServerView } from '../../../shared/imports';
 import { guessSecret, secretByValue } from './secrets';
@@ -89,7 +89,7 @@ export function previewServers(
     // An id an installed plugin has is never taken over: the server gets the next free one.
     const base = toId(s.name);
     let id = base;
-    for (let n = 2; taken.has(id) || installed(id); n++) id = `${base.slice(0, 60)}-${n}`;
+    for (let n = 2; taken.has(id) || installed(id) || RESERVED_IDS.has(id); n++) id = `${base.slice(0, 60)}-${n}`;
     taken.add(id);
     const warnings: string[] = [];
     const env: EnvPreview[] = Object.entries(s.env).map(([name, value]) => {

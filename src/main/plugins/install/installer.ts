@@ -19,7 +19,7 @@ import type { PluginSpec, ToolSpec } from '../../../shared/plugin';
 import type { InstallTrialView } from '../../../shared/views';
 import type { AuditLog } from '../audit';
 import type { DataPaths } from '../data-paths';
-import { ID_PATTERN, loadManifest, writeInstalledAs } from '../manifests';
+import { ID_PATTERN, loadManifest, RESERVED_IDS, writeInstalledAs } from '../manifests';
 import { installPackages, type PackageStepOutcome } from '../packages/install';
 import { readRecord } from '../packages/record';
 import type { PluginBindings, TrialChoices } from '../registry/bindings';
@@ -300,6 +300,10 @@ export class Installer {
     if (!ID_PATTERN.test(id))
       return refuse(`"${id}" cannot be an id: lower-case letters, digits, ".", "-" or "_", at most 64`);
     if (rec?.source === 'bundled') return refuse(`"${id}" is the id of a bundled plugin; choose another id`);
+    if (RESERVED_IDS.has(id))
+      return refuse(
+        `"${id}" names Plugboard's own tools, and a plugin with it would read as them: install it as another id (plugboard plugins install --id ${id}-plugin)`,
+      );
     const upgrading = rec !== undefined && rec.source === 'installed';
     // An upgrade keeps the grants, settings and secrets of what it replaces: only of the same
     // plugin. Another kind of package that happens to take the id (the study: an .mcpb named

@@ -43,6 +43,13 @@ export function invalid(file: string, errors: string[]): ManifestResult {
 export const ID_PATTERN = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
 /**
+ * Ids no plugin may take: Plugboard's own tools are named by them in the chat, the CLI's
+ * `--json` lines and approval cards (`assistant:ask_user`), and a plugin with one would read as
+ * them (red team A10).
+ */
+export const RESERVED_IDS: ReadonlySet<string> = new Set(['assistant', 'plugboard']);
+
+/**
  * Turns any name into a usable id (folder names, MCPB names). A name in ASCII keeps its readable
  * slug. A name with other characters cannot: `Ｆｉｌｅｓ` would become `files`, the id of another
  * plugin, and every name in Cyrillic or Japanese the same `plugin`. Such a name keeps what it has

@@ -16,7 +16,7 @@ import { withInstalledPackage } from '../packages/record';
 import { readInstalledAs } from './installed-as';
 
 export type { ManifestResult } from './common';
-export { ID_PATTERN, toId } from './common';
+export { ID_PATTERN, RESERVED_IDS, toId } from './common';
 export { readInstalledAs, writeInstalledAs, type InstalledAs } from './installed-as';
 
 /** Manifest file names, in the order they are looked for in a plugin folder. */
