@@ -3,6 +3,13 @@
  * declares (plugins/check.ts runs the checks).
  */
 import type { PluginSpec, ToolSpec } from '../../shared/plugin';
+import { revealed } from '../../shared/visible-text';
+
+/**
+ * Tool names as the check lists them: a letter that only looks Latin, or a character that does
+ * not show, marked (red team T11: a Cyrillic "а" in `reаd_file` printed as it was).
+ */
+const list = (names: string[]): string => names.map((n) => revealed(n, { name: true })).join(', ');
 
 export type CheckStatus = 'pass' | 'warn' | 'fail' | 'skip';
 
@@ -18,7 +25,7 @@ export function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined
     return {
       name: 'tools',
       status: 'pass',
-      detail: `${declared.length} declared (the protocol announces none): ${declared.join(', ') || 'none'}`,
+      detail: `${declared.length} declared (the protocol announces none): ${list(declared) || 'none'}`,
     };
   }
   const said = announced.map((t) => t.name);
@@ -28,7 +35,7 @@ export function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined
     return {
       name: 'tools',
       status: 'pass',
-      detail: `${said.length} announced by the server's tools/list: ${said.join(', ') || 'none'}`,
+      detail: `${said.length} announced by the server's tools/list: ${list(said) || 'none'}`,
     };
   }
   // A user command is run as the function of the same name: announcing it is right.
@@ -38,19 +45,19 @@ export function compareTools(spec: PluginSpec, announced: ToolSpec[] | undefined
     return {
       name: 'tools',
       status: 'fail',
-      detail: `declared in the manifest but not announced by the plugin: ${missing.join(', ')}${extra.length ? `; announced but not declared: ${extra.join(', ')}` : ''}`,
+      detail: `declared in the manifest but not announced by the plugin: ${list(missing)}${extra.length ? `; announced but not declared: ${list(extra)}` : ''}`,
     };
   }
   if (extra.length > 0) {
     return {
       name: 'tools',
       status: 'warn',
-      detail: `announced but not declared in the manifest (a model never sees them): ${extra.join(', ')}`,
+      detail: `announced but not declared in the manifest (a model never sees them): ${list(extra)}`,
     };
   }
   return {
     name: 'tools',
     status: 'pass',
-    detail: `${declared.length} declared, all announced: ${declared.join(', ')}`,
+    detail: `${declared.length} declared, all announced: ${list(declared)}`,
   };
 }
