@@ -103,6 +103,30 @@ describe('install refusals leave the data directory exactly as it was', () => {
     await expectRefused(zip, /zip entry "\.\.\/evil\.txt" escapes the plugin folder/);
   });
 
+  it('refuses two entries that name one path, however the names are written (red team Z03)', async () => {
+    const cases: Array<[string, ZipItem[], RegExp]> = [
+      ['dot', [{ name: './plugin.py', data: 'print(2)\n' }], /"plugin\.py" and "\.\/plugin\.py" name the same path/],
+      [
+        'slashes',
+        [
+          { name: 'a/b.txt', data: '1' },
+          { name: 'a//b.txt', data: '2' },
+        ],
+        /"a\/b\.txt" and "a\/\/b\.txt" name the same path/,
+      ],
+      ['folder', [{ name: 'plugin.py', data: '', dir: true }], /"plugin\.py" and "plugin\.py\/" name the same path/],
+      [
+        'inside',
+        [{ name: 'plugin.py/x.txt', data: 'x' }],
+        /"plugin\.py" is a file, yet "plugin\.py\/x\.txt" is inside it/,
+      ],
+    ];
+    for (const [label, extra, message] of cases) {
+      const zip = await writeZip(path.join(src, `twins-${label}.zip`), files(extra));
+      await expectRefused(zip, message);
+    }
+  });
+
   it('refuses an absolute path', async () => {
     // A target inside this test's sandbox but outside the data directory, so the snapshot of the
     // sandbox covers it too.

@@ -104,19 +104,41 @@ async function plan(
   const items: Planned[] = [];
   // Which file would be installed is ambiguous when a name comes twice (tools differ on first or
   // last wins): refused by name, before anything is written.
-  const files = new Set<string>();
+  // Names are compared as the disk will see them: `./a`, `a` and `x//../a` are one file (red team
+  // Z03: such twins reached the disk and failed there with a raw EEXIST).
+  const files = new Map<string, string>();
+  const dirs = new Map<string, string>();
+  const twice = (name: string, other: string): Refusal =>
+    fail(
+      zip,
+      refuse(
+        name === other
+          ? `zip entry "${name}" appears twice in ${path.basename(file)}; a package may hold each file once`
+          : `zip entries "${other}" and "${name}" name the same path in ${path.basename(file)}; a package may hold each file once`,
+      ),
+    );
   for (const { entry, name } of names) {
     let rel = wrapper ? name.slice(wrapper.length + 1) : name;
     const dir = rel.endsWith('/') || rel === '';
-    rel = rel.replace(/\/+$/, '');
-    if (rel === '') continue;
-    if (!dir && files.has(rel))
-      return fail(
-        zip,
-        refuse(`zip entry "${name}" appears twice in ${path.basename(file)}; a package may hold each file once`),
-      );
-    if (!dir) files.add(rel);
+    rel = path.posix.normalize(rel).replace(/\/+$/, '');
+    if (rel === '' || rel === '.') continue;
+    const seen = files.get(rel) ?? (dir ? undefined : dirs.get(rel));
+    if (seen !== undefined) return twice(name, seen);
+    (dir ? dirs : files).set(rel, name);
     items.push({ entry, rel, dir, mode: (entry.externalFileAttributes >>> 16) & 0o7777 });
+  }
+  // A file where another entry needs a folder (`a` and `a/b`).
+  for (const rel of [...files.keys(), ...dirs.keys()]) {
+    for (let at = rel.indexOf('/'); at !== -1; at = rel.indexOf('/', at + 1)) {
+      const parent = files.get(rel.slice(0, at));
+      if (parent !== undefined)
+        return fail(
+          zip,
+          refuse(
+            `zip entry "${parent}" is a file, yet "${files.get(rel) ?? dirs.get(rel)}" is inside it in ${path.basename(file)}`,
+          ),
+        );
+    }
   }
   return { ok: true, zip, items, wrapper, bytes };
 }
