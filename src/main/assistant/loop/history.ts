@@ -17,21 +17,29 @@ import { boundForModel } from './bound';
 type AssistantPart =
   { type: 'text'; text: string } | { type: 'tool-call'; toolCallId: string; toolName: string; input: unknown };
 
+/** Spaces and characters that do not show, as they may sit inside a tag a model reads. */
+const GAP = '[\\s\\u00ad\\u180e\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2064\\ufeff]*';
+/** `tool-output` as a reader may take it: any case, any dash or gap between the words. */
+const WORDS = `tool(?:${GAP}[-_\\u2010-\\u2015\\u2212\\ufe58\\ufe63\\uff0d]?${GAP})output`;
+const TAG_LIKE = new RegExp(`<(${GAP}\\/?${GAP})(${WORDS})`, 'gi');
+const ESCAPED = new RegExp(`&lt;(${GAP}\\/?${GAP})(${WORDS})`, 'gi');
+
 /**
  * Results are data: what a plugin returned reaches the model inside a `<tool-output>` block that
  * names the plugin and tool and says it is untrusted, and the system prompt says what that means
- * (system-prompt.ts). A result cannot close the block early or open another: the tags inside it
- * are written `&lt;tool-output`, `&lt;/tool-output`.
+ * (system-prompt.ts). A result cannot close the block early or open another: whatever in it reads
+ * like the tag is written `&lt;…`: `</tool-output`, and `< /tool-output`, `</tool‐output` (another
+ * dash), `<\u200b/tool-output` (red team R6a) too.
  */
 export function untrusted(from: string, text: string): string {
-  const data = text.replace(/<(\/?)(tool-output)/gi, '&lt;$1$2');
+  const data = text.replace(TAG_LIKE, '&lt;$1$2');
   return `<tool-output from="${from.replace(/["<>\n]/g, '_')}" trust="untrusted">\n${data}\n</tool-output>`;
 }
 
 /** The data inside an untrusted block, for a receiver that gets it in a field of its own (an agent plugin's `agent.tool_result`). */
 export function untrustedData(text: string): string {
   const m = /^<tool-output from="[^"]*" trust="untrusted">\n([\s\S]*)\n<\/tool-output>$/.exec(text);
-  return m ? (m[1] as string).replace(/&lt;(\/?tool-output)/gi, '<$1') : text;
+  return m ? (m[1] as string).replace(ESCAPED, '<$1$2') : text;
 }
 
 /** What a tool's card says happened, as the model's tool result. */
