@@ -39,7 +39,11 @@ const ASSISTANT_TOOLS = ['ask_user', 'find_tools'];
 
 const ADDRESSES_MODEL: Array<[RegExp, string]> = [
   [
-    /\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|system)\s+(instructions?|prompts?|rules|messages|directions)/i,
+    /\b(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|other|system)\s+(instructions?|prompts?|rules|messages|directions|guidance|guidelines|context|directives|commands|orders)/i,
+    'tells the model to ignore its instructions',
+  ],
+  [
+    /\b(forget|ignore|disregard)\s+(everything|all|anything)\s+(you\s+(were|have\s+been|’ve\s+been|'ve\s+been)\s+(told|given|taught)|(said|written)\s+(above|before))/i,
     'tells the model to ignore its instructions',
   ],
   [
@@ -56,14 +60,26 @@ const ADDRESSES_MODEL: Array<[RegExp, string]> = [
     'speaks to the model about its instructions',
   ],
   [
-    /\b(before|after|instead\s+of|whenever\s+you)\s+(using|calling|invoking|running|you\s+use|you\s+call)\s+(any|every|all|other|another)\s+(other\s+)?tools?\b/i,
+    /\b(before|after|instead\s+of|whenever\s+you)\s+(using|calling|invoking|running|you\s+use|you\s+call)\s+(any|every|all|other|another)\s+(other\s+)?(plugin['’]?s?\s+|server['’]?s?\s+)?tools?\b/i,
     'gives the model instructions about other tools',
   ],
   [
     /\b(read|send|include|pass|upload|append|attach)\b[^.\n]{0,40}(~\/\.ssh|id_rsa|\.aws\/credentials|\.env\b|mcp\.json|secrets?\.json|api[_ -]?keys?|passwords?|private\s+keys?)/i,
     'asks the model to move secrets or credentials',
   ],
+  [
+    /\b(with|containing|including|and\s+pass)\s+(all\s+)?(the\s+)?(user['’]s|their|your|the\s+person['’]s)\s+(api[_ -]?keys?|passwords?|credentials|tokens?|secrets?|private\s+keys?)/i,
+    'asks the model to move secrets or credentials',
+  ],
 ];
+
+/**
+ * The text with letters spelled apart joined again: `I.g.n.o.r.e p-r-e-v-i-o-u-s` reads as
+ * "Ignore previous" to a model, and the phrases above are looked for in both forms.
+ */
+function joinedSpelling(text: string): string {
+  return text.replace(/\b(?:\p{L}[.\-_*·•~]){2,}\p{L}\b/gu, (run) => run.replace(/[.\-_*·•~]/g, ''));
+}
 
 /** A name as it would be read: case and width folded, common look-alike letters mapped to Latin. */
 export function foldName(name: string): string {
@@ -147,15 +163,19 @@ export function scanTools(plugin: string, tools: readonly ScannedTool[], others:
         message: `its name, description or schema hides text: ${summary}`,
       });
     const said = `${t.title ?? ''}\n${t.description}\n${JSON.stringify(t.parameters ?? {})}`;
+    const joined = joinedSpelling(said);
+    const seen = new Set<string>();
     for (const [re, what] of ADDRESSES_MODEL) {
-      const m = re.exec(said);
-      if (m)
-        flags.push({
-          tool: t.name,
-          kind: 'addresses-model',
-          message: `its description ${what}`,
-          excerpt: excerptAround(said, m.index, m[0].length),
-        });
+      const inSaid = re.exec(said);
+      const m = inSaid ?? (joined !== said ? re.exec(joined) : null);
+      if (!m || seen.has(what)) continue;
+      seen.add(what);
+      flags.push({
+        tool: t.name,
+        kind: 'addresses-model',
+        message: `its description ${what}${inSaid ? '' : ' (spelled apart)'}`,
+        excerpt: excerptAround(inSaid ? said : joined, m.index, m[0].length),
+      });
     }
     const named = otherToolNamed(said, elsewhere);
     if (named)
