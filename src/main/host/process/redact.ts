@@ -23,15 +23,38 @@ export type Redact = (text: string) => string;
 
 export const NO_REDACTION: Redact = (t) => t;
 
-/** A function that replaces each secret value in a text by `[secret KEY]`. */
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The value as a plugin may print it back: as it is in any case, `-` and `_` taken for each other
+ * (upper-cased, or made an identifier), and inside base64 or base64url (a Basic auth header, a
+ * token it encoded): for each of the three ways a value can sit in base64's groups, the characters
+ * that depend on the value alone (red team X03: those forms reached a failure's stderr tail).
+ */
+function patternsOf(value: string): RegExp[] {
+  const plain = [...value].map((c) => (c === '-' || c === '_' ? '[-_]' : escape(c))).join('');
+  const encoded: string[] = [];
+  const bytes = Buffer.from(value, 'utf8');
+  for (let k = 0; k < 3; k++) {
+    const b64 = Buffer.concat([Buffer.alloc(k), bytes]).toString('base64');
+    const core = b64.slice(Math.ceil((k * 4) / 3), Math.floor((k + bytes.length) / 3) * 4);
+    if (core.length < 8) continue;
+    encoded.push(escape(core), escape(core.replace(/\+/g, '-').replace(/\//g, '_')));
+  }
+  // Case folded for the value as it is; base64 is exact (its case is its content).
+  return [new RegExp(plain, 'gi'), ...(encoded.length ? [new RegExp(encoded.join('|'), 'g')] : [])];
+}
+
+/** A function that replaces each secret value in a text, in the forms above, by `[secret KEY]`. */
 export function redactor(secrets: readonly SecretValue[] | undefined): Redact {
   const list = (secrets ?? []).filter((s) => s.value.length >= MIN_SECRET_CHARS);
   if (list.length === 0) return NO_REDACTION;
   // Longest first, so a secret that contains another is hidden whole.
   list.sort((a, b) => b.value.length - a.value.length);
+  const found = list.map((s) => ({ key: s.key, res: patternsOf(s.value) }));
   return (text) => {
     let out = text;
-    for (const s of list) if (out.includes(s.value)) out = out.split(s.value).join(`[secret ${s.key}]`);
+    for (const f of found) for (const re of f.res) out = out.replace(re, `[secret ${f.key}]`);
     return out;
   };
 }
