@@ -99,7 +99,32 @@ export function definitionChange(
     const op: DiffLine['op'] = part.added ? '+' : part.removed ? '-' : ' ';
     for (const text of part.value.replace(/\n$/, '').split('\n')) lines.push({ op, text });
   }
-  return { kind: before ? 'changed' : 'new', lines: fold(lines), ...(since ? { since } : {}) };
+  return { kind: before ? 'changed' : 'new', lines: fold(spellOutTwins(lines)), ...(since ? { since } : {}) };
+}
+
+/** The text with each character beyond ASCII followed by its code point. */
+const spelled = (text: string): string =>
+  text.replace(
+    /[^\x00-\x7f]/gu,
+    (c) => `${c}⟦U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}⟧`,
+  );
+
+/**
+ * A removed and an added line that read the same (the same letters, written with other code
+ * points: `é` against `e` and a combining accent) are shown with their code points, so the
+ * change a diff reports can be seen (red team A17: the two lines looked identical).
+ */
+function spellOutTwins(lines: DiffLine[]): DiffLine[] {
+  const removed = new Map<string, string>();
+  for (const l of lines) if (l.op === '-') removed.set(l.text.normalize('NFC'), l.text);
+  const twins = new Set<string>();
+  for (const l of lines) {
+    if (l.op !== '+') continue;
+    const was = removed.get(l.text.normalize('NFC'));
+    if (was !== undefined && was !== l.text) twins.add(was).add(l.text);
+  }
+  if (twins.size === 0) return lines;
+  return lines.map((l) => (l.op !== ' ' && twins.has(l.text) ? { ...l, text: spelled(l.text) } : l));
 }
 
 /** Unchanged stretches longer than the context around changes become one `…` line. */

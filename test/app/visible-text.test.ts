@@ -158,6 +158,15 @@ describe('a definition change', () => {
     ).toBe(true);
   });
 
+  it('shows the code points of two lines that read the same (NFC against NFD, red team A17)', () => {
+    const tool = (description: string) => definitionOf({ name: 'define', description, parameters: {} });
+    const change = definitionChange(tool('Le café du coin.'), tool('Le cafe\u0301 du coin.'));
+    expect(change.lines.filter((l) => l.op !== ' ')).toEqual([
+      { op: '-', text: '  Le café⟦U+00E9⟧ du coin.' },
+      { op: '+', text: '  Le cafe\u0301⟦U+0301⟧ du coin.' },
+    ]);
+  });
+
   it('of a new tool is its whole definition, added', () => {
     const change = definitionChange(null, definitionOf({ name: 'x', description: 'X.', parameters: {} }));
     expect(change.kind).toBe('new');
