@@ -105,7 +105,7 @@ export function definitionChange(
 /** The text with each character beyond ASCII followed by its code point. */
 const spelled = (text: string): string =>
   text.replace(
-    /[^\x00-\x7f]/gu,
+    /[^\u0020-\u007e\t]/gu,
     (c) => `${c}⟦U+${(c.codePointAt(0) as number).toString(16).toUpperCase().padStart(4, '0')}⟧`,
   );
 
