@@ -20,7 +20,8 @@ const SHARED_LIB: Record<string, [entry: string, lib: string]> = {
 
 /** A copy of a fixture that runs on its own (its shared lib script copied over its entry). */
 export function standalone(fixture: string): string {
-  const dir = path.join(tmpDir(`src-${fixture}`), fixture);
+  // A fixture in a folder of fixtures (`hostile/rug-pull`) keeps its own name.
+  const dir = path.join(tmpDir(`src-${fixture.replace(/\//g, '-')}`), path.basename(fixture));
   cpSync(path.join(FIXTURES, fixture), dir, { recursive: true });
   const shared = SHARED_LIB[fixture];
   if (shared) cpSync(path.join(FIXTURES, 'lib', shared[1]), path.join(dir, shared[0]));

@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { ElicitRequestFormParams, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExternalDecision } from '../../shared/external-approvals';
 import { failure, type Failure } from '../../shared/failures';
+import { callNotes } from '../../shared/call-notes';
 import { hiddenCounts, hiddenSummary, revealed } from '../../shared/visible-text';
 import { reachApp } from '../assistant';
 import type { PluginRegistry } from '../plugins';
@@ -34,7 +35,7 @@ export async function decide(
   args: Record<string, unknown>,
   signal: AbortSignal,
 ): Promise<Verdict> {
-  const { policy } = registry.decisions.toolPolicy(pair.plugin, pair.tool);
+  const { policy, changed } = registry.decisions.toolPolicy(pair.plugin, pair.tool);
   const name = `${pair.plugin}:${pair.tool}`;
   if (policy === 'allow') return { allowed: true, by: 'policy' };
   if (policy === 'deny')
@@ -58,7 +59,17 @@ export async function decide(
   signal.addEventListener('abort', stop, { once: true });
   const routes: Array<Promise<{ decision: ExternalDecision; by: string } | undefined>> = [];
   if (caller.elicit) {
-    const form = approvalForm(caller.client, name, args);
+    // What the app's card shows above its buttons: a changed definition as a diff, and what the
+    // plugin says of the tool (red team A07: the form said neither).
+    const hints = registry.tools(pair.plugin).find((t) => t.name === pair.tool)?.annotations;
+    const change = changed ? registry.definitions.change(pair.plugin, pair.tool) : undefined;
+    const notes = callNotes({
+      plugin: pair.plugin,
+      tool: pair.tool,
+      ...(hints && Object.keys(hints).length ? { hints } : {}),
+      ...(change ? { change } : {}),
+    });
+    const form = approvalForm(caller.client, name, args, notes);
     routes.push(
       caller
         .elicit(form, answers.signal)
@@ -105,7 +116,12 @@ export async function decide(
 }
 
 /** The form: what runs, with which arguments, and a choice whose default is Deny. */
-function approvalForm(client: string, name: string, args: Record<string, unknown>): ElicitRequestFormParams {
+function approvalForm(
+  client: string,
+  name: string,
+  args: Record<string, unknown>,
+  notes: string[],
+): ElicitRequestFormParams {
   let shown = JSON.stringify(args, null, 2);
   // What hides in them (bidi controls, tag characters, zero-width ones) is shown, as on an
   // approval card: the form is where the person decides (red team A08).
@@ -113,7 +129,7 @@ function approvalForm(client: string, name: string, args: Record<string, unknown
   if (shown.length > SHOWN_ARGS_CHARS)
     shown = `${shown.slice(0, SHOWN_ARGS_CHARS)}\n… (${shown.length - SHOWN_ARGS_CHARS} more characters)`;
   return {
-    message: `${revealed(client)} wants to run ${revealed(name, { name: true })} through Plugboard, with these arguments:\n${revealed(shown)}\n${hidden ? `They hold ${hidden}, shown marked ⟦…⟧.\n` : ''}Allow it this once?`,
+    message: `${revealed(client)} wants to run ${revealed(name, { name: true })} through Plugboard, with these arguments:\n${revealed(shown)}\n${hidden ? `They hold ${hidden}, shown marked ⟦…⟧.\n` : ''}${notes.map((l) => `${l.trim()}\n`).join('')}Allow it this once?`,
     requestedSchema: {
       type: 'object',
       properties: {

@@ -17,7 +17,7 @@ import type { Terminal } from './terminal';
 import { runTurn, type TurnResult } from './turn';
 import { usageLine, type AskedCall, type AskedQuestion } from './turn-lines';
 import { escapeTerminal } from '../../../shared/terminal-text';
-import { callNotes } from './call-notes';
+import { callNotes } from '../../../shared/call-notes';
 
 export type ApproveMode = 'ask' | 'all' | 'none';
 

@@ -1,16 +1,27 @@
 /**
- * An approval prompt on the terminal says what the app's card says above its buttons.
+ * An approval asked outside the app's window says what the app's card says above its buttons:
+ * the terminal's prompt (`plugboard chat`) and the form another app shows for `plugboard mcp`
+ * (mcp-server/approval.ts). Pure.
  */
-import { hintWords } from '../../../shared/tool-hints';
-import { revealed } from '../../../shared/visible-text';
-import type { AskedCall } from './turn-lines';
+import type { ToolCallInfo } from './assistant';
+import { hintWords } from './tool-hints';
+import { revealed } from './visible-text';
+
+/** The call the notes are about: whose tool, and what its card shows besides its arguments. */
+export interface NotedCall {
+  plugin: string;
+  tool: string;
+  hints?: ToolCallInfo['hints'];
+  change?: ToolCallInfo['change'];
+  carried?: ToolCallInfo['carried'];
+}
 
 /**
  * What the app's card shows above the buttons, as lines before the terminal's prompt: the source
  * of text carried from another plugin's result (why it asks), the tool's changed definition as a
  * diff, and what the plugin says of the tool (a hint, never a grant).
  */
-export function callNotes(call: AskedCall): string[] {
+export function callNotes(call: NotedCall): string[] {
   const out: string[] = [];
   if (call.carried)
     out.push(
