@@ -5,51 +5,29 @@
  * and Stop), and an audit line for the call and who decided. A call the SDK refused (a tool not
  * offered, arguments that do not fit) becomes a card that says so; nothing runs for it.
  *
- * Approvals are bound to the tool's definition (plugins/registry/definitions.ts): "Allow for this
- * conversation" is kept with the definition's hash, and a changed tool asks with its diff on the
- * card. A call whose arguments carry text from another plugin's result asks whatever its policy
- * (carried.ts), the source named on the card; only a deny policy or a flag answers it unasked.
+ * Approvals (call-approval.ts) are bound to the tool's definition (plugins/registry/definitions.ts):
+ * "Allow for this conversation" is kept with the definition's hash, and a changed tool asks with
+ * its diff on the card. A call whose arguments carry text from another plugin's result asks
+ * whatever its policy (carried.ts), the source named on the card; only a deny policy or a flag
+ * answers it unasked.
  */
 import { randomUUID } from 'node:crypto';
 import { chunkText } from '../../../shared/chunks';
-import type { ApprovalState, CarriedText, ToolCallInfo } from '../../../shared/assistant';
+import type { ApprovalState, ToolCallInfo } from '../../../shared/assistant';
 import type { ChatMessage } from '../../../shared/contract';
 import { failure, type Failure } from '../../../shared/failures';
-import type { ContextMessage } from '../../../shared/plugin';
-import type { AuditLog, CallHandle, PluginRegistry } from '../../plugins';
-import { validateArguments } from '../../plugins';
 import { appCardOf } from '../app-card';
-import type { LiveMessage, LiveMessages } from '../live-messages';
+import type { LiveMessage } from '../live-messages';
 import { completion } from '../plugin-turns';
 import { cutForModel } from './history';
-import type { Approvals } from './approvals';
-import { carriedInto } from './carried';
+import { boundTo, decide, settled, showing } from './call-approval';
+import type { CallContext } from './call-context';
 import { notOffered } from './not-offered';
 import type { Offered } from './offered';
 import type { StepCall } from './model-step';
 
-export interface CallContext {
-  registry: PluginRegistry;
-  messages: LiveMessages;
-  approvals: Approvals;
-  audit: AuditLog;
-  conversationId: string;
-  turnId: string;
-  /** `plugboard chat --approve all|none`: answers every prompt. */
-  flag?: 'all' | 'none';
-  context(): ContextMessage[];
-  /** The conversation's messages as stored (what a call's arguments may carry of other results). */
-  stored(): readonly ChatMessage[];
-  /**
-   * Tools the person allowed for this conversation (`plugin:tool#hash`, hash of the definition
-   * allowed), and adding one.
-   */
-  allowedHere(): readonly string[];
-  allowHere(key: string): void;
-  stopped(): boolean;
-  /** Registers a running call so Stop reaches it. */
-  track(handle: CallHandle): () => void;
-}
+export type { CallContext } from './call-context';
+export { settledCall } from './call-approval';
 
 /** The card a call starts as: decided already where no one needs asking, else queued to ask. */
 export function startCard(
@@ -86,56 +64,12 @@ export function startCard(
     ...extra,
   };
   const live = ctx.messages.start(ctx.conversationId, message);
-  if (bound) shownHash.set(live, bound.hash);
+  if (bound) showing(live, bound.hash);
   const refused =
     target || call.invalid?.kind === 'bad-input'
       ? undefined
       : notOffered(ctx.registry, call.toolName, plugin, tool, offered);
   return { live, target, ...(refused ? { refused } : {}) };
-}
-
-/** The hash of the definition each card was made for: what an answer given on it applies to. */
-const shownHash = new WeakMap<LiveMessage, string | undefined>();
-
-/** What a call's decision is bound to: the tool's definition now, how it changed, what the arguments carry. */
-interface Bound {
-  policy: ReturnType<PluginRegistry['decisions']['toolPolicy']>;
-  /** `plugin:tool#hash`: the key an allowance for this conversation is kept under. */
-  key: string;
-  hash: string | undefined;
-  hints?: ToolCallInfo['hints'];
-  change?: ToolCallInfo['change'];
-  carried?: CarriedText;
-}
-
-function boundTo(ctx: CallContext, target: Offered, input: unknown): Bound {
-  const { registry } = ctx;
-  const policy = registry.decisions.toolPolicy(target.plugin, target.tool);
-  const hash = registry.definitions.hash(target.plugin, target.tool);
-  const annotations = registry.tools(target.plugin).find((t) => t.name === target.tool)?.annotations;
-  const change = policy.changed ? registry.definitions.change(target.plugin, target.tool) : undefined;
-  // A plugin whose tools were never recorded (it announced none yet) gets them recorded now.
-  if (!policy.changed) void registry.definitions.recordFirst(target.plugin);
-  // A deny stands whatever the arguments hold: nothing to look for.
-  const found = policy.policy === 'deny' ? null : carriedInto(input, target.plugin, ctx.stored);
-  return {
-    policy,
-    key: `${target.plugin}:${target.tool}#${hash ?? ''}`,
-    hash,
-    ...(annotations && Object.keys(annotations).length ? { hints: annotations } : {}),
-    ...(change ? { change } : {}),
-    ...(found
-      ? {
-          carried: {
-            plugin: found.plugin,
-            pluginName: registry.record(found.plugin)?.spec?.name ?? found.plugin,
-            tool: found.tool,
-            chars: found.chars,
-            excerpt: found.excerpt,
-          },
-        }
-      : {}),
-  };
 }
 
 /** Decides, runs and finishes one call's card. */
@@ -215,57 +149,6 @@ export async function runCall(
     });
     const untrack = ctx.track(handle);
   });
-}
-
-/** An App's call decided without asking where a model's would be (app-calls.ts): the same rules. */
-export function settledCall(ctx: CallContext, target: Offered, input: unknown): ApprovalState | null {
-  return settled(ctx, boundTo(ctx, target, input));
-}
-
-/**
- * The decision that needs no one asked: the tool's policy (a changed tool's is ask: decisions.ts),
- * this conversation's allowance for this very definition, a flag. A call carrying another
- * plugin's result is answered only by a deny policy or a flag.
- */
-function settled(ctx: CallContext, bound: Bound): ApprovalState | null {
-  const { policy } = bound.policy;
-  if (policy === 'deny') return { state: 'denied', by: 'policy' };
-  if (!bound.carried) {
-    if (policy === 'allow') return { state: 'allowed', by: 'policy' };
-    if (ctx.allowedHere().includes(bound.key)) return { state: 'allowed', by: 'person', decision: 'conversation' };
-  }
-  if (ctx.flag) return { state: ctx.flag === 'all' ? 'allowed' : 'denied', by: 'flag' };
-  return null;
-}
-
-async function decide(
-  ctx: CallContext,
-  card: LiveMessage,
-  target: Offered,
-): Promise<{ approval: ApprovalState; args?: Record<string, unknown>; cancelled?: true }> {
-  const info = card.message.call as ToolCallInfo;
-  if (info.approval.state !== 'queued') return { approval: info.approval };
-  // The definition the card shows: what an allowance given on it is bound to.
-  const hash = shownHash.get(card);
-  const answer = await ctx.approvals.ask(
-    info.id,
-    {
-      conversationId: ctx.conversationId,
-      turnId: ctx.turnId,
-      check: (args) => validateArguments(target.tool, target.parameters, args)?.message,
-    },
-    () => ctx.messages.update(card, { call: { ...info, approval: { state: 'pending' } } }),
-    ctx.stopped,
-  );
-  if (answer.decision === 'cancelled') return { approval: { state: 'denied', by: 'policy' }, cancelled: true };
-  if (answer.decision === 'deny') return { approval: { state: 'denied', by: 'person', decision: 'deny' } };
-  if (answer.decision === 'conversation') ctx.allowHere(`${target.plugin}:${target.tool}#${hash ?? ''}`);
-  if (answer.decision === 'always')
-    await ctx.registry.decisions.setToolPolicy(target.plugin, target.tool, 'allow', hash);
-  return {
-    approval: { state: 'allowed', by: 'person', decision: answer.decision },
-    ...(answer.args ? { args: answer.args } : {}),
-  };
 }
 
 /** Who asked, what was decided and by whom; argument names only, never their values. */

@@ -164,8 +164,11 @@ export class TurnLines {
     const call = m.call;
     if (!call) return;
     const a = call.approval;
-    if (a.state === 'pending' && !this.asked.has(call.id)) {
-      this.asked.add(call.id);
+    // Asked once per card, and again if its definition changed while the person decided (the
+    // card comes back pending with the change: assistant/loop/tool-calls.ts).
+    const asking = `${call.id}#${JSON.stringify(call.change ?? null)}`;
+    if (a.state === 'pending' && !this.asked.has(asking)) {
+      this.asked.add(asking);
       this.sink.ask({
         callId: call.id,
         plugin: m.pluginId ?? '',
