@@ -117,7 +117,8 @@ export function OutputLines({
     estimateSize: () => BLOCK_ROWS * ROW_PX,
     overscan: 1,
     // Following the end scrolls every frame of a stream; a synchronous render for each of those
-    // scroll events doubled the frame's work. The range catches up in the same frame anyway.
+    // scroll events doubled the frame's work. While following, the last rows are rendered
+    // whatever the range says (below), so the range may catch up a frame later.
     useFlushSync: false,
   });
   // Rows do not wrap, so the height is known: the last block may be partly filled.
