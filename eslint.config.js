@@ -163,7 +163,7 @@ export default tseslint.config(
     true,
   ),
   {
-    files: ['src/main/**/*.ts'],
+    files: ['src/**/*.{ts,tsx}'],
     rules: { 'max-lines': ['error', { max: 300, skipBlankLines: false, skipComments: false }] },
   },
   {

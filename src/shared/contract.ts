@@ -5,6 +5,7 @@
  * turns this into `window.plugboard`; the server into a WebSocket API; the renderer codes against
  * `PlugboardApi` and cannot tell which transport it has.
  */
+/* eslint-disable max-lines -- one whole concern: the contract is declared once, every command and event with its schema */
 import { z } from 'zod';
 import type {
   AgentModelRow,

@@ -4,6 +4,7 @@
  * Desktop: the preload tells us the file's path. Web: the file is uploaded first; a chosen folder
  * is packed into a zip and uploaded (a dropped one cannot be read, and we say so).
  */
+/* eslint-disable max-lines -- one whole concern: the install journey's state, from a drop to the committed plugin */
 import { create } from 'zustand';
 import type { InstallPreviewView, PathGrantView } from '../../../shared/contract';
 import type { ImportPreviewView, ImportResultView } from '../../../shared/imports';
