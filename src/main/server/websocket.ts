@@ -108,11 +108,14 @@ export function attachWebSocketApi(server: Server, opts: WebSocketApiOptions): I
   };
 
   const events = backend.onDidEvent((e) => {
-    const text = JSON.stringify({ kind: 'event', name: e.name, payload: e.payload } satisfies WsServerMessage);
+    // Made once, and only if some client gets it whole (a long end may go to none that way).
+    let whole: string | null = null;
+    const text = (): string =>
+      (whole ??= JSON.stringify({ kind: 'event', name: e.name, payload: e.payload } satisfies WsServerMessage));
     const turn = e.name === 'chat.turn' ? (e.payload as TurnEvent) : null;
     if (turn?.type === 'start') for (const ws of api.clients) followed(ws).add(turn.message.id);
     if (turn?.type !== 'end' || turn.textStreamed) {
-      for (const ws of api.clients) sendTo(ws, text);
+      for (const ws of api.clients) sendTo(ws, text());
       return;
     }
     // A long output's end, to a client that received all of its text as it streamed, goes
@@ -123,7 +126,7 @@ export function attachWebSocketApi(server: Server, opts: WebSocketApiOptions): I
     for (const ws of api.clients) {
       const ids = followed(ws);
       if (!ids.delete(id) || turn.message.text.length < ELIDE_STREAMED_TEXT_CHARS) {
-        sendTo(ws, text);
+        sendTo(ws, text());
         continue;
       }
       short ??= JSON.stringify({
